@@ -1,0 +1,150 @@
+/**
+ * An MCP transport over a pair of web streams, framed as newline-delimited JSON-RPC. It serves
+ * our own stdio and every child's, so it is the only framing code in the product.
+ */
+import type { Transport } from "../sdk.ts";
+import type { JSONRPCMessage } from "../sdk.ts";
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./line-splitter.ts";
+
+export interface StreamTransportOptions {
+  /** Largest message accepted, in bytes (default 64 MiB). */
+  maxMessageBytes?: number;
+  /**
+   * After the peer ends its stream, how long to keep answering the requests it already sent
+   * before closing (default 0: close at once). A client that writes requests and then closes
+   * its end, as a shell pipe does, still gets its answers.
+   */
+  drainMs?: number;
+}
+
+export class StreamTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #readable: ReadableStream<Uint8Array>;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #splitter: LineSplitter;
+  readonly #decoder = new TextDecoder();
+  readonly #encoder = new TextEncoder();
+  #reader?: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #drainMs: number;
+  /** Ids of the peer's requests that have no response yet. */
+  readonly #unanswered = new Set<string | number>();
+  #drained?: () => void;
+  #started = false;
+  #closed = false;
+
+  constructor(
+    readable: ReadableStream<Uint8Array>,
+    writable: WritableStream<Uint8Array>,
+    options: StreamTransportOptions = {},
+  ) {
+    this.#readable = readable;
+    this.#writer = writable.getWriter();
+    this.#splitter = new LineSplitter(options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES);
+    this.#drainMs = options.drainMs ?? 0;
+    // A peer that goes away must not surface as an unhandled rejection.
+    this.#writer.closed.catch(() => {});
+  }
+
+  start(): Promise<void> {
+    if (this.#started) throw new Error("StreamTransport already started");
+    this.#started = true;
+    this.#reader = this.#readable.getReader();
+    void this.#readLoop(this.#reader);
+    return Promise.resolve();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) throw new Error("Transport is closed");
+    await this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    if (this.#drainMs > 0 && "id" in message && !("method" in message)) {
+      this.#unanswered.delete(message.id as string | number);
+      if (this.#unanswered.size === 0) this.#drained?.();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([this.#reader?.cancel(), this.#writer.close()]);
+    this.onclose?.();
+  }
+
+  async #readLoop(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+    try {
+      while (!this.#closed) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const event of this.#splitter.push(value)) {
+          if (event.kind === "oversized") {
+            this.#reportError(
+              `Message exceeds the limit of ${this.#splitter.maxLineBytes} bytes and was dropped`,
+            );
+          } else {
+            this.#deliver(event.bytes);
+          }
+        }
+      }
+    } catch (error) {
+      if (!this.#closed) this.#reportError(`Read failed: ${errorText(error)}`);
+    }
+    await this.#drain();
+    await this.close();
+  }
+
+  /** Waits (bounded) until every request the peer sent has been answered. */
+  async #drain(): Promise<void> {
+    if (this.#unanswered.size === 0 || this.#closed) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.#drained = resolve;
+      timer = setTimeout(resolve, this.#drainMs);
+    });
+    clearTimeout(timer);
+  }
+
+  #deliver(bytes: Uint8Array): void {
+    const text = this.#decoder.decode(bytes);
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.#reportError(`Ignored a line that is not JSON: ${preview(text)}`);
+      return;
+    }
+    if (!isJsonRpcMessage(message)) {
+      this.#reportError(`Ignored a line that is not JSON-RPC 2.0: ${preview(text)}`);
+      return;
+    }
+    if (this.#drainMs > 0 && "method" in message && "id" in message) this.#unanswered.add(message.id);
+    this.onmessage?.(message);
+  }
+
+  #reportError(text: string): void {
+    this.onerror?.(new Error(text));
+  }
+}
+
+/**
+ * A structural check only: the SDK validates each message's params and results against its
+ * schemas later, and doing that here too would parse every large message twice.
+ */
+function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== "2.0") return false;
+  if (typeof message.method === "string") return true;
+  const hasId = typeof message.id === "string" || typeof message.id === "number";
+  return hasId && ("result" in message || "error" in message);
+}
+
+function preview(text: string): string {
+  const short = text.length > 80 ? `${text.slice(0, 80)}...` : text;
+  return JSON.stringify(short);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,38 @@
+/** How tests start things with the runtime that runs them (Bun or Deno), and where things are. */
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+export const isDeno = "Deno" in globalThis;
+export const runtimeName = isDeno ? "deno" : "bun";
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+export const fixture = (name: string) => `${repoRoot}/tests/fixtures/${name}`;
+
+/** Permissions the workbench needs under `deno run`: config and modules, env, children. */
+export const DENO_RUN_FLAGS = ["--allow-read", "--allow-env", "--allow-run"];
+
+/** Command and arguments that run a TypeScript file with the current runtime. */
+export function runScript(script: string, args: string[] = []): { command: string; args: string[] } {
+  return isDeno
+    ? { command: process.execPath, args: ["run", "-A", "--quiet", script, ...args] }
+    : { command: process.execPath, args: [script, ...args] };
+}
+
+/** A server entry for workbench-config.json that runs one of our fixtures. */
+export function fixtureServer(name: string, extra: Record<string, unknown> = {}) {
+  return { ...runScript(fixture(name)), ...extra };
+}
+
+/** The system under test: a built executable when WORKBENCH_BIN names one, else the source. */
+export function workbenchCommand(args: string[] = []): { command: string; args: string[] } {
+  const bin = process.env.WORKBENCH_BIN;
+  if (bin) return { command: bin, args };
+  const main = `${repoRoot}/src/main.ts`;
+  return isDeno
+    ? { command: process.execPath, args: ["run", ...DENO_RUN_FLAGS, "--quiet", main, ...args] }
+    : { command: process.execPath, args: [main, ...args] };
+}
+
+/** A reference server from npm, run by the current runtime. */
+export function npmServer(pkg: "everything" | "memory" | "filesystem", args: string[] = []) {
+  return runScript(`${repoRoot}/node_modules/@modelcontextprotocol/server-${pkg}/dist/index.js`, args);
+}

@@ -1,0 +1,6 @@
+/** The SDK pieces tests use, including the Node-style stdio transports (tests may use node:*). */
+export * from "../../src/sdk.ts";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
+export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio.d.ts"
+export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
