@@ -1,0 +1,85 @@
+import { ConfigError } from "./errors.ts";
+import { type Environment, expandConfig } from "./expand.ts";
+import { parseJson } from "./json.ts";
+import type { WorkbenchConfig } from "./schema.ts";
+import { validateConfig } from "./validate.ts";
+
+export interface LoadedConfig {
+  /** The absolute path the configuration was read from. */
+  path: string;
+  config: WorkbenchConfig;
+}
+
+export const DEFAULT_CONFIG_FILE = "workbench-config.json";
+export const CONFIG_PATH_VARIABLE = "WORKBENCH_CONFIG";
+
+/**
+ * Picks the configuration file: the --config flag, else the WORKBENCH_CONFIG
+ * variable (ignored when empty, as shells treat it), else workbench-config.json
+ * in cwd. Relative paths resolve against cwd, which should be absolute.
+ */
+export function resolveConfigPath(options: { flag?: string; env: Environment; cwd: string }): string {
+  if (options.flag === "") throw new ConfigError("Invalid --config value: expected a file path");
+  const chosen = options.flag ?? (options.env[CONFIG_PATH_VARIABLE] || DEFAULT_CONFIG_FILE);
+  return isAbsolutePath(chosen) ? chosen : joinPath(options.cwd, chosen);
+}
+
+/** POSIX `/x`, Windows `C:\x` or `C:/x`, UNC `\\server\share`, and rooted `\x`. */
+function isAbsolutePath(path: string): boolean {
+  return /^(?:[\\/]|[A-Za-z]:[\\/])/.test(path);
+}
+
+// The part of an absolute path that `..` cannot climb above.
+const ROOT = /^(?:\\\\[^\\/]+[\\/][^\\/]+[\\/]?|[A-Za-z]:[\\/]?|\/)?/;
+
+/** Joins with the base's separator style and resolves `.` and `..` segments. */
+function joinPath(base: string, relative: string): string {
+  const windows = /^(?:[A-Za-z]:|\\\\)/.test(base);
+  const separator = windows ? "\\" : "/";
+  const splitter = windows ? /[\\/]/ : /\//;
+  const root = ROOT.exec(base)![0];
+  const segments = base.slice(root.length).split(splitter).filter((segment) => segment !== "");
+  for (const segment of relative.split(splitter)) {
+    if (segment === "..") segments.pop();
+    else if (segment !== "" && segment !== ".") segments.push(segment);
+  }
+  // Windows roots take backslashes and end in one, so C: and C:/ become C:\ like \\host\share\ does.
+  const fullRoot = windows ? root.replaceAll("/", "\\").replace(/\\?$/, "\\") : root;
+  return fullRoot + segments.join(separator);
+}
+
+/**
+ * Reads, parses, validates and expands the configuration file at `path`.
+ * `env` supplies the variables for `${NAME}` references.
+ */
+export async function loadConfig(options: {
+  path: string;
+  readTextFile: (path: string) => Promise<string>;
+  env: Environment;
+}): Promise<LoadedConfig> {
+  const { path } = options;
+  const text = await readConfigFile(path, options.readTextFile);
+  const config = expandConfig(validateConfig(parseJson(text, path)), options.env);
+  return { path, config };
+}
+
+async function readConfigFile(path: string, readTextFile: (path: string) => Promise<string>): Promise<string> {
+  try {
+    return await readTextFile(path);
+  } catch (error) {
+    if (isNotFound(error)) {
+      throw new ConfigError(
+        `Configuration file not found: '${path}' (set another path with --config PATH or the ${CONFIG_PATH_VARIABLE} environment variable)`,
+        { cause: error },
+      );
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`Cannot read configuration file '${path}': ${reason}`, { cause: error });
+  }
+}
+
+/** Deno names a missing file "NotFound"; Bun and Node set code ENOENT. */
+function isNotFound(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  return ("name" in error && error.name === "NotFound") || ("code" in error && error.code === "ENOENT");
+}

@@ -1,0 +1,120 @@
+import * as v from "valibot";
+
+export interface ServerConfig {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  toolFilters?: string[];
+  transport: "stdio";
+  connectTimeoutMs?: number;
+}
+
+export interface ToolboxConfig {
+  description: string;
+  /** Servers in the order the file lists them. */
+  mcpServers: Record<string, ServerConfig>;
+}
+
+export interface WorkbenchConfig {
+  /** Toolboxes in the order the file lists them. */
+  toolboxes: Record<string, ToolboxConfig>;
+}
+
+// setTimeout fires at once for delays above 2^31 - 1 ms, so larger values would disable the timeout.
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+// valibot's record() silently drops these keys, which would make a toolbox or server vanish.
+const RESERVED_NAMES = new Set(["__proto__", "prototype", "constructor"]);
+
+// Messages name what was expected, never what was received: values can be secrets.
+const EXPECTED_STRING = "expected a string";
+const EXPECTED_NON_EMPTY_STRING = "expected a non-empty string";
+const EXPECTED_STRING_ARRAY = "expected an array of strings";
+const EXPECTED_TIMEOUT = `expected a positive integer of milliseconds (at most ${MAX_TIMEOUT_MS})`;
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return isJsonObject(value) && Object.values(value).every((item) => typeof item === "string");
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
+
+function firstUnknownKey(object: Record<string, unknown>, entries: v.ObjectEntries): string | undefined {
+  return Object.keys(object).find((key) => !Object.hasOwn(entries, key));
+}
+
+function firstReservedKey(object: Record<string, unknown>): string | undefined {
+  return Object.keys(object).find((key) => RESERVED_NAMES.has(key));
+}
+
+/** A missing required key reports what its own schema expects, at the key's path. */
+function missingKeyMessage(entries: v.ObjectEntries, issue: v.ObjectIssue): string {
+  const key = issue.path?.at(-1)?.key;
+  const schema = typeof key === "string" ? entries[key] : undefined;
+  return (schema && v.safeParse(schema, undefined).issues?.[0].message) ?? "expected a value";
+}
+
+/**
+ * A JSON object with only the given keys. Unknown keys are checked before the
+ * entries so that a misspelt key is reported rather than the key it replaces.
+ */
+function strictJsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, notObjectMessage: string) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>(isJsonObject, notObjectMessage),
+    v.check(
+      (object) => firstUnknownKey(object, entries) === undefined,
+      (issue) => `unknown key '${firstUnknownKey(issue.input, entries)}'`,
+    ),
+    v.object(entries, (issue) => missingKeyMessage(entries, issue)),
+  );
+}
+
+/** A JSON object of named items, each matching `item`, in file order. */
+function namedItems<const TItem extends v.GenericSchema>(item: TItem, notObjectMessage: string) {
+  return v.pipe(
+    v.custom<Record<string, unknown>>(isJsonObject, notObjectMessage),
+    v.check(
+      (object) => firstReservedKey(object) === undefined,
+      (issue) => `name '${firstReservedKey(issue.input)}' is reserved`,
+    ),
+    v.record(v.string(), item),
+  );
+}
+
+const serverSchema = strictJsonObject({
+  command: v.custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING),
+  args: v.optional(v.custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY), () => []),
+  env: v.optional(v.custom<Record<string, string>>(isStringRecord, "expected an object of string values"), () => ({})),
+  cwd: v.optional(v.custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING)),
+  toolFilters: v.optional(v.custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY)),
+  transport: v.optional(v.literal("stdio", 'expected "stdio" (the only transport supported)'), "stdio"),
+  connectTimeoutMs: v.optional(
+    v.pipe(
+      v.number(EXPECTED_TIMEOUT),
+      v.integer(EXPECTED_TIMEOUT),
+      v.minValue(1, EXPECTED_TIMEOUT),
+      v.maxValue(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
+    ),
+  ),
+}, "expected an object");
+
+const toolboxSchema = strictJsonObject({
+  description: v.optional(v.string(EXPECTED_STRING), ""),
+  mcpServers: v.optional(namedItems(serverSchema, "expected an object of servers"), () => ({})),
+}, "expected an object");
+
+/** The shape of a parsed configuration file, before environment variables are expanded. */
+export const configFileSchema = strictJsonObject({
+  $schema: v.optional(v.string(EXPECTED_STRING)),
+  toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
+}, 'expected a JSON object with a "toolboxes" key');

@@ -1,0 +1,103 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig, resolveConfigPath } from "../../src/config/index.ts";
+import { CONFIG_PATH, configErrorOf, loadJson, memoryReader, rejectsWithConfigError } from "./helpers.ts";
+
+const cwd = "/home/me/project";
+
+test("resolveConfigPath: prefers --config, then WORKBENCH_CONFIG, then workbench-config.json in cwd", () => {
+  const env = { WORKBENCH_CONFIG: "/etc/workbench.json" };
+  assert.equal(resolveConfigPath({ flag: "/opt/flag.json", env, cwd }), "/opt/flag.json");
+  assert.equal(resolveConfigPath({ env, cwd }), "/etc/workbench.json");
+  assert.equal(resolveConfigPath({ env: {}, cwd }), "/home/me/project/workbench-config.json");
+});
+
+test("resolveConfigPath: an empty WORKBENCH_CONFIG counts as unset", () => {
+  assert.equal(resolveConfigPath({ env: { WORKBENCH_CONFIG: "" }, cwd }), "/home/me/project/workbench-config.json");
+});
+
+test("resolveConfigPath: an empty --config is an error", () => {
+  assert.equal(
+    configErrorOf(() => resolveConfigPath({ flag: "", env: {}, cwd })),
+    "Invalid --config value: expected a file path",
+  );
+});
+
+test("resolveConfigPath: relative paths resolve against cwd, with . and .. segments applied", () => {
+  assert.equal(resolveConfigPath({ flag: "conf/wb.json", env: {}, cwd }), "/home/me/project/conf/wb.json");
+  assert.equal(resolveConfigPath({ flag: "./wb.json", env: {}, cwd: "/home/me/" }), "/home/me/wb.json");
+  assert.equal(resolveConfigPath({ env: { WORKBENCH_CONFIG: "../shared/wb.json" }, cwd }), "/home/me/shared/wb.json");
+  assert.equal(resolveConfigPath({ flag: "../../../../wb.json", env: {}, cwd }), "/wb.json");
+  assert.equal(resolveConfigPath({ env: {}, cwd: "/" }), "/workbench-config.json");
+});
+
+test("resolveConfigPath: recognises Windows absolute paths", () => {
+  const winCwd = "C:\\Users\\me";
+  for (const path of ["D:\\config\\wb.json", "d:/config/wb.json", "\\\\server\\share\\wb.json", "\\wb.json"]) {
+    assert.equal(resolveConfigPath({ flag: path, env: {}, cwd: winCwd }), path);
+  }
+});
+
+test("resolveConfigPath: joins relative paths to a Windows cwd with backslashes", () => {
+  assert.equal(resolveConfigPath({ env: {}, cwd: "C:\\Users\\me" }), "C:\\Users\\me\\workbench-config.json");
+  assert.equal(resolveConfigPath({ flag: "conf/wb.json", env: {}, cwd: "C:\\Users\\me\\" }), "C:\\Users\\me\\conf\\wb.json");
+  assert.equal(resolveConfigPath({ flag: "..\\..\\..\\wb.json", env: {}, cwd: "C:\\Users\\me" }), "C:\\wb.json");
+  assert.equal(resolveConfigPath({ flag: "..\\wb.json", env: {}, cwd: "\\\\server\\share\\dir" }), "\\\\server\\share\\wb.json");
+});
+
+test("loadConfig: returns the path and the validated, expanded config", async () => {
+  const text = JSON.stringify({ toolboxes: { dev: { mcpServers: { fs: { command: "${BIN:-npx}" } } } } });
+  const loaded = await loadConfig({ path: CONFIG_PATH, readTextFile: memoryReader({ [CONFIG_PATH]: text }), env: {} });
+  assert.deepEqual(loaded, {
+    path: CONFIG_PATH,
+    config: {
+      toolboxes: { dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio" } } } },
+    },
+  });
+});
+
+test("loadConfig: keeps the file's order of toolboxes and servers", async () => {
+  const { config } = await loadJson({
+    toolboxes: {
+      web: { mcpServers: { search: { command: "s" }, browser: { command: "b" } } },
+      data: { mcpServers: { sql: { command: "q" }, csv: { command: "c" }, api: { command: "a" } } },
+    },
+  });
+  assert.deepEqual(Object.keys(config.toolboxes), ["web", "data"]);
+  assert.deepEqual(Object.keys(config.toolboxes.web.mcpServers), ["search", "browser"]);
+  assert.deepEqual(Object.keys(config.toolboxes.data.mcpServers), ["sql", "csv", "api"]);
+});
+
+test("loadConfig: a missing file says how to point at another one, for Deno's and Node's errors alike", async () => {
+  const message = `Configuration file not found: '${CONFIG_PATH}' (set another path with --config PATH or the WORKBENCH_CONFIG environment variable)`;
+  await rejectsWithConfigError(loadConfig({ path: CONFIG_PATH, readTextFile: memoryReader({}), env: {} }), message);
+  const enoent = Object.assign(new Error("ENOENT: no such file or directory"), { code: "ENOENT" });
+  await rejectsWithConfigError(loadConfig({ path: CONFIG_PATH, readTextFile: () => Promise.reject(enoent), env: {} }), message);
+});
+
+test("loadConfig: other read errors pass on their message", async () => {
+  const denied = Object.assign(new Error("Permission denied (os error 13)"), { name: "PermissionDenied" });
+  await rejectsWithConfigError(
+    loadConfig({ path: CONFIG_PATH, readTextFile: () => Promise.reject(denied), env: {} }),
+    `Cannot read configuration file '${CONFIG_PATH}': Permission denied (os error 13)`,
+  );
+  await rejectsWithConfigError(
+    loadConfig({ path: CONFIG_PATH, readTextFile: () => Promise.reject("disk on fire"), env: {} }),
+    `Cannot read configuration file '${CONFIG_PATH}': disk on fire`,
+  );
+});
+
+test("loadConfig: read errors are kept as the cause", async () => {
+  const denied = new Error("Permission denied");
+  await assert.rejects(
+    loadConfig({ path: CONFIG_PATH, readTextFile: () => Promise.reject(denied), env: {} }),
+    (error) => error instanceof ConfigError && error.cause === denied,
+  );
+});
+
+test("loadConfig: validates before expanding, so shape errors come first", async () => {
+  await rejectsWithConfigError(
+    loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "${UNSET}", transport: "sse" } } } } }),
+    'Invalid configuration at toolboxes.dev.mcpServers.fs.transport: expected "stdio" (the only transport supported)',
+  );
+});

@@ -1,0 +1,185 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { validateConfig } from "../../src/config/index.ts";
+import { configErrorOf, withServer } from "./helpers.ts";
+
+const errorFor = (data: unknown) => configErrorOf(() => validateConfig(data));
+const serverError = (server: Record<string, unknown>) => errorFor(withServer(server));
+const AT_FS = "Invalid configuration at toolboxes.dev.mcpServers.fs";
+
+test("validateConfig: server fields: args must be an array of strings, reported at the array", () => {
+  assert.equal(serverError({ command: "x", args: "--verbose" }), `${AT_FS}.args: expected an array of strings`);
+  assert.equal(serverError({ command: "x", args: ["a", 1] }), `${AT_FS}.args: expected an array of strings`);
+  assert.equal(serverError({ command: "x", args: null }), `${AT_FS}.args: expected an array of strings`);
+});
+
+test("validateConfig: server fields: env must be an object of string values", () => {
+  assert.equal(serverError({ command: "x", env: ["A=1"] }), `${AT_FS}.env: expected an object of string values`);
+  assert.equal(serverError({ command: "x", env: { PORT: 8080 } }), `${AT_FS}.env: expected an object of string values`);
+});
+
+test("validateConfig: server fields: command must be a non-empty string: missing, empty or another type", () => {
+  const expected = `${AT_FS}.command: expected a non-empty string`;
+  assert.equal(serverError({ args: [] }), expected);
+  assert.equal(serverError({ command: "" }), expected);
+  assert.equal(serverError({ command: ["npx", "x"] }), expected);
+});
+
+test("validateConfig: server fields: toolFilters must be an array of strings", () => {
+  assert.equal(serverError({ command: "x", toolFilters: "read_*" }), `${AT_FS}.toolFilters: expected an array of strings`);
+  assert.equal(serverError({ command: "x", toolFilters: [true] }), `${AT_FS}.toolFilters: expected an array of strings`);
+});
+
+test("validateConfig: server fields: transport must be stdio", () => {
+  assert.equal(serverError({ command: "x", transport: "sse" }), `${AT_FS}.transport: expected "stdio" (the only transport supported)`);
+});
+
+test("validateConfig: server fields: cwd must be a non-empty string", () => {
+  assert.equal(serverError({ command: "x", cwd: 1 }), `${AT_FS}.cwd: expected a non-empty string`);
+  assert.equal(serverError({ command: "x", cwd: "" }), `${AT_FS}.cwd: expected a non-empty string`);
+});
+
+test("validateConfig: server fields: connectTimeoutMs must be a positive integer that setTimeout can honour", () => {
+  const expected = `${AT_FS}.connectTimeoutMs: expected a positive integer of milliseconds (at most 2147483647)`;
+  for (const value of [0, -1, 1.5, "1000", 2 ** 31]) {
+    assert.equal(serverError({ command: "x", connectTimeoutMs: value }), expected);
+  }
+  const config = validateConfig(withServer({ command: "x", connectTimeoutMs: 2 ** 31 - 1 }));
+  assert.equal(config.toolboxes.dev.mcpServers.fs.connectTimeoutMs, 2 ** 31 - 1);
+});
+
+test("validateConfig: server fields: a server that is not an object", () => {
+  assert.equal(serverError(["npx"] as never), `${AT_FS}: expected an object`);
+  assert.equal(errorFor(withServer("npx" as never)), `${AT_FS}: expected an object`);
+});
+
+test("validateConfig: structure: description must be a string", () => {
+  assert.equal(
+    errorFor({ toolboxes: { dev: { description: 42 } } }),
+    "Invalid configuration at toolboxes.dev.description: expected a string",
+  );
+});
+
+test("validateConfig: structure: unknown keys are named at every level, before a missing key they may replace", () => {
+  assert.equal(serverError({ comand: "npx" }), `${AT_FS}: unknown key 'comand'`);
+  assert.equal(
+    errorFor({ toolboxes: { dev: { servers: {} } } }),
+    "Invalid configuration at toolboxes.dev: unknown key 'servers'",
+  );
+  assert.equal(errorFor({ toolboxes: {}, toolbox: {} }), "Invalid configuration: unknown key 'toolbox'");
+});
+
+test("validateConfig: structure: toolboxes must be present and an object", () => {
+  const expected = "Invalid configuration at toolboxes: expected an object of toolboxes";
+  assert.equal(errorFor({}), expected);
+  assert.equal(errorFor({ toolboxes: [] }), expected);
+  assert.equal(errorFor({ toolboxes: null }), expected);
+});
+
+test("validateConfig: structure: the root must be an object", () => {
+  for (const root of [[], "toolboxes", null, 42]) {
+    assert.equal(errorFor(root), 'Invalid configuration: expected a JSON object with a "toolboxes" key');
+  }
+});
+
+test("validateConfig: structure: a toolbox and its mcpServers must be objects", () => {
+  assert.equal(errorFor({ toolboxes: { dev: "x" } }), "Invalid configuration at toolboxes.dev: expected an object");
+  assert.equal(errorFor({ toolboxes: { dev: [] } }), "Invalid configuration at toolboxes.dev: expected an object");
+  assert.equal(
+    errorFor({ toolboxes: { dev: { mcpServers: [{ command: "x" }] } } }),
+    "Invalid configuration at toolboxes.dev.mcpServers: expected an object of servers",
+  );
+});
+
+test("validateConfig: structure: $schema is accepted as a string and left out of the result", () => {
+  const config = validateConfig({ $schema: "./workbench.schema.json", toolboxes: {} });
+  assert.deepEqual(config, { toolboxes: {} });
+  assert.equal(errorFor({ $schema: 1, toolboxes: {} }), "Invalid configuration at $schema: expected a string");
+});
+
+test("validateConfig: structure: names that valibot records would silently drop are rejected", () => {
+  assert.equal(
+    errorFor({ toolboxes: { constructor: {} } }),
+    "Invalid configuration at toolboxes: name 'constructor' is reserved",
+  );
+  assert.equal(
+    errorFor(JSON.parse('{"toolboxes": {"dev": {"mcpServers": {"__proto__": {"command": "x"}}}}}')),
+    "Invalid configuration at toolboxes.dev.mcpServers: name '__proto__' is reserved",
+  );
+});
+
+test("validateConfig: structure: only the first problem is reported", () => {
+  assert.equal(
+    serverError({ command: "x", args: 1, env: 2, transport: "http" }),
+    `${AT_FS}.args: expected an array of strings`,
+  );
+});
+
+test("validateConfig: paths: keys with dots, spaces, quotes or nothing are quoted; hyphens and underscores are not", () => {
+  const box = (name: string) => errorFor({ toolboxes: { [name]: { description: 1 } } });
+  assert.equal(box("my.box"), 'Invalid configuration at toolboxes["my.box"].description: expected a string');
+  assert.equal(box("my box"), 'Invalid configuration at toolboxes["my box"].description: expected a string');
+  assert.equal(box('say "hi"'), 'Invalid configuration at toolboxes["say \\"hi\\""].description: expected a string');
+  assert.equal(box(""), 'Invalid configuration at toolboxes[""].description: expected a string');
+  assert.equal(box("dev-tools_2"), "Invalid configuration at toolboxes.dev-tools_2.description: expected a string");
+  assert.equal(
+    errorFor({ toolboxes: { "a.b": { mcpServers: { "x y": { command: "" } } } } }),
+    'Invalid configuration at toolboxes["a.b"].mcpServers["x y"].command: expected a non-empty string',
+  );
+});
+
+const SECRET = "hunter2-secret";
+
+test("validateConfig: values never appear in messages: wrongly typed values are not quoted", () => {
+  const messages = [
+    serverError({ command: "x", args: [SECRET, 1] }),
+    serverError({ command: "x", transport: SECRET }),
+    serverError({ command: "x", connectTimeoutMs: SECRET }),
+    serverError({ command: "x", env: { TOKEN: SECRET, PORT: 1 } }),
+    serverError({ command: "x", cwd: [SECRET] }),
+    errorFor({ toolboxes: { dev: { description: [SECRET] } } }),
+    errorFor({ toolboxes: SECRET }),
+    errorFor(SECRET),
+  ];
+  for (const message of messages) assert.ok(!message.includes(SECRET), message);
+});
+
+test("validateConfig: result: applies defaults: description, mcpServers, args, env and transport", () => {
+  const config = validateConfig({ toolboxes: { empty: {}, dev: { mcpServers: { fs: { command: "npx" } } } } });
+  assert.deepEqual(config, {
+    toolboxes: {
+      empty: { description: "", mcpServers: {} },
+      dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio" } } },
+    },
+  });
+});
+
+test("validateConfig: result: defaults are fresh objects for every server", () => {
+  const config = validateConfig({ toolboxes: { dev: { mcpServers: { a: { command: "x" }, b: { command: "y" } } } } });
+  const { a, b } = config.toolboxes.dev.mcpServers;
+  assert.notEqual(a.args, b.args);
+  assert.notEqual(a.env, b.env);
+});
+
+test("validateConfig: result: keeps every field given", () => {
+  const server = {
+    command: "npx",
+    args: ["-y", "server"],
+    env: { A: "1" },
+    cwd: "/srv",
+    toolFilters: ["read_*"],
+    transport: "stdio",
+    connectTimeoutMs: 5000,
+  };
+  assert.deepEqual(validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs, server);
+});
+
+test("validateConfig: result: keeps the file's order of toolboxes and servers", () => {
+  const config = validateConfig(JSON.parse(`{"toolboxes": {
+    "zeta": {"mcpServers": {"zz": {"command": "z"}, "aa": {"command": "a"}, "mm": {"command": "m"}}},
+    "alpha": {},
+    "mid": {}
+  }}`));
+  assert.deepEqual(Object.keys(config.toolboxes), ["zeta", "alpha", "mid"]);
+  assert.deepEqual(Object.keys(config.toolboxes.zeta.mcpServers), ["zz", "aa", "mm"]);
+});
