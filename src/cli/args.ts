@@ -1,0 +1,42 @@
+/** The command line: `mcp-workbench [--config PATH]`, plus --help and --version. */
+
+export type CliCommand =
+  | { kind: "serve"; configPath?: string }
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "usage-error"; message: string };
+
+export function parseArgs(args: readonly string[]): CliCommand {
+  let configPath: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--help" || arg === "-h") return { kind: "help" };
+    if (arg === "--version" || arg === "-V") return { kind: "version" };
+    if (arg === "--config" || arg.startsWith("--config=")) {
+      const value = arg === "--config" ? args[++i] : arg.slice("--config=".length);
+      if (value === undefined || value === "") {
+        return { kind: "usage-error", message: "Option '--config' needs a path: --config PATH" };
+      }
+      configPath = value;
+      continue;
+    }
+    const what = arg.startsWith("-") ? "option" : "argument";
+    return { kind: "usage-error", message: `Unknown ${what} '${arg}' (see --help)` };
+  }
+  return { kind: "serve", configPath };
+}
+
+export function helpText(name: string, version: string): string {
+  return `${name} ${version}
+One MCP server in front of many: groups MCP servers into toolboxes behind two tools,
+open_toolbox and use_tool. Speaks MCP over stdio; start it from an MCP client.
+
+Usage:
+  ${name} [--config PATH]
+
+Options:
+  --config PATH   Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)
+  -h, --help      Print this help and exit
+  -V, --version   Print the version and exit
+`;
+}

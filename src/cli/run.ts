@@ -1,0 +1,60 @@
+/** The program: parse the command line, load the configuration, serve MCP on stdio until told to stop. */
+import type { Platform } from "../platform/types.ts";
+import { ConfigError, loadConfig, resolveConfigPath } from "../config/index.ts";
+import { createWorkbenchServer } from "../server/workbench-server.ts";
+import { ToolboxRegistry } from "../toolbox/registry.ts";
+import { StreamTransport } from "../transport/stream-transport.ts";
+import { NAME, VERSION } from "../version.ts";
+import { helpText, parseArgs } from "./args.ts";
+
+/** Exit code for a usage or configuration error, as most CLIs do. */
+export const EXIT_USAGE = 2;
+/** After the client closes our stdin: how long its last requests may take to be answered. */
+const STDIN_DRAIN_MS = 2_000;
+
+export async function run(platform: Platform): Promise<number> {
+  const command = parseArgs(platform.args);
+  const say = (text: string) => platform.writeStderr(`${text}\n`);
+  switch (command.kind) {
+    case "help":
+      await writeStdout(platform, helpText(NAME, VERSION));
+      return 0;
+    case "version":
+      await writeStdout(platform, `${NAME} ${VERSION}\n`);
+      return 0;
+    case "usage-error":
+      say(`${NAME}: ${command.message}`);
+      return EXIT_USAGE;
+  }
+
+  const path = resolveConfigPath({ flag: command.configPath, env: platform.env, cwd: platform.cwd });
+  let config;
+  try {
+    ({ config } = await loadConfig({ path, env: platform.env, readTextFile: platform.readTextFile }));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    say(`${NAME}: ${error.message}`);
+    return EXIT_USAGE;
+  }
+
+  const registry = new ToolboxRegistry(config, platform);
+  const server = createWorkbenchServer({ config, configPath: path, registry });
+  const transport = new StreamTransport(platform.stdin, platform.stdout, { drainMs: STDIN_DRAIN_MS });
+  const stopped = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => resolve());
+  });
+  server.onerror = (error) => say(`${NAME}: ${error.message}`);
+  await server.connect(transport);
+  say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
+  await stopped;
+  await registry.closeAll();
+  await server.close().catch(() => {});
+  return 0;
+}
+
+async function writeStdout(platform: Platform, text: string): Promise<void> {
+  const writer = platform.stdout.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  writer.releaseLock();
+}

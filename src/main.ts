@@ -1,0 +1,10 @@
+/** Composition root: the one place that picks the runtime's platform and hands it to the core. */
+import { platform } from "#platform";
+import { run } from "./cli/run.ts";
+
+try {
+  platform.exit(await run(platform));
+} catch (error) {
+  platform.writeStderr(`mcp-workbench: ${error instanceof Error ? error.stack ?? error.message : error}\n`);
+  platform.exit(1);
+}

@@ -1,0 +1,23 @@
+/** The initialize response's `instructions`: what a model reads first about this server. */
+import type { WorkbenchConfig } from "../config/index.ts";
+
+export function buildInstructions(config: WorkbenchConfig, configPath: string): string {
+  const names = Object.keys(config.toolboxes);
+  if (names.length === 0) {
+    return `MCP Workbench: no toolboxes are configured. Add toolboxes to ${configPath} and restart.`;
+  }
+  const lines = names.map((name) => {
+    const toolbox = config.toolboxes[name];
+    const count = Object.keys(toolbox.mcpServers).length;
+    const about = toolbox.description ? `: ${toolbox.description}` : "";
+    return `- ${name}${about} (${count} server${count === 1 ? "" : "s"})`;
+  });
+  const example = JSON.stringify(names[0]);
+  return [
+    "MCP Workbench groups MCP servers into toolboxes. Toolboxes:",
+    ...lines,
+    `First call open_toolbox {"toolbox_name": ${example}} to connect a toolbox and list its tools.`,
+    `Then call use_tool {"tool": {"toolbox": ${example}, "server": "<source_server>", "name": "<name>"}, ` +
+    `"arguments": {...}} with the toolbox_name, source_server and name of a listed tool.`,
+  ].join("\n");
+}

@@ -1,0 +1,138 @@
+/** One downstream server: its child process and the SDK Client that speaks to it. */
+import { Client } from "../sdk.ts";
+import { CallToolResultSchema, type CallToolResult, type Tool } from "../sdk.ts";
+import type { ServerConfig } from "../config/index.ts";
+import type { ChildProcess, ExitStatus, Platform } from "../platform/types.ts";
+import { StreamTransport } from "../transport/stream-transport.ts";
+import { NAME, VERSION } from "../version.ts";
+import { childEnvironment } from "./child-env.ts";
+import { applyToolFilters } from "./filters.ts";
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How long a child gets after its stdin closes, and again after SIGTERM. */
+const GRACE_MS = 2_000;
+/** Guards against a server whose nextCursor never ends. */
+const MAX_TOOL_PAGES = 1_000;
+
+export interface ConnectionTarget {
+  toolbox: string;
+  server: string;
+  config: ServerConfig;
+}
+
+export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr">;
+
+export class ServerConnection {
+  readonly target: ConnectionTarget;
+  tools: Tool[] = [];
+  /** Set once the connection is lost; the reason says why. */
+  lostReason?: string;
+  readonly #child: ChildProcess;
+  readonly #client: Client;
+  readonly #host: ConnectionHost;
+  #status?: ExitStatus;
+  #closing?: Promise<void>;
+
+  private constructor(target: ConnectionTarget, child: ChildProcess, host: ConnectionHost) {
+    this.target = target;
+    this.#child = child;
+    this.#host = host;
+    this.#client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
+    child.exited.then((status) => {
+      this.#status = status;
+      this.lostReason ??= describeExit(status);
+    });
+  }
+
+  get pid(): number {
+    return this.#child.pid;
+  }
+
+  /** Spawns the server; throws (with the child already ended) if it cannot start. */
+  static spawn(target: ConnectionTarget, host: ConnectionHost): ServerConnection {
+    const { command, args, env, cwd } = target.config;
+    const child = host.spawn(command, args, { env: childEnvironment(host.env, env), cwd });
+    return new ServerConnection(target, child, host);
+  }
+
+  /** Initializes the session and lists its tools; rejects with a short reason on failure. */
+  async connect(): Promise<void> {
+    const timeoutMs = this.target.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const transport = new StreamTransport(this.#child.stdout, this.#child.stdin);
+    transport.onerror = (error) => this.#log(error.message);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`connection timeout after ${timeoutMs} ms`)), timeoutMs);
+    });
+    const exited = this.#child.exited.then((status) => {
+      throw new Error(`${describeExit(status)} during initialization`);
+    });
+    try {
+      await Promise.race([this.#initialize(transport), timeout, exited]);
+    } catch (error) {
+      await this.close();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      exited.catch(() => {});
+    }
+    this.#client.onclose = () => {
+      this.lostReason ??= "connection closed";
+    };
+  }
+
+  async #initialize(transport: StreamTransport): Promise<void> {
+    await this.#client.connect(transport);
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await this.#client.listTools(cursor === undefined ? undefined : { cursor });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    this.tools = applyToolFilters(tools, this.target.config.toolFilters);
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    if (this.lostReason) throw new Error(this.lostReason);
+    return await this.#client.request(
+      { method: "tools/call", params: { name, arguments: args } },
+      CallToolResultSchema,
+      { signal },
+    ) as CallToolResult;
+  }
+
+  /** Closes stdin, then escalates to SIGTERM and SIGKILL if the child does not leave. */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.lostReason ??= "connection closed";
+    await this.#client.close().catch(() => {});
+    if (await this.#exitedWithin(GRACE_MS)) return;
+    this.#child.kill("SIGTERM");
+    if (await this.#exitedWithin(GRACE_MS)) return;
+    this.#child.kill("SIGKILL");
+    await this.#child.exited;
+  }
+
+  async #exitedWithin(ms: number): Promise<boolean> {
+    if (this.#status) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const done = await Promise.race([this.#child.exited.then(() => true), expired]);
+    clearTimeout(timer);
+    return done;
+  }
+
+  #log(text: string): void {
+    this.#host.writeStderr(`[${this.target.toolbox}/${this.target.server}] ${text}\n`);
+  }
+}
+
+function describeExit(status: ExitStatus): string {
+  return status.signal ? `server exited on signal ${status.signal}` : `server exited with code ${status.code}`;
+}

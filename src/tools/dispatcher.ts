@@ -1,0 +1,54 @@
+/**
+ * Serves tools/list and tools/call for the meta-tools: validates input with each tool's schema and
+ * turns every failure into a tool result with isError, never a JSON-RPC error.
+ */
+import * as z from "zod";
+import { type CallToolResult, ErrorCode, McpError, type Tool as McpTool } from "../sdk.ts";
+import { type AnyTool, textResult, type ToolContext } from "./tool.ts";
+import { formatIssues } from "./issues.ts";
+
+export class ToolDispatcher {
+  readonly #tools: Map<string, AnyTool>;
+  /** Built once: the list is the same for the whole session. */
+  readonly listing: McpTool[];
+
+  constructor(tools: AnyTool[]) {
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.listing = tools.map(describeTool);
+  }
+
+  async call(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+    const tool = this.#tools.get(name);
+    if (!tool) {
+      const known = [...this.#tools.keys()].map((n) => `'${n}'`).join(", ");
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; available tools: ${known}`);
+    }
+    const parsed = tool.schema.safeParse(args ?? {});
+    if (!parsed.success) return textResult(`${tool.invalidInputPrefix}: ${formatIssues(parsed.error)}`, true);
+    try {
+      const result = await tool.run(parsed.data, ctx);
+      return result.ok ? tool.present(result.value) : textResult(result.error, true);
+    } catch (error) {
+      // run() returns failures as values; reaching this is a bug, still reported as a tool result.
+      return textResult(`Internal error in ${name}: ${error instanceof Error ? error.message : error}`, true);
+    }
+  }
+}
+
+function describeTool(tool: AnyTool): McpTool {
+  const jsonSchema = z.toJSONSchema(tool.schema, { io: "input", override: plainRecords });
+  const { $schema: _, ...inputSchema } = jsonSchema as Record<string, unknown>;
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: JSON.parse(JSON.stringify(inputSchema)) as McpTool["inputSchema"],
+  };
+}
+
+/** A record of anything is just "an object" to a model; zod's extra keywords only cost context. */
+function plainRecords(ctx: { jsonSchema: Record<string, unknown> }): void {
+  if (ctx.jsonSchema.type === "object" && ctx.jsonSchema.propertyNames) {
+    delete ctx.jsonSchema.propertyNames;
+    delete ctx.jsonSchema.additionalProperties;
+  }
+}

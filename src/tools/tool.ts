@@ -1,0 +1,35 @@
+/** The one shape every meta-tool has (the spec's ADR 004): schema next to the tool, results as values. */
+import type * as z from "zod";
+import type { CallToolResult } from "../sdk.ts";
+import type { WorkbenchConfig } from "../config/index.ts";
+import type { ToolboxRegistry } from "../toolbox/registry.ts";
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export const Success = <T>(value: T): Result<T> => ({ ok: true, value });
+export const Failure = <T = never>(error: string): Result<T> => ({ ok: false, error });
+
+export interface ToolContext {
+  config: WorkbenchConfig;
+  registry: ToolboxRegistry;
+  /** Aborted when the client cancels the request. */
+  signal: AbortSignal;
+}
+
+export interface Tool<TSchema extends z.ZodType, TOut> {
+  name: string;
+  description: string;
+  schema: TSchema;
+  /** Prefix of the message for input that fails the schema, e.g. "Invalid parameters". */
+  invalidInputPrefix: string;
+  run(input: z.output<TSchema>, ctx: ToolContext): Promise<Result<TOut>>;
+  /** How a successful value reaches the client. */
+  present(value: TOut): CallToolResult;
+}
+
+// deno-lint-ignore no-explicit-any
+export type AnyTool = Tool<z.ZodType, any>;
+
+export function textResult(text: string, isError = false): CallToolResult {
+  return isError ? { content: [{ type: "text", text }], isError: true } : { content: [{ type: "text", text }] };
+}

@@ -1,0 +1,63 @@
+/** `use_tool`: calls one downstream tool by its structured identifier (spec 000, errors of 001). */
+import * as z from "zod";
+import type { CallToolResult } from "../sdk.ts";
+import { Failure, Success, type Tool } from "./tool.ts";
+import { nameErrors } from "./issues.ts";
+
+const nonBlank = (label: string) =>
+  z.string({ error: nameErrors(label) })
+    .min(1, { error: `${label} cannot be empty` })
+    .refine((value) => value.length === 0 || value.trim() !== "", { error: `${label} cannot be empty` });
+
+const schema = z.strictObject({
+  tool: z.strictObject({
+    toolbox: nonBlank("Toolbox name").describe("toolbox_name from open_toolbox"),
+    server: nonBlank("Server name").describe("source_server from open_toolbox"),
+    name: nonBlank("Tool name").describe("name from open_toolbox"),
+  }, { error: (issue) => issue.input === undefined ? "Tool identifier is required" : "Expected an object" })
+    .describe("Which tool to call"),
+  arguments: z.record(z.string(), z.unknown(), { error: "Expected an object" })
+    .default({})
+    .describe("The tool's own arguments, as its inputSchema says"),
+});
+
+export const useTool: Tool<typeof schema, CallToolResult> = {
+  name: "use_tool",
+  description: "Call a tool of an open toolbox. Example: " +
+    '{"tool": {"toolbox": "dev", "server": "filesystem", "name": "read_file"}, "arguments": {"path": "/tmp/a.txt"}}',
+  schema,
+  invalidInputPrefix: "Invalid tool invocation parameters",
+  async run({ tool: id, arguments: args }, ctx) {
+    const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
+    if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) {
+      return Failure(`Error executing tool: Toolbox '${id.toolbox}' not found in configuration`);
+    }
+    const toolbox = ctx.registry.get(id.toolbox);
+    if (!toolbox) {
+      return Failure(
+        `Error executing tool: Toolbox '${id.toolbox}' is not open; ` +
+          `call open_toolbox with {"toolbox_name": ${JSON.stringify(id.toolbox)}} first`,
+      );
+    }
+    const server = toolbox.servers.find((s) => s.name === id.server);
+    if (!server) {
+      return Failure(`Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'`);
+    }
+    const connection = server.connection;
+    if (!connection) {
+      return Failure(
+        `Error executing tool '${id.name}' ${where}: Server is not connected (${server.error}); ` +
+          "call open_toolbox again to reconnect it",
+      );
+    }
+    if (!connection.tools.some((t) => t.name === id.name)) {
+      return Failure(`Error executing tool: Tool '${id.name}' not found ${where}`);
+    }
+    try {
+      return Success(await connection.callTool(id.name, args, ctx.signal));
+    } catch (error) {
+      return Failure(`Error executing tool '${id.name}' ${where}: ${error instanceof Error ? error.message : error}`);
+    }
+  },
+  present: (value) => value,
+};

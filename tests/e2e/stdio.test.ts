@@ -1,0 +1,119 @@
+/** The workbench as a client sees it: a real process over stdio, driven by the official SDK client. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import process from "node:process";
+import pkg from "../../package.json" with { type: "json" };
+import { fixtureServer, workbenchCommand } from "../helpers/runtime.ts";
+import { runToEnd } from "../helpers/process.ts";
+import { startWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
+
+const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp" };
+
+test("e2e: initialize reports name, version, tools capability and instructions listing toolboxes", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: { description: "Development tools", mcpServers: { a: fixtureServer("fixture-server.ts"), b: fixtureServer("fixture-server.ts") } },
+      docs: { description: "Documentation", mcpServers: { c: fixtureServer("fixture-server.ts") } },
+    },
+  });
+  try {
+    assert.deepEqual(session.client.getServerVersion(), { name: "mcp-workbench", version: pkg.version });
+    assert.ok(session.client.getServerCapabilities()?.tools);
+    const instructions = session.client.getInstructions() ?? "";
+    assert.match(instructions, /^- dev: Development tools \(2 servers\)$/m);
+    assert.match(instructions, /^- docs: Documentation \(1 server\)$/m);
+    assert.ok(instructions.includes('open_toolbox {"toolbox_name": "dev"}'), instructions);
+    assert.ok(instructions.includes('use_tool {"tool": {"toolbox": "dev", "server": "<source_server>", "name": "<name>"}'));
+    const { tools } = await session.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ["open_toolbox", "use_tool"]);
+  } finally {
+    await session.close();
+  }
+});
+
+test("e2e: with no toolboxes the instructions say so and name the config path", async () => {
+  const session = await startWorkbench({ toolboxes: {} });
+  try {
+    const instructions = session.client.getInstructions() ?? "";
+    assert.equal(
+      instructions,
+      `MCP Workbench: no toolboxes are configured. Add toolboxes to ${session.dir}/workbench-config.json and restart.`,
+    );
+  } finally {
+    await session.close();
+  }
+});
+
+test("e2e: closing stdin after a real exchange makes the process exit 0, stdout carries only JSON-RPC", async () => {
+  const dir = tempDir();
+  const path = writeConfig(dir, { toolboxes: {} });
+  const { command, args } = workbenchCommand(["--config", path]);
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
+  const input = `${JSON.stringify(initialize)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n` +
+    `{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n`;
+  const started = performance.now();
+  const done = await runToEnd(command, args, { input, env });
+  assert.equal(done.code, 0, done.stderr);
+  const lines = done.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(lines.map((message) => message.id), [1, 2]);
+  assert.equal(lines[0].result.serverInfo.name, "mcp-workbench");
+  assert.ok(performance.now() - started < 15_000);
+});
+
+test("e2e: --version and --help print to stdout and exit 0", async () => {
+  const version = workbenchCommand(["--version"]);
+  const shown = await runToEnd(version.command, version.args, { env });
+  assert.equal(shown.code, 0);
+  assert.equal(shown.stdout, `mcp-workbench ${pkg.version}\n`);
+  const help = workbenchCommand(["--help"]);
+  const helped = await runToEnd(help.command, help.args, { env });
+  assert.equal(helped.code, 0);
+  assert.match(helped.stdout, /Usage:\n {2}mcp-workbench \[--config PATH\]/);
+});
+
+test("e2e: an unknown flag exits 2 with one message on stderr and nothing on stdout", async () => {
+  const { command, args } = workbenchCommand(["--bogus"]);
+  const done = await runToEnd(command, args, { env });
+  assert.equal(done.code, 2);
+  assert.equal(done.stdout, "");
+  assert.equal(done.stderr, "mcp-workbench: Unknown option '--bogus' (see --help)\n");
+});
+
+test("e2e: a missing or invalid config exits 2 with a clear message and nothing on stdout", async () => {
+  const dir = tempDir();
+  const missing = workbenchCommand(["--config", `${dir}/nope.json`]);
+  const notFound = await runToEnd(missing.command, missing.args, { env });
+  assert.equal(notFound.code, 2);
+  assert.equal(notFound.stdout, "");
+  assert.match(notFound.stderr, new RegExp(`^mcp-workbench: Configuration file not found: '${dir}/nope.json'`));
+
+  const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { fs: { command: "x", args: "oops" } } } } });
+  const bad = workbenchCommand(["--config", path]);
+  const invalid = await runToEnd(bad.command, bad.args, { env });
+  assert.equal(invalid.code, 2);
+  assert.equal(invalid.stdout, "");
+  assert.equal(
+    invalid.stderr,
+    "mcp-workbench: Invalid configuration at toolboxes.dev.mcpServers.fs.args: expected an array of strings\n",
+  );
+});
+
+test("e2e: the config path comes from WORKBENCH_CONFIG when --config is absent", async () => {
+  const dir = tempDir();
+  const path = writeConfig(dir, { toolboxes: { viaenv: { mcpServers: {} } } });
+  const { command, args } = workbenchCommand([]);
+  const input = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  }) + "\n";
+  const done = await runToEnd(command, args, { input, env: { ...env, WORKBENCH_CONFIG: path } });
+  assert.equal(done.code, 0, done.stderr);
+  assert.match(JSON.parse(done.stdout).result.instructions, /- viaenv \(0 servers\)/);
+});

@@ -1,0 +1,59 @@
+/** Starts the workbench over real stdio with the official SDK client. */
+import { type CallToolResult, Client, StdioClientTransport } from "./sdk.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import process from "node:process";
+import { workbenchCommand } from "./runtime.ts";
+
+export interface Session {
+  client: Client;
+  transport: StdioClientTransport;
+  dir: string;
+  pid: number;
+  /** Calls a meta-tool and returns its result. */
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(`${tmpdir()}/workbench-test-`);
+}
+
+export function writeConfig(dir: string, config: unknown): string {
+  const path = `${dir}/workbench-config.json`;
+  writeFileSync(path, JSON.stringify(config, null, 2));
+  return path;
+}
+
+export async function startWorkbench(config: unknown, env: Record<string, string> = {}): Promise<Session> {
+  const dir = tempDir();
+  const path = writeConfig(dir, config);
+  const { command, args } = workbenchCommand(["--config", path]);
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? dir, ...env },
+    stderr: "inherit",
+    cwd: dir,
+  });
+  const client = new Client({ name: "workbench-test", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    dir,
+    pid: transport.pid!,
+    call: (name, args) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
+    async close() {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The text of a result's first content block. */
+export function textOf(result: CallToolResult): string {
+  const block = result.content[0];
+  if (block?.type !== "text") throw new Error(`Expected text content, got ${JSON.stringify(result)}`);
+  return block.text;
+}
