@@ -1,0 +1,14 @@
+/**
+ * Builds the single-file executable `dist/mcp-workbench` with `bun build --compile` for this host.
+ * The version is compiled in (src/version.ts imports package.json), not read at run time.
+ */
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import process from "node:process";
+
+const root = new URL("..", import.meta.url).pathname;
+const outfile = `${root}dist/mcp-workbench`;
+const args = ["build", "--compile", "--minify", `${root}src/main.ts`, "--outfile", outfile];
+const result = spawnSync(`${root}node_modules/.bin/bun`, args, { stdio: "inherit" });
+if (result.status !== 0) process.exit(result.status ?? 1);
+console.log(`Built ${outfile} (${(statSync(outfile).size / 1024 / 1024).toFixed(1)} MiB)`);
