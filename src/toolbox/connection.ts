@@ -1,6 +1,6 @@
 /** One downstream server: its child process and the SDK Client that speaks to it. */
 import { Client } from "../sdk.ts";
-import { CallToolResultSchema, type CallToolResult, type Tool } from "../sdk.ts";
+import { type CallToolResult, CallToolResultSchema, McpError, type Tool } from "../sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
 import type { ChildProcess, ExitStatus, Platform } from "../platform/types.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
@@ -11,6 +11,8 @@ import { applyToolFilters } from "./filters.ts";
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** How long a child gets after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
+/** How long a failed start-up waits for the child's exit status, to report it. */
+const EXIT_REPORT_MS = 500;
 /** Guards against a server whose nextCursor never ends. */
 const MAX_TOOL_PAGES = 1_000;
 
@@ -40,7 +42,8 @@ export class ServerConnection {
     this.#client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
     child.exited.then((status) => {
       this.#status = status;
-      this.lostReason ??= describeExit(status);
+      // The exit status says more than the "connection closed" that usually arrives first.
+      if (!this.#closing) this.lostReason = describeExit(status);
     });
   }
 
@@ -61,20 +64,23 @@ export class ServerConnection {
     const transport = new StreamTransport(this.#child.stdout, this.#child.stdin);
     transport.onerror = (error) => this.#log(error.message);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`connection timeout after ${timeoutMs} ms`)), timeoutMs);
-    });
-    const exited = this.#child.exited.then((status) => {
-      throw new Error(`${describeExit(status)} during initialization`);
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new Error(`connection timeout after ${timeoutMs} ms`));
+      }, timeoutMs);
     });
     try {
-      await Promise.race([this.#initialize(transport), timeout, exited]);
+      await Promise.race([this.#initialize(transport), timeout]);
     } catch (error) {
-      await this.close();
+      // A server that dies at start-up often shows first as a broken pipe: name its exit instead.
+      const exited = timedOut ? false : await this.#exitedWithin(EXIT_REPORT_MS);
+      await this.close({ graceful: false });
+      if (exited && this.#status) throw new Error(`${describeExit(this.#status)} during initialization`);
       throw error;
     } finally {
       clearTimeout(timer);
-      exited.catch(() => {});
     }
     this.#client.onclose = () => {
       this.lostReason ??= "connection closed";
@@ -96,23 +102,30 @@ export class ServerConnection {
 
   async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
     if (this.lostReason) throw new Error(this.lostReason);
-    return await this.#client.request(
-      { method: "tools/call", params: { name, arguments: args } },
-      CallToolResultSchema,
-      { signal },
-    ) as CallToolResult;
+    try {
+      return await this.#client.request(
+        { method: "tools/call", params: { name, arguments: args } },
+        CallToolResultSchema,
+        { signal },
+      ) as CallToolResult;
+    } catch (error) {
+      throw new Error(downstreamMessage(error), { cause: error });
+    }
   }
 
-  /** Closes stdin, then escalates to SIGTERM and SIGKILL if the child does not leave. */
-  close(): Promise<void> {
-    this.#closing ??= this.#shutdown();
+  /**
+   * Closes stdin, then escalates to SIGTERM and SIGKILL if the child does not leave. A server that
+   * failed to start gets no time to finish its work: it has none.
+   */
+  close({ graceful = true } = {}): Promise<void> {
+    this.#closing ??= this.#shutdown(graceful);
     return this.#closing;
   }
 
-  async #shutdown(): Promise<void> {
+  async #shutdown(graceful: boolean): Promise<void> {
     this.lostReason ??= "connection closed";
     await this.#client.close().catch(() => {});
-    if (await this.#exitedWithin(GRACE_MS)) return;
+    if (graceful && await this.#exitedWithin(GRACE_MS)) return;
     this.#child.kill("SIGTERM");
     if (await this.#exitedWithin(GRACE_MS)) return;
     this.#child.kill("SIGKILL");
@@ -131,6 +144,16 @@ export class ServerConnection {
   #log(text: string): void {
     this.#host.writeStderr(`[${this.target.toolbox}/${this.target.server}] ${text}\n`);
   }
+}
+
+/**
+ * The SDK prefixes "MCP error <code>: " to the message of every JSON-RPC error it receives; the
+ * user wants the downstream's own words (which, from an SDK server, carry that prefix already).
+ */
+function downstreamMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const prefix = error instanceof McpError ? `MCP error ${error.code}: ` : "";
+  return prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 function describeExit(status: ExitStatus): string {
