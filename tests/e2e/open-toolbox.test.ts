@@ -1,0 +1,396 @@
+/** open_toolbox over real stdio (spec 003): result shape, ordering, filters, errors, partial failure. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fixtureServer } from "../helpers/runtime.ts";
+import { startWorkbench, textOf } from "../helpers/workbench.ts";
+import {
+  call,
+  errorText,
+  FIXTURE_TOOLS,
+  fixturePids,
+  fx,
+  okText,
+  opened,
+  openToolbox,
+  type ToolInfo,
+  toolsOf,
+  useTool,
+} from "../helpers/toolbox.ts";
+
+const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+});
+
+/**
+ * What open_toolbox must list for one fixture server: original names and descriptions, schemas as
+ * the server gave them, keys in the contract's order, no description where the server gave none.
+ */
+function fixtureToolInfos(label: string, toolbox: string, server: string): ToolInfo[] {
+  const at = { toolbox_name: toolbox, source_server: server };
+  return [
+    { name: "echo", ...at, description: `${label}: echo the text back`, inputSchema: object({ text: { type: "string" } }, ["text"]) },
+    { name: "a__b", ...at, description: `${label}: name with a double underscore`, inputSchema: object() },
+    { name: "x-y.z", ...at, description: `${label}: name with a dash and a dot`, inputSchema: object() },
+    { name: "with space", ...at, description: `${label}: name with a space`, inputSchema: object() },
+    { name: "no_description", ...at, inputSchema: object() },
+    {
+      name: "complex",
+      ...at,
+      description: `${label}: nested schema`,
+      title: "Complex schema",
+      inputSchema: object({
+        filter: {
+          type: "object",
+          properties: { tags: { type: "array", items: { type: "string" } }, limit: { type: "integer", minimum: 1 } },
+        },
+        mode: { enum: ["fast", "slow"] },
+      }, ["filter"]),
+      annotations: { readOnlyHint: true },
+    },
+    { name: "fail", ...at, description: `${label}: returns isError`, inputSchema: object() },
+    { name: "throw", ...at, description: `${label}: answers with a JSON-RPC error`, inputSchema: object() },
+    { name: "sleep", ...at, description: `${label}: waits ms milliseconds`, inputSchema: object({ ms: { type: "number" } }, ["ms"]) },
+    { name: "blob", ...at, description: `${label}: returns bytes characters`, inputSchema: object({ bytes: { type: "number" } }, ["bytes"]) },
+    {
+      name: "structured",
+      ...at,
+      description: `${label}: returns structuredContent`,
+      inputSchema: object(),
+      outputSchema: object({ label: { type: "string" }, n: { type: "number" } }, ["label", "n"]),
+    },
+    { name: "env", ...at, description: `${label}: returns its environment`, inputSchema: object() },
+    { name: "pid", ...at, description: `${label}: returns its process id`, inputSchema: object() },
+    { name: "exit", ...at, description: `${label}: exits the process with a code`, inputSchema: object({ code: { type: "number" } }) },
+  ];
+}
+
+const RESULT_KEYS = ["toolbox", "description", "servers_connected", "tools"];
+
+test("open_toolbox: a single server gives compact JSON with the contract's keys, in order, tools unchanged", async () => {
+  const session = await startWorkbench({
+    toolboxes: { dev: { description: "Development tools", mcpServers: { fx: fx("A") } } },
+  });
+  try {
+    const result = await openToolbox(session, "dev");
+    const value = opened(result);
+    assert.deepEqual(Object.keys(value), RESULT_KEYS);
+    assert.equal(value.toolbox, "dev");
+    assert.equal(value.description, "Development tools");
+    assert.equal(value.servers_connected, 1);
+    const expected = fixtureToolInfos("A", "dev", "fx");
+    assert.deepEqual(value.tools, expected);
+    // Key order of every tool: name, toolbox_name, source_server, description?, title?, inputSchema, outputSchema?, annotations?
+    assert.deepEqual(value.tools.map((tool) => Object.keys(tool)), expected.map((tool) => Object.keys(tool)));
+    assert.equal("description" in value.tools.find((tool) => tool.name === "no_description")!, false);
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: several servers come in config order, each server's tools in its own order, same names told apart by source_server", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: { description: "Two of a kind", mcpServers: { zeta: fx("Z"), alpha: fx("A") } },
+    },
+  });
+  try {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.deepEqual(Object.keys(value), RESULT_KEYS);
+    assert.equal(value.servers_connected, 2);
+    assert.deepEqual(value.tools, [...fixtureToolInfos("Z", "dev", "zeta"), ...fixtureToolInfos("A", "dev", "alpha")]);
+    const echoes = value.tools.filter((tool) => tool.name === "echo");
+    assert.deepEqual(
+      echoes.map((tool) => [tool.source_server, tool.description]),
+      [["zeta", "Z: echo the text back"], ["alpha", "A: echo the text back"]],
+    );
+    // The identifiers from the listing route to the right server.
+    for (const tool of echoes) {
+      const answer = await useTool(session, tool.toolbox_name, tool.source_server, tool.name, { text: "hi" });
+      assert.equal(okText(answer), `${tool.source_server === "zeta" ? "Z" : "A"}: hi`);
+    }
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: opening twice gives an identical result from the same server process", async () => {
+  const session = await startWorkbench({
+    toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } },
+  });
+  try {
+    const first = await openToolbox(session, "dev");
+    opened(first);
+    const pidBefore = okText(await useTool(session, "dev", "fx", "pid"));
+    const second = await openToolbox(session, "dev");
+    assert.deepEqual(second, first);
+    assert.equal(textOf(second), textOf(first));
+    const pidAfter = okText(await useTool(session, "dev", "fx", "pid"));
+    assert.equal(pidAfter, pidBefore, "no reconnection: the same child answers");
+    assert.deepEqual(fixturePids(session), [Number(pidBefore)]);
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: different toolboxes open side by side, each listing only its own servers", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: { description: "Development", mcpServers: { fx: fx("DEV") } },
+      docs: { description: "Documentation", mcpServers: { search: fx("SEARCH"), wiki: fx("WIKI") } },
+    },
+  });
+  try {
+    const dev = opened(await openToolbox(session, "dev"));
+    const docs = opened(await openToolbox(session, "docs"));
+    assert.deepEqual([dev.toolbox, dev.description, dev.servers_connected], ["dev", "Development", 1]);
+    assert.deepEqual([docs.toolbox, docs.description, docs.servers_connected], ["docs", "Documentation", 2]);
+    assert.deepEqual(dev.tools, fixtureToolInfos("DEV", "dev", "fx"));
+    assert.deepEqual(docs.tools, [...fixtureToolInfos("SEARCH", "docs", "search"), ...fixtureToolInfos("WIKI", "docs", "wiki")]);
+    // Opening the second did not disturb the first.
+    assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "x" })), "DEV: x");
+    assert.equal(okText(await useTool(session, "docs", "wiki", "echo", { text: "y" })), "WIKI: y");
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: a server name reused in two toolboxes with different env runs as two processes", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: { description: "d", mcpServers: { fx: fx("DEV") } },
+      prod: { description: "p", mcpServers: { fx: fx("PROD") } },
+    },
+  });
+  try {
+    const dev = opened(await openToolbox(session, "dev"));
+    const prod = opened(await openToolbox(session, "prod"));
+    assert.equal(dev.tools[0].description, "DEV: echo the text back");
+    assert.equal(prod.tools[0].description, "PROD: echo the text back");
+    assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "1" })), "DEV: 1");
+    assert.equal(okText(await useTool(session, "prod", "fx", "echo", { text: "2" })), "PROD: 2");
+    const devPid = Number(okText(await useTool(session, "dev", "fx", "pid")));
+    const prodPid = Number(okText(await useTool(session, "prod", "fx", "pid")));
+    assert.notEqual(devPid, prodPid);
+    assert.deepEqual(fixturePids(session), [devPid, prodPid].sort((a, b) => a - b));
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: a paginated tools/list is followed to the end", async () => {
+  const session = await startWorkbench({
+    toolboxes: { dev: { description: "d", mcpServers: { paged: fx("P", {}, { FIXTURE_PAGE_SIZE: "3" }) } } },
+  });
+  try {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.deepEqual(value.tools.map((tool) => tool.name), FIXTURE_TOOLS);
+    assert.deepEqual(value.tools, fixtureToolInfos("P", "dev", "paged"));
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: toolFilters absent or [\"*\"] keep all tools, a list keeps those in server order, [] keeps none", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: {
+        description: "filters",
+        mcpServers: {
+          absent: fx("A"),
+          star: fx("S", { toolFilters: ["*"] }),
+          some: fx("L", { toolFilters: ["pid", "echo"] }),
+          none: fx("N", { toolFilters: [] }),
+        },
+      },
+    },
+  });
+  try {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.equal(value.servers_connected, 4, "a server filtered down to nothing is still connected");
+    assert.deepEqual(toolsOf(value, "absent"), FIXTURE_TOOLS);
+    assert.deepEqual(toolsOf(value, "star"), FIXTURE_TOOLS);
+    assert.deepEqual(toolsOf(value, "some"), ["echo", "pid"]);
+    assert.deepEqual(toolsOf(value, "none"), []);
+    assert.deepEqual(
+      [...new Set(value.tools.map((tool) => tool.source_server))],
+      ["absent", "star", "some"],
+    );
+    assert.equal("_errors" in value, false);
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: an unknown toolbox is an error naming the available ones", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: { description: "d", mcpServers: { fx: fx("A") } },
+      other: { description: "o", mcpServers: {} },
+    },
+  });
+  try {
+    assert.equal(
+      errorText(await openToolbox(session, "production")),
+      "Toolbox 'production' not found in configuration; available toolboxes: 'dev', 'other'",
+    );
+    // Names are case-sensitive.
+    assert.equal(
+      errorText(await openToolbox(session, "Dev")),
+      "Toolbox 'Dev' not found in configuration; available toolboxes: 'dev', 'other'",
+    );
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: with no toolboxes configured the not-found error says so", async () => {
+  const session = await startWorkbench({ toolboxes: {} });
+  try {
+    assert.equal(
+      errorText(await openToolbox(session, "production")),
+      "Toolbox 'production' not found in configuration; no toolboxes are configured",
+    );
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: invalid parameters are errors with exact messages", async () => {
+  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: {} } } });
+  try {
+    assert.equal(errorText(await openToolbox(session, "")), "Invalid parameters: toolbox_name cannot be empty");
+    assert.equal(errorText(await openToolbox(session, "   ")), "Invalid parameters: toolbox_name cannot be empty");
+    assert.equal(
+      errorText(await call(session, "open_toolbox", { toolbox_name: "dev", extra_field: 1 })),
+      "Invalid parameters: Unrecognized key: 'extra_field'",
+    );
+    assert.equal(errorText(await call(session, "open_toolbox", {})), "Invalid parameters: toolbox_name is required");
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: a command that does not exist is reported in _errors, the other server still lists its tools", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: { description: "d", mcpServers: { fx: fx("A"), broken: { command: "definitely-not-a-command-xyz" } } },
+    },
+  });
+  try {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.deepEqual(Object.keys(value), [...RESULT_KEYS, "_errors"]);
+    assert.equal(value.servers_connected, 1);
+    assert.deepEqual(value.tools, fixtureToolInfos("A", "dev", "fx"));
+    assert.deepEqual(value._errors, [
+      "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found",
+    ]);
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: a server that never answers times out after connectTimeoutMs and is reported in _errors", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: {
+        description: "d",
+        mcpServers: { fx: fx("A"), slow: fixtureServer("silent-server.ts", { connectTimeoutMs: 500 }) },
+      },
+    },
+  });
+  try {
+    const started = performance.now();
+    const value = opened(await openToolbox(session, "dev"));
+    const elapsed = performance.now() - started;
+    assert.equal(value.servers_connected, 1);
+    assert.deepEqual(toolsOf(value, "fx"), FIXTURE_TOOLS);
+    assert.deepEqual(value._errors, [
+      "Failed to connect to server 'slow' in toolbox 'dev': connection timeout after 500 ms",
+    ]);
+    assert.ok(elapsed < 10_000, `open_toolbox took ${elapsed} ms`);
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: a server that exits during initialization is reported with its exit code", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: { description: "d", mcpServers: { fx: fx("A"), quitter: { command: "sh", args: ["-c", "exit 3"] } } },
+    },
+  });
+  try {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.equal(value.servers_connected, 1);
+    assert.deepEqual(toolsOf(value, "fx"), FIXTURE_TOOLS);
+    assert.deepEqual(value._errors, [
+      "Failed to connect to server 'quitter' in toolbox 'dev': server exited with code 3 during initialization",
+    ]);
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: when every server fails the result is an error with one line per server", async () => {
+  const session = await startWorkbench({
+    toolboxes: {
+      dev: {
+        description: "d",
+        mcpServers: {
+          broken: { command: "definitely-not-a-command-xyz" },
+          quitter: { command: "sh", args: ["-c", "exit 3"] },
+        },
+      },
+    },
+  });
+  try {
+    const text = errorText(await openToolbox(session, "dev"));
+    assert.ok(text.startsWith("All servers in toolbox 'dev' failed to connect:"), text);
+    assert.deepEqual(text.split("\n"), [
+      "All servers in toolbox 'dev' failed to connect:",
+      "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found",
+      "Failed to connect to server 'quitter' in toolbox 'dev': server exited with code 3 during initialization",
+    ]);
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: a toolbox with no servers opens with zero servers and no tools", async () => {
+  const session = await startWorkbench({ toolboxes: { empty: { description: "Nothing here", mcpServers: {} } } });
+  try {
+    const result = await openToolbox(session, "empty");
+    const value = opened(result);
+    assert.equal(textOf(result), '{"toolbox":"empty","description":"Nothing here","servers_connected":0,"tools":[]}');
+    assert.deepEqual(value, { toolbox: "empty", description: "Nothing here", servers_connected: 0, tools: [] });
+  } finally {
+    await session.close();
+  }
+});
+
+test("open_toolbox: five concurrent opens give identical results and spawn each server once", async () => {
+  const session = await startWorkbench({
+    toolboxes: { dev: { description: "d", mcpServers: { one: fx("ONE"), two: fx("TWO") } } },
+  });
+  try {
+    assert.deepEqual(fixturePids(session), [], "nothing is spawned before the toolbox is opened");
+    const results = await Promise.all(Array.from({ length: 5 }, () => openToolbox(session, "dev")));
+    const texts = results.map((result) => {
+      opened(result);
+      return textOf(result);
+    });
+    assert.equal(new Set(texts).size, 1, "all five results are identical");
+    assert.equal(opened(results[0]).servers_connected, 2);
+    const pids = fixturePids(session);
+    assert.equal(pids.length, 2, `one process per configured server, found ${JSON.stringify(pids)}`);
+    const answering = [
+      Number(okText(await useTool(session, "dev", "one", "pid"))),
+      Number(okText(await useTool(session, "dev", "two", "pid"))),
+    ].sort((a, b) => a - b);
+    assert.deepEqual(answering, pids);
+  } finally {
+    await session.close();
+  }
+});

@@ -1,0 +1,141 @@
+/** Small helpers for the open_toolbox / use_tool end-to-end tests. */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import type { CallToolResult } from "./sdk.ts";
+import { fixtureServer } from "./runtime.ts";
+import { type Session, textOf } from "./workbench.ts";
+
+/** Upper bound for one meta-tool call (the SDK's own default is 60 s). */
+export const CALL_TIMEOUT_MS = 20_000;
+
+/** The fixture's tools, in the order its tools/list gives them. */
+export const FIXTURE_TOOLS = [
+  "echo",
+  "a__b",
+  "x-y.z",
+  "with space",
+  "no_description",
+  "complex",
+  "fail",
+  "throw",
+  "sleep",
+  "blob",
+  "structured",
+  "env",
+  "pid",
+  "exit",
+];
+
+/** A config entry for our fixture server, told apart from others by its label. */
+export function fx(label: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
+  return fixtureServer("fixture-server.ts", { env: { FIXTURE_LABEL: label, ...env }, ...extra });
+}
+
+/** Calls a meta-tool with a bounded wait. */
+export function call(session: Session, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return session.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS }) as Promise<
+    CallToolResult
+  >;
+}
+
+export function openToolbox(session: Session, toolbox_name: string): Promise<CallToolResult> {
+  return call(session, "open_toolbox", { toolbox_name });
+}
+
+/** use_tool with the structured identifier; `args` undefined means no `arguments` field at all. */
+export function useTool(
+  session: Session,
+  toolbox: string,
+  server: string,
+  name: string,
+  args?: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return call(session, "use_tool", { tool: { toolbox, server, name }, ...(args !== undefined && { arguments: args }) });
+}
+
+export interface ToolInfo {
+  name: string;
+  toolbox_name: string;
+  source_server: string;
+  description?: string;
+  title?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+export interface Opened {
+  toolbox: string;
+  description: string;
+  servers_connected: number;
+  tools: ToolInfo[];
+  _errors?: string[];
+}
+
+/** Asserts a successful open_toolbox result (one compact JSON text, no isError) and parses it. */
+export function opened(result: CallToolResult): Opened {
+  assert.equal("isError" in result, false, `expected success, got ${JSON.stringify(result)}`);
+  assert.equal(result.content.length, 1);
+  const text = textOf(result);
+  const value = JSON.parse(text) as Opened;
+  assert.equal(text, JSON.stringify(value), "the result is compact JSON");
+  return value;
+}
+
+/** Asserts a failed meta-tool call (isError: true, one text block) and returns its text. */
+export function errorText(result: CallToolResult): string {
+  assert.equal(result.isError, true, `expected isError, got ${JSON.stringify(result)}`);
+  assert.equal(result.content.length, 1, JSON.stringify(result));
+  return textOf(result);
+}
+
+/** Asserts a successful result with exactly one text block and returns the text. */
+export function okText(result: CallToolResult): string {
+  assert.equal("isError" in result && result.isError, false, `expected success, got ${JSON.stringify(result)}`);
+  assert.equal(result.content.length, 1, JSON.stringify(result));
+  return textOf(result);
+}
+
+/** The tools of one server in an open_toolbox result. */
+export function toolsOf(value: Opened, server: string): string[] {
+  return value.tools.filter((tool) => tool.source_server === server).map((tool) => tool.name);
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Live descendants of a process (children, grandchildren, ...) with their command lines, from /proc. */
+export function descendants(root: number): { pid: number; cmdline: string }[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z") continue; // a zombie has already exited
+      parentOf.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: { pid: number; cmdline: string }[] = [];
+  const frontier = [root];
+  while (frontier.length > 0) {
+    const parent = frontier.pop()!;
+    for (const [pid, ppid] of parentOf) {
+      if (ppid !== parent) continue;
+      frontier.push(pid);
+      try {
+        found.push({ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() });
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  }
+  return found;
+}
+
+/** Process ids of the fixture servers running under the workbench. */
+export function fixturePids(session: Session): number[] {
+  return descendants(session.pid).filter((p) => p.cmdline.includes("fixture-server.ts")).map((p) => p.pid).sort((a, b) => a - b);
+}

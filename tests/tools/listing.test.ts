@@ -1,0 +1,60 @@
+/** What a client (and its model) reads about the meta-tools: tools/list, built from the zod schemas. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { ToolDispatcher } from "../../src/tools/dispatcher.ts";
+import { openToolbox } from "../../src/tools/open-toolbox.ts";
+import { useTool } from "../../src/tools/use-tool.ts";
+import { repoRoot } from "../helpers/runtime.ts";
+
+const [open, use] = new ToolDispatcher([openToolbox, useTool]).listing;
+
+test("listing: open_toolbox takes exactly a non-empty toolbox_name", () => {
+  assert.equal(open.name, "open_toolbox");
+  assert.deepEqual(open.inputSchema, {
+    type: "object",
+    properties: {
+      toolbox_name: { type: "string", minLength: 1, description: "Toolbox name, as listed in the server instructions" },
+    },
+    required: ["toolbox_name"],
+    additionalProperties: false,
+  });
+});
+
+test("listing: use_tool is strict at both levels with {toolbox, server, name} and optional arguments", () => {
+  assert.equal(use.name, "use_tool");
+  const schema = use.inputSchema as Record<string, any>;
+  assert.equal(schema.additionalProperties, false);
+  assert.deepEqual(schema.required, ["tool"]);
+  const tool = schema.properties.tool;
+  assert.equal(tool.additionalProperties, false);
+  assert.deepEqual(tool.required, ["toolbox", "server", "name"]);
+  for (const field of ["toolbox", "server", "name"]) {
+    assert.equal(tool.properties[field].type, "string");
+    assert.equal(tool.properties[field].minLength, 1);
+    assert.ok(tool.properties[field].description, `${field} has a description`);
+  }
+  assert.deepEqual(schema.properties.arguments, {
+    type: "object",
+    default: {},
+    description: "The tool's own arguments, as its inputSchema says",
+  });
+  assert.ok(tool.description);
+});
+
+test("listing: descriptions are short and carry an example built from open_toolbox's fields", () => {
+  assert.ok(open.description!.includes('{"toolbox_name": "dev"}'));
+  assert.ok(open.description!.includes("toolbox_name, source_server and name"));
+  assert.ok(use.description!.includes('{"tool": {"toolbox": "dev", "server": "filesystem", "name": "read_file"}'));
+  const bytes = JSON.stringify([open, use]).length;
+  assert.ok(bytes < 1_400, `tools/list is ${bytes} bytes`);
+});
+
+test("listing: no code splits or joins tool names (spec SC-005)", () => {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? files(`${dir}/${e.name}`) : e.name.endsWith(".ts") ? [`${dir}/${e.name}`] : []
+    );
+  const offenders = files(`${repoRoot}/src`).filter((file) => /split\(\s*['"]__['"]|join\(\s*['"]__['"]/.test(readFileSync(file, "utf8")));
+  assert.deepEqual(offenders, []);
+});
