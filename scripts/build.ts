@@ -5,10 +5,11 @@
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import process from "node:process";
+import { BUN_COMPILE_FLAGS } from "./release/compile.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const outfile = `${root}dist/mcp-workbench`;
-const args = ["build", "--compile", "--minify", `${root}src/main.ts`, "--outfile", outfile];
+const args = ["build", ...BUN_COMPILE_FLAGS, `${root}src/main.ts`, "--outfile", outfile];
 const result = spawnSync(`${root}node_modules/.bin/bun`, args, { stdio: "inherit" });
 if (result.status !== 0) process.exit(result.status ?? 1);
 console.log(`Built ${outfile} (${(statSync(outfile).size / 1024 / 1024).toFixed(1)} MiB)`);

@@ -1,0 +1,38 @@
+/** Runs `bun build --compile` for one target; a failure comes back as its most telling line. */
+import { spawnSync } from "node:child_process";
+import process from "node:process";
+import type { Target } from "./targets.ts";
+
+/**
+ * The flags of every build, here and in scripts/build.ts. Bytecode makes start-up about 40% faster
+ * (measured 29 ms against 48 ms to the initialize response); it needs the ESM output format.
+ */
+export const BUN_COMPILE_FLAGS = ["--compile", "--minify", "--bytecode", "--format=esm"];
+
+/** A cross target's runtime is downloaded on first use, so allow for a slow network, but not forever. */
+const COMPILE_TIMEOUT_MS = 300_000;
+
+export type CompileResult = { ok: true; path: string } | { ok: false; reason: string };
+
+export function compileTarget(bun: string, entry: string, target: Target, stagingDir: string): CompileResult {
+  const path = `${stagingDir}/${target.executable}`;
+  const args = ["build", ...BUN_COMPILE_FLAGS, `--target=${target.bunTarget}`, entry, "--outfile", path];
+  const result = spawnSync(bun, args, {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: COMPILE_TIMEOUT_MS,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const timedOut = (result.error as { code?: string } | undefined)?.code === "ETIMEDOUT";
+  if (timedOut) return { ok: false, reason: `Timed out after ${COMPILE_TIMEOUT_MS / 1000} s` };
+  if (result.error) return { ok: false, reason: result.error.message };
+  if (result.signal) return { ok: false, reason: `Stopped by "${result.signal}"` };
+  if (result.status !== 0) return { ok: false, reason: firstErrorLine(`${result.stderr}\n${result.stdout}`, result.status) };
+  return { ok: true, path };
+}
+
+/** Bun prints progress before the error, so prefer the `error:` line, then the first line at all. */
+export function firstErrorLine(output: string, status: number | null): string {
+  const lines = output.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  return lines.find((line) => /^error\b/i.test(line)) ?? lines[0] ?? `Exit code ${status}`;
+}
