@@ -3,11 +3,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { startWorkbench, textOf } from "../helpers/workbench.ts";
+import { fixturePids } from "../helpers/procs.ts";
 import {
   call,
   errorText,
   FIXTURE_TOOLS,
-  fixturePids,
   fx,
   okText,
   opened,

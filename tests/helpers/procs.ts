@@ -1,14 +1,23 @@
 /** Process checks through /proc (Linux), for tests that must see children come and go. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import type { Session } from "./workbench.ts";
 
-/** True while the process exists and is not a zombie. */
-export function isAlive(pid: number): boolean {
+/** State and parent of a process, or undefined once it is gone. */
+function readStat(pid: number | string): { state: string; ppid: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state, ppid: Number(ppid) };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** True while the process exists and is not a zombie (a zombie has already exited). */
+export function isAlive(pid: number): boolean {
+  const stat = readStat(pid);
+  return stat !== undefined && stat.state !== "Z";
 }
 
 /** Waits until none of the pids is alive, or the time is up; returns the ones still alive. */
@@ -20,4 +29,35 @@ export async function waitGone(pids: number[], timeoutMs: number): Promise<numbe
     alive = alive.filter(isAlive);
   }
   return alive;
+}
+
+/** Live descendants of a process (children, grandchildren, ...) with their command lines. */
+export function descendants(root: number): { pid: number; cmdline: string }[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(entry);
+    if (stat && stat.state !== "Z") parentOf.set(Number(entry), stat.ppid);
+  }
+  const found: { pid: number; cmdline: string }[] = [];
+  const frontier = [root];
+  while (frontier.length > 0) {
+    const parent = frontier.pop()!;
+    for (const [pid, ppid] of parentOf) {
+      if (ppid !== parent) continue;
+      frontier.push(pid);
+      try {
+        found.push({ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() });
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  }
+  return found;
+}
+
+/** Process ids of the fixture servers running under the workbench. */
+export function fixturePids(session: Session): number[] {
+  return descendants(session.pid).filter((p) => p.cmdline.includes("fixture-server.ts")).map((p) => p.pid)
+    .sort((a, b) => a - b);
 }

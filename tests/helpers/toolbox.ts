@@ -1,6 +1,5 @@
 /** Small helpers for the open_toolbox / use_tool end-to-end tests. */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
 import type { CallToolResult } from "./sdk.ts";
 import { fixtureServer } from "./runtime.ts";
 import { type Session, textOf } from "./workbench.ts";
@@ -102,40 +101,3 @@ export function toolsOf(value: Opened, server: string): string[] {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Live descendants of a process (children, grandchildren, ...) with their command lines, from /proc. */
-export function descendants(root: number): { pid: number; cmdline: string }[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (fields[0] === "Z") continue; // a zombie has already exited
-      parentOf.set(Number(entry), Number(fields[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const found: { pid: number; cmdline: string }[] = [];
-  const frontier = [root];
-  while (frontier.length > 0) {
-    const parent = frontier.pop()!;
-    for (const [pid, ppid] of parentOf) {
-      if (ppid !== parent) continue;
-      frontier.push(pid);
-      try {
-        found.push({ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() });
-      } catch {
-        // Gone meanwhile.
-      }
-    }
-  }
-  return found;
-}
-
-/** Process ids of the fixture servers running under the workbench. */
-export function fixturePids(session: Session): number[] {
-  return descendants(session.pid).filter((p) => p.cmdline.includes("fixture-server.ts")).map((p) => p.pid).sort((a, b) => a - b);
-}
