@@ -1,5 +1,5 @@
 /**
- * Builds the single-file executable `dist/mcp-workbench` with `bun build --compile` for this host.
+ * Builds the single-file executable `dist/mcp-workbench` (or `--outfile PATH`) with `bun build --compile` for this host.
  * The version is compiled in (src/version.ts imports package.json), not read at run time.
  */
 import { spawnSync } from "node:child_process";
@@ -8,7 +8,9 @@ import process from "node:process";
 import { BUN_COMPILE_FLAGS } from "./release/compile.ts";
 
 const root = new URL("..", import.meta.url).pathname;
-const outfile = `${root}dist/mcp-workbench`;
+// `--outfile PATH` builds elsewhere (tests do); the default is what the README names.
+const flag = process.argv.indexOf("--outfile");
+const outfile = flag > 0 ? process.argv[flag + 1] : `${root}dist/mcp-workbench`;
 const args = ["build", ...BUN_COMPILE_FLAGS, `${root}src/main.ts`, "--outfile", outfile];
 const result = spawnSync(`${root}node_modules/.bin/bun`, args, { stdio: "inherit" });
 if (result.status !== 0) process.exit(result.status ?? 1);

@@ -11,9 +11,14 @@ const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 const only = process.argv.slice(2);
 const env = { ...process.env, NO_COLOR: "1" };
 
-function run(title: string, command: string, args: string[]): string {
+function run(title: string, command: string, args: string[], extraEnv: Record<string, string> = {}): string {
   console.log(`\n=== ${title}: ${[command.replace(root, ""), ...args].join(" ")}`);
-  const result = spawnSync(command, args, { cwd: root, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    env: { ...env, ...extraEnv },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
   process.stdout.write(output);
   if (result.status !== 0) {
@@ -45,4 +50,33 @@ if (bunPassed !== denoPassed || bunPassed === 0) {
   console.error("The two runtimes ran a different number of tests (or none)");
   process.exit(1);
 }
-console.log(`${bunPassed + denoPassed} passed, 0 failed`);
+
+// The end-to-end suite again, against the built executables (issue: no Node.js at run time).
+let binPassed = 0;
+if (only.length === 0 || only.some((path) => path.includes("e2e"))) {
+  run("build", bin("bun"), ["scripts/build.ts"]);
+  const bunBin = run("e2e against dist/mcp-workbench", bin("bun"), ["test", "--timeout", "60000", "tests/e2e"], {
+    WORKBENCH_BIN: `${root}dist/mcp-workbench`,
+  });
+  binPassed += count(bunBin, /^\s*(\d+) pass$/m, "bun (executable)");
+  const denoBin = denoExecutable();
+  if ("skip" in denoBin) {
+    console.log(`\nSKIPPED e2e against the Deno executable: ${denoBin.skip}`);
+  } else {
+    const output = run("e2e against dist/mcp-workbench-deno", bin("bun"), ["test", "--timeout", "60000", "tests/e2e"], {
+      WORKBENCH_BIN: denoBin.path,
+    });
+    binPassed += count(output, /^\s*(\d+) pass$/m, "bun (deno executable)");
+  }
+}
+console.log(`${bunPassed + denoPassed + binPassed} passed, 0 failed`);
+
+/** `deno task compile`, when a denort runtime can be had (DENORT_BIN, or a download). */
+function denoExecutable(): { path: string } | { skip: string } {
+  const result = spawnSync(bin("deno"), ["task", "compile"], { cwd: root, env, encoding: "utf8", timeout: 120_000 });
+  if (result.status !== 0) return { skip: `deno compile could not build (no denort: set DENORT_BIN)` };
+  const path = `${root}dist/mcp-workbench-deno`;
+  const version = spawnSync(path, ["--version"], { encoding: "utf8" }).stdout ?? "";
+  if (!version.startsWith("mcp-workbench ")) return { skip: "DENORT_BIN is not a denort binary" };
+  return { path };
+}

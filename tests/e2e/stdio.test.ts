@@ -1,13 +1,13 @@
 /** The workbench as a client sees it: a real process over stdio, driven by the official SDK client. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import process from "node:process";
 import pkg from "../../package.json" with { type: "json" };
-import { fixtureServer, workbenchCommand } from "../helpers/runtime.ts";
+import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { runToEnd } from "../helpers/process.ts";
+import { existsSync } from "node:fs";
 import { startWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 
-const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp" };
+const env = workbenchEnv();
 
 test("e2e: initialize reports name, version, tools capability and instructions listing toolboxes", async () => {
   const session = await startWorkbench({
@@ -116,4 +116,9 @@ test("e2e: the config path comes from WORKBENCH_CONFIG when --config is absent",
   const done = await runToEnd(command, args, { input, env: { ...env, WORKBENCH_CONFIG: path } });
   assert.equal(done.code, 0, done.stderr);
   assert.match(JSON.parse(done.stdout).result.instructions, /- viaenv \(0 servers\)/);
+});
+
+test("e2e: the workbench runs with no node on its PATH", () => {
+  const { PATH } = workbenchEnv();
+  assert.ok(!PATH.split(":").some((dir) => existsSync(`${dir}/node`)), PATH);
 });

@@ -1,6 +1,8 @@
 /** How tests start things with the runtime that runs them (Bun or Deno), and where things are. */
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { existsSync, mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 
 export const isDeno = "Deno" in globalThis;
 export const runtimeName = isDeno ? "deno" : "bun";
@@ -35,4 +37,23 @@ export function workbenchCommand(args: string[] = []): { command: string; args: 
 /** A reference server from npm, run by the current runtime. */
 export function npmServer(pkg: "everything" | "memory" | "filesystem", args: string[] = []) {
   return runScript(`${repoRoot}/node_modules/@modelcontextprotocol/server-${pkg}/dist/index.js`, args);
+}
+
+/** The few system tools tests let the workbench find on PATH (for servers like `sh -c ...`). */
+const TOOLS = ["sh", "cat", "env", "sleep", "true", "false", "pwd"];
+let toolsDir: string | undefined;
+
+/**
+ * The environment the workbench runs with in tests: a PATH with a handful of system tools and no
+ * `node`, which proves it needs no Node.js at run time (every fixture is started by absolute path).
+ */
+export function workbenchEnv(extra: Record<string, string> = {}): Record<string, string> {
+  if (!toolsDir) {
+    toolsDir = mkdtempSync(`${tmpdir()}/workbench-path-`);
+    for (const tool of TOOLS) {
+      const found = ["/usr/bin", "/bin"].map((dir) => `${dir}/${tool}`).find((path) => existsSync(path));
+      if (found) symlinkSync(found, `${toolsDir}/${tool}`);
+    }
+  }
+  return { PATH: toolsDir, HOME: process.env.HOME ?? tmpdir(), ...extra };
 }

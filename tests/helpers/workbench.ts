@@ -2,8 +2,7 @@
 import { type CallToolResult, Client, StdioClientTransport } from "./sdk.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import process from "node:process";
-import { workbenchCommand } from "./runtime.ts";
+import { workbenchCommand, workbenchEnv } from "./runtime.ts";
 
 export interface Session {
   client: Client;
@@ -32,7 +31,7 @@ export async function startWorkbench(config: unknown, env: Record<string, string
   const transport = new StdioClientTransport({
     command,
     args,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? dir, ...env },
+    env: workbenchEnv(env),
     stderr: "inherit",
     cwd: dir,
   });
