@@ -1,6 +1,12 @@
 /** The Bun adapter: Bun and Node-compatible APIs stay in this file. */
+import { readFileSync } from "node:fs";
 import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
+import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
+import { ppidFromStat, watchParent } from "./parent-watch.ts";
+
+const isWindows = process.platform === "win32";
+const isLinux = process.platform === "linux";
 
 interface FileSinkLike {
   write(chunk: Uint8Array): number;
@@ -24,6 +30,23 @@ function sinkToWritable(sink: FileSinkLike): WritableStream<Uint8Array> {
   });
 }
 
+const isNoSuchProcess = (error: unknown) => (error as { code?: unknown } | null)?.code === "ESRCH";
+
+const posixSender: SignalSender = {
+  send: (target, signal) => process.kill(target, signal),
+  isGone: isNoSuchProcess,
+};
+
+/** taskkill ends the tree; if it cannot even start, the child alone is better than nothing. */
+function killTreeOnWindows(proc: Bun.Subprocess, signal: Signal): void {
+  const { command, args } = windowsTreeKill(proc.pid);
+  try {
+    Bun.spawn([command, ...args], { stdio: ["ignore", "ignore", "ignore"] });
+  } catch {
+    proc.kill(signal);
+  }
+}
+
 function spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
   let proc;
   try {
@@ -32,11 +55,21 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       cwd: options.cwd,
       stdin: "pipe",
       stdout: "pipe",
-      stderr: "inherit",
+      // Bun reads an unread stderr pipe into memory rather than let the child block on it; the
+      // caller must still read it to the end (or cancel it) so that memory is not held.
+      stderr: "pipe",
+      // POSIX: setsid, so the child leads a process group that kill() can end as a whole. Not on
+      // Windows, where detaching takes the console away (grandchildren pop up windows of their own).
+      detached: !isWindows,
     });
   } catch (error) {
     throw spawnError(command, error);
   }
+  // A child and reads of its pipes would keep us alive until they end, even after the child is
+  // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
+  // Before the first read: Bun does not unref a read already pending.
+  proc.unref();
+  const hasExited = () => proc.exitCode !== null || proc.signalCode !== null;
   const exited: Promise<ExitStatus> = proc.exited.then(() => {
     const signal = proc.signalCode === null ? null : String(proc.signalCode);
     return { code: signal ? null : proc.exitCode, signal };
@@ -45,11 +78,49 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
     pid: proc.pid,
     stdin: sinkToWritable(proc.stdin as FileSinkLike),
     stdout: proc.stdout as ReadableStream<Uint8Array>,
+    stderr: proc.stderr as ReadableStream<Uint8Array>,
     exited,
     kill(signal: Signal = "SIGTERM") {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      if (!isWindows) signalProcessGroup(proc.pid, signal, posixSender, hasExited());
+      else if (hasExited()) return;
+      else if (endsTreeOnWindows(signal)) killTreeOnWindows(proc, signal);
+      else proc.kill(signal);
     },
   };
+}
+
+/** Our parent's pid from /proc (Linux), or undefined where there is none to read. */
+function procPpid(): number | undefined {
+  try {
+    return ppidFromStat(readFileSync("/proc/self/stat", "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Signal 0 tests for existence: ESRCH means gone; EPERM means it exists but is not ours. */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return !isNoSuchProcess(error);
+  }
+}
+
+const parentAlive = watchParent(process.ppid, {
+  currentPpid: isLinux ? procPpid : () => undefined,
+  exists: processExists,
+});
+
+/** Bun sets code ENOENT for a missing file; Deno's name is "NotFound": give both. */
+async function readTextFile(path: string): Promise<string> {
+  try {
+    return await Bun.file(path).text();
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === "ENOENT") (error as Error).name = "NotFound";
+    throw error;
+  }
 }
 
 export const platform: Platform = {
@@ -67,11 +138,13 @@ export const platform: Platform = {
   writeStderr(text) {
     process.stderr.write(text);
   },
-  readTextFile: (path) => Bun.file(path).text(),
+  readTextFile,
   spawn,
+  // process.on never throws for a signal name: one the OS lacks is simply never emitted.
   onSignal(signal, handler) {
     process.on(signal, handler);
   },
+  parentAlive,
   exit(code) {
     process.exit(code);
   },

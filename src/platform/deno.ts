@@ -1,6 +1,35 @@
 /** The Deno adapter: `Deno.*` stays in this file. */
 import type { ChildProcess, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
+import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
+import { ppidFromStat, watchParent } from "./parent-watch.ts";
+
+const isWindows = Deno.build.os === "windows";
+const isLinux = Deno.build.os === "linux";
+
+const posixSender: SignalSender = {
+  send: (target, signal) => Deno.kill(target, signal),
+  isGone: (error) => error instanceof Deno.errors.NotFound,
+};
+
+/** Deno's child.kill throws a plain TypeError once the child has been reaped: told by its text. */
+function killChildOnly(child: Deno.ChildProcess, signal: Signal): void {
+  try {
+    child.kill(signal);
+  } catch (error) {
+    if (!/already terminated/i.test((error as Error).message)) throw error;
+  }
+}
+
+/** taskkill ends the tree; if it cannot even start, the child alone is better than nothing. */
+function killTreeOnWindows(child: Deno.ChildProcess, signal: Signal): void {
+  const { command, args } = windowsTreeKill(child.pid);
+  try {
+    new Deno.Command(command, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
+  } catch {
+    killChildOnly(child, signal);
+  }
+}
 
 function spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
   let child: Deno.ChildProcess;
@@ -12,11 +41,19 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       cwd: options.cwd,
       stdin: "piped",
       stdout: "piped",
-      stderr: "inherit",
+      // An unread stderr pipe fills up (64 KiB on Linux) and the child's next write blocks until
+      // it is killed: the caller must read it to the end, or cancel it (then writes fail instead).
+      stderr: "piped",
+      // POSIX: setsid, so the child leads a process group that kill() can end as a whole. Not on
+      // Windows, where detaching takes the console away (grandchildren pop up windows of their own).
+      detached: !isWindows,
     }).spawn();
   } catch (error) {
     throw spawnError(command, error);
   }
+  // A child and reads of its pipes would keep us alive until they end, even after the child is
+  // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
+  child.unref();
   let done = false;
   const exited = child.status.then((status) => {
     done = true;
@@ -26,17 +63,43 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
     pid: child.pid,
     stdin: child.stdin,
     stdout: child.stdout,
+    stderr: child.stderr,
     exited,
     kill(signal: Signal = "SIGTERM") {
-      if (done) return;
-      try {
-        child.kill(signal);
-      } catch {
-        // It exited between our check and the kill.
-      }
+      if (!isWindows) signalProcessGroup(child.pid, signal, posixSender, done);
+      else if (done) return;
+      else if (endsTreeOnWindows(signal)) killTreeOnWindows(child, signal);
+      else killChildOnly(child, signal);
     },
   };
 }
+
+/** Our parent's pid from /proc (Linux), or undefined where there is none to read. */
+function procPpid(): number | undefined {
+  try {
+    return ppidFromStat(Deno.readTextFileSync("/proc/self/stat"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Signal 0 tests for existence: NotFound (ESRCH) means gone, anything else counts as alive. On
+ * Windows Deno.kill accepts only SIGTERM and SIGKILL, so there the answer is always "alive".
+ */
+function processExists(pid: number): boolean {
+  try {
+    Deno.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotFound);
+  }
+}
+
+const parentAlive = watchParent(Deno.ppid, {
+  currentPpid: isLinux ? procPpid : () => undefined,
+  exists: processExists,
+});
 
 export const platform: Platform = {
   runtime: "deno",
@@ -50,11 +113,17 @@ export const platform: Platform = {
     let written = 0;
     while (written < bytes.length) written += Deno.stderr.writeSync(bytes.subarray(written));
   },
+  // Deno rejects a missing file with Deno.errors.NotFound: name "NotFound", code "ENOENT".
   readTextFile: (path) => Deno.readTextFile(path),
   spawn,
   onSignal(signal, handler) {
-    Deno.addSignalListener(signal, handler);
+    try {
+      Deno.addSignalListener(signal, handler);
+    } catch {
+      // A signal the OS lacks: Deno on Windows listens for SIGINT and SIGBREAK only.
+    }
   },
+  parentAlive,
   exit(code) {
     Deno.exit(code);
   },

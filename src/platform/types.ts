@@ -19,8 +19,18 @@ export interface ChildProcess {
   pid: number;
   stdin: WritableStream<Uint8Array>;
   stdout: ReadableStream<Uint8Array>;
+  /**
+   * Piped so that the core can prefix each line with the server's name before it reaches ours.
+   * Whoever spawns must read it to the end or cancel it: a full pipe blocks the child's writes.
+   */
+  stderr: ReadableStream<Uint8Array>;
   exited: Promise<ExitStatus>;
-  /** Sends a signal; a process that has already exited is left alone. */
+  /**
+   * Signals the child's whole process group (it is spawned as a group leader), so grandchildren
+   * such as the `node` an `npx` starts go too. On Windows, SIGTERM and SIGKILL end the process tree
+   * (`taskkill /pid N /t /f`). After the child has exited, POSIX still signals what is left of its
+   * group (grandchildren it left behind); on Windows an exited child is left alone.
+   */
   kill(signal?: Signal): void;
 }
 
@@ -34,9 +44,17 @@ export interface Platform {
   stdout: WritableStream<Uint8Array>;
   /** Writes text to stderr at once; logs never go to stdout. */
   writeStderr(text: string): void;
+  /** Reads UTF-8; a missing file rejects with an Error whose name is "NotFound". */
   readTextFile(path: string): Promise<string>;
-  /** Starts a child with piped stdin/stdout; its stderr goes to ours. Throws if it cannot start. */
+  /**
+   * Starts a child with piped stdin, stdout and stderr, as the leader of a new process group (POSIX).
+   * The child does not keep our process alive: await `exited` while it is needed. Throws if it
+   * cannot start.
+   */
   spawn(command: string, args: string[], options: SpawnOptions): ChildProcess;
+  /** Registers a handler; a signal the OS does not have (SIGHUP on Windows) is ignored. */
   onSignal(signal: Exclude<Signal, "SIGKILL">, handler: () => void): void;
+  /** False once the process that started us has gone (we were re-parented). */
+  parentAlive(): boolean;
   exit(code: number): never;
 }

@@ -1,13 +1,21 @@
 /**
  * One contract for every platform adapter, run against the one the current runtime resolves
  * through `#platform` (so `bun test` checks the Bun adapter and `deno test` the Deno one).
+ * Children's stderr is piped: a test that does not read it drains it (spawnChild) or cancels it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import process from "node:process";
 import { platform } from "#platform";
-import { runtimeName } from "../helpers/runtime.ts";
+import type { SpawnOptions } from "../../src/platform/types.ts";
+import { repoRoot, runScript, runtimeName } from "../helpers/runtime.ts";
+import { runToEnd } from "../helpers/process.ts";
+import { isAlive, waitGone } from "../helpers/procs.ts";
 
 const decoder = new TextDecoder();
+const fixtures = `${repoRoot}/tests/platform/fixtures`;
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   let text = "";
@@ -15,47 +23,184 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text + decoder.decode();
 }
 
+/** Rejects once `ms` have passed, so that no wait in these tests is unbounded. */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until the text matches, or throws once `ms` have passed. */
+async function untilMatch(ms: number, text: () => string, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pattern.test(text())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${ms} ms waiting for ${pattern} in '${text()}'`);
+    await delay(25);
+  }
+}
+
+/** The first line a stream gives, then lets go of the stream. */
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.getReader();
+  let text = "";
+  try {
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  return text.split("\n")[0];
+}
+
+/** Process group of a live process, from /proc/<pid>/stat ("pid (comm) state ppid pgrp ..."). */
+function processGroupOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+}
+
 const env = { PATH: "/usr/bin:/bin" };
+
+/** Spawns for a test that does not look at stderr: drains it so that the pipe never fills. */
+function spawnChild(command: string, args: string[], options: SpawnOptions = { env }) {
+  const child = platform.spawn(command, args, options);
+  void readAll(child.stderr);
+  return child;
+}
 
 test(`platform (${runtimeName}): the runtime resolves its own adapter`, () => {
   assert.equal(platform.runtime, runtimeName);
 });
 
 test("platform: spawn cat echoes through web streams until EOF, exit code 0", async () => {
-  const child = platform.spawn("cat", [], { env });
+  const child = spawnChild("cat", []);
   assert.ok(child.pid > 0);
   const output = readAll(child.stdout);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode("hello\n"));
   await writer.write(new TextEncoder().encode("wörld ✓\n"));
   await writer.close();
-  assert.equal(await output, "hello\nwörld ✓\n");
-  assert.deepEqual(await child.exited, { code: 0, signal: null });
+  assert.equal(await within(5_000, "cat's output", output), "hello\nwörld ✓\n");
+  assert.deepEqual(await within(5_000, "cat to exit", child.exited), { code: 0, signal: null });
 });
 
 test("platform: exit code is reported", async () => {
-  const child = platform.spawn("sh", ["-c", "exit 7"], { env });
-  assert.deepEqual(await child.exited, { code: 7, signal: null });
+  const child = spawnChild("sh", ["-c", "exit 7"]);
+  assert.deepEqual(await within(5_000, "the exit", child.exited), { code: 7, signal: null });
+});
+
+test("platform: stderr is piped apart from stdout", async () => {
+  const child = platform.spawn("sh", ["-c", "echo out; echo err >&2"], { env });
+  const streams = Promise.all([readAll(child.stdout), readAll(child.stderr)]);
+  assert.deepEqual(await within(5_000, "both streams", streams), ["out\n", "err\n"]);
+  assert.deepEqual(await within(5_000, "the exit", child.exited), { code: 0, signal: null });
+});
+
+test("platform: a cancelled stderr does not block a child that writes much to it", async () => {
+  const child = platform.spawn("sh", ["-c", "head -c 1000000 /dev/zero >&2; echo done"], { env });
+  await child.stderr.cancel();
+  assert.equal(await within(5_000, "the child to go on", readAll(child.stdout)), "done\n");
+  assert.equal((await within(5_000, "the exit", child.exited)).code, 0);
+});
+
+test("platform: the child leads a process group of its own", async () => {
+  const child = spawnChild("sleep", ["30"]);
+  try {
+    assert.equal(processGroupOf(child.pid), child.pid);
+    assert.notEqual(processGroupOf(process.pid), child.pid);
+  } finally {
+    child.kill("SIGKILL");
+    await within(5_000, "the exit", child.exited);
+  }
 });
 
 test("platform: kill ends the child and reports the signal", async () => {
-  const child = platform.spawn("sleep", ["30"], { env });
+  const child = spawnChild("sleep", ["30"]);
   child.kill("SIGTERM");
-  assert.deepEqual(await child.exited, { code: null, signal: "SIGTERM" });
-  child.kill("SIGKILL"); // after exit: no error
+  assert.deepEqual(await within(5_000, "the exit", child.exited), { code: null, signal: "SIGTERM" });
+});
+
+test("platform: kill('SIGTERM') ends the child's descendants too", async () => {
+  const child = spawnChild("sh", ["-c", "sleep 30 & echo $!; wait"]);
+  try {
+    const grandchild = Number(await within(5_000, "the grandchild's pid", firstLine(child.stdout)));
+    assert.ok(isAlive(grandchild), `grandchild ${grandchild} runs`);
+    child.kill("SIGTERM");
+    assert.deepEqual(await waitGone([grandchild], 2_000), []);
+    assert.equal((await within(5_000, "the exit", child.exited)).signal, "SIGTERM");
+  } finally {
+    child.kill("SIGKILL");
+  }
+});
+
+test("platform: kill('SIGKILL') ends a child that ignores SIGTERM", async () => {
+  const child = spawnChild("sh", ["-c", 'trap "" TERM; sleep 30 & echo $!; wait']);
+  try {
+    const grandchild = Number(await within(5_000, "the grandchild's pid", firstLine(child.stdout)));
+    child.kill("SIGTERM");
+    await delay(300);
+    assert.ok(isAlive(child.pid) && isAlive(grandchild), "SIGTERM is ignored");
+    child.kill("SIGKILL");
+    assert.deepEqual(await within(5_000, "the exit", child.exited), { code: null, signal: "SIGKILL" });
+    assert.deepEqual(await waitGone([grandchild], 2_000), []);
+  } finally {
+    child.kill("SIGKILL");
+  }
+});
+
+test("platform: kill after the child has exited does not throw", async () => {
+  const child = spawnChild("true", []);
+  await within(5_000, "the exit", child.exited);
+  child.kill("SIGTERM");
+  child.kill("SIGKILL");
+});
+
+test("platform: kill after the child has exited still ends the grandchildren it left behind", async () => {
+  const child = spawnChild("sh", ["-c", "sleep 30 & echo $!"]);
+  const grandchild = Number(await within(5_000, "the grandchild's pid", firstLine(child.stdout)));
+  try {
+    assert.equal((await within(5_000, "the exit", child.exited)).code, 0);
+    assert.ok(isAlive(grandchild), "the grandchild outlives the child");
+    child.kill("SIGKILL");
+    assert.deepEqual(await waitGone([grandchild], 2_000), []);
+  } finally {
+    if (isAlive(grandchild)) process.kill(grandchild, "SIGKILL");
+  }
+});
+
+test("platform: a child does not keep our process alive", async () => {
+  const { command, args } = runScript(`${fixtures}/leave-child.ts`);
+  const result = await runToEnd(command, args, { cwd: repoRoot, timeoutMs: 15_000 });
+  const child = Number(result.stdout.trim());
+  try {
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(isAlive(child), "the child outlives the script that started it");
+  } finally {
+    if (child > 0) process.kill(-child, "SIGKILL");
+  }
 });
 
 test("platform: the child's environment is exactly the one given", async () => {
-  const child = platform.spawn("env", [], { env: { ONLY_THIS: "1", PATH: "/usr/bin:/bin" } });
-  const lines = (await readAll(child.stdout)).trim().split("\n").sort();
+  const child = spawnChild("env", [], { env: { ONLY_THIS: "1", PATH: "/usr/bin:/bin" } });
+  const lines = (await within(5_000, "env's output", readAll(child.stdout))).trim().split("\n").sort();
   assert.deepEqual(lines, ["ONLY_THIS=1", "PATH=/usr/bin:/bin"]);
-  await child.exited;
+  await within(5_000, "the exit", child.exited);
 });
 
 test("platform: cwd is applied", async () => {
-  const child = platform.spawn("pwd", [], { env, cwd: "/tmp" });
-  assert.equal((await readAll(child.stdout)).trim(), "/tmp");
-  await child.exited;
+  const child = spawnChild("pwd", [], { env, cwd: "/tmp" });
+  assert.equal((await within(5_000, "pwd's output", readAll(child.stdout))).trim(), "/tmp");
+  await within(5_000, "the exit", child.exited);
 });
 
 test("platform: a command that does not exist throws one clear error", () => {
@@ -64,10 +209,45 @@ test("platform: a command that does not exist throws one clear error", () => {
   });
 });
 
-test("platform: readTextFile reads UTF-8 and rejects for a missing file", async () => {
-  const text = await platform.readTextFile(new URL("../../package.json", import.meta.url).pathname);
+test("platform: parentAlive() is true while the process that started us runs", () => {
+  assert.equal(platform.parentAlive(), true);
+});
+
+test("platform: parentAlive() turns false once the process that started us has gone", async () => {
+  const { command, args } = runScript(`${fixtures}/parent-alive.ts`);
+  // The shell is the script's parent; killing it re-parents the script.
+  const shell = spawn("sh", ["-c", '"$@" & wait', "sh", command, ...args], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let errors = "";
+  shell.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
+  shell.stderr.setEncoding("utf8").on("data", (text: string) => (errors += text));
+  const closed = new Promise((resolve) => shell.on("close", resolve));
+  let script = 0;
+  try {
+    // Both streams, so that a script that cannot start shows why.
+    await untilMatch(15_000, () => output + errors, /^ready (\d+) true$/m);
+    script = Number(/^ready (\d+)/m.exec(output)![1]);
+    shell.kill("SIGKILL");
+    await within(10_000, "the script's verdict", closed);
+    assert.match(output, /^parentAlive false$/m, errors);
+  } finally {
+    shell.kill("SIGKILL");
+    if (script > 0 && isAlive(script)) process.kill(script, "SIGKILL");
+  }
+});
+
+test("platform: onSignal ignores a signal the OS lacks", () => {
+  // Linux has no SIGINFO (a BSD signal), as Windows has no SIGHUP.
+  assert.doesNotThrow(() => platform.onSignal("SIGINFO" as never, () => {}));
+});
+
+test("platform: readTextFile reads UTF-8 and rejects for a missing file with name NotFound", async () => {
+  const text = await platform.readTextFile(`${repoRoot}/package.json`);
   assert.match(text, /"name": "mcp-workbench"/);
-  await assert.rejects(platform.readTextFile("/no/such/file.json"));
+  await assert.rejects(platform.readTextFile("/no/such/file.json"), { name: "NotFound", code: "ENOENT" });
 });
 
 test("platform: env and cwd are snapshots of ours", () => {
