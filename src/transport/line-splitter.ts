@@ -4,9 +4,16 @@
  */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * An oversized line is reported when it ends, with its size and its first and last bytes: enough
+ * to find the id of a JSON-RPC message (a response's id comes last) and fail just that request.
+ */
 export type LineEvent =
   | { kind: "line"; bytes: Uint8Array }
-  | { kind: "oversized"; bytes: number };
+  | { kind: "oversized"; bytes: number; head: Uint8Array; tail: Uint8Array };
+
+/** How much of each end of an oversized line is kept. */
+const EDGE_BYTES = 256;
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -14,9 +21,8 @@ const CARRIAGE_RETURN = 0x0d;
 export class LineSplitter {
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
-  /** True while skipping the rest of a line that went over the limit. */
-  #discarding = false;
-  #discarded = 0;
+  /** Set while skipping the rest of a line that went over the limit. */
+  #discarding?: { bytes: number; head: Uint8Array; tail: Uint8Array };
 
   constructor(readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -27,7 +33,7 @@ export class LineSplitter {
     while (start < chunk.length) {
       const end = chunk.indexOf(NEWLINE, start);
       const stop = end === -1 ? chunk.length : end;
-      this.#take(chunk.subarray(start, stop), events);
+      this.#take(chunk.subarray(start, stop));
       if (end === -1) break;
       this.#finishLine(events);
       start = end + 1;
@@ -35,23 +41,29 @@ export class LineSplitter {
     return events;
   }
 
-  /** Bytes of an unfinished line held at the end of the stream, if any. */
-  get pendingBytes(): number {
-    return this.#pendingBytes;
+  /** The unfinished last line at the end of a stream, if it has any text. */
+  rest(): Uint8Array | undefined {
+    const line = concat(this.#pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    return isBlank(line) ? undefined : line;
   }
 
-  #take(piece: Uint8Array, events: LineEvent[]): void {
+  #take(piece: Uint8Array): void {
     if (piece.length === 0) return;
     if (this.#discarding) {
-      this.#discarded += piece.length;
+      this.#discarding.bytes += piece.length;
+      this.#discarding.tail = lastBytes(this.#discarding.tail, piece);
       return;
     }
     if (this.#pendingBytes + piece.length > this.maxLineBytes) {
-      this.#discarding = true;
-      this.#discarded = this.#pendingBytes + piece.length;
+      this.#discarding = {
+        bytes: this.#pendingBytes + piece.length,
+        head: firstBytes([...this.#pending, piece]),
+        tail: lastBytes(new Uint8Array(0), piece),
+      };
       this.#pending = [];
       this.#pendingBytes = 0;
-      events.push({ kind: "oversized", bytes: this.#discarded });
       return;
     }
     this.#pending.push(piece);
@@ -60,8 +72,8 @@ export class LineSplitter {
 
   #finishLine(events: LineEvent[]): void {
     if (this.#discarding) {
-      this.#discarding = false;
-      this.#discarded = 0;
+      events.push({ kind: "oversized", ...this.#discarding });
+      this.#discarding = undefined;
       return;
     }
     let line = this.#pending.length === 1 ? this.#pending[0] : concat(this.#pending, this.#pendingBytes);
@@ -80,6 +92,26 @@ function concat(pieces: Uint8Array[], total: number): Uint8Array {
     offset += piece.length;
   }
   return out;
+}
+
+/** The first EDGE_BYTES across the pieces, copied. */
+function firstBytes(pieces: Uint8Array[]): Uint8Array {
+  const out: Uint8Array[] = [];
+  let total = 0;
+  for (const piece of pieces) {
+    if (total >= EDGE_BYTES) break;
+    const part = piece.subarray(0, EDGE_BYTES - total);
+    out.push(part);
+    total += part.length;
+  }
+  return concat(out, total);
+}
+
+/** The last EDGE_BYTES of `kept` followed by `piece`. */
+function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
+  if (piece.length >= EDGE_BYTES) return piece.slice(piece.length - EDGE_BYTES);
+  const joined = concat([kept, piece], kept.length + piece.length);
+  return joined.slice(Math.max(0, joined.length - EDGE_BYTES));
 }
 
 function isBlank(line: Uint8Array): boolean {

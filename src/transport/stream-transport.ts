@@ -78,13 +78,8 @@ export class StreamTransport implements Transport {
         const { value, done } = await reader.read();
         if (done) break;
         for (const event of this.#splitter.push(value)) {
-          if (event.kind === "oversized") {
-            this.#reportError(
-              `Message exceeds the limit of ${this.#splitter.maxLineBytes} bytes and was dropped`,
-            );
-          } else {
-            this.#deliver(event.bytes);
-          }
+          if (event.kind === "oversized") this.#refuseOversized(event);
+          else if (this.#deliver(event.bytes)) await settled();
         }
       }
     } catch (error) {
@@ -105,21 +100,36 @@ export class StreamTransport implements Transport {
     clearTimeout(timer);
   }
 
-  #deliver(bytes: Uint8Array): void {
+  /** Parses and hands over one line; true when it was a notification. */
+  #deliver(bytes: Uint8Array): boolean {
     const text = this.#decoder.decode(bytes);
     let message: unknown;
     try {
       message = JSON.parse(text);
     } catch {
       this.#reportError(`Ignored a line that is not JSON: ${preview(text)}`);
-      return;
+      return false;
     }
     if (!isJsonRpcMessage(message)) {
       this.#reportError(`Ignored a line that is not JSON-RPC 2.0: ${preview(text)}`);
-      return;
+      return false;
     }
     if (this.#drainMs > 0 && "method" in message && "id" in message) this.#unanswered.add(message.id);
     this.onmessage?.(message);
+    return "method" in message && !("id" in message);
+  }
+
+  /**
+   * Drops a message over the limit. When it is a response, the request it answers fails with a
+   * clear error instead of waiting for a timeout, and the connection stays usable.
+   */
+  #refuseOversized(event: { bytes: number; head: Uint8Array; tail: Uint8Array }): void {
+    const limit = this.#splitter.maxLineBytes;
+    const message = `Message of ${event.bytes} bytes exceeds the limit of ${limit} bytes`;
+    const id = responseId(this.#decoder.decode(event.head), this.#decoder.decode(event.tail));
+    this.#reportError(`${message} and was dropped`);
+    if (id === undefined) return;
+    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: MESSAGE_TOO_LARGE, message } });
   }
 
   #reportError(text: string): void {
@@ -138,6 +148,30 @@ function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
   if (typeof message.method === "string") return true;
   const hasId = typeof message.id === "string" || typeof message.id === "number";
   return hasId && ("result" in message || "error" in message);
+}
+
+/**
+ * The SDK runs notification handlers one microtask later but responses at once, and a response
+ * ends its request's progress handler: a progress notification read in the same chunk as the
+ * response would be dropped. Letting pending microtasks run after each notification keeps order.
+ */
+async function settled(): Promise<void> {
+  await Promise.resolve();
+}
+
+/** JSON-RPC's "invalid request": the peer sent what we cannot accept. */
+const MESSAGE_TOO_LARGE = -32600;
+
+/**
+ * The id of a response, read from the edges of its text: responses from the SDK (and most others)
+ * put it last, some put it first. A message with a method is a request or notification: no id.
+ */
+function responseId(head: string, tail: string): string | number | undefined {
+  if (/^\s*\{[^{]*"method"\s*:/.test(head)) return undefined;
+  const found = tail.match(/"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/) ??
+    head.match(/^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/);
+  if (!found) return undefined;
+  return found[1].startsWith('"') ? JSON.parse(found[1]) as string : Number(found[1]);
 }
 
 function preview(text: string): string {

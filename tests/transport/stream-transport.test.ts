@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JSONRPCMessage } from "../helpers/sdk.ts";
+import { Client, type JSONRPCMessage } from "../helpers/sdk.ts";
 import { StreamTransport } from "../../src/transport/stream-transport.ts";
 
 const encoder = new TextEncoder();
@@ -77,13 +77,28 @@ test("transport: a 40 MB message in 64 KiB chunks arrives intact", async () => {
   assert.ok(ms < 10_000, `framing 40 MB took ${ms} ms`);
 });
 
-test("transport: a message over the limit is dropped with a clear error, the next one arrives", async () => {
-  const big = line({ jsonrpc: "2.0", id: 1, result: { text: "z".repeat(2_000) } });
+test("transport: a request over the limit is dropped with a clear error, the next message arrives", async () => {
+  const big = line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { text: "z".repeat(2_000) } });
   const { messages, errors } = await feed([...cut(encoder.encode(big), 100), encoder.encode(line(ping(2)))], {
     maxMessageBytes: 1_000,
   });
   assert.deepEqual(messages, [ping(2)]);
-  assert.deepEqual(errors, ["Message exceeds the limit of 1000 bytes and was dropped"]);
+  assert.deepEqual(errors, [`Message of ${big.length - 1} bytes exceeds the limit of 1000 bytes and was dropped`]);
+});
+
+test("transport: a response over the limit becomes an error response for its id (id last or first)", async () => {
+  const idLast = line({ result: { text: "z".repeat(5_000) }, jsonrpc: "2.0", id: 41 });
+  const idFirst = line({ jsonrpc: "2.0", id: "req-42", result: { text: "z".repeat(5_000) } });
+  const { messages, errors } = await feed(cut(encoder.encode(idLast + idFirst + line(ping(3))), 333), {
+    maxMessageBytes: 1_000,
+  });
+  const error = (id: number | string, bytes: number) => ({
+    jsonrpc: "2.0",
+    id,
+    error: { code: -32600, message: `Message of ${bytes} bytes exceeds the limit of 1000 bytes` },
+  });
+  assert.deepEqual(messages, [error(41, idLast.length - 1), error("req-42", idFirst.length - 1), ping(3)]);
+  assert.equal(errors.length, 2);
 });
 
 test("transport: send writes one JSON line; close closes the writable and calls onclose once", async () => {
@@ -111,4 +126,35 @@ test("transport: the end of the readable closes the transport", async () => {
   const { messages } = await feed([encoder.encode(JSON.stringify(ping(1)))]);
   // An unterminated last line is not a message: the peer never finished it.
   assert.deepEqual(messages, []);
+});
+
+test("transport: progress read in the same chunk as its response still reaches the SDK's handler", async () => {
+  let peer!: ReadableStreamDefaultController<Uint8Array>;
+  const readable = new ReadableStream<Uint8Array>({ start: (controller) => void (peer = controller) });
+  const sent: Record<string, any>[] = [];
+  const writable = new WritableStream<Uint8Array>({
+    write(chunk) {
+      const message = JSON.parse(new TextDecoder().decode(chunk));
+      sent.push(message);
+      if (message.method === "initialize") {
+        peer.enqueue(encoder.encode(line({
+          jsonrpc: "2.0",
+          id: message.id,
+          result: { protocolVersion: message.params.protocolVersion, capabilities: {}, serverInfo: { name: "peer", version: "1" } },
+        })));
+      }
+      if (message.method === "tools/call") {
+        const token = message.params._meta.progressToken;
+        const progress = (n: number) => line({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: n } });
+        // Both progress notifications and the response in one chunk, as a fast server's writes often arrive.
+        peer.enqueue(encoder.encode(progress(1) + progress(2) + line({ jsonrpc: "2.0", id: message.id, result: { content: [] } })));
+      }
+    },
+  });
+  const client = new Client({ name: "t", version: "1" });
+  await client.connect(new StreamTransport(readable, writable));
+  const seen: number[] = [];
+  await client.callTool({ name: "x", arguments: {} }, undefined, { onprogress: (p) => seen.push(p.progress) });
+  assert.deepEqual(seen, [1, 2]);
+  await client.close();
 });
