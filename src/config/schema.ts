@@ -1,13 +1,34 @@
 import * as v from "valibot";
 
-export interface ServerConfig {
+/** Limits and policies settable at the top of the file (for every server) and per server. */
+export interface ServerSettings {
+  /** Time to start, initialize and list tools. */
+  connectTimeoutMs: number;
+  /** Time a call may go without an answer or a progress notification. */
+  callTimeoutMs: number;
+  /** Time a call may take at all, progress or not. */
+  maxCallTimeMs: number;
+  /** Largest message accepted from the server, in bytes. */
+  maxMessageBytes: number;
+  /** Pass our whole environment to the server, not just the minimal set. */
+  inheritEnv: boolean;
+}
+
+export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
+  connectTimeoutMs: 30_000,
+  callTimeoutMs: 60_000,
+  maxCallTimeMs: 600_000,
+  maxMessageBytes: 64 * 1024 * 1024,
+  inheritEnv: false,
+};
+
+export interface ServerConfig extends ServerSettings {
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd?: string;
   toolFilters?: string[];
   transport: "stdio";
-  connectTimeoutMs?: number;
 }
 
 export interface ToolboxConfig {
@@ -32,6 +53,9 @@ const EXPECTED_STRING = "expected a string";
 const EXPECTED_NON_EMPTY_STRING = "expected a non-empty string";
 const EXPECTED_STRING_ARRAY = "expected an array of strings";
 const EXPECTED_TIMEOUT = `expected a positive integer of milliseconds (at most ${MAX_TIMEOUT_MS})`;
+// A JavaScript string (one message) holds at most about 2^29 characters in V8 and JavaScriptCore alike.
+const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
+const EXPECTED_BYTES = `expected a positive integer of bytes (at most ${MAX_MESSAGE_BYTES})`;
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -91,6 +115,18 @@ function namedItems<const TItem extends v.GenericSchema>(item: TItem, notObjectM
   );
 }
 
+const boundedInteger = (max: number, message: string) =>
+  v.optional(v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message)));
+
+/** Every key optional and without a default: an absent one falls back to the top level, then to DEFAULT_SETTINGS. */
+const settingsEntries = {
+  connectTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
+  callTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
+  maxCallTimeMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
+  maxMessageBytes: boundedInteger(MAX_MESSAGE_BYTES, EXPECTED_BYTES),
+  inheritEnv: v.optional(v.boolean("expected true or false")),
+};
+
 const serverSchema = strictJsonObject({
   command: v.custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING),
   args: v.optional(v.custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY), () => []),
@@ -98,14 +134,7 @@ const serverSchema = strictJsonObject({
   cwd: v.optional(v.custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING)),
   toolFilters: v.optional(v.custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY)),
   transport: v.optional(v.literal("stdio", 'expected "stdio" (the only transport supported)'), "stdio"),
-  connectTimeoutMs: v.optional(
-    v.pipe(
-      v.number(EXPECTED_TIMEOUT),
-      v.integer(EXPECTED_TIMEOUT),
-      v.minValue(1, EXPECTED_TIMEOUT),
-      v.maxValue(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
-    ),
-  ),
+  ...settingsEntries,
 }, "expected an object");
 
 const toolboxSchema = strictJsonObject({
@@ -117,4 +146,5 @@ const toolboxSchema = strictJsonObject({
 export const configFileSchema = strictJsonObject({
   $schema: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
+  ...settingsEntries,
 }, 'expected a JSON object with a "toolboxes" key');

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
 import { expandString } from "../../src/config/expand.ts";
 import { configErrorOf, loadJson, rejectsWithConfigError, withServer } from "./helpers.ts";
 
@@ -86,6 +87,7 @@ test("expandConfig through loadConfig: expands command, each arg, each env value
     env: { API_TOKEN: "t0k", LEVEL: "info" },
     cwd: "/srv/app/work",
     transport: "stdio",
+    ...DEFAULT_SETTINGS,
   });
 });
 
@@ -104,7 +106,7 @@ test("expandConfig through loadConfig: leaves names, descriptions and toolFilter
       "${X}": {
         description: "Uses ${X}",
         mcpServers: {
-          "${X}": { command: "run", args: [], env: { "${X}": "v" }, toolFilters: ["${X}_*"], transport: "stdio" },
+          "${X}": { command: "run", args: [], env: { "${X}": "v" }, toolFilters: ["${X}_*"], transport: "stdio", ...DEFAULT_SETTINGS },
         },
       },
     },

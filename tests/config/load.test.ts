@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
 import { ConfigError, loadConfig, resolveConfigPath } from "../../src/config/index.ts";
 import { CONFIG_PATH, configErrorOf, loadJson, memoryReader, rejectsWithConfigError } from "./helpers.ts";
 
@@ -51,7 +52,7 @@ test("loadConfig: returns the path and the validated, expanded config", async ()
   assert.deepEqual(loaded, {
     path: CONFIG_PATH,
     config: {
-      toolboxes: { dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio" } } } },
+      toolboxes: { dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio", ...DEFAULT_SETTINGS } } } },
     },
   });
 });

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
 import { validateConfig } from "../../src/config/index.ts";
 import { configErrorOf, withServer } from "./helpers.ts";
 
@@ -149,7 +150,7 @@ test("validateConfig: result: applies defaults: description, mcpServers, args, e
   assert.deepEqual(config, {
     toolboxes: {
       empty: { description: "", mcpServers: {} },
-      dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio" } } },
+      dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio", ...DEFAULT_SETTINGS } } },
     },
   });
 });
@@ -169,6 +170,10 @@ test("validateConfig: result: keeps every field given", () => {
     cwd: "/srv",
     toolFilters: ["read_*"],
     transport: "stdio",
+    callTimeoutMs: 1000,
+    maxCallTimeMs: 2000,
+    maxMessageBytes: 4096,
+    inheritEnv: true,
     connectTimeoutMs: 5000,
   };
   assert.deepEqual(validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs, server);
@@ -182,4 +187,30 @@ test("validateConfig: result: keeps the file's order of toolboxes and servers", 
   }}`));
   assert.deepEqual(Object.keys(config.toolboxes), ["zeta", "alpha", "mid"]);
   assert.deepEqual(Object.keys(config.toolboxes.zeta.mcpServers), ["zz", "aa", "mm"]);
+});
+
+test("validateConfig: settings: a server's own value, else the top level's, else the default", () => {
+  const config = validateConfig({
+    callTimeoutMs: 5_000,
+    inheritEnv: true,
+    toolboxes: { dev: { mcpServers: { a: { command: "x", callTimeoutMs: 7_000 }, b: { command: "y" } } } },
+  });
+  const { a, b } = config.toolboxes.dev.mcpServers;
+  assert.equal(a.callTimeoutMs, 7_000);
+  assert.equal(b.callTimeoutMs, 5_000);
+  assert.equal(a.inheritEnv, true);
+  assert.equal(b.connectTimeoutMs, DEFAULT_SETTINGS.connectTimeoutMs);
+  assert.equal(b.maxCallTimeMs, 600_000);
+  assert.equal(b.maxMessageBytes, 64 * 1024 * 1024);
+});
+
+test("validateConfig: settings: bad values are located at the top level and per server", () => {
+  assert.throws(() => validateConfig({ toolboxes: {}, callTimeoutMs: 0 }), {
+    message: "Invalid configuration at callTimeoutMs: expected a positive integer of milliseconds (at most 2147483647)",
+  });
+  assert.equal(
+    serverError({ command: "x", maxMessageBytes: 1.5 }),
+    `${AT_FS}.maxMessageBytes: expected a positive integer of bytes (at most 536870912)`,
+  );
+  assert.equal(serverError({ command: "x", inheritEnv: "yes" }), `${AT_FS}.inheritEnv: expected true or false`);
 });
