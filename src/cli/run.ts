@@ -11,6 +11,8 @@ import { helpText, parseArgs } from "./args.ts";
 export const EXIT_USAGE = 2;
 /** After the client closes our stdin: how long its last requests may take to be answered. */
 const STDIN_DRAIN_MS = 2_000;
+/** How often we check that the process that started us is still there. */
+const PARENT_CHECK_MS = 500;
 
 export async function run(platform: Platform): Promise<number> {
   const command = parseArgs(platform.args);
@@ -40,14 +42,21 @@ export async function run(platform: Platform): Promise<number> {
   const registry = new ToolboxRegistry(config, platform);
   const server = createWorkbenchServer({ config, configPath: path, registry });
   const transport = new StreamTransport(platform.stdin, platform.stdout, { drainMs: STDIN_DRAIN_MS });
-  const stopped = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => resolve());
+  let parentWatch: ReturnType<typeof setInterval> | undefined;
+  const stopped = new Promise<string>((resolve) => {
+    server.onclose = () => resolve("the client closed the connection");
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => resolve(signal));
+    // A client killed with SIGKILL may leave our stdin open (a grandparent holds it): watch the parent too.
+    parentWatch = setInterval(() => {
+      if (!platform.parentAlive()) resolve("the parent process is gone");
+    }, PARENT_CHECK_MS);
   });
   server.onerror = (error) => say(`${NAME}: ${error.message}`);
   await server.connect(transport);
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
-  await stopped;
+  const reason = await stopped;
+  clearInterval(parentWatch);
+  say(`${NAME}: stopping (${reason})`);
   await registry.closeAll();
   await server.close().catch(() => {});
   return 0;

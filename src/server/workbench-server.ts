@@ -1,6 +1,6 @@
 /** The MCP server a client talks to: the SDK's low-level Server with our two meta-tools. */
 import { Server } from "../sdk.ts";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "../sdk.ts";
+import { CallToolRequestSchema, ListToolsRequestSchema, type Progress } from "../sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
@@ -22,11 +22,22 @@ export function createWorkbenchServer({ config, configPath, registry }: Workbenc
   );
   const dispatcher = new ToolDispatcher([openToolbox, useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    dispatcher.call(request.params.name, request.params.arguments, {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const token = request.params._meta?.progressToken;
+    // Progress is sent in order and before the result, or the client drops what comes after it.
+    let progressSent = Promise.resolve();
+    const onProgress = token === undefined ? undefined : (progress: Progress) => {
+      const notification = { method: "notifications/progress" as const, params: { ...progress, progressToken: token } };
+      progressSent = progressSent.then(() => extra.sendNotification(notification)).catch(() => {});
+    };
+    const result = await dispatcher.call(request.params.name, request.params.arguments, {
       config,
       registry,
       signal: extra.signal,
-    }));
+      onProgress,
+    });
+    await progressSent;
+    return result;
+  });
   return server;
 }

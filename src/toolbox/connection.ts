@@ -1,17 +1,16 @@
 /** One downstream server: its child process and the SDK Client that speaks to it. */
-import { Client } from "../sdk.ts";
-import { type CallToolResult, CallToolResultSchema, McpError, type Tool } from "../sdk.ts";
+import { type CallToolResult, CallToolResultSchema, Client, ErrorCode, McpError, type Progress, type Tool } from "../sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
 import type { ChildProcess, ExitStatus, Platform } from "../platform/types.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
 import { NAME, VERSION } from "../version.ts";
 import { childEnvironment } from "./child-env.ts";
 import { applyToolFilters } from "./filters.ts";
+import { relayStderr } from "./stderr-relay.ts";
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** How long a child gets after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
-/** How long a failed start-up waits for the child's exit status, to report it. */
+/** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
 const EXIT_REPORT_MS = 500;
 /** Guards against a server whose nextCursor never ends. */
 const MAX_TOOL_PAGES = 1_000;
@@ -23,6 +22,12 @@ export interface ConnectionTarget {
 }
 
 export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr">;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Downstream progress, for the client that asked for it. */
+  onProgress?: (progress: Progress) => void;
+}
 
 export class ServerConnection {
   readonly target: ConnectionTarget;
@@ -40,44 +45,41 @@ export class ServerConnection {
     this.#child = child;
     this.#host = host;
     this.#client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
-    child.exited.then((status) => {
-      this.#status = status;
-      // The exit status says more than the "connection closed" that usually arrives first.
-      if (!this.#closing) this.lostReason = describeExit(status);
-    });
+    void relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr);
+    child.exited.then((status) => this.#onExit(status));
   }
 
   get pid(): number {
     return this.#child.pid;
   }
 
-  /** Spawns the server; throws (with the child already ended) if it cannot start. */
+  /** Spawns the server; throws if it cannot start. */
   static spawn(target: ConnectionTarget, host: ConnectionHost): ServerConnection {
-    const { command, args, env, cwd } = target.config;
-    const child = host.spawn(command, args, { env: childEnvironment(host.env, env), cwd });
+    const { command, args, env, cwd, inheritEnv } = target.config;
+    const childEnv = inheritEnv ? { ...host.env, ...env } : childEnvironment(host.env, env);
+    const child = host.spawn(command, args, { env: childEnv, cwd });
     return new ServerConnection(target, child, host);
   }
 
   /** Initializes the session and lists its tools; rejects with a short reason on failure. */
   async connect(): Promise<void> {
-    const timeoutMs = this.target.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const transport = new StreamTransport(this.#child.stdout, this.#child.stdin);
+    const { connectTimeoutMs, maxMessageBytes } = this.target.config;
+    const transport = new StreamTransport(this.#child.stdout, this.#child.stdin, { maxMessageBytes });
     transport.onerror = (error) => this.#log(error.message);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         timedOut = true;
-        reject(new Error(`connection timeout after ${timeoutMs} ms`));
-      }, timeoutMs);
+        reject(new Error(`connection timeout after ${connectTimeoutMs} ms (connectTimeoutMs)`));
+      }, connectTimeoutMs);
     });
     try {
       await Promise.race([this.#initialize(transport), timeout]);
     } catch (error) {
-      // A server that dies at start-up often shows first as a broken pipe: name its exit instead.
-      const exited = timedOut ? false : await this.#exitedWithin(EXIT_REPORT_MS);
+      const exit = timedOut ? undefined : await this.#exitWithin(EXIT_REPORT_MS);
       await this.close({ graceful: false });
-      if (exited && this.#status) throw new Error(`${describeExit(this.#status)} during initialization`);
+      if (exit) throw new Error(`${describeExit(exit)} during initialization`);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -100,22 +102,50 @@ export class ServerConnection {
     this.tools = applyToolFilters(tools, this.target.config.toolFilters);
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls a tool and returns its result as the server gave it. Progress from the server resets the
+   * call timeout (callTimeoutMs); maxCallTimeMs caps the call whatever the progress.
+   */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     if (this.lostReason) throw new Error(this.lostReason);
+    const { callTimeoutMs, maxCallTimeMs } = this.target.config;
     try {
       return await this.#client.request(
         { method: "tools/call", params: { name, arguments: args } },
         CallToolResultSchema,
-        { signal },
+        {
+          signal: options.signal,
+          timeout: callTimeoutMs,
+          maxTotalTimeout: maxCallTimeMs,
+          resetTimeoutOnProgress: true,
+          // The SDK asks for progress (and resets the timer on it) only when there is a listener.
+          onprogress: options.onProgress ?? (() => {}),
+        },
       ) as CallToolResult;
     } catch (error) {
-      throw new Error(downstreamMessage(error), { cause: error });
+      throw new Error(await this.#explain(error), { cause: error });
     }
   }
 
+  /** The words for a failed call: a crash names the exit, a timeout names its limit. */
+  async #explain(error: unknown): Promise<string> {
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && !this.#closing) {
+      const exit = await this.#exitWithin(EXIT_REPORT_MS);
+      if (exit) return describeExit(exit);
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      const { callTimeoutMs, maxCallTimeMs } = this.target.config;
+      const data = error.data as { maxTotalTimeout?: number } | undefined;
+      return data?.maxTotalTimeout !== undefined
+        ? `call exceeded the maximum call time of ${maxCallTimeMs} ms (maxCallTimeMs)`
+        : `no answer within the call timeout of ${callTimeoutMs} ms (callTimeoutMs)`;
+    }
+    return downstreamMessage(error);
+  }
+
   /**
-   * Closes stdin, then escalates to SIGTERM and SIGKILL if the child does not leave. A server that
-   * failed to start gets no time to finish its work: it has none.
+   * Closes stdin, then escalates to SIGTERM and SIGKILL (of the child's process group) if it does
+   * not leave. A server that failed to start gets no grace: it has no work to finish.
    */
   close({ graceful = true } = {}): Promise<void> {
     this.#closing ??= this.#shutdown(graceful);
@@ -125,20 +155,34 @@ export class ServerConnection {
   async #shutdown(graceful: boolean): Promise<void> {
     this.lostReason ??= "connection closed";
     await this.#client.close().catch(() => {});
-    if (graceful && await this.#exitedWithin(GRACE_MS)) return;
-    this.#child.kill("SIGTERM");
-    if (await this.#exitedWithin(GRACE_MS)) return;
+    const left = graceful && await this.#exitWithin(GRACE_MS);
+    if (!left) {
+      this.#child.kill("SIGTERM");
+      await this.#exitWithin(GRACE_MS);
+    }
+    // SIGKILL for a server that ignored SIGTERM, and for anything it left behind in its group.
     this.#child.kill("SIGKILL");
     await this.#child.exited;
   }
 
-  async #exitedWithin(ms: number): Promise<boolean> {
-    if (this.#status) return true;
+  /** A crash: fail what is pending at once and take down what the server left behind. */
+  #onExit(status: ExitStatus): void {
+    this.#status = status;
+    if (this.#closing) return;
+    this.lostReason = describeExit(status);
+    this.#log(this.lostReason);
+    // A grandchild may still hold the server's stdout open; do not wait for its end.
+    void this.#client.close().catch(() => {});
+    this.#child.kill("SIGKILL");
+  }
+
+  async #exitWithin(ms: number): Promise<ExitStatus | undefined> {
+    if (this.#status) return this.#status;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    const done = await Promise.race([this.#child.exited.then(() => true), expired]);
+    const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+    const status = await Promise.race([this.#child.exited, expired]);
     clearTimeout(timer);
-    return done;
+    return status;
   }
 
   #log(text: string): void {

@@ -43,18 +43,16 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
     if (!server) {
       return Failure(`Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'`);
     }
-    const connection = server.connection;
-    if (!connection) {
-      return Failure(
-        `Error executing tool '${id.name}' ${where}: Server is not connected (${server.error}); ` +
-          "call open_toolbox again to reconnect it",
-      );
-    }
+    const connected = await ctx.registry.connected(toolbox, server, ctx.signal);
+    if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${where}: ${connected.error}`);
+    const { connection } = connected;
     if (!connection.tools.some((t) => t.name === id.name)) {
       return Failure(`Error executing tool: Tool '${id.name}' not found ${where}`);
     }
     try {
-      return Success(await connection.callTool(id.name, args, ctx.signal));
+      const result = await connection.callTool(id.name, args, { signal: ctx.signal, onProgress: ctx.onProgress });
+      server.restarts.succeeded();
+      return Success(result);
     } catch (error) {
       return Failure(`Error executing tool '${id.name}' ${where}: ${error instanceof Error ? error.message : error}`);
     }

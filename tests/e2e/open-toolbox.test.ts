@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { startWorkbench, textOf } from "../helpers/workbench.ts";
 import { fixturePids } from "../helpers/procs.ts";
+import { fixtureTools } from "../fixtures/fixture-tools.ts";
 import {
   call,
   errorText,
@@ -17,53 +18,21 @@ import {
   useTool,
 } from "../helpers/toolbox.ts";
 
-const object = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
-  type: "object",
-  properties,
-  required,
-});
-
 /**
  * What open_toolbox must list for one fixture server: original names and descriptions, schemas as
  * the server gave them, keys in the contract's order, no description where the server gave none.
  */
 function fixtureToolInfos(label: string, toolbox: string, server: string): ToolInfo[] {
-  const at = { toolbox_name: toolbox, source_server: server };
-  return [
-    { name: "echo", ...at, description: `${label}: echo the text back`, inputSchema: object({ text: { type: "string" } }, ["text"]) },
-    { name: "a__b", ...at, description: `${label}: name with a double underscore`, inputSchema: object() },
-    { name: "x-y.z", ...at, description: `${label}: name with a dash and a dot`, inputSchema: object() },
-    { name: "with space", ...at, description: `${label}: name with a space`, inputSchema: object() },
-    { name: "no_description", ...at, inputSchema: object() },
-    {
-      name: "complex",
-      ...at,
-      description: `${label}: nested schema`,
-      title: "Complex schema",
-      inputSchema: object({
-        filter: {
-          type: "object",
-          properties: { tags: { type: "array", items: { type: "string" } }, limit: { type: "integer", minimum: 1 } },
-        },
-        mode: { enum: ["fast", "slow"] },
-      }, ["filter"]),
-      annotations: { readOnlyHint: true },
-    },
-    { name: "fail", ...at, description: `${label}: returns isError`, inputSchema: object() },
-    { name: "throw", ...at, description: `${label}: answers with a JSON-RPC error`, inputSchema: object() },
-    { name: "sleep", ...at, description: `${label}: waits ms milliseconds`, inputSchema: object({ ms: { type: "number" } }, ["ms"]) },
-    { name: "blob", ...at, description: `${label}: returns bytes characters`, inputSchema: object({ bytes: { type: "number" } }, ["bytes"]) },
-    {
-      name: "structured",
-      ...at,
-      description: `${label}: returns structuredContent`,
-      inputSchema: object(),
-      outputSchema: object({ label: { type: "string" }, n: { type: "number" } }, ["label", "n"]),
-    },
-    { name: "env", ...at, description: `${label}: returns its environment`, inputSchema: object() },
-    { name: "pid", ...at, description: `${label}: returns its process id`, inputSchema: object() },
-    { name: "exit", ...at, description: `${label}: exits the process with a code`, inputSchema: object({ code: { type: "number" } }) },
-  ];
+  return fixtureTools(label).map((tool) => ({
+    name: tool.name,
+    toolbox_name: toolbox,
+    source_server: server,
+    ...(tool.description !== undefined && { description: tool.description }),
+    ...(tool.title !== undefined && { title: tool.title }),
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
+    ...(tool.annotations !== undefined && { annotations: tool.annotations }),
+  }));
 }
 
 const RESULT_KEYS = ["toolbox", "description", "servers_connected", "tools"];
@@ -307,7 +276,7 @@ test("open_toolbox: a server that never answers times out after connectTimeoutMs
     assert.equal(value.servers_connected, 1);
     assert.deepEqual(toolsOf(value, "fx"), FIXTURE_TOOLS);
     assert.deepEqual(value._errors, [
-      "Failed to connect to server 'slow' in toolbox 'dev': connection timeout after 500 ms",
+      "Failed to connect to server 'slow' in toolbox 'dev': connection timeout after 500 ms (connectTimeoutMs)",
     ]);
     assert.ok(elapsed < 10_000, `open_toolbox took ${elapsed} ms`);
   } finally {

@@ -2,28 +2,14 @@
 import assert from "node:assert/strict";
 import type { CallToolResult } from "./sdk.ts";
 import { fixtureServer } from "./runtime.ts";
+import { fixtureTools } from "../fixtures/fixture-tools.ts";
 import { type Session, textOf } from "./workbench.ts";
 
 /** Upper bound for one meta-tool call (the SDK's own default is 60 s). */
 export const CALL_TIMEOUT_MS = 20_000;
 
-/** The fixture's tools, in the order its tools/list gives them. */
-export const FIXTURE_TOOLS = [
-  "echo",
-  "a__b",
-  "x-y.z",
-  "with space",
-  "no_description",
-  "complex",
-  "fail",
-  "throw",
-  "sleep",
-  "blob",
-  "structured",
-  "env",
-  "pid",
-  "exit",
-];
+/** The fixture's tool names, in the order its tools/list gives them. */
+export const FIXTURE_TOOLS = fixtureTools("").map((tool) => tool.name);
 
 /** A config entry for our fixture server, told apart from others by its label. */
 export function fx(label: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {

@@ -9,6 +9,8 @@ export interface Session {
   transport: StdioClientTransport;
   dir: string;
   pid: number;
+  /** What the workbench wrote to stderr so far (kept out of the test output; quote it in failures). */
+  stderr(): string;
   /** Calls a meta-tool and returns its result. */
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   close(): Promise<void>;
@@ -32,9 +34,11 @@ export async function startWorkbench(config: unknown, env: Record<string, string
     command,
     args,
     env: workbenchEnv(env),
-    stderr: "inherit",
+    stderr: "pipe",
     cwd: dir,
   });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
   const client = new Client({ name: "workbench-test", version: "1.0.0" });
   await client.connect(transport);
   return {
@@ -42,12 +46,27 @@ export async function startWorkbench(config: unknown, env: Record<string, string
     transport,
     dir,
     pid: transport.pid!,
+    stderr: () => stderr,
     call: (name, args) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
     async close() {
       await client.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `fn` with a fresh workbench for `config`, and always closes it. */
+export async function withWorkbench<T>(
+  config: unknown,
+  fn: (session: Session) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
+  const session = await startWorkbench(config, env);
+  try {
+    return await fn(session);
+  } finally {
+    await session.close();
+  }
 }
 
 /** The text of a result's first content block. */

@@ -1,0 +1,194 @@
+/** Fault tolerance over real processes: crashes, restarts, timeouts, cancellation, progress, limits. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
+import { type Session, tempDir, withWorkbench } from "../helpers/workbench.ts";
+import { fixturePids } from "../helpers/procs.ts";
+import type { CallToolResult } from "../helpers/sdk.ts";
+
+const one = (server: Record<string, unknown>) => ({ toolboxes: { dev: { description: "d", mcpServers: { fx: server } } } });
+const ERR = "Error executing tool";
+
+async function pidOf(session: Session): Promise<number> {
+  return Number(okText(await useTool(session, "dev", "fx", "pid")));
+}
+
+test("lifecycle: a crash fails the pending call at once, naming the exit code", async () => {
+  await withWorkbench(one(fx("A")), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const started = Date.now();
+    const pending = useTool(session, "dev", "fx", "sleep", { ms: 20_000 });
+    await sleep(200);
+    await useTool(session, "dev", "fx", "exit", { code: 3 });
+    assert.equal(errorText(await pending), `${ERR} 'sleep' in server 'fx' (toolbox 'dev'): server exited with code 3`);
+    assert.ok(Date.now() - started < 5_000, "failed at once, not at a timeout");
+  });
+});
+
+test("lifecycle: the next call after a crash restarts the server transparently", async () => {
+  await withWorkbench(one(fx("A")), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const before = await pidOf(session);
+    await useTool(session, "dev", "fx", "exit", { code: 3 });
+    await sleep(300);
+    assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "back" })), "A: back");
+    assert.notEqual(await pidOf(session), before);
+    assert.deepEqual(fixturePids(session).length, 1, "the crashed server left nothing behind");
+  });
+});
+
+test("lifecycle: failed restarts back off, give up after 5 failures, and open_toolbox starts it again", async () => {
+  const flag = `${tempDir()}/fail`;
+  await withWorkbench(one(fx("A", {}, { FIXTURE_FAIL_IF_EXISTS: flag })), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    writeFileSync(flag, "");
+    await useTool(session, "dev", "fx", "exit", { code: 3 });
+    await sleep(300);
+    const failed = `${ERR} 'echo' in server 'fx' (toolbox 'dev'): restart failed: server exited with code 4 during initialization`;
+    const waits: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const started = Date.now();
+      assert.equal(errorText(await useTool(session, "dev", "fx", "echo", { text: "x" })), failed);
+      waits.push(Date.now() - started);
+    }
+    // Failure 1 was the crash; attempts wait 0, 0.5, 1 and 2 s before trying.
+    assert.ok(waits[1] >= 400 && waits[2] >= 900 && waits[3] >= 1_900, `waits ${waits}`);
+    const started = Date.now();
+    assert.equal(
+      errorText(await useTool(session, "dev", "fx", "echo", { text: "x" })),
+      `${ERR} 'echo' in server 'fx' (toolbox 'dev'): server is down after 5 failures in a row ` +
+        "(last: server exited with code 4 during initialization); call open_toolbox to start it again",
+    );
+    assert.ok(Date.now() - started < 500, "a server that is down answers at once");
+    rmSync(flag);
+    const reopened = opened(await openToolbox(session, "dev"));
+    assert.equal(reopened.servers_connected, 1);
+    assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "up" })), "A: up");
+  });
+});
+
+test("lifecycle: a call over callTimeoutMs fails naming the limit, and the server sees the cancellation", async () => {
+  await withWorkbench(one(fx("A", { callTimeoutMs: 300 })), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    assert.equal(
+      errorText(await useTool(session, "dev", "fx", "sleep", { ms: 3_000 })),
+      `${ERR} 'sleep' in server 'fx' (toolbox 'dev'): no answer within the call timeout of 300 ms (callTimeoutMs)`,
+    );
+    await sleep(100);
+    assert.equal(okText(await useTool(session, "dev", "fx", "cancellations")), "1");
+  });
+});
+
+test("lifecycle: progress resets the call timer; maxCallTimeMs caps the call anyway", async () => {
+  await withWorkbench(one(fx("A", { callTimeoutMs: 400, maxCallTimeMs: 1_000 })), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    // 6 steps of 150 ms: 900 ms in all, longer than the 400 ms timeout, but never 400 ms silent.
+    assert.equal(okText(await useTool(session, "dev", "fx", "progress", { steps: 6, ms: 150 })), "A made 6 steps");
+    assert.equal(
+      errorText(await useTool(session, "dev", "fx", "progress", { steps: 12, ms: 150 })),
+      `${ERR} 'progress' in server 'fx' (toolbox 'dev'): call exceeded the maximum call time of 1000 ms (maxCallTimeMs)`,
+    );
+  });
+});
+
+test("lifecycle: downstream progress reaches the client under the client's token", async () => {
+  await withWorkbench(one(fx("A")), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const result = await session.client.callTool(
+      { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "fx", name: "progress" }, arguments: { steps: 3 } } },
+      undefined,
+      { onprogress: (progress) => seen.push(progress) },
+    ) as CallToolResult;
+    assert.equal(okText(result), "A made 3 steps");
+    assert.deepEqual(seen, [1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
+  });
+});
+
+test("lifecycle: a cancelled use_tool cancels the downstream request", async () => {
+  await withWorkbench(one(fx("A")), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const controller = new AbortController();
+    const call = session.client.callTool(
+      { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "fx", name: "sleep" }, arguments: { ms: 20_000 } } },
+      undefined,
+      { signal: controller.signal },
+    );
+    await sleep(300);
+    controller.abort("changed my mind");
+    await assert.rejects(call);
+    await sleep(200);
+    assert.equal(okText(await useTool(session, "dev", "fx", "cancellations")), "1");
+  });
+});
+
+test("lifecycle: a server sees only the minimal environment plus its own env, unless inheritEnv", async () => {
+  const secret = { WORKBENCH_TEST_SECRET: "hunter2" };
+  const config = {
+    toolboxes: {
+      dev: {
+        description: "d",
+        mcpServers: { plain: fx("P", {}, { GIVEN: "yes" }), inherit: fx("I", { inheritEnv: true }) },
+      },
+    },
+  };
+  await withWorkbench(config, async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const plain = JSON.parse(okText(await useTool(session, "dev", "plain", "env")));
+    assert.equal(plain.WORKBENCH_TEST_SECRET, undefined);
+    assert.equal(plain.GIVEN, "yes");
+    assert.ok(plain.PATH);
+    const inherited = JSON.parse(okText(await useTool(session, "dev", "inherit", "env")));
+    assert.equal(inherited.WORKBENCH_TEST_SECRET, "hunter2");
+  }, secret);
+});
+
+test("lifecycle: a downstream's stderr reaches ours line by line, prefixed with [toolbox/server]", async () => {
+  await withWorkbench(one(fx("A")), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    await useTool(session, "dev", "fx", "log", { text: "first line\nsecond line" });
+    await sleep(200);
+    assert.match(session.stderr(), /^\[dev\/fx\] first line\n\[dev\/fx\] second line$/m);
+  });
+});
+
+test("lifecycle: a sampling request from a server gets a JSON-RPC error, so it never waits", async () => {
+  await withWorkbench(one(fx("A")), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    assert.equal(okText(await useTool(session, "dev", "fx", "ask")), "ask failed: MCP error -32601: Method not found");
+  });
+});
+
+test("lifecycle: a result over maxMessageBytes fails that call only; the connection stays usable", async () => {
+  await withWorkbench(one(fx("A", { maxMessageBytes: 100_000 })), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const text = errorText(await useTool(session, "dev", "fx", "blob", { bytes: 200_000 }));
+    assert.match(text, /^Error executing tool 'blob' in server 'fx' \(toolbox 'dev'\): Message of \d+ bytes exceeds the limit of 100000 bytes$/);
+    assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "still here" })), "A: still here");
+  });
+});
+
+test("lifecycle: 200 concurrent calls across two servers each get their own answer", async () => {
+  const config = { toolboxes: { dev: { description: "d", mcpServers: { a: fx("A"), b: fx("B") } } } };
+  await withWorkbench(config, async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const calls = Array.from({ length: 200 }, (_, i) => {
+      const server = i % 2 === 0 ? "a" : "b";
+      return useTool(session, "dev", server, "echo", { text: `call-${i}` }).then((result) => [i, server, okText(result)]);
+    });
+    for (const [i, server, text] of await Promise.all(calls)) {
+      assert.equal(text, `${server === "a" ? "A" : "B"}: call-${i}`);
+    }
+  });
+});
+
+test("lifecycle: 20 concurrent opens spawn each server once", async () => {
+  const config = { toolboxes: { dev: { description: "d", mcpServers: { a: fx("A"), b: fx("B") } } } };
+  await withWorkbench(config, async (session) => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => openToolbox(session, "dev")));
+    const texts = new Set(results.map((result) => okText(result)));
+    assert.equal(texts.size, 1);
+    assert.equal(fixturePids(session).length, 2);
+  });
+});
