@@ -125,6 +125,7 @@ async function readTextFile(path: string): Promise<string> {
 
 export const platform: Platform = {
   runtime: "bun",
+  windows: isWindows,
   args: process.argv.slice(2),
   env: process.env as Record<string, string>,
   cwd: process.cwd(),

@@ -103,6 +103,7 @@ const parentAlive = watchParent(Deno.ppid, {
 
 export const platform: Platform = {
   runtime: "deno",
+  windows: isWindows,
   args: Deno.args,
   env: Deno.env.toObject(),
   cwd: Deno.cwd(),

@@ -36,6 +36,8 @@ export interface ChildProcess {
 
 export interface Platform {
   runtime: "bun" | "deno";
+  /** Windows has its own set of essential environment variables and no process groups. */
+  windows: boolean;
   /** Command-line arguments after the program (and script) name. */
   args: string[];
   env: Record<string, string>;

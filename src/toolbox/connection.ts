@@ -21,7 +21,7 @@ export interface ConnectionTarget {
   config: ServerConfig;
 }
 
-export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr">;
+export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "windows">;
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -56,7 +56,7 @@ export class ServerConnection {
   /** Spawns the server; throws if it cannot start. */
   static spawn(target: ConnectionTarget, host: ConnectionHost): ServerConnection {
     const { command, args, env, cwd, inheritEnv } = target.config;
-    const childEnv = inheritEnv ? { ...host.env, ...env } : childEnvironment(host.env, env);
+    const childEnv = inheritEnv ? { ...host.env, ...env } : childEnvironment(host.env, env, host.windows);
     const child = host.spawn(command, args, { env: childEnv, cwd });
     return new ServerConnection(target, child, host);
   }

@@ -59,7 +59,7 @@ test("e2e: closing stdin after a real exchange makes the process exit 0, stdout 
   const started = performance.now();
   const done = await runToEnd(command, args, { input, env });
   assert.equal(done.code, 0, done.stderr);
-  const lines = done.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const lines = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
   assert.deepEqual(lines.map((message) => message.id), [1, 2]);
   assert.equal(lines[0].result.serverInfo.name, "mcp-workbench");
   assert.ok(performance.now() - started < 15_000);
@@ -121,4 +121,33 @@ test("e2e: the config path comes from WORKBENCH_CONFIG when --config is absent",
 test("e2e: the workbench runs with no node on its PATH", () => {
   const { PATH } = workbenchEnv();
   assert.ok(!PATH.split(":").some((dir) => existsSync(`${dir}/node`)), PATH);
+});
+
+test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method gets -32601", async () => {
+  const dir = tempDir();
+  const path = writeConfig(dir, { toolboxes: {} });
+  const { command, args } = workbenchCommand(["--config", path]);
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
+  const input = [
+    "this is not json",
+    '{"valid": "json", "but": "not JSON-RPC"}',
+    JSON.stringify(initialize),
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    '{"jsonrpc":"2.0","id":2,"method":"no/such/method"}',
+    '{"jsonrpc":"2.0","id":3,"method":"tools/list"}',
+  ].join("\n") + "\n";
+  const done = await runToEnd(command, args, { input, env });
+  assert.equal(done.code, 0, done.stderr);
+  // JSON-RPC lets answers come in any order: sort them by id.
+  const replies = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
+  assert.deepEqual(replies.map((reply) => reply.id), [1, 2, 3]);
+  assert.equal(replies[1].error.code, -32601);
+  assert.equal(replies[2].result.tools.length, 2);
+  assert.match(done.stderr, /Ignored a line that is not JSON: "this is not json"/);
+  assert.match(done.stderr, /Ignored a line that is not JSON-RPC 2\.0/);
 });

@@ -1,0 +1,25 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { relayStderr } from "../../src/toolbox/stderr-relay.ts";
+
+function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+}
+
+test("stderr relay: every line is prefixed, lines split across chunks are joined, the last line is kept", async () => {
+  let out = "";
+  await relayStderr(streamOf("starting\nhalf of ", "a line\r\n\nno newline at the end"), "[dev/fs]", (text) => (out += text));
+  assert.equal(out, "[dev/fs] starting\n[dev/fs] half of a line\n[dev/fs] no newline at the end\n");
+});
+
+test("stderr relay: a huge line is left out, saying so, and the next one still comes through", async () => {
+  let out = "";
+  await relayStderr(streamOf("x".repeat(100_000) + "\nafter\n"), "[a/b]", (text) => (out += text));
+  assert.equal(out, "[a/b] (a line of 100000 bytes was left out)\n[a/b] after\n");
+});
