@@ -8,6 +8,13 @@ import { existsSync } from "node:fs";
 import { startWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 
 const env = workbenchEnv();
+/** A raw initialize request, for tests that speak JSON-RPC themselves. */
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
 
 test("e2e: initialize reports name, version, tools capability and instructions listing toolboxes", async () => {
   const session = await startWorkbench({
@@ -48,13 +55,7 @@ test("e2e: closing stdin after a real exchange makes the process exit 0, stdout 
   const dir = tempDir();
   const path = writeConfig(dir, { toolboxes: {} });
   const { command, args } = workbenchCommand(["--config", path]);
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  };
-  const input = `${JSON.stringify(initialize)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n` +
+  const input = `${INITIALIZE}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n` +
     `{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n`;
   const started = performance.now();
   const done = await runToEnd(command, args, { input, env });
@@ -107,12 +108,7 @@ test("e2e: the config path comes from WORKBENCH_CONFIG when --config is absent",
   const dir = tempDir();
   const path = writeConfig(dir, { toolboxes: { viaenv: { mcpServers: {} } } });
   const { command, args } = workbenchCommand([]);
-  const input = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  }) + "\n";
+  const input = `${INITIALIZE}\n`;
   const done = await runToEnd(command, args, { input, env: { ...env, WORKBENCH_CONFIG: path } });
   assert.equal(done.code, 0, done.stderr);
   assert.match(JSON.parse(done.stdout).result.instructions, /- viaenv \(0 servers\)/);
@@ -127,16 +123,10 @@ test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method g
   const dir = tempDir();
   const path = writeConfig(dir, { toolboxes: {} });
   const { command, args } = workbenchCommand(["--config", path]);
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  };
   const input = [
     "this is not json",
     '{"valid": "json", "but": "not JSON-RPC"}',
-    JSON.stringify(initialize),
+    INITIALIZE,
     '{"jsonrpc":"2.0","method":"notifications/initialized"}',
     '{"jsonrpc":"2.0","id":2,"method":"no/such/method"}',
     '{"jsonrpc":"2.0","id":3,"method":"tools/list"}',

@@ -38,24 +38,9 @@ export function useTool(
   return call(session, "use_tool", { tool: { toolbox, server, name }, ...(args !== undefined && { arguments: args }) });
 }
 
-export interface ToolInfo {
-  name: string;
-  toolbox_name: string;
-  source_server: string;
-  description?: string;
-  title?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-}
-
-export interface Opened {
-  toolbox: string;
-  description: string;
-  servers_connected: number;
-  tools: ToolInfo[];
-  _errors?: string[];
-}
+// The product's own result types: the tests check values, the compiler checks the shapes agree.
+export type { OpenToolboxResult as Opened, ToolInfo } from "../../src/tools/open-toolbox.ts";
+import type { OpenToolboxResult as Opened } from "../../src/tools/open-toolbox.ts";
 
 /** Asserts a successful open_toolbox result (one compact JSON text, no isError) and parses it. */
 export function opened(result: CallToolResult): Opened {
