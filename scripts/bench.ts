@@ -1,0 +1,50 @@
+/**
+ * The benchmark (issue #6): what the workbench costs over talking to a server directly.
+ * `bun scripts/bench.ts [--target bun|deno|bin] [--quick] [--out PATH]`, or under Deno with
+ * `deno run -A scripts/bench.ts ...`. Prints the figures and the targets; saves JSON to
+ * bench-results/<target>-<timestamp>.json unless --out names a path. See docs/benchmarks.md.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import process from "node:process";
+import { parseBenchArgs, USAGE } from "./bench/args.ts";
+import { runBench } from "./bench/run.ts";
+import { checksTable, figuresTable } from "./bench/report.ts";
+import { repoRoot } from "./bench/targets.ts";
+import { RpcClient } from "./bench/rpc-client.ts";
+
+/** A run that hangs despite every per-loop bound still ends. */
+const HARD_LIMIT_MS = { quick: 3 * 60_000, full: 15 * 60_000 };
+
+async function main(): Promise<number> {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  let args;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  const limit = args.quick ? HARD_LIMIT_MS.quick : HARD_LIMIT_MS.full;
+  const watchdog = setTimeout(() => {
+    console.error(`bench: stopped after ${limit / 1000} s`);
+    RpcClient.terminateAll();
+    process.exit(1);
+  }, limit);
+  console.log(`bench: target ${args.target}${args.quick ? " (quick)" : ""}`);
+  const results = await runBench(args, (text) => console.log(`  measuring ${text}`));
+  clearTimeout(watchdog);
+  const { loadAverage1mAtStart: before, loadAverage1mAtEnd: after, cpus } = results.machine;
+  console.log(`\n${cpus} CPUs, load average ${before} at the start, ${after} at the end`);
+  console.log(`\n${figuresTable(results)}\n\n${checksTable(results.checks ?? [])}`);
+  const out = args.out ?? `${repoRoot}/bench-results/${args.target}-${results.startedAt.replace(/[:.]/g, "-")}.json`;
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
+  console.log(`\n${results.durationS} s; saved ${out}`);
+  return 0;
+}
+
+process.exit(await main());

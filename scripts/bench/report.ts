@@ -1,0 +1,182 @@
+/** The results: their shape in JSON, the table, and the issue's targets with PASS or MISS. */
+import type { StartupFigures, OpenFigures } from "./startup.ts";
+import type { LatencyFigures, ThroughputFigures } from "./calls.ts";
+import type { BlobFigures } from "./blobs.ts";
+import type { ContextFigures } from "./context.ts";
+import type { Plan } from "./plan.ts";
+import type { Target } from "./targets.ts";
+import { MiB, round } from "./stats.ts";
+
+export interface Results {
+  target: Target;
+  quick: boolean;
+  startedAt: string;
+  durationS: number;
+  machine: Record<string, string | number>;
+  versions: Record<string, string>;
+  plan: Plan;
+  startup: StartupFigures;
+  openToolbox: OpenFigures;
+  latency: LatencyFigures;
+  throughput: ThroughputFigures;
+  blobs: BlobFigures;
+  context: ContextFigures;
+  executableBytes?: number;
+  checks?: Check[];
+}
+
+export interface Check {
+  target: string;
+  value: string;
+  limit: string;
+  status: "PASS" | "MISS" | "n/a";
+}
+
+/** The issue's targets. Start-up and memory are set for the Bun executable: other targets say n/a. */
+export function checkTargets(results: Results): Check[] {
+  const { latency, throughput, blobs, startup, openToolbox, context } = results;
+  const binOnly = results.target === "bin" ? undefined : "n/a";
+  const blob32 = blobs.sizes.find((size) => size.mib === 32);
+  const overhead = latency.overheadP50Us;
+  const rss = openToolbox.rssAfterInitializeMiB;
+  const startupMs = startup.workbenchMs;
+  const listRatio = context.openToolboxRatio;
+  return [
+    check("call overhead p50 over direct", `${fmt(overhead, 0)} µs`, "< 100 µs", overhead < 100),
+    check("throughput at 64 in flight vs direct", percent(throughput.ratio), ">= 30%", throughput.ratio >= 0.3),
+    check("32 MiB blob vs direct", `${fmt(blob32?.ratio ?? NaN)}x`, "<= 2x", (blob32?.ratio ?? Infinity) <= 2),
+    check("blob time 32 MiB / 8 MiB", fmt(blobs.ratio32over8), "< 5", blobs.ratio32over8 < 5),
+    check64(blobs),
+    check("start-up (spawn to initialize)", `${fmt(startupMs, 1)} ms`, "< 60 ms (bin)", startupMs < 60, binOnly),
+    check("memory after initialize", `${fmt(rss, 1)} MiB`, "< 40 MiB (bin)", rss < 40, binOnly),
+    check("tools/list + instructions, 3 toolboxes", `${context.alwaysBytes} B`, "< 2000 B", context.alwaysBytes < 2000),
+    check("open_toolbox response vs downstream tools", `${fmt(listRatio, 3)}x`, "<= 1.15x", listRatio <= 1.15),
+  ];
+}
+
+function check64(blobs: BlobFigures): Check {
+  const blob64 = blobs.sizes.find((size) => size.mib === 64);
+  if (!blob64) return { target: "64 MiB blob passes", value: "not run (--quick)", limit: "passes", status: "n/a" };
+  return check("64 MiB blob passes", blob64.error ? "fails (see figure 5)" : "yes", "passes", !blob64.error);
+}
+
+function check(target: string, value: string, limit: string, ok: boolean, override?: "n/a"): Check {
+  return { target, value, limit, status: override ?? (ok ? "PASS" : "MISS") };
+}
+
+/** The figures as a table: workbench, direct baseline where there is one, and how they compare. */
+export function figuresTable(results: Results): string {
+  return table([
+    ["figure", "workbench", "direct", "compared"],
+    ...startupRows(results),
+    ...callRows(results),
+    ...blobRows(results),
+    ...memoryRows(results),
+    ...contextRows(results.context),
+    executableRow(results.executableBytes),
+  ]);
+}
+
+function executableRow(bytes: number | undefined): string[] {
+  return ["8 executable dist/mcp-workbench, MiB", bytes === undefined ? "not built" : fmt(bytes / MiB, 1), "", ""];
+}
+
+function startupRows({ startup, openToolbox: open, plan }: Results): string[][] {
+  const gain = startup.workbenchMs - startup.fixtureMs;
+  return [
+    [
+      `1 spawn to initialize, ms (median of ${plan.startupRuns})`,
+      fmt(startup.workbenchMs, 1),
+      fmt(startup.fixtureMs, 1),
+      `+${fmt(gain, 1)} ms`,
+    ],
+    [`2 open_toolbox 1 server, ms (median of ${plan.openRuns})`, fmt(open.oneServerMs, 1), "", ""],
+    [`  open_toolbox 8 servers, ms (median of ${plan.openRuns})`, fmt(open.eightServersMs, 1), "", ""],
+  ];
+}
+
+function callRows({ latency, throughput, plan }: Results): string[][] {
+  const { p50Us: p50, p99Us: p99 } = latency;
+  const p99Gap = p99.workbench - p99.direct;
+  const rate = throughput.callsPerSecond;
+  return [
+    [
+      `3 sequential echo p50, µs (${latency.calls.workbench} calls)`,
+      fmt(p50.workbench, 0),
+      fmt(p50.direct, 0),
+      `+${fmt(latency.overheadP50Us, 0)} µs`,
+    ],
+    ["  sequential echo p99, µs", fmt(p99.workbench, 0), fmt(p99.direct, 0), `+${fmt(p99Gap, 0)} µs`],
+    [
+      `4 echo, ${plan.inFlight} in flight, calls/s (${throughput.calls.workbench} calls)`,
+      fmt(rate.workbench, 0),
+      fmt(rate.direct, 0),
+      `${percent(throughput.ratio)} of direct`,
+    ],
+  ];
+}
+
+function blobRows({ blobs, plan }: Results): string[][] {
+  const rows = blobs.sizes.map((size, index) => [
+    `${index === 0 ? "5" : " "} blob ${size.mib} MiB, ms (median of ${plan.blobRepeats})`,
+    size.error ? "failed" : fmt(size.workbenchMs, 0),
+    fmt(size.directMs, 0),
+    size.error ? lastClause(size.error) : `${fmt(size.ratio)}x`,
+  ]);
+  return [...rows, ["  blob time 32 MiB / 8 MiB (linear: 4)", fmt(blobs.ratio32over8), fmt(directRatio(blobs)), ""]];
+}
+
+function memoryRows({ openToolbox: open }: Results): string[][] {
+  return [
+    ["6 RSS after initialize, MiB", fmt(open.rssAfterInitializeMiB, 1), "", "workbench process alone"],
+    ["  RSS after opening 8 servers, MiB", fmt(open.rssAfterOpenEightMiB, 1), "", ""],
+  ];
+}
+
+function contextRows(context: ContextFigures): string[][] {
+  const withTokens = (bytes: number) => `${bytes} (~${Math.round(bytes / 4)} tok)`;
+  return [
+    [
+      `7 tools/list + instructions, bytes (${context.toolboxes} toolboxes)`,
+      withTokens(context.alwaysBytes),
+      "",
+      `list ${context.toolsListBytes} + instructions ${context.instructionsBytes}`,
+    ],
+    [
+      `  open_toolbox, 8 servers / ${context.downstreamTools} tools, bytes`,
+      withTokens(context.openToolboxBytes),
+      withTokens(context.downstreamToolsBytes),
+      `${fmt(context.openToolboxRatio, 3)}x`,
+    ],
+  ];
+}
+
+export function checksTable(checks: Check[]): string {
+  const rows = checks.map((check) => [check.target, check.value, check.limit, check.status]);
+  return table([["target", "measured", "limit", "result"], ...rows]);
+}
+
+function directRatio(blobs: BlobFigures): number {
+  const at = (mib: number) => blobs.sizes.find((size) => size.mib === mib)?.directMs ?? NaN;
+  return at(32) / at(8);
+}
+
+/** The reason at the end of a chain of "context: reason" messages. */
+function lastClause(message: string): string {
+  return message.slice(message.lastIndexOf(": ") + 2).slice(0, 80);
+}
+
+const percent = (ratio: number) => `${fmt(ratio * 100, 0)}%`;
+
+function fmt(value: number, digits = 2): string {
+  return Number.isFinite(value) ? String(round(value, digits)) : "-";
+}
+
+/** Plain text columns: the first left-aligned, the others right-aligned. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length)));
+  const line = (row: string[]) =>
+    row.map((cell, column) => column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])).join("  ");
+  const rule = widths.map((width) => "-".repeat(width)).join("  ");
+  return [line(rows[0]), rule, ...rows.slice(1).map(line)].join("\n");
+}

@@ -1,0 +1,74 @@
+/** Figures 1, 2 and 6: start-up, open_toolbox, and the workbench's resident memory. */
+import { performance } from "node:perf_hooks";
+import { RpcClient } from "./rpc-client.ts";
+import { type BenchSetup, EIGHT, ONE, openToolbox, startWorkbench } from "./setup.ts";
+import { fixtureCommand, type Target, workbenchCommand } from "./targets.ts";
+import { BUDGET_MS, type Plan } from "./plan.ts";
+import { median, MiB } from "./stats.ts";
+import { residentBytes } from "./memory.ts";
+
+export interface StartupFigures {
+  workbenchMs: number;
+  fixtureMs: number;
+  workbenchSamples: number[];
+  fixtureSamples: number[];
+}
+
+/** Time from spawn to the initialize response, for fresh processes of the workbench and the fixture, alternately. */
+export async function measureStartup(target: Target, setup: BenchSetup, plan: Plan): Promise<StartupFigures> {
+  const workbenchSamples: number[] = [];
+  const fixtureSamples: number[] = [];
+  const workbench = { ...workbenchCommand(target, setup.configPath), cwd: setup.dir };
+  for (let run = 0; run < plan.startupRuns; run++) {
+    workbenchSamples.push(await spawnToInitialize(() => RpcClient.start(workbench)));
+    fixtureSamples.push(await spawnToInitialize(() => RpcClient.start(fixtureCommand("s1"))));
+  }
+  return { workbenchMs: median(workbenchSamples), fixtureMs: median(fixtureSamples), workbenchSamples, fixtureSamples };
+}
+
+async function spawnToInitialize(start: () => RpcClient): Promise<number> {
+  const began = performance.now();
+  const client = start();
+  try {
+    await client.initialize();
+    return performance.now() - began;
+  } finally {
+    await client.close();
+  }
+}
+
+export interface OpenFigures {
+  oneServerMs: number;
+  eightServersMs: number;
+  /** VmRSS of the workbench process alone (its children are separate processes). */
+  rssAfterInitializeMiB: number;
+  rssAfterOpenEightMiB: number;
+}
+
+/** open_toolbox on a fresh workbench each time; the memory figures come from the same processes. */
+export async function measureOpenToolbox(target: Target, setup: BenchSetup, plan: Plan): Promise<OpenFigures> {
+  const one: number[] = [];
+  const eight: number[] = [];
+  const rssInitialized: number[] = [];
+  const rssOpenEight: number[] = [];
+  for (let run = 0; run < plan.openRuns; run++) {
+    for (const toolbox of [ONE, EIGHT]) {
+      const client = await startWorkbench(target, setup);
+      try {
+        rssInitialized.push(residentBytes(client.pid));
+        const began = performance.now();
+        await openToolbox(client, toolbox, BUDGET_MS.openToolbox);
+        (toolbox === ONE ? one : eight).push(performance.now() - began);
+        if (toolbox === EIGHT) rssOpenEight.push(residentBytes(client.pid));
+      } finally {
+        await client.close();
+      }
+    }
+  }
+  return {
+    oneServerMs: median(one),
+    eightServersMs: median(eight),
+    rssAfterInitializeMiB: median(rssInitialized) / MiB,
+    rssAfterOpenEightMiB: median(rssOpenEight) / MiB,
+  };
+}
