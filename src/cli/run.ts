@@ -1,7 +1,7 @@
 /** The program: parse the command line, load the configuration, serve MCP on stdio until told to stop. */
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, loadConfig, resolveConfigPath } from "../config/index.ts";
-import { createWorkbenchServer } from "../server/workbench-server.ts";
+import { serveWorkbench } from "../server/workbench-server.ts";
 import { ToolboxRegistry } from "../toolbox/registry.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
 import { NAME, VERSION } from "../version.ts";
@@ -40,19 +40,21 @@ export async function run(platform: Platform): Promise<number> {
   }
 
   const registry = new ToolboxRegistry(config, platform);
-  const server = createWorkbenchServer({ config, configPath: path, registry });
   const transport = new StreamTransport(platform.stdin, platform.stdout, { drainMs: STDIN_DRAIN_MS });
-  let parentWatch: ReturnType<typeof setInterval> | undefined;
-  const stopped = new Promise<string>((resolve) => {
-    server.onclose = () => resolve("the client closed the connection");
-    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => resolve(signal));
-    // A client killed with SIGKILL may leave our stdin open (a grandparent holds it): watch the parent too.
-    parentWatch = setInterval(() => {
-      if (!platform.parentAlive()) resolve("the parent process is gone");
-    }, PARENT_CHECK_MS);
+  let stop!: (reason: string) => void;
+  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => stop(signal));
+  // A client killed with SIGKILL may leave our stdin open (a grandparent holds it): watch the parent too.
+  const parentWatch = setInterval(() => {
+    if (!platform.parentAlive()) stop("the parent process is gone");
+  }, PARENT_CHECK_MS);
+  const server = await serveWorkbench(transport, {
+    config,
+    configPath: path,
+    registry,
+    onClose: () => stop("the client closed the connection"),
+    onError: (error) => say(`${NAME}: ${error.message}`),
   });
-  server.onerror = (error) => say(`${NAME}: ${error.message}`);
-  await server.connect(transport);
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   const reason = await stopped;
   clearInterval(parentWatch);

@@ -1,43 +1,51 @@
-/** The MCP server a client talks to: the SDK's low-level Server with our two meta-tools. */
-import { Server } from "../sdk.ts";
-import { CallToolRequestSchema, ListToolsRequestSchema, type Progress } from "../sdk.ts";
+/**
+ * The MCP server a client talks to: the SDK's low-level Server with our two meta-tools, and the
+ * tools/call fast lane in front of it.
+ */
+import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "../sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
+import type { StreamTransport } from "../transport/stream-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolbox } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { NAME, VERSION } from "../version.ts";
 import { buildInstructions } from "./instructions.ts";
+import { progressSender, serveToolCalls } from "./tool-call-lane.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
   configPath: string;
   registry: ToolboxRegistry;
+  /** Set before connecting, so that a client that leaves at once is still seen leaving. */
+  onClose: () => void;
+  onError: (error: Error) => void;
 }
 
-export function createWorkbenchServer({ config, configPath, registry }: WorkbenchServerOptions): Server {
+/** Creates the server and connects it to the client's transport. */
+export async function serveWorkbench(transport: StreamTransport, options: WorkbenchServerOptions): Promise<Server> {
+  const { config, configPath, registry } = options;
   const server = new Server(
     { name: NAME, version: VERSION },
     { capabilities: { tools: {} }, instructions: buildInstructions(config, configPath) },
   );
   const dispatcher = new ToolDispatcher([openToolbox, useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
+  // What the fast lane leaves (a tools/call it does not recognise) still gets a proper answer.
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const token = request.params._meta?.progressToken;
-    // Progress is sent in order and before the result, or the client drops what comes after it.
-    let progressSent = Promise.resolve();
-    const onProgress = token === undefined ? undefined : (progress: Progress) => {
-      const notification = { method: "notifications/progress" as const, params: { ...progress, progressToken: token } };
-      progressSent = progressSent.then(() => extra.sendNotification(notification)).catch(() => {});
-    };
+    const progress = progressSender(request.params._meta?.progressToken, (message) => extra.sendNotification(message as never));
     const result = await dispatcher.call(request.params.name, request.params.arguments, {
       config,
       registry,
       signal: extra.signal,
-      onProgress,
+      onProgress: progress.report,
     });
-    await progressSent;
+    await progress.sent();
     return result;
   });
+  serveToolCalls(transport, dispatcher, { config, registry });
+  server.onclose = options.onClose;
+  server.onerror = options.onError;
+  await server.connect(transport);
   return server;
 }

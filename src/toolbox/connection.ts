@@ -1,5 +1,5 @@
 /** One downstream server: its child process and the SDK Client that speaks to it. */
-import { type CallToolResult, CallToolResultSchema, Client, ErrorCode, McpError, type Progress, type Tool } from "../sdk.ts";
+import { type CallToolResult, Client, type Progress, type Tool } from "../sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
 import type { ChildProcess, ExitStatus, Platform } from "../platform/types.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
@@ -7,6 +7,7 @@ import { NAME, VERSION } from "../version.ts";
 import { childEnvironment } from "./child-env.ts";
 import { applyToolFilters } from "./filters.ts";
 import { relayStderr } from "./stderr-relay.ts";
+import { CallError, ToolCallLane } from "./call-lane.ts";
 
 /** How long a child gets after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
@@ -39,6 +40,7 @@ export class ServerConnection {
   readonly #host: ConnectionHost;
   #status?: ExitStatus;
   #closing?: Promise<void>;
+  #lane?: ToolCallLane;
 
   private constructor(target: ConnectionTarget, child: ChildProcess, host: ConnectionHost) {
     this.target = target;
@@ -66,6 +68,9 @@ export class ServerConnection {
     const { connectTimeoutMs, maxMessageBytes } = this.target.config;
     const transport = new StreamTransport(this.#child.stdout, this.#child.stdin, { maxMessageBytes });
     transport.onerror = (error) => this.#log(error.message);
+    const lane = new ToolCallLane((message) => transport.send(message));
+    transport.claim = (message) => lane.claim(message);
+    this.#lane = lane;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
     const timeout = new Promise<never>((_, reject) => {
@@ -86,6 +91,7 @@ export class ServerConnection {
     }
     this.#client.onclose = () => {
       this.lostReason ??= "connection closed";
+      lane.close();
     };
   }
 
@@ -107,21 +113,17 @@ export class ServerConnection {
    * call timeout (callTimeoutMs); maxCallTimeMs caps the call whatever the progress.
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    if (this.lostReason) throw new Error(this.lostReason);
+    if (this.lostReason || !this.#lane) throw new Error(this.lostReason ?? "not connected");
     const { callTimeoutMs, maxCallTimeMs } = this.target.config;
     try {
-      return await this.#client.request(
-        { method: "tools/call", params: { name, arguments: args } },
-        CallToolResultSchema,
-        {
-          signal: options.signal,
-          timeout: callTimeoutMs,
-          maxTotalTimeout: maxCallTimeMs,
-          resetTimeoutOnProgress: true,
-          // The SDK asks for progress (and resets the timer on it) only when there is a listener.
-          onprogress: options.onProgress ?? (() => {}),
-        },
-      ) as CallToolResult;
+      return await this.#lane.call({
+        name,
+        arguments: args,
+        idleTimeoutMs: callTimeoutMs,
+        maxTimeMs: maxCallTimeMs,
+        signal: options.signal,
+        onProgress: options.onProgress,
+      });
     } catch (error) {
       throw new Error(await this.#explain(error), { cause: error });
     }
@@ -129,18 +131,22 @@ export class ServerConnection {
 
   /** The words for a failed call: a crash names the exit, a timeout names its limit. */
   async #explain(error: unknown): Promise<string> {
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && !this.#closing) {
-      const exit = await this.#exitWithin(EXIT_REPORT_MS);
-      if (exit) return describeExit(exit);
+    if (!(error instanceof CallError)) return error instanceof Error ? error.message : String(error);
+    const { callTimeoutMs, maxCallTimeMs } = this.target.config;
+    switch (error.failure.kind) {
+      case "remote":
+        return error.failure.message;
+      case "idle-timeout":
+        return `no answer within the call timeout of ${callTimeoutMs} ms (callTimeoutMs)`;
+      case "max-time":
+        return `call exceeded the maximum call time of ${maxCallTimeMs} ms (maxCallTimeMs)`;
+      case "cancelled":
+        return "cancelled by the client";
+      case "closed": {
+        const exit = this.#closing ? undefined : await this.#exitWithin(EXIT_REPORT_MS);
+        return exit ? describeExit(exit) : this.lostReason ?? "connection closed";
+      }
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      const { callTimeoutMs, maxCallTimeMs } = this.target.config;
-      const data = error.data as { maxTotalTimeout?: number } | undefined;
-      return data?.maxTotalTimeout !== undefined
-        ? `call exceeded the maximum call time of ${maxCallTimeMs} ms (maxCallTimeMs)`
-        : `no answer within the call timeout of ${callTimeoutMs} ms (callTimeoutMs)`;
-    }
-    return downstreamMessage(error);
   }
 
   /**
@@ -154,6 +160,7 @@ export class ServerConnection {
 
   async #shutdown(graceful: boolean): Promise<void> {
     this.lostReason ??= "connection closed";
+    this.#lane?.close();
     await this.#client.close().catch(() => {});
     const left = graceful && await this.#exitWithin(GRACE_MS);
     if (!left) {
@@ -172,6 +179,7 @@ export class ServerConnection {
     this.lostReason = describeExit(status);
     this.#log(this.lostReason);
     // A grandchild may still hold the server's stdout open; do not wait for its end.
+    this.#lane?.close();
     void this.#client.close().catch(() => {});
     this.#child.kill("SIGKILL");
   }
@@ -188,16 +196,6 @@ export class ServerConnection {
   #log(text: string): void {
     this.#host.writeStderr(`[${this.target.toolbox}/${this.target.server}] ${text}\n`);
   }
-}
-
-/**
- * The SDK prefixes "MCP error <code>: " to the message of every JSON-RPC error it receives; the
- * user wants the downstream's own words (which, from an SDK server, carry that prefix already).
- */
-function downstreamMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const prefix = error instanceof McpError ? `MCP error ${error.code}: ` : "";
-  return prefix && error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 }
 
 function describeExit(status: ExitStatus): string {

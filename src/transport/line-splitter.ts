@@ -84,6 +84,11 @@ export class LineSplitter {
   }
 }
 
+/** The pieces joined into one array. */
+export function concatBytes(pieces: Uint8Array[]): Uint8Array {
+  return concat(pieces, pieces.reduce((sum, piece) => sum + piece.length, 0));
+}
+
 function concat(pieces: Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let offset = 0;

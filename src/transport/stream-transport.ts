@@ -4,7 +4,7 @@
  */
 import type { Transport } from "../sdk.ts";
 import type { JSONRPCMessage } from "../sdk.ts";
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./line-splitter.ts";
+import { concatBytes, DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./line-splitter.ts";
 
 export interface StreamTransportOptions {
   /** Largest message accepted, in bytes (default 64 MiB). */
@@ -21,6 +21,11 @@ export class StreamTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * Sees each message before `onmessage` and keeps it by returning true: the tool-call fast
+   * lanes take their own traffic here, and the SDK gets the rest.
+   */
+  claim?: (message: JSONRPCMessage) => boolean;
 
   readonly #readable: ReadableStream<Uint8Array>;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
@@ -34,6 +39,9 @@ export class StreamTransport implements Transport {
   #drained?: () => void;
   #started = false;
   #closed = false;
+  /** Encoded messages waiting for the write under way to finish. */
+  #queue: Uint8Array[] = [];
+  #flushing?: Promise<void>;
 
   constructor(
     readable: ReadableStream<Uint8Array>,
@@ -58,10 +66,28 @@ export class StreamTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error("Transport is closed");
-    await this.#writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    this.#queue.push(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    this.#flushing ??= this.#flush();
+    await this.#flushing;
     if (this.#drainMs > 0 && "id" in message && !("method" in message)) {
       this.#unanswered.delete(message.id as string | number);
       if (this.#unanswered.size === 0) this.#drained?.();
+    }
+  }
+
+  /**
+   * Writes what is queued, joining the messages that arrived during the previous write into one:
+   * under load one write carries many messages, and a write costs far more than a copy.
+   */
+  async #flush(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.length === 1 ? this.#queue[0] : concatBytes(this.#queue);
+        this.#queue = [];
+        await this.#writer.write(batch);
+      }
+    } finally {
+      this.#flushing = undefined;
     }
   }
 
@@ -115,7 +141,7 @@ export class StreamTransport implements Transport {
       return false;
     }
     if (this.#drainMs > 0 && "method" in message && "id" in message) this.#unanswered.add(message.id);
-    this.onmessage?.(message);
+    this.#dispatch(message);
     return "method" in message && !("id" in message);
   }
 
@@ -129,7 +155,11 @@ export class StreamTransport implements Transport {
     const id = responseId(this.#decoder.decode(event.head), this.#decoder.decode(event.tail));
     this.#reportError(`${message} and was dropped`);
     if (id === undefined) return;
-    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: MESSAGE_TOO_LARGE, message } });
+    this.#dispatch({ jsonrpc: "2.0", id, error: { code: MESSAGE_TOO_LARGE, message } });
+  }
+
+  #dispatch(message: JSONRPCMessage): void {
+    if (!this.claim?.(message)) this.onmessage?.(message);
   }
 
   #reportError(text: string): void {

@@ -1,0 +1,126 @@
+/**
+ * tools/call to a downstream server without the SDK Client on the way: the hot path of every
+ * use_tool. The SDK checks each message against its zod schemas several times over (measured at
+ * about half of the workbench's CPU per call); here a result is matched to its request by id and
+ * passed on as it is. The lane does what the SDK would for these calls: progress (which resets
+ * the idle timer), a cap on the total time, cancellation sent downstream, and failure of every
+ * pending call when the connection ends. Everything else on the connection stays with the SDK.
+ */
+import type { CallToolResult, JSONRPCMessage, Progress } from "../sdk.ts";
+
+export type CallFailure =
+  | { kind: "remote"; message: string }
+  | { kind: "idle-timeout" }
+  | { kind: "max-time" }
+  | { kind: "cancelled"; reason: unknown }
+  | { kind: "closed" };
+
+export class CallError extends Error {
+  constructor(readonly failure: CallFailure) {
+    super(failure.kind === "remote" ? failure.message : failure.kind);
+    this.name = "CallError";
+  }
+}
+
+export interface LaneCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Time without an answer or progress before the call fails. */
+  idleTimeoutMs: number;
+  /** Time the call may take at all. */
+  maxTimeMs: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+interface Pending {
+  resolve(result: CallToolResult): void;
+  fail(failure: CallFailure): void;
+  progress(progress: Progress): void;
+}
+
+/** Our ids are strings with a prefix, so they never meet the SDK Client's numeric ids. */
+const ID_PREFIX = "wb-";
+
+export class ToolCallLane {
+  readonly #send: (message: JSONRPCMessage) => Promise<void>;
+  readonly #pending = new Map<string, Pending>();
+  #nextId = 1;
+  #closed = false;
+
+  constructor(send: (message: JSONRPCMessage) => Promise<void>) {
+    this.#send = send;
+  }
+
+  call(call: LaneCall): Promise<CallToolResult> {
+    if (this.#closed) return Promise.reject(new CallError({ kind: "closed" }));
+    const id = `${ID_PREFIX}${this.#nextId++}`;
+    return new Promise<CallToolResult>((resolve, reject) => {
+      let idle: ReturnType<typeof setTimeout> | undefined;
+      const armIdle = () => {
+        clearTimeout(idle);
+        idle = setTimeout(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
+      };
+      const total = setTimeout(() => fail({ kind: "max-time" }), call.maxTimeMs);
+      const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
+      const settle = () => {
+        this.#pending.delete(id);
+        clearTimeout(idle);
+        clearTimeout(total);
+        call.signal?.removeEventListener("abort", onAbort);
+      };
+      const fail = (failure: CallFailure) => {
+        if (!this.#pending.has(id)) return;
+        settle();
+        // The server stops work nobody waits for; a closed connection has no one to tell.
+        if (failure.kind !== "remote" && failure.kind !== "closed") this.#cancel(id, failure);
+        reject(new CallError(failure));
+      };
+      this.#pending.set(id, {
+        resolve: (result) => (settle(), resolve(result)),
+        fail,
+        progress: (progress) => (armIdle(), call.onProgress?.(progress)),
+      });
+      if (call.signal?.aborted) return onAbort();
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      armIdle();
+      const params = { name: call.name, arguments: call.arguments, _meta: { progressToken: id } };
+      this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
+    });
+  }
+
+  /** Takes the responses and progress notifications of our calls; leaves everything else. */
+  claim(message: JSONRPCMessage): boolean {
+    if ("id" in message && !("method" in message)) {
+      const pending = typeof message.id === "string" ? this.#pending.get(message.id) : undefined;
+      if (!pending) return false;
+      if ("result" in message) pending.resolve(message.result as CallToolResult);
+      else pending.fail({ kind: "remote", message: errorMessage(message) });
+      return true;
+    }
+    if ("method" in message && message.method === "notifications/progress" && !("id" in message)) {
+      const { progressToken, ...progress } = (message.params ?? {}) as Progress & { progressToken?: unknown };
+      const pending = typeof progressToken === "string" ? this.#pending.get(progressToken) : undefined;
+      if (!pending) return false;
+      pending.progress(progress);
+      return true;
+    }
+    return false;
+  }
+
+  /** The connection is gone: every pending call fails now rather than at its timeout. */
+  close(): void {
+    this.#closed = true;
+    for (const pending of [...this.#pending.values()]) pending.fail({ kind: "closed" });
+  }
+
+  #cancel(id: string, failure: CallFailure): void {
+    const reason = failure.kind === "cancelled" ? String(failure.reason ?? "cancelled by the client") : failure.kind;
+    this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } }).catch(() => {});
+  }
+}
+
+function errorMessage(message: JSONRPCMessage): string {
+  const error = (message as { error?: { message?: unknown } }).error;
+  return typeof error?.message === "string" ? error.message : "the server answered with an error";
+}
