@@ -2,12 +2,12 @@
  * tools/call from the client without the SDK Server on the way: the other half of the hot path
  * (see src/toolbox/call-lane.ts). The SDK checks each request with zod twice and each result once
  * more; here a well-formed tools/call goes straight to the dispatcher, which validates the meta-
- * tool's input with its own schema. Cancellation and progress work as with the SDK. Anything the
- * lane does not recognise is left to the SDK Server, which answers it as before.
+ * tool's input with its own schema. Cancellation and progress work as with the SDK. Every other
+ * request (initialize, tools/list, ping...) is left to the SDK Server.
  */
-import { ErrorCode, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../sdk.ts";
+import { ErrorCode, type JSONRPCMessage, type Progress, type RequestId } from "../sdk.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
-import type { ToolDispatcher } from "../tools/dispatcher.ts";
+import { JsonRpcError, type ToolDispatcher } from "../tools/dispatcher.ts";
 import type { ToolContext } from "../tools/tool.ts";
 
 export type SharedContext = Omit<ToolContext, "signal" | "onProgress">;
@@ -36,7 +36,7 @@ export function serveToolCalls(transport: StreamTransport, dispatcher: ToolDispa
       });
       reply = { jsonrpc: "2.0", id: call.id, result };
     } catch (error) {
-      const code = error instanceof McpError ? error.code : ErrorCode.InternalError;
+      const code = error instanceof JsonRpcError ? error.code : ErrorCode.InternalError;
       reply = { jsonrpc: "2.0", id: call.id, error: { code, message: messageOf(error) } };
     } finally {
       running.delete(call.id);
@@ -48,6 +48,11 @@ export function serveToolCalls(transport: StreamTransport, dispatcher: ToolDispa
 
   transport.claim = (message) => {
     const call = asToolCall(message);
+    if (call && "invalid" in call) {
+      const error = { code: ErrorCode.InvalidParams, message: `Invalid params: ${call.invalid}` };
+      void transport.send({ jsonrpc: "2.0", id: call.id, error }).catch(() => {});
+      return true;
+    }
     if (call) {
       void serve(call);
       return true;
@@ -64,7 +69,7 @@ export function serveToolCalls(transport: StreamTransport, dispatcher: ToolDispa
  * Progress for the client, in order and before the result: a client drops progress that comes
  * after the response it belongs to.
  */
-export function progressSender(
+function progressSender(
   token: string | number | undefined,
   send: (message: JSONRPCMessage) => Promise<unknown>,
 ) {
@@ -80,16 +85,23 @@ export function progressSender(
   return { report, sent: () => sent };
 }
 
-function asToolCall(message: JSONRPCMessage): ToolCall | undefined {
+/** A tools/call request, or what is wrong with it; undefined for any other message. */
+function asToolCall(message: JSONRPCMessage): ToolCall | { id: RequestId; invalid: string } | undefined {
   if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return undefined;
+  const id = message.id;
   const params = message.params as Record<string, unknown> | undefined;
-  if (typeof params !== "object" || params === null || typeof params.name !== "string") return undefined;
+  if (typeof params !== "object" || params === null || typeof params.name !== "string") {
+    return { id, invalid: "tools/call needs params.name, the name of a tool" };
+  }
   const args = params.arguments;
-  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) return undefined;
-  const meta = params._meta as { progressToken?: unknown } | undefined;
-  const token = meta?.progressToken;
-  if (token !== undefined && typeof token !== "string" && typeof token !== "number") return undefined;
-  return { id: message.id, name: params.name, arguments: args, progressToken: token };
+  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+    return { id, invalid: "params.arguments must be an object" };
+  }
+  const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  if (token !== undefined && typeof token !== "string" && typeof token !== "number") {
+    return { id, invalid: "params._meta.progressToken must be a string or a number" };
+  }
+  return { id, name: params.name, arguments: args, progressToken: token };
 }
 
 function asCancellation(message: JSONRPCMessage): { requestId: RequestId; reason?: string } | undefined {

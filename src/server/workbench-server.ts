@@ -1,8 +1,8 @@
 /**
- * The MCP server a client talks to: the SDK's low-level Server with our two meta-tools, and the
- * tools/call fast lane in front of it.
+ * The MCP server a client talks to: the SDK's low-level Server (initialize, tools/list and the rest
+ * of the protocol) with the tools/call lane in front of it for our two meta-tools.
  */
-import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "../sdk.ts";
+import { ListToolsRequestSchema, Server } from "../sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
@@ -11,7 +11,7 @@ import { openToolbox } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { NAME, VERSION } from "../version.ts";
 import { buildInstructions } from "./instructions.ts";
-import { progressSender, serveToolCalls } from "./tool-call-lane.ts";
+import { serveToolCalls } from "./tool-call-lane.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -31,18 +31,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   );
   const dispatcher = new ToolDispatcher([openToolbox, useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
-  // What the fast lane leaves (a tools/call it does not recognise) still gets a proper answer.
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const progress = progressSender(request.params._meta?.progressToken, (message) => extra.sendNotification(message as never));
-    const result = await dispatcher.call(request.params.name, request.params.arguments, {
-      config,
-      registry,
-      signal: extra.signal,
-      onProgress: progress.report,
-    });
-    await progress.sent();
-    return result;
-  });
+  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(transport, dispatcher, { config, registry });
   server.onclose = options.onClose;
   server.onerror = options.onError;

@@ -3,9 +3,17 @@
  * turns every failure into a tool result with isError, never a JSON-RPC error.
  */
 import * as z from "zod";
-import { type CallToolResult, ErrorCode, McpError, type Tool as McpTool } from "../sdk.ts";
+import { type CallToolResult, ErrorCode, type Tool as McpTool } from "../sdk.ts";
 import { type AnyTool, textResult, type ToolContext } from "./tool.ts";
 import { formatIssues } from "./issues.ts";
+
+/** A failure that is the request's fault, not a tool's: answered as a JSON-RPC error. */
+export class JsonRpcError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+    this.name = "JsonRpcError";
+  }
+}
 
 export class ToolDispatcher {
   readonly #tools: Map<string, AnyTool>;
@@ -21,7 +29,7 @@ export class ToolDispatcher {
     const tool = this.#tools.get(name);
     if (!tool) {
       const known = [...this.#tools.keys()].map((n) => `'${n}'`).join(", ");
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; available tools: ${known}`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool '${name}'; available tools: ${known}`);
     }
     const parsed = tool.schema.safeParse(args ?? {});
     if (!parsed.success) return textResult(`${tool.invalidInputPrefix}: ${formatIssues(parsed.error)}`, true);

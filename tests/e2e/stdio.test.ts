@@ -141,3 +141,23 @@ test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method g
   assert.match(done.stderr, /Ignored a line that is not JSON: "this is not json"/);
   assert.match(done.stderr, /Ignored a line that is not JSON-RPC 2\.0/);
 });
+
+test("e2e: a malformed tools/call or an unknown tool gets a JSON-RPC error that says what is wrong", async () => {
+  const dir = tempDir();
+  const path = writeConfig(dir, { toolboxes: {} });
+  const { command, args } = workbenchCommand(["--config", path]);
+  const input = [
+    INITIALIZE,
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"open_toolbox","arguments":"not an object"}}',
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}',
+  ].join("\n") + "\n";
+  const done = await runToEnd(command, args, { input, env });
+  assert.equal(done.code, 0, done.stderr);
+  const replies = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
+  assert.deepEqual(replies[1].error, { code: -32602, message: "Invalid params: params.arguments must be an object" });
+  assert.deepEqual(replies[2].error, {
+    code: -32602,
+    message: "Unknown tool 'no_such_tool'; available tools: 'open_toolbox', 'use_tool'",
+  });
+});
