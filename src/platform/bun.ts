@@ -6,6 +6,9 @@ import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKi
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
 
 const isWindows = process.platform === "win32";
+// A closed stderr (the client was killed) surfaces as an "error" event: without a listener Bun
+// reports it as uncaught. Logging is best effort; the shutdown must go on.
+process.stderr.on("error", () => {});
 const isLinux = process.platform === "linux";
 
 interface FileSinkLike {
@@ -137,7 +140,12 @@ export const platform: Platform = {
     return sinkToWritable(Bun.stdout.writer() as FileSinkLike);
   },
   writeStderr(text) {
-    process.stderr.write(text);
+    // Best effort, as in the Deno adapter: a log line nobody can read must not stop a shutdown.
+    try {
+      process.stderr.write(text);
+    } catch {
+      // The reader is gone.
+    }
   },
   readTextFile,
   spawn,

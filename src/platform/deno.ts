@@ -111,8 +111,13 @@ export const platform: Platform = {
   stdout: Deno.stdout.writable,
   writeStderr(text) {
     const bytes = new TextEncoder().encode(text);
-    let written = 0;
-    while (written < bytes.length) written += Deno.stderr.writeSync(bytes.subarray(written));
+    try {
+      let written = 0;
+      while (written < bytes.length) written += Deno.stderr.writeSync(bytes.subarray(written));
+    } catch {
+      // Nobody reads our stderr any more (a killed client): a lost log line must not stop the
+      // shutdown that follows it.
+    }
   },
   // Deno rejects a missing file with Deno.errors.NotFound: name "NotFound", code "ENOENT".
   readTextFile: (path) => Deno.readTextFile(path),

@@ -44,7 +44,7 @@ export interface Platform {
   cwd: string;
   stdin: ReadableStream<Uint8Array>;
   stdout: WritableStream<Uint8Array>;
-  /** Writes text to stderr at once; logs never go to stdout. */
+  /** Writes text to stderr at once; logs never go to stdout. Never throws: a lost log line is fine. */
   writeStderr(text: string): void;
   /** Reads UTF-8; a missing file rejects with an Error whose name is "NotFound". */
   readTextFile(path: string): Promise<string>;

@@ -140,7 +140,7 @@ export class StreamTransport implements Transport {
       this.#reportError(`Ignored a line that is not JSON-RPC 2.0: ${preview(text)}`);
       return false;
     }
-    if (this.#drainMs > 0 && "method" in message && "id" in message) this.#unanswered.add(message.id);
+    if (this.#drainMs > 0) this.#track(message);
     this.#dispatch(message);
     return "method" in message && !("id" in message);
   }
@@ -156,6 +156,17 @@ export class StreamTransport implements Transport {
     this.#reportError(`${message} and was dropped`);
     if (id === undefined) return;
     this.#dispatch({ jsonrpc: "2.0", id, error: { code: MESSAGE_TOO_LARGE, message } });
+  }
+
+  /** Requests the peer waits for; one it cancelled gets no answer (MCP), so it is not waited for. */
+  #track(message: JSONRPCMessage): void {
+    if ("method" in message && "id" in message) this.#unanswered.add(message.id);
+    if ("method" in message && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if ((typeof id === "string" || typeof id === "number") && this.#unanswered.delete(id) && this.#unanswered.size === 0) {
+        this.#drained?.();
+      }
+    }
   }
 
   #dispatch(message: JSONRPCMessage): void {

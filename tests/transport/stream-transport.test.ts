@@ -158,3 +158,18 @@ test("transport: progress read in the same chunk as its response still reaches t
   assert.deepEqual(seen, [1, 2]);
   await client.close();
 });
+
+test("transport: after the peer's EOF, a request it cancelled is not waited for", async () => {
+  const text = line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: {} }) +
+    line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+  const started = performance.now();
+  await feed([encoder.encode(text)], { drainMs: 5_000 });
+  assert.ok(performance.now() - started < 1_000, "closed without waiting out the drain");
+});
+
+test("transport: after the peer's EOF, an unanswered request keeps it open until answered or the drain ends", async () => {
+  const started = performance.now();
+  await feed([encoder.encode(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: {} }))], { drainMs: 300 });
+  const waited = performance.now() - started;
+  assert.ok(waited >= 250 && waited < 2_000, `waited ${waited} ms`);
+});
