@@ -33,7 +33,9 @@ export function createSetup(): BenchSetup {
   };
   const config = {
     toolboxes: {
-      [ONE]: { description: "One benchmark fixture", mcpServers: fixtures(1) },
+      // The default maxMessageBytes (64 MiB) counts the whole message: a 64 MiB blob plus its
+      // JSON-RPC envelope needs the limit raised, which is what a user moving such payloads does.
+      [ONE]: { description: "One benchmark fixture", mcpServers: fixtures(1, { maxMessageBytes: BLOB_LIMIT_BYTES }) },
       [EIGHT]: { description: "Eight benchmark fixtures", mcpServers: fixtures(8) },
       [MIXED]: { description: "Reference servers and fixtures", mcpServers: mixedServers },
     },
@@ -43,10 +45,13 @@ export function createSetup(): BenchSetup {
   return { dir, configPath, mixedServers, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** The `one` toolbox's message limit: room for the 64 MiB blob and its envelope. */
+export const BLOB_LIMIT_BYTES = 80 * 1024 * 1024;
+
 /** Fixture servers s1..sN, each labelled with its name. */
-function fixtures(count: number): Record<string, Command> {
+function fixtures(count: number, settings: Record<string, unknown> = {}): Record<string, Command> {
   const entries = Array.from({ length: count }, (_, index) => `s${index + 1}`);
-  return Object.fromEntries(entries.map((name) => [name, fixtureCommand(name)]));
+  return Object.fromEntries(entries.map((name) => [name, { ...fixtureCommand(name), ...settings }]));
 }
 
 /** Calls the fixture's tools one way or the other; the same client code either way. */
