@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fixtureServer } from "../helpers/runtime.ts";
-import { startWorkbench, textOf } from "../helpers/workbench.ts";
+import { withWorkbench, textOf } from "../helpers/workbench.ts";
 import { fixturePids } from "../helpers/procs.ts";
 import { fixtureTools } from "../fixtures/fixture-tools.ts";
 import {
@@ -38,10 +38,9 @@ function fixtureToolInfos(label: string, toolbox: string, server: string): ToolI
 const RESULT_KEYS = ["toolbox", "description", "servers_connected", "tools"];
 
 test("open_toolbox: a single server gives compact JSON with the contract's keys, in order, tools unchanged", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: { dev: { description: "Development tools", mcpServers: { fx: fx("A") } } },
-  });
-  try {
+  }, async (session) => {
     const result = await openToolbox(session, "dev");
     const value = opened(result);
     assert.deepEqual(Object.keys(value), RESULT_KEYS);
@@ -53,18 +52,15 @@ test("open_toolbox: a single server gives compact JSON with the contract's keys,
     // Key order of every tool: name, toolbox_name, source_server, description?, title?, inputSchema, outputSchema?, annotations?
     assert.deepEqual(value.tools.map((tool) => Object.keys(tool)), expected.map((tool) => Object.keys(tool)));
     assert.equal("description" in value.tools.find((tool) => tool.name === "no_description")!, false);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: several servers come in config order, each server's tools in its own order, same names told apart by source_server", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "Two of a kind", mcpServers: { zeta: fx("Z"), alpha: fx("A") } },
     },
-  });
-  try {
+  }, async (session) => {
     const value = opened(await openToolbox(session, "dev"));
     assert.deepEqual(Object.keys(value), RESULT_KEYS);
     assert.equal(value.servers_connected, 2);
@@ -79,16 +75,13 @@ test("open_toolbox: several servers come in config order, each server's tools in
       const answer = await useTool(session, tool.toolbox_name, tool.source_server, tool.name, { text: "hi" });
       assert.equal(okText(answer), `${tool.source_server === "zeta" ? "Z" : "A"}: hi`);
     }
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: opening twice gives an identical result from the same server process", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } },
-  });
-  try {
+  }, async (session) => {
     const first = await openToolbox(session, "dev");
     opened(first);
     const pidBefore = okText(await useTool(session, "dev", "fx", "pid"));
@@ -98,19 +91,16 @@ test("open_toolbox: opening twice gives an identical result from the same server
     const pidAfter = okText(await useTool(session, "dev", "fx", "pid"));
     assert.equal(pidAfter, pidBefore, "no reconnection: the same child answers");
     assert.deepEqual(fixturePids(session), [Number(pidBefore)]);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: different toolboxes open side by side, each listing only its own servers", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "Development", mcpServers: { fx: fx("DEV") } },
       docs: { description: "Documentation", mcpServers: { search: fx("SEARCH"), wiki: fx("WIKI") } },
     },
-  });
-  try {
+  }, async (session) => {
     const dev = opened(await openToolbox(session, "dev"));
     const docs = opened(await openToolbox(session, "docs"));
     assert.deepEqual([dev.toolbox, dev.description, dev.servers_connected], ["dev", "Development", 1]);
@@ -120,19 +110,16 @@ test("open_toolbox: different toolboxes open side by side, each listing only its
     // Opening the second did not disturb the first.
     assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "x" })), "DEV: x");
     assert.equal(okText(await useTool(session, "docs", "wiki", "echo", { text: "y" })), "WIKI: y");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: a server name reused in two toolboxes with different env runs as two processes", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "d", mcpServers: { fx: fx("DEV") } },
       prod: { description: "p", mcpServers: { fx: fx("PROD") } },
     },
-  });
-  try {
+  }, async (session) => {
     const dev = opened(await openToolbox(session, "dev"));
     const prod = opened(await openToolbox(session, "prod"));
     assert.equal(dev.tools[0].description, "DEV: echo the text back");
@@ -143,26 +130,21 @@ test("open_toolbox: a server name reused in two toolboxes with different env run
     const prodPid = Number(okText(await useTool(session, "prod", "fx", "pid")));
     assert.notEqual(devPid, prodPid);
     assert.deepEqual(fixturePids(session), [devPid, prodPid].sort((a, b) => a - b));
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: a paginated tools/list is followed to the end", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: { dev: { description: "d", mcpServers: { paged: fx("P", {}, { FIXTURE_PAGE_SIZE: "3" }) } } },
-  });
-  try {
+  }, async (session) => {
     const value = opened(await openToolbox(session, "dev"));
     assert.deepEqual(value.tools.map((tool) => tool.name), FIXTURE_TOOLS);
     assert.deepEqual(value.tools, fixtureToolInfos("P", "dev", "paged"));
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: toolFilters absent or [\"*\"] keep all tools, a list keeps those in server order, [] keeps none", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: {
         description: "filters",
@@ -174,8 +156,7 @@ test("open_toolbox: toolFilters absent or [\"*\"] keep all tools, a list keeps t
         },
       },
     },
-  });
-  try {
+  }, async (session) => {
     const value = opened(await openToolbox(session, "dev"));
     assert.equal(value.servers_connected, 4, "a server filtered down to nothing is still connected");
     assert.deepEqual(toolsOf(value, "absent"), FIXTURE_TOOLS);
@@ -187,19 +168,16 @@ test("open_toolbox: toolFilters absent or [\"*\"] keep all tools, a list keeps t
       ["absent", "star", "some"],
     );
     assert.equal("_errors" in value, false);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: an unknown toolbox is an error naming the available ones", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "d", mcpServers: { fx: fx("A") } },
       other: { description: "o", mcpServers: {} },
     },
-  });
-  try {
+  }, async (session) => {
     assert.equal(
       errorText(await openToolbox(session, "production")),
       "Toolbox 'production' not found in configuration; available toolboxes: 'dev', 'other'",
@@ -209,26 +187,20 @@ test("open_toolbox: an unknown toolbox is an error naming the available ones", a
       errorText(await openToolbox(session, "Dev")),
       "Toolbox 'Dev' not found in configuration; available toolboxes: 'dev', 'other'",
     );
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: with no toolboxes configured the not-found error says so", async () => {
-  const session = await startWorkbench({ toolboxes: {} });
-  try {
+  await withWorkbench({ toolboxes: {} }, async (session) => {
     assert.equal(
       errorText(await openToolbox(session, "production")),
       "Toolbox 'production' not found in configuration; no toolboxes are configured",
     );
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: invalid parameters are errors with exact messages", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: {} } } });
-  try {
+  await withWorkbench({ toolboxes: { dev: { description: "d", mcpServers: {} } } }, async (session) => {
     assert.equal(errorText(await openToolbox(session, "")), "Invalid parameters: toolbox_name cannot be empty");
     assert.equal(errorText(await openToolbox(session, "   ")), "Invalid parameters: toolbox_name cannot be empty");
     assert.equal(
@@ -236,18 +208,15 @@ test("open_toolbox: invalid parameters are errors with exact messages", async ()
       "Invalid parameters: Unrecognized key: 'extra_field'",
     );
     assert.equal(errorText(await call(session, "open_toolbox", {})), "Invalid parameters: toolbox_name is required");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: a command that does not exist is reported in _errors, the other server still lists its tools", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "d", mcpServers: { fx: fx("A"), broken: { command: "definitely-not-a-command-xyz" } } },
     },
-  });
-  try {
+  }, async (session) => {
     const value = opened(await openToolbox(session, "dev"));
     assert.deepEqual(Object.keys(value), [...RESULT_KEYS, "_errors"]);
     assert.equal(value.servers_connected, 1);
@@ -255,21 +224,18 @@ test("open_toolbox: a command that does not exist is reported in _errors, the ot
     assert.deepEqual(value._errors, [
       "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found",
     ]);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: a server that never answers times out after connectTimeoutMs and is reported in _errors", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: {
         description: "d",
         mcpServers: { fx: fx("A"), slow: fixtureServer("silent-server.ts", { connectTimeoutMs: 500 }) },
       },
     },
-  });
-  try {
+  }, async (session) => {
     const started = performance.now();
     const value = opened(await openToolbox(session, "dev"));
     const elapsed = performance.now() - started;
@@ -279,31 +245,26 @@ test("open_toolbox: a server that never answers times out after connectTimeoutMs
       "Failed to connect to server 'slow' in toolbox 'dev': connection timeout after 500 ms (connectTimeoutMs)",
     ]);
     assert.ok(elapsed < 10_000, `open_toolbox took ${elapsed} ms`);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: a server that exits during initialization is reported with its exit code", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "d", mcpServers: { fx: fx("A"), quitter: { command: "sh", args: ["-c", "exit 3"] } } },
     },
-  });
-  try {
+  }, async (session) => {
     const value = opened(await openToolbox(session, "dev"));
     assert.equal(value.servers_connected, 1);
     assert.deepEqual(toolsOf(value, "fx"), FIXTURE_TOOLS);
     assert.deepEqual(value._errors, [
       "Failed to connect to server 'quitter' in toolbox 'dev': server exited with code 3 during initialization",
     ]);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: when every server fails the result is an error with one line per server", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: {
         description: "d",
@@ -313,8 +274,7 @@ test("open_toolbox: when every server fails the result is an error with one line
         },
       },
     },
-  });
-  try {
+  }, async (session) => {
     const text = errorText(await openToolbox(session, "dev"));
     assert.ok(text.startsWith("All servers in toolbox 'dev' failed to connect:"), text);
     assert.deepEqual(text.split("\n"), [
@@ -322,28 +282,22 @@ test("open_toolbox: when every server fails the result is an error with one line
       "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found",
       "Failed to connect to server 'quitter' in toolbox 'dev': server exited with code 3 during initialization",
     ]);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: a toolbox with no servers opens with zero servers and no tools", async () => {
-  const session = await startWorkbench({ toolboxes: { empty: { description: "Nothing here", mcpServers: {} } } });
-  try {
+  await withWorkbench({ toolboxes: { empty: { description: "Nothing here", mcpServers: {} } } }, async (session) => {
     const result = await openToolbox(session, "empty");
     const value = opened(result);
     assert.equal(textOf(result), '{"toolbox":"empty","description":"Nothing here","servers_connected":0,"tools":[]}');
     assert.deepEqual(value, { toolbox: "empty", description: "Nothing here", servers_connected: 0, tools: [] });
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("open_toolbox: five concurrent opens give identical results and spawn each server once", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: { dev: { description: "d", mcpServers: { one: fx("ONE"), two: fx("TWO") } } },
-  });
-  try {
+  }, async (session) => {
     assert.deepEqual(fixturePids(session), [], "nothing is spawned before the toolbox is opened");
     const results = await Promise.all(Array.from({ length: 5 }, () => openToolbox(session, "dev")));
     const texts = results.map((result) => {
@@ -359,7 +313,5 @@ test("open_toolbox: five concurrent opens give identical results and spawn each 
       Number(okText(await useTool(session, "dev", "two", "pid"))),
     ].sort((a, b) => a - b);
     assert.deepEqual(answering, pids);
-  } finally {
-    await session.close();
-  }
+  });
 });

@@ -5,7 +5,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { runToEnd } from "../helpers/process.ts";
 import { existsSync } from "node:fs";
-import { startWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
+import { withWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 
 const env = workbenchEnv();
 /** A raw initialize request, for tests that speak JSON-RPC themselves. */
@@ -17,13 +17,12 @@ const INITIALIZE = JSON.stringify({
 });
 
 test("e2e: initialize reports name, version, tools capability and instructions listing toolboxes", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "Development tools", mcpServers: { a: fixtureServer("fixture-server.ts"), b: fixtureServer("fixture-server.ts") } },
       docs: { description: "Documentation", mcpServers: { c: fixtureServer("fixture-server.ts") } },
     },
-  });
-  try {
+  }, async (session) => {
     assert.deepEqual(session.client.getServerVersion(), { name: "mcp-workbench", version: pkg.version });
     assert.ok(session.client.getServerCapabilities()?.tools);
     const instructions = session.client.getInstructions() ?? "";
@@ -33,22 +32,17 @@ test("e2e: initialize reports name, version, tools capability and instructions l
     assert.ok(instructions.includes('use_tool {"tool": {"toolbox": "dev", "server": "<source_server>", "name": "<name>"}'));
     const { tools } = await session.client.listTools();
     assert.deepEqual(tools.map((t) => t.name), ["open_toolbox", "use_tool"]);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("e2e: with no toolboxes the instructions say so and name the config path", async () => {
-  const session = await startWorkbench({ toolboxes: {} });
-  try {
+  await withWorkbench({ toolboxes: {} }, async (session) => {
     const instructions = session.client.getInstructions() ?? "";
     assert.equal(
       instructions,
       `MCP Workbench: no toolboxes are configured. Add toolboxes to ${session.dir}/workbench-config.json and restart.`,
     );
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("e2e: closing stdin after a real exchange makes the process exit 0, stdout carries only JSON-RPC", async () => {

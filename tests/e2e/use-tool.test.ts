@@ -1,67 +1,56 @@
 /** use_tool over real stdio (spec 000, error cases of 001): routing, passthrough, lookup and validation errors. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startWorkbench, textOf } from "../helpers/workbench.ts";
+import { withWorkbench, textOf } from "../helpers/workbench.ts";
 import { call, errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
 
 const INVALID = "Invalid tool invocation parameters";
+/** A toolbox `dev` with one fixture server `fx`, labelled A. */
+const ONE_FIXTURE = { toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } };
 
 test("use_tool: routes by toolbox, server and name and returns the downstream result unchanged", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     const result = await useTool(session, "dev", "fx", "echo", { text: "hello" });
     assert.deepEqual(result, { content: [{ type: "text", text: "A: hello" }] });
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: tools named a__b, x-y.z and 'with space' are callable by their original names", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     for (const name of ["a__b", "x-y.z", "with space"]) {
       assert.equal(okText(await useTool(session, "dev", "fx", name, { k: 1 })), `A ran '${name}' with {"k":1}`);
     }
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: arguments may be left out (defaults to {}) or given as {}", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     const omitted = await call(session, "use_tool", { tool: { toolbox: "dev", server: "fx", name: "a__b" } });
     assert.equal(okText(omitted), "A ran 'a__b' with {}");
     const empty = await call(session, "use_tool", { tool: { toolbox: "dev", server: "fx", name: "a__b" }, arguments: {} });
     assert.equal(okText(empty), "A ran 'a__b' with {}");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: a server named like one of its tools works", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: { echo: { description: "d", mcpServers: { echo: fx("E") } } },
-  });
-  try {
+  }, async (session) => {
     opened(await openToolbox(session, "echo"));
     assert.equal(okText(await useTool(session, "echo", "echo", "echo", { text: "same" })), "E: same");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: the same tool name in two servers and in two toolboxes reaches the right process", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "d", mcpServers: { one: fx("DEV-ONE"), two: fx("DEV-TWO") } },
       prod: { description: "p", mcpServers: { one: fx("PROD-ONE") } },
     },
-  });
-  try {
+  }, async (session) => {
     opened(await openToolbox(session, "dev"));
     opened(await openToolbox(session, "prod"));
     assert.equal(okText(await useTool(session, "dev", "one", "echo", { text: "a" })), "DEV-ONE: a");
@@ -69,52 +58,40 @@ test("use_tool: the same tool name in two servers and in two toolboxes reaches t
     assert.equal(okText(await useTool(session, "prod", "one", "echo", { text: "c" })), "PROD-ONE: c");
     // Different tools of the same server, too.
     assert.equal(okText(await useTool(session, "dev", "two", "a__b")), "DEV-TWO ran 'a__b' with {}");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: a downstream isError result is passed through with the server's own text", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     const result = await useTool(session, "dev", "fx", "fail");
     assert.deepEqual(result, { content: [{ type: "text", text: "A: this tool failed" }], isError: true });
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: structuredContent and _meta come back unchanged", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     const result = await useTool(session, "dev", "fx", "structured");
     assert.deepEqual(result.structuredContent, { label: "A", n: 42 });
     assert.deepEqual(result._meta, { fixture: "A" });
     assert.deepEqual(result.content, [{ type: "text", text: '{"label":"A","n":42}' }]);
     assert.equal("isError" in result, false);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: a downstream JSON-RPC error becomes isError with toolbox, server and tool context", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     assert.equal(
       errorText(await useTool(session, "dev", "fx", "throw")),
       "Error executing tool 'throw' in server 'fx' (toolbox 'dev'): MCP error -32603: A threw on purpose",
     );
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: arguments are not validated by the workbench, the downstream gets them as given", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     // `complex` requires filter to be an object and knows no `bogus`; the fixture does not validate, so
     // whatever it answers is proof that the arguments reached it untouched.
@@ -125,18 +102,15 @@ test("use_tool: arguments are not validated by the workbench, the downstream get
     assert.equal(text, `A ran 'complex' with ${JSON.stringify(args)}`);
     // A missing required argument is the downstream's business too.
     assert.equal(okText(await useTool(session, "dev", "fx", "echo", {})), "A: undefined");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: lookup errors name the missing toolbox, server or tool exactly", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: {
       dev: { description: "d", mcpServers: { fx: fx("A"), filtered: fx("F", { toolFilters: ["echo"] }) } },
     },
-  });
-  try {
+  }, async (session) => {
     assert.equal(
       errorText(await useTool(session, "nope", "fx", "echo")),
       "Error executing tool: Toolbox 'nope' not found in configuration",
@@ -161,14 +135,11 @@ test("use_tool: lookup errors name the missing toolbox, server or tool exactly",
     );
     // ...while the one it keeps works.
     assert.equal(okText(await useTool(session, "dev", "filtered", "echo", { text: "kept" })), "F: kept");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: invalid invocations are errors with exact validation messages", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     const invoke = async (args: Record<string, unknown>) => errorText(await call(session, "use_tool", args));
     const id = { toolbox: "dev", server: "fx", name: "echo" };
@@ -182,29 +153,23 @@ test("use_tool: invalid invocations are errors with exact validation messages", 
     assert.equal(await invoke({ tool: id, extra_field: true }), `${INVALID}: Unrecognized key: 'extra_field'`);
     assert.equal(await invoke({ tool: id, arguments: "x" }), `${INVALID}: arguments: Expected an object`);
     assert.equal(await invoke({ arguments: {} }), `${INVALID}: tool: Tool identifier is required`);
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: a 5 MB result comes back intact", async () => {
-  const session = await startWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } } });
-  try {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));
     const bytes = 5 * 1024 * 1024;
     const text = okText(await useTool(session, "dev", "fx", "blob", { bytes }));
     assert.equal(text.length, bytes);
     assert.ok(/^x+$/.test(text), "only the characters the server sent");
-  } finally {
-    await session.close();
-  }
+  });
 });
 
 test("use_tool: a server that exited is started again by the next call; the others are not touched", async () => {
-  const session = await startWorkbench({
+  await withWorkbench({
     toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A"), other: fx("B") } } },
-  });
-  try {
+  }, async (session) => {
     opened(await openToolbox(session, "dev"));
     const otherPid = okText(await useTool(session, "dev", "other", "pid"));
     assert.equal(okText(await useTool(session, "dev", "fx", "exit", { code: 3 })), "exiting");
@@ -213,7 +178,5 @@ test("use_tool: a server that exited is started again by the next call; the othe
     assert.match(session.stderr(), /^\[dev\/fx\] server exited with code 3$/m);
     assert.equal(okText(await useTool(session, "dev", "other", "echo", { text: "still here" })), "B: still here");
     assert.equal(okText(await useTool(session, "dev", "other", "pid")), otherPid);
-  } finally {
-    await session.close();
-  }
+  });
 });
