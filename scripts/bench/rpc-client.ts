@@ -33,6 +33,8 @@ export class RpcClient {
   readonly pid: number;
   /** The peer's answer to initialize, once the handshake is done. */
   initializeResult?: { instructions?: string; [key: string]: unknown };
+  /** Sees every message from the peer, in the order it arrived (tests check ordering with it). */
+  onMessage?: (message: Record<string, unknown>) => void;
   readonly #child: ChildProcess;
   readonly #pending = new Map<Id, Pending>();
   readonly #exited: Promise<void>;
@@ -166,6 +168,7 @@ export class RpcClient {
       result?: unknown;
       error?: { message: string };
     };
+    this.onMessage?.(message);
     if (message.method !== undefined || message.id === undefined) return; // requests and notifications to us
     const pending = this.#pending.get(message.id);
     if (!pending) return;

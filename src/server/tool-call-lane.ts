@@ -66,6 +66,13 @@ export function serveToolCalls(transport: StreamTransport, dispatcher: ToolDispa
 }
 
 /**
+ * Clients built on the MCP SDK handle a notification one microtask after a response read in the
+ * same chunk, and by then the response has ended the request's progress handler: the last
+ * progress would be dropped. A short pause after progress keeps the two in separate reads.
+ */
+const PAUSE_AFTER_PROGRESS_MS = 5;
+
+/**
  * Progress for the client, in order and before the result: a client drops progress that comes
  * after the response it belongs to.
  */
@@ -73,16 +80,21 @@ function progressSender(
   token: string | number | undefined,
   send: (message: JSONRPCMessage) => Promise<unknown>,
 ) {
-  let sent: Promise<unknown> = Promise.resolve();
+  let sent: Promise<unknown> | undefined;
   const report = token === undefined ? undefined : (progress: Progress) => {
     const message: JSONRPCMessage = {
       jsonrpc: "2.0",
       method: "notifications/progress",
       params: { ...progress, progressToken: token },
     };
-    sent = sent.then(() => send(message)).catch(() => {});
+    sent = (sent ?? Promise.resolve()).then(() => send(message)).catch(() => {});
   };
-  return { report, sent: () => sent };
+  const settled = async () => {
+    if (!sent) return;
+    await sent;
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_AFTER_PROGRESS_MS));
+  };
+  return { report, sent: settled };
 }
 
 /** A tools/call request, or what is wrong with it; undefined for any other message. */

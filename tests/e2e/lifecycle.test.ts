@@ -3,9 +3,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
-import { type Session, tempDir, withWorkbench } from "../helpers/workbench.ts";
+import { type Session, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { fixturePids } from "../helpers/procs.ts";
 import type { CallToolResult } from "../helpers/sdk.ts";
+import { RpcClient } from "../../scripts/bench/rpc-client.ts";
+import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 
 const one = (server: Record<string, unknown>) => ({ toolboxes: { dev: { description: "d", mcpServers: { fx: server } } } });
 const ERR = "Error executing tool";
@@ -92,17 +94,49 @@ test("lifecycle: progress resets the call timer; maxCallTimeMs caps the call any
   });
 });
 
-test("lifecycle: downstream progress reaches the client under the client's token", async () => {
+test("lifecycle: downstream progress reaches the client under the client's token, all of it before the result", async () => {
+  const dir = tempDir();
+  const { command, args } = workbenchCommand(["--config", writeConfig(dir, one(fx("A")))]);
+  const client = RpcClient.start({ command, args, env: workbenchEnv(), cwd: dir });
+  const seen: Record<string, unknown>[] = [];
+  client.onMessage = (message) => seen.push(message);
+  try {
+    await client.initialize();
+    await client.request("tools/call", { name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    seen.length = 0;
+    const params = {
+      name: "use_tool",
+      arguments: { tool: { toolbox: "dev", server: "fx", name: "progress" }, arguments: { steps: 3 } },
+      _meta: { progressToken: "client-token-7" },
+    };
+    const result = await client.request("tools/call", params) as CallToolResult;
+    assert.equal(okText(result), "A made 3 steps");
+    assert.deepEqual(seen.map((message) => message.method ?? "response"), [
+      "notifications/progress",
+      "notifications/progress",
+      "notifications/progress",
+      "response",
+    ]);
+    assert.deepEqual(
+      seen.slice(0, 3).map((message) => message.params),
+      [1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}`, progressToken: "client-token-7" })),
+    );
+  } finally {
+    await client.close();
+  }
+});
+
+test("lifecycle: an SDK client receives the progress too", async () => {
   await withWorkbench(one(fx("A")), async (session) => {
     opened(await openToolbox(session, "dev"));
-    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const seen: number[] = [];
     const result = await session.client.callTool(
       { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "fx", name: "progress" }, arguments: { steps: 3 } } },
       undefined,
-      { onprogress: (progress) => seen.push(progress) },
+      { onprogress: (progress) => seen.push(progress.progress) },
     ) as CallToolResult;
     assert.equal(okText(result), "A made 3 steps");
-    assert.deepEqual(seen, [1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
+    assert.deepEqual(seen, [1, 2, 3]);
   });
 });
 
