@@ -8,6 +8,21 @@ import { existsSync } from "node:fs";
 import { withWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 
 const env = workbenchEnv();
+const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+
+/**
+ * Writes the lines to a fresh workbench's stdin, closes it, and returns how the process ended
+ * with its answers sorted by id (JSON-RPC lets them come in any order).
+ */
+async function exchange(lines: string[], config: unknown = { toolboxes: {} }) {
+  const path = writeConfig(tempDir(), config);
+  const { command, args } = workbenchCommand(["--config", path]);
+  const done = await runToEnd(command, args, { input: lines.join("\n") + "\n", env });
+  assert.equal(done.code, 0, done.stderr);
+  const replies = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
+  return { ...done, replies };
+}
+
 /** A raw initialize request, for tests that speak JSON-RPC themselves. */
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -46,17 +61,10 @@ test("e2e: with no toolboxes the instructions say so and name the config path", 
 });
 
 test("e2e: closing stdin after a real exchange makes the process exit 0, stdout carries only JSON-RPC", async () => {
-  const dir = tempDir();
-  const path = writeConfig(dir, { toolboxes: {} });
-  const { command, args } = workbenchCommand(["--config", path]);
-  const input = `${INITIALIZE}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n` +
-    `{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n`;
   const started = performance.now();
-  const done = await runToEnd(command, args, { input, env });
-  assert.equal(done.code, 0, done.stderr);
-  const lines = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
-  assert.deepEqual(lines.map((message) => message.id), [1, 2]);
-  assert.equal(lines[0].result.serverInfo.name, "mcp-workbench");
+  const { replies } = await exchange([INITIALIZE, INITIALIZED, '{"jsonrpc":"2.0","id":2,"method":"tools/list"}']);
+  assert.deepEqual(replies.map((message) => message.id), [1, 2]);
+  assert.equal(replies[0].result.serverInfo.name, "mcp-workbench");
   assert.ok(performance.now() - started < 15_000);
 });
 
@@ -114,21 +122,15 @@ test("e2e: the workbench runs with no node on its PATH", () => {
 });
 
 test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method gets -32601", async () => {
-  const dir = tempDir();
-  const path = writeConfig(dir, { toolboxes: {} });
-  const { command, args } = workbenchCommand(["--config", path]);
-  const input = [
+  const done = await exchange([
     "this is not json",
     '{"valid": "json", "but": "not JSON-RPC"}',
     INITIALIZE,
-    '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    INITIALIZED,
     '{"jsonrpc":"2.0","id":2,"method":"no/such/method"}',
     '{"jsonrpc":"2.0","id":3,"method":"tools/list"}',
-  ].join("\n") + "\n";
-  const done = await runToEnd(command, args, { input, env });
-  assert.equal(done.code, 0, done.stderr);
-  // JSON-RPC lets answers come in any order: sort them by id.
-  const replies = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
+  ]);
+  const { replies } = done;
   assert.deepEqual(replies.map((reply) => reply.id), [1, 2, 3]);
   assert.equal(replies[1].error.code, -32601);
   assert.equal(replies[2].result.tools.length, 2);
@@ -137,18 +139,12 @@ test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method g
 });
 
 test("e2e: a malformed tools/call or an unknown tool gets a JSON-RPC error that says what is wrong", async () => {
-  const dir = tempDir();
-  const path = writeConfig(dir, { toolboxes: {} });
-  const { command, args } = workbenchCommand(["--config", path]);
-  const input = [
+  const { replies } = await exchange([
     INITIALIZE,
-    '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    INITIALIZED,
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"open_toolbox","arguments":"not an object"}}',
     '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}',
-  ].join("\n") + "\n";
-  const done = await runToEnd(command, args, { input, env });
-  assert.equal(done.code, 0, done.stderr);
-  const replies = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
+  ]);
   assert.deepEqual(replies[1].error, { code: -32602, message: "Invalid params: params.arguments must be an object" });
   assert.deepEqual(replies[2].error, {
     code: -32602,
