@@ -40,7 +40,10 @@ export async function run(platform: Platform): Promise<number> {
   }
 
   const registry = new ToolboxRegistry(config, platform);
-  const transport = new StreamTransport(platform.stdin, platform.stdout, { drainMs: STDIN_DRAIN_MS });
+  const transport = new StreamTransport(platform.stdin, platform.stdout, {
+    drainMs: STDIN_DRAIN_MS,
+    quoteIgnoredLines: false,
+  });
   let stop!: (reason: string) => void;
   const stopped = new Promise<string>((resolve) => (stop = resolve));
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => stop(signal));

@@ -15,7 +15,16 @@ export interface StreamTransportOptions {
    * its end, as a shell pipe does, still gets its answers.
    */
   drainMs?: number;
+  /**
+   * Whether an ignored line is quoted in the error (default true). A server's stray output is
+   * worth seeing; a client's line may hold a tool's arguments, secrets included: our stdin says
+   * only how long it was.
+   */
+  quoteIgnoredLines?: boolean;
 }
+
+/** How long close() waits for the peer to take what is still queued before giving up on it. */
+const CLOSE_TIMEOUT_MS = 1_000;
 
 export class StreamTransport implements Transport {
   onclose?: () => void;
@@ -34,6 +43,7 @@ export class StreamTransport implements Transport {
   readonly #encoder = new TextEncoder();
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
   readonly #drainMs: number;
+  readonly #quoteIgnoredLines: boolean;
   /** Ids of the peer's requests that have no response yet. */
   readonly #unanswered = new Set<string | number>();
   #drained?: () => void;
@@ -52,6 +62,7 @@ export class StreamTransport implements Transport {
     this.#writer = writable.getWriter();
     this.#splitter = new LineSplitter(options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES);
     this.#drainMs = options.drainMs ?? 0;
+    this.#quoteIgnoredLines = options.quoteIgnoredLines ?? true;
     // A peer that goes away must not surface as an unhandled rejection.
     this.#writer.closed.catch(() => {});
   }
@@ -91,10 +102,18 @@ export class StreamTransport implements Transport {
     }
   }
 
+  /** Bounded: a peer that stopped reading cannot hold our shutdown; what it did not take is dropped. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.#reader?.cancel(), this.#writer.close()]);
+    this.#queue = [];
+    const closing = Promise.allSettled([this.#reader?.cancel(), this.#writer.close()]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), CLOSE_TIMEOUT_MS)));
+    // abort() itself waits for the write under way, so it is not awaited: it ends when the peer
+    // goes (a killed child's pipe breaks; our own stdout goes with the process).
+    if (await Promise.race([closing, expired]) === "expired") void this.#writer.abort().catch(() => {});
+    clearTimeout(timer);
     this.onclose?.();
   }
 
@@ -133,11 +152,11 @@ export class StreamTransport implements Transport {
     try {
       message = JSON.parse(text);
     } catch {
-      this.#reportError(`Ignored a line that is not JSON: ${preview(text)}`);
+      this.#reportError(`Ignored a line that is not JSON: ${this.#describe(text)}`);
       return false;
     }
     if (!isJsonRpcMessage(message)) {
-      this.#reportError(`Ignored a line that is not JSON-RPC 2.0: ${preview(text)}`);
+      this.#reportError(`Ignored a line that is not JSON-RPC 2.0: ${this.#describe(text)}`);
       return false;
     }
     if (this.#drainMs > 0) this.#track(message);
@@ -152,10 +171,18 @@ export class StreamTransport implements Transport {
   #refuseOversized(event: { bytes: number; head: Uint8Array; tail: Uint8Array }): void {
     const limit = this.#splitter.maxLineBytes;
     const message = `Message of ${event.bytes} bytes exceeds the limit of ${limit} bytes`;
-    const id = responseId(this.#decoder.decode(event.head), this.#decoder.decode(event.tail));
+    const found = messageId(this.#decoder.decode(event.head), this.#decoder.decode(event.tail));
     this.#reportError(`${message} and was dropped`);
-    if (id === undefined) return;
-    this.#dispatch({ jsonrpc: "2.0", id, error: { code: MESSAGE_TOO_LARGE, message } });
+    if (!found) return;
+    const error = { jsonrpc: "2.0" as const, id: found.id, error: { code: MESSAGE_TOO_LARGE, message } };
+    // A request too large is answered to the peer; a response too large fails our own request.
+    if (found.request) void this.send(error).catch(() => {});
+    else this.#dispatch(error);
+  }
+
+  #describe(text: string): string {
+    if (!this.#quoteIgnoredLines) return `${text.length} characters`;
+    return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
   }
 
   /** Requests the peer waits for; one it cancelled gets no answer (MCP), so it is not waited for. */
@@ -204,20 +231,17 @@ async function settled(): Promise<void> {
 const MESSAGE_TOO_LARGE = -32600;
 
 /**
- * The id of a response, read from the edges of its text: responses from the SDK (and most others)
- * put it last, some put it first. A message with a method is a request or notification: no id.
+ * The id of a message, read from the edges of its text: the SDK (and most others) put it last,
+ * some put it first. A request names its method before its (large) params; a notification has
+ * no id at the top level, so a trailing `"id": ...}` is not mistaken for one.
  */
-function responseId(head: string, tail: string): string | number | undefined {
-  if (/^\s*\{[^{]*"method"\s*:/.test(head)) return undefined;
+function messageId(head: string, tail: string): { id: string | number; request: boolean } | undefined {
+  const request = /^\s*\{[^{]*"method"\s*:/.test(head);
   const found = tail.match(/"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/) ??
     head.match(/^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/);
   if (!found) return undefined;
-  return found[1].startsWith('"') ? JSON.parse(found[1]) as string : Number(found[1]);
-}
-
-function preview(text: string): string {
-  const short = text.length > 80 ? `${text.slice(0, 80)}...` : text;
-  return JSON.stringify(short);
+  const id = found[1].startsWith('"') ? JSON.parse(found[1]) as string : Number(found[1]);
+  return { id, request };
 }
 
 function errorText(error: unknown): string {

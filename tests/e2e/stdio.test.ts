@@ -134,7 +134,9 @@ test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method g
   assert.deepEqual(replies.map((reply) => reply.id), [1, 2, 3]);
   assert.equal(replies[1].error.code, -32601);
   assert.equal(replies[2].result.tools.length, 2);
-  assert.match(done.stderr, /Ignored a line that is not JSON: "this is not json"/);
+  // A client's line may hold secrets: only its length is logged.
+  assert.match(done.stderr, /Ignored a line that is not JSON: 16 characters/);
+  assert.ok(!done.stderr.includes("this is not json"));
   assert.match(done.stderr, /Ignored a line that is not JSON-RPC 2\.0/);
 });
 

@@ -13,7 +13,9 @@ async function feed(chunks: Uint8Array[], options = {}) {
       controller.close();
     },
   });
-  const transport = new StreamTransport(readable, new WritableStream(), options);
+  let written = "";
+  const writable = new WritableStream<Uint8Array>({ write: (chunk) => void (written += new TextDecoder().decode(chunk)) });
+  const transport = new StreamTransport(readable, writable, options);
   const messages: JSONRPCMessage[] = [];
   const errors: string[] = [];
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
@@ -21,7 +23,7 @@ async function feed(chunks: Uint8Array[], options = {}) {
   transport.onerror = (error) => errors.push(error.message);
   await transport.start();
   await closed;
-  return { messages, errors };
+  return { messages, errors, written };
 }
 
 const ping = (id: number) => ({ jsonrpc: "2.0" as const, id, method: "ping" });
@@ -77,13 +79,32 @@ test("transport: a 40 MB message in 64 KiB chunks arrives intact", async () => {
   assert.ok(ms < 10_000, `framing 40 MB took ${ms} ms`);
 });
 
-test("transport: a request over the limit is dropped with a clear error, the next message arrives", async () => {
-  const big = line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { text: "z".repeat(2_000) } });
-  const { messages, errors } = await feed([...cut(encoder.encode(big), 100), encoder.encode(line(ping(2)))], {
+test("transport: a request over the limit is answered with an error for its id; the next message arrives", async () => {
+  const big = line({ jsonrpc: "2.0", method: "tools/call", params: { text: "z".repeat(2_000) }, id: 1 });
+  const { messages, errors, written } = await feed([...cut(encoder.encode(big), 100), encoder.encode(line(ping(2)))], {
     maxMessageBytes: 1_000,
   });
+  const message = `Message of ${big.length - 1} bytes exceeds the limit of 1000 bytes`;
   assert.deepEqual(messages, [ping(2)]);
-  assert.deepEqual(errors, [`Message of ${big.length - 1} bytes exceeds the limit of 1000 bytes and was dropped`]);
+  assert.deepEqual(errors, [`${message} and was dropped`]);
+  assert.equal(written, line({ jsonrpc: "2.0", id: 1, error: { code: -32600, message } }));
+});
+
+test("transport: an ignored line is quoted, or only measured when the option says so", async () => {
+  const quoted = await feed([encoder.encode("token=abc123 oops\n")]);
+  assert.deepEqual(quoted.errors, ['Ignored a line that is not JSON: "token=abc123 oops"']);
+  const measured = await feed([encoder.encode("token=abc123 oops\n")], { quoteIgnoredLines: false });
+  assert.deepEqual(measured.errors, ["Ignored a line that is not JSON: 17 characters"]);
+});
+
+test("transport: close gives up on a peer that stopped reading", async () => {
+  const stuck = new WritableStream<Uint8Array>({ write: () => new Promise(() => {}) });
+  const transport = new StreamTransport(new ReadableStream({ start() {} }), stuck);
+  await transport.start();
+  void transport.send(ping(1)).catch(() => {});
+  const started = performance.now();
+  await transport.close();
+  assert.ok(performance.now() - started < 3_000);
 });
 
 test("transport: a response over the limit becomes an error response for its id (id last or first)", async () => {
