@@ -54,6 +54,7 @@ export class ToolCallLane {
 
   call(call: LaneCall): Promise<CallToolResult> {
     if (this.#closed) return Promise.reject(new CallError({ kind: "closed" }));
+    if (call.signal?.aborted) return Promise.reject(new CallError({ kind: "cancelled", reason: call.signal.reason }));
     const id = `${ID_PREFIX}${this.#nextId++}`;
     return new Promise<CallToolResult>((resolve, reject) => {
       let idle: ReturnType<typeof setTimeout> | undefined;
@@ -81,7 +82,6 @@ export class ToolCallLane {
         fail,
         progress: (progress) => (armIdle(), call.onProgress?.(progress)),
       });
-      if (call.signal?.aborted) return onAbort();
       call.signal?.addEventListener("abort", onAbort, { once: true });
       armIdle();
       const params = { name: call.name, arguments: call.arguments, _meta: { progressToken: id } };

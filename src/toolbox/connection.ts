@@ -1,5 +1,5 @@
 /** One downstream server: its child process and the SDK Client that speaks to it. */
-import { type CallToolResult, Client, type Progress, type Tool } from "../sdk.ts";
+import { type CallToolResult, Client, ListToolsResultSchema, type Progress, type Tool } from "../sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
 import type { ChildProcess, ExitStatus, Platform } from "../platform/types.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
@@ -80,7 +80,7 @@ export class ServerConnection {
       }, connectTimeoutMs);
     });
     try {
-      await Promise.race([this.#initialize(transport), timeout]);
+      await Promise.race([this.#initialize(transport, connectTimeoutMs), timeout]);
     } catch (error) {
       const exit = timedOut ? undefined : await this.#exitWithin(EXIT_REPORT_MS);
       await this.close({ graceful: false });
@@ -95,12 +95,19 @@ export class ServerConnection {
     };
   }
 
-  async #initialize(transport: StreamTransport): Promise<void> {
-    await this.#client.connect(transport);
+  /**
+   * The SDK's own request timeout (60 s by default) would cut a longer connectTimeoutMs short, so
+   * each request gets the connect timeout. tools/list goes through request(), not listTools(),
+   * which would compile a validator for every outputSchema: never used (calls take the lane),
+   * and a schema the validator rejects would fail the whole server.
+   */
+  async #initialize(transport: StreamTransport, timeout: number): Promise<void> {
+    await this.#client.connect(transport, { timeout });
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await this.#client.listTools(cursor === undefined ? undefined : { cursor });
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await this.#client.request({ method: "tools/list", params }, ListToolsResultSchema, { timeout });
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (cursor === undefined) break;
@@ -151,7 +158,8 @@ export class ServerConnection {
 
   /**
    * Closes stdin, then escalates to SIGTERM and SIGKILL (of the child's process group) if it does
-   * not leave. A server that failed to start gets no grace: it has no work to finish.
+   * not leave. A server that failed to start is not waited for after its stdin closes: it has no
+   * work to finish, so SIGTERM comes at once.
    */
   close({ graceful = true } = {}): Promise<void> {
     this.#closing ??= this.#shutdown(graceful);
@@ -164,11 +172,11 @@ export class ServerConnection {
     await this.#client.close().catch(() => {});
     const left = graceful && await this.#exitWithin(GRACE_MS);
     if (!left) {
-      this.#child.kill("SIGTERM");
+      this.#signal("SIGTERM");
       await this.#exitWithin(GRACE_MS);
     }
     // SIGKILL for a server that ignored SIGTERM, and for anything it left behind in its group.
-    this.#child.kill("SIGKILL");
+    this.#signal("SIGKILL");
     await this.#child.exited;
   }
 
@@ -181,7 +189,7 @@ export class ServerConnection {
     // A grandchild may still hold the server's stdout open; do not wait for its end.
     this.#lane?.close();
     void this.#client.close().catch(() => {});
-    this.#child.kill("SIGKILL");
+    this.#signal("SIGKILL");
   }
 
   async #exitWithin(ms: number): Promise<ExitStatus | undefined> {
@@ -191,6 +199,15 @@ export class ServerConnection {
     const status = await Promise.race([this.#child.exited, expired]);
     clearTimeout(timer);
     return status;
+  }
+
+  /** A signal that cannot be sent (EPERM from a setuid helper in the group) is logged, not thrown. */
+  #signal(signal: "SIGTERM" | "SIGKILL"): void {
+    try {
+      this.#child.kill(signal);
+    } catch (error) {
+      this.#log(`could not send ${signal}: ${error instanceof Error ? error.message : error}`);
+    }
   }
 
   #log(text: string): void {

@@ -41,7 +41,7 @@ export class ToolboxRegistry {
     this.#host = host;
   }
 
-  /** The toolbox if it is open (at least one server connected, or none configured). */
+  /** The toolbox if it has been opened (with a server connected then, or none configured). */
   get(name: string): OpenToolbox | undefined {
     return this.#open.get(name);
   }
@@ -78,7 +78,7 @@ export class ToolboxRegistry {
       slot.connection = undefined;
       slot.error = lost.lostReason;
       slot.restarts.failed(lost.lostReason);
-      void this.#release(lost);
+      void this.#release(lost).catch(() => {});
     }
     if (slot.restarts.givenUp) {
       const { failures, lastReason } = slot.restarts;
@@ -98,7 +98,7 @@ export class ToolboxRegistry {
   async closeAll(): Promise<void> {
     this.#closed = true;
     this.#open.clear();
-    await Promise.all([...this.#connections].map((connection) => connection.close()));
+    await Promise.allSettled([...this.#connections].map((connection) => connection.close()));
   }
 
   #fresh(name: string): OpenToolbox {
@@ -118,7 +118,7 @@ export class ToolboxRegistry {
     if (isLive(slot)) return;
     const previous = slot.connection;
     slot.connection = undefined;
-    if (previous) void this.#release(previous);
+    if (previous) void this.#release(previous).catch(() => {});
     if (this.#closed) {
       slot.error = "the workbench is shutting down";
       return;

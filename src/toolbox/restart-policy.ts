@@ -1,6 +1,7 @@
 /**
  * When a lost server may be started again: failures in a row (crashes and failed restarts, until a
- * call succeeds) space the attempts out, 0.5 s after the second failure and doubling up to 30 s;
+ * call succeeds) space the attempts out, 0.5 s after the second failure and doubling (capped at
+ * 30 s, which only a larger MAX_FAILURES would reach: with 5 the waits are 0, 0.5, 1 and 2 s);
  * after MAX_FAILURES the server stays down until its toolbox is opened again.
  */
 export const MAX_FAILURES = 5;

@@ -315,3 +315,12 @@ test("open_toolbox: five concurrent opens give identical results and spawn each 
     assert.deepEqual(answering, pids);
   });
 });
+
+test("open_toolbox: a tool whose outputSchema no validator can compile is listed as it is", async () => {
+  await withWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A", {}, { FIXTURE_DANGLING_REF: "1" }) } } } }, async (session) => {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.equal(value.servers_connected, 1);
+    const tool = value.tools.find((t) => t.name === "dangling_ref");
+    assert.deepEqual(tool?.outputSchema, { type: "object", properties: { a: { $ref: "#/definitions/missing" } } });
+  });
+});
