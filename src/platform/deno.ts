@@ -105,7 +105,11 @@ export const platform: Platform = {
   runtime: "deno",
   windows: isWindows,
   args: Deno.args,
-  env: Deno.env.toObject(),
+  // Windows names are case-insensitive but stored as "Path", "SystemRoot": upper-case them, as
+  // Bun's process.env effectively does, so lookups of PATH or ${SYSTEMROOT} find them.
+  env: isWindows
+    ? Object.fromEntries(Object.entries(Deno.env.toObject()).map(([key, value]) => [key.toUpperCase(), value]))
+    : Deno.env.toObject(),
   cwd: Deno.cwd(),
   stdin: Deno.stdin.readable,
   stdout: Deno.stdout.writable,

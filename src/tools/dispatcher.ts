@@ -1,6 +1,7 @@
 /**
  * Serves tools/list and tools/call for the meta-tools: validates input with each tool's schema and
- * turns every failure into a tool result with isError, never a JSON-RPC error.
+ * turns every failure of a meta-tool into a tool result with isError. Only a call to a tool that
+ * does not exist is a JSON-RPC error (-32602), as MCP says.
  */
 import * as z from "zod";
 import { type CallToolResult, ErrorCode, type Tool as McpTool } from "../sdk.ts";

@@ -1,5 +1,5 @@
 /** Turns zod issues into the one-line messages of the spec. */
-import type * as z from "zod";
+import * as z from "zod";
 
 export function formatIssues(error: z.ZodError): string {
   // An unknown key first: it usually explains the rest (the old {toolbox, server, tool} form).
@@ -18,8 +18,18 @@ function formatIssue(issue: z.core.$ZodIssue): string {
   return path === "" || message.startsWith(path) ? message : `${path}: ${message}`;
 }
 
-/** A required, non-blank string whose errors read `<Label> cannot be empty` and so on. */
-export function nameErrors(label: string) {
+/**
+ * A required, non-blank string whose errors read `<label> cannot be empty`, `<label> is required`
+ * or `<label> must be a string`. minLength shows in the JSON Schema; the refine adds "not only
+ * spaces" and stays quiet for "" (already reported once).
+ */
+export function nonBlank(label: string) {
+  return z.string({ error: nameErrors(label) })
+    .min(1, { error: `${label} cannot be empty` })
+    .refine((value) => value.length === 0 || value.trim() !== "", { error: `${label} cannot be empty` });
+}
+
+function nameErrors(label: string) {
   return (issue: { input?: unknown; code?: string }) => {
     if (issue.input === undefined) return `${label} is required`;
     if (typeof issue.input !== "string") return `${label} must be a string`;

@@ -2,15 +2,12 @@
 import * as z from "zod";
 import type { Tool as McpTool } from "../sdk.ts";
 import { Failure, Success, type Tool, textResult } from "./tool.ts";
-import { nameErrors } from "./issues.ts";
+import { nonBlank } from "./issues.ts";
 import type { OpenToolbox } from "../toolbox/registry.ts";
 import { availableToolboxes } from "./lookup.ts";
 
 const schema = z.strictObject({
-  toolbox_name: z.string({ error: nameErrors("toolbox_name") })
-    .min(1, { error: "toolbox_name cannot be empty" })
-    .refine((name) => name.length === 0 || name.trim() !== "", { error: "toolbox_name cannot be empty" })
-    .describe("Toolbox name, as listed in the server instructions"),
+  toolbox_name: nonBlank("toolbox_name").describe("Toolbox name, as listed in the server instructions"),
 });
 
 export interface ToolInfo {

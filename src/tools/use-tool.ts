@@ -2,12 +2,7 @@
 import * as z from "zod";
 import type { CallToolResult } from "../sdk.ts";
 import { Failure, Success, type Tool } from "./tool.ts";
-import { nameErrors } from "./issues.ts";
-
-const nonBlank = (label: string) =>
-  z.string({ error: nameErrors(label) })
-    .min(1, { error: `${label} cannot be empty` })
-    .refine((value) => value.length === 0 || value.trim() !== "", { error: `${label} cannot be empty` });
+import { nonBlank } from "./issues.ts";
 
 const schema = z.strictObject({
   tool: z.strictObject({
