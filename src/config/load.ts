@@ -3,6 +3,7 @@ import { type Environment, expandConfig } from "./expand.ts";
 import { parseJson } from "./json.ts";
 import type { WorkbenchConfig } from "./schema.ts";
 import { validateConfig } from "./validate.ts";
+import { messageOf } from "../errors.ts";
 
 export interface LoadedConfig {
   /** The absolute path the configuration was read from. */
@@ -73,7 +74,7 @@ async function readConfigFile(path: string, readTextFile: (path: string) => Prom
         { cause: error },
       );
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new ConfigError(`Cannot read configuration file '${path}': ${reason}`, { cause: error });
   }
 }

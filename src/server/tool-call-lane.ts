@@ -9,6 +9,7 @@ import { ErrorCode, type JSONRPCMessage, type Progress, type RequestId } from ".
 import type { StreamTransport } from "../transport/stream-transport.ts";
 import { JsonRpcError, type ToolDispatcher } from "../tools/dispatcher.ts";
 import type { ToolContext } from "../tools/tool.ts";
+import { messageOf } from "../errors.ts";
 
 export type SharedContext = Omit<ToolContext, "signal" | "onProgress">;
 
@@ -122,8 +123,4 @@ function asCancellation(message: JSONRPCMessage): { requestId: RequestId; reason
   const id = params?.requestId;
   if (typeof id !== "string" && typeof id !== "number") return undefined;
   return { requestId: id, reason: typeof params?.reason === "string" ? params.reason : undefined };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

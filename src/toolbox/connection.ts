@@ -8,6 +8,7 @@ import { childEnvironment } from "./child-env.ts";
 import { applyToolFilters } from "./filters.ts";
 import { relayStderr } from "./stderr-relay.ts";
 import { CallError, ToolCallLane } from "./call-lane.ts";
+import { messageOf } from "../errors.ts";
 
 /** How long a child gets after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
@@ -49,10 +50,6 @@ export class ServerConnection {
     this.#client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
     void relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr);
     child.exited.then((status) => this.#onExit(status));
-  }
-
-  get pid(): number {
-    return this.#child.pid;
   }
 
   /** Spawns the server; throws if it cannot start. */
@@ -138,7 +135,7 @@ export class ServerConnection {
 
   /** The words for a failed call: a crash names the exit, a timeout names its limit. */
   async #explain(error: unknown): Promise<string> {
-    if (!(error instanceof CallError)) return error instanceof Error ? error.message : String(error);
+    if (!(error instanceof CallError)) return messageOf(error);
     const { callTimeoutMs, maxCallTimeMs } = this.target.config;
     switch (error.failure.kind) {
       case "remote":
@@ -206,7 +203,7 @@ export class ServerConnection {
     try {
       this.#child.kill(signal);
     } catch (error) {
-      this.#log(`could not send ${signal}: ${error instanceof Error ? error.message : error}`);
+      this.#log(`could not send ${signal}: ${messageOf(error)}`);
     }
   }
 

@@ -7,6 +7,7 @@
 import type { ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
 import { type ConnectionHost, ServerConnection } from "./connection.ts";
 import { RestartPolicy } from "./restart-policy.ts";
+import { messageOf } from "../errors.ts";
 
 export interface ServerSlot {
   name: string;
@@ -146,8 +147,4 @@ export class ToolboxRegistry {
 
 function isLive(slot: ServerSlot): boolean {
   return slot.connection !== undefined && slot.connection.lostReason === undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -7,6 +7,7 @@ import * as z from "zod";
 import { type CallToolResult, ErrorCode, type Tool as McpTool } from "../sdk.ts";
 import { type AnyTool, textResult, type ToolContext } from "./tool.ts";
 import { formatIssues } from "./issues.ts";
+import { messageOf } from "../errors.ts";
 
 /** A failure that is the request's fault, not a tool's: answered as a JSON-RPC error. */
 export class JsonRpcError extends Error {
@@ -39,7 +40,7 @@ export class ToolDispatcher {
       return result.ok ? tool.present(result.value) : textResult(result.error, true);
     } catch (error) {
       // run() returns failures as values; reaching this is a bug, still reported as a tool result.
-      return textResult(`Internal error in ${name}: ${error instanceof Error ? error.message : error}`, true);
+      return textResult(`Internal error in ${name}: ${messageOf(error)}`, true);
     }
   }
 }

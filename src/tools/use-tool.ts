@@ -3,6 +3,7 @@ import * as z from "zod";
 import type { CallToolResult } from "../sdk.ts";
 import { Failure, Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
+import { messageOf } from "../errors.ts";
 
 const schema = z.strictObject({
   tool: z.strictObject({
@@ -49,7 +50,7 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
       server.restarts.succeeded();
       return Success(result);
     } catch (error) {
-      return Failure(`Error executing tool '${id.name}' ${where}: ${error instanceof Error ? error.message : error}`);
+      return Failure(`Error executing tool '${id.name}' ${where}: ${messageOf(error)}`);
     }
   },
   present: (value) => value,

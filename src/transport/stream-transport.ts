@@ -5,6 +5,7 @@
 import type { Transport } from "../sdk.ts";
 import type { JSONRPCMessage } from "../sdk.ts";
 import { concatBytes, DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./line-splitter.ts";
+import { messageOf } from "../errors.ts";
 
 export interface StreamTransportOptions {
   /** Largest message accepted, in bytes (default 64 MiB). */
@@ -128,7 +129,7 @@ export class StreamTransport implements Transport {
         }
       }
     } catch (error) {
-      if (!this.#closed) this.#reportError(`Read failed: ${errorText(error)}`);
+      if (!this.#closed) this.#reportError(`Read failed: ${messageOf(error)}`);
     }
     await this.#drain();
     await this.close();
@@ -242,8 +243,4 @@ function messageId(head: string, tail: string): { id: string | number; request: 
   if (!found) return undefined;
   const id = found[1].startsWith('"') ? JSON.parse(found[1]) as string : Number(found[1]);
   return { id, request };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
