@@ -4,6 +4,8 @@ import { ConfigError, loadConfig, resolveConfigPath } from "../config/index.ts";
 import { serveWorkbench } from "../server/workbench-server.ts";
 import { ToolboxRegistry } from "../toolbox/registry.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
+import { FlowGate } from "../transport/flow-gate.ts";
+import { BoundedLog } from "../log.ts";
 import { NAME, VERSION } from "../version.ts";
 import { helpText, parseArgs } from "./args.ts";
 
@@ -13,6 +15,11 @@ export const EXIT_USAGE = 2;
 const STDIN_DRAIN_MS = 2_000;
 /** How often we check that the process that started us is still there. */
 const PARENT_CHECK_MS = 500;
+/**
+ * What may wait to be written to a client that is not reading before we stop reading its stdin
+ * and the servers' stdout; one message larger than this still goes through, alone.
+ */
+const CLIENT_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export async function run(platform: Platform): Promise<number> {
   const command = parseArgs(platform.args);
@@ -39,10 +46,21 @@ export async function run(platform: Platform): Promise<number> {
     return EXIT_USAGE;
   }
 
-  const registry = new ToolboxRegistry(config, platform);
+  const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
+  const backpressure = new FlowGate();
+  const registry = new ToolboxRegistry(config, {
+    spawn: platform.spawn,
+    env: platform.env,
+    windows: platform.windows,
+    writeStderr: platform.writeStderr,
+    readGate: backpressure,
+  });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,
     quoteIgnoredLines: false,
+    answerInvalid: true,
+    backlog: { gate: backpressure, highWaterMark: CLIENT_BACKLOG_BYTES },
+    readGate: backpressure,
   });
   let stop!: (reason: string) => void;
   const stopped = new Promise<string>((resolve) => (stop = resolve));
@@ -56,11 +74,12 @@ export async function run(platform: Platform): Promise<number> {
     configPath: path,
     registry,
     onClose: () => stop("the client closed the connection"),
-    onError: (error) => say(`${NAME}: ${error.message}`),
+    onError: (error) => log.line(error.message),
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   const reason = await stopped;
   clearInterval(parentWatch);
+  log.flush();
   say(`${NAME}: stopping (${reason})`);
   await registry.closeAll();
   await server.close().catch(() => {});

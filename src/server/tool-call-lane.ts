@@ -40,7 +40,8 @@ export function serveToolCalls(transport: StreamTransport, dispatcher: ToolDispa
       const code = error instanceof JsonRpcError ? error.code : ErrorCode.InternalError;
       reply = { jsonrpc: "2.0", id: call.id, error: { code, message: messageOf(error) } };
     } finally {
-      running.delete(call.id);
+      // The id may have been cancelled and reused by a newer request by now: leave that one be.
+      if (running.get(call.id) === controller) running.delete(call.id);
     }
     await progress.sent();
     // A cancelled request gets no answer (the MCP spec), as the SDK would do.

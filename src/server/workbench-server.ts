@@ -34,7 +34,16 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(transport, dispatcher, { config, registry });
   server.onclose = options.onClose;
-  server.onerror = options.onError;
+  server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
   await server.connect(transport);
   return server;
+}
+
+/**
+ * The SDK quotes a message it could not place whole ("Received a response for an unknown message
+ * ID: {...}"); a client's message may hold secrets and be megabytes long. The quote is left out.
+ */
+export function withoutQuotedMessage(text: string): string {
+  const quote = text.search(/: [{[]/);
+  return quote === -1 ? text : `${text.slice(0, quote)} (${text.length - quote - 2} characters of the message left out)`;
 }

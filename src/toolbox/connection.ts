@@ -2,7 +2,9 @@
 import { type CallToolResult, Client, ListToolsResultSchema, type Progress, type Tool } from "../sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
 import type { ChildProcess, ExitStatus, Platform } from "../platform/types.ts";
-import { StreamTransport } from "../transport/stream-transport.ts";
+import { RefusedMessage, StreamTransport } from "../transport/stream-transport.ts";
+import type { FlowGate } from "../transport/flow-gate.ts";
+import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
 import { childEnvironment } from "./child-env.ts";
 import { applyToolFilters } from "./filters.ts";
@@ -23,7 +25,10 @@ export interface ConnectionTarget {
   config: ServerConfig;
 }
 
-export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "windows">;
+export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "windows"> & {
+  /** Reading from servers waits while this is held: the client is not taking what we send. */
+  readGate?: FlowGate;
+};
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -63,8 +68,16 @@ export class ServerConnection {
   /** Initializes the session and lists its tools; rejects with a short reason on failure. */
   async connect(): Promise<void> {
     const { connectTimeoutMs, maxMessageBytes } = this.target.config;
-    const transport = new StreamTransport(this.#child.stdout, this.#child.stdin, { maxMessageBytes });
-    transport.onerror = (error) => this.#log(error.message);
+    const transport = new StreamTransport(this.#child.stdout, this.#child.stdin, {
+      maxMessageBytes,
+      readGate: this.#host.readGate,
+    });
+    transport.onerror = (error) => {
+      this.#log(error.message);
+      if (error instanceof RefusedMessage && error.tooDeep) {
+        this.#break(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      }
+    };
     const lane = new ToolCallLane((message) => transport.send(message));
     transport.claim = (message) => lane.claim(message);
     this.#lane = lane;
@@ -175,6 +188,17 @@ export class ServerConnection {
     // SIGKILL for a server that ignored SIGTERM, and for anything it left behind in its group.
     this.#signal("SIGKILL");
     await this.#child.exited;
+  }
+
+  /**
+   * The server sent what we cannot read (a message nested deeper than any parser here can walk):
+   * what it says next cannot be trusted either. Pending calls fail now with the reason; the next
+   * call starts the server again, as after a crash.
+   */
+  #break(reason: string): void {
+    if (this.lostReason) return;
+    this.lostReason = reason;
+    void this.close({ graceful: false });
   }
 
   /** A crash: fail what is pending at once and take down what the server left behind. */

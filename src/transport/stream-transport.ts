@@ -2,9 +2,11 @@
  * An MCP transport over a pair of web streams, framed as newline-delimited JSON-RPC. It serves
  * our own stdio and every child's, so it is the only framing code in the product.
  */
-import type { Transport } from "../sdk.ts";
-import type { JSONRPCMessage } from "../sdk.ts";
+import type { JSONRPCMessage, RequestId, Transport } from "../sdk.ts";
 import { concatBytes, DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./line-splitter.ts";
+import { type Checked, checkMessage, INVALID_REQUEST, PARSE_ERROR, type Refused, refuseChecked } from "./jsonrpc-check.ts";
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "./json-depth.ts";
+import type { FlowGate } from "./flow-gate.ts";
 import { messageOf } from "../errors.ts";
 
 export interface StreamTransportOptions {
@@ -22,7 +24,31 @@ export interface StreamTransportOptions {
    * only how long it was.
    */
   quoteIgnoredLines?: boolean;
+  /**
+   * Answer what JSON-RPC says to answer (a parse error, an invalid request, a request whose id is
+   * already in flight) and drop responses to requests we never sent: for the side where we serve
+   * a client. A server's stray output is only logged, never answered: it might answer back.
+   */
+  answerInvalid?: boolean;
+  /** While more than `highWaterMark` bytes wait to be written to the peer, hold `gate`. */
+  backlog?: { gate: FlowGate; highWaterMark: number };
+  /** Reading from the peer waits while this gate is held. */
+  readGate?: FlowGate;
 }
+
+/**
+ * A message from the peer that was not delivered. `tooDeep` marks one nested deeper than any
+ * parser here can walk: from a server, that means the connection cannot be trusted any more.
+ */
+export class RefusedMessage extends Error {
+  constructor(message: string, readonly tooDeep: boolean) {
+    super(message);
+    this.name = "RefusedMessage";
+  }
+}
+
+/** Messages are joined into one write up to this size. */
+const MAX_BATCH_BYTES = 256 * 1024;
 
 /** How long close() waits for the peer to take what is still queued before giving up on it. */
 const CLOSE_TIMEOUT_MS = 1_000;
@@ -45,13 +71,20 @@ export class StreamTransport implements Transport {
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
   readonly #drainMs: number;
   readonly #quoteIgnoredLines: boolean;
+  readonly #answerInvalid: boolean;
+  readonly #backlog?: { gate: FlowGate; highWaterMark: number };
+  readonly #readGate?: FlowGate;
   /** Ids of the peer's requests that have no response yet. */
-  readonly #unanswered = new Set<string | number>();
+  readonly #unanswered = new Set<RequestId>();
+  /** Ids of our requests to the peer that have no response yet (kept with answerInvalid). */
+  readonly #ours = new Set<RequestId>();
   #drained?: () => void;
   #started = false;
   #closed = false;
   /** Encoded messages waiting for the write under way to finish. */
   #queue: Uint8Array[] = [];
+  /** Bytes queued or being written. */
+  #queuedBytes = 0;
   #flushing?: Promise<void>;
 
   constructor(
@@ -64,6 +97,9 @@ export class StreamTransport implements Transport {
     this.#splitter = new LineSplitter(options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES);
     this.#drainMs = options.drainMs ?? 0;
     this.#quoteIgnoredLines = options.quoteIgnoredLines ?? true;
+    this.#answerInvalid = options.answerInvalid ?? false;
+    this.#backlog = options.backlog;
+    this.#readGate = options.readGate;
     // A peer that goes away must not surface as an unhandled rejection.
     this.#writer.closed.catch(() => {});
   }
@@ -78,29 +114,53 @@ export class StreamTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error("Transport is closed");
-    this.#queue.push(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    const frame = this.#encoder.encode(JSON.stringify(message) + "\n");
+    this.#queue.push(frame);
+    this.#queuedBytes += frame.length;
+    if (this.#backlog && this.#queuedBytes > this.#backlog.highWaterMark) this.#backlog.gate.hold();
+    if (this.#answerInvalid && "method" in message && "id" in message) this.#ours.add(message.id);
     this.#flushing ??= this.#flush();
     await this.#flushing;
-    if (this.#drainMs > 0 && "id" in message && !("method" in message)) {
-      this.#unanswered.delete(message.id as string | number);
+    if ("id" in message && !("method" in message)) {
+      this.#unanswered.delete(message.id as RequestId);
       if (this.#unanswered.size === 0) this.#drained?.();
     }
   }
 
   /**
-   * Writes what is queued, joining the messages that arrived during the previous write into one:
-   * under load one write carries many messages, and a write costs far more than a copy.
+   * Writes what is queued, joining the small messages that arrived during the previous write: under
+   * load one write carries many messages, and a write costs far more than a copy. A large message
+   * is written alone: copying it saves no write, and while the peer is slow a joined backlog would
+   * be a second copy of everything queued.
    */
   async #flush(): Promise<void> {
     try {
       while (this.#queue.length > 0) {
-        const batch = this.#queue.length === 1 ? this.#queue[0] : concatBytes(this.#queue);
-        this.#queue = [];
+        const batch = this.#nextBatch();
         await this.#writer.write(batch);
+        this.#queuedBytes -= batch.length;
+        if (this.#backlog && this.#queuedBytes <= this.#backlog.highWaterMark) this.#backlog.gate.release();
       }
+    } catch (error) {
+      // A peer that closed its end is gone: once said, and the connection ends as if it had left.
+      if (!this.#closed) {
+        this.#reportError(`Write failed: ${messageOf(error)}`);
+        void this.close();
+      }
+      throw error;
     } finally {
       this.#flushing = undefined;
     }
+  }
+
+  #nextBatch(): Uint8Array {
+    let count = 1;
+    let bytes = this.#queue[0].length;
+    while (count < this.#queue.length && bytes + this.#queue[count].length <= MAX_BATCH_BYTES) {
+      bytes += this.#queue[count++].length;
+    }
+    const taken = this.#queue.splice(0, count);
+    return count === 1 ? taken[0] : concatBytes(taken);
   }
 
   /** Bounded: a peer that stopped reading cannot hold our shutdown; what it did not take is dropped. */
@@ -108,6 +168,7 @@ export class StreamTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#queue = [];
+    this.#backlog?.gate.release();
     const closing = Promise.allSettled([this.#reader?.cancel(), this.#writer.close()]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), CLOSE_TIMEOUT_MS)));
@@ -123,6 +184,9 @@ export class StreamTransport implements Transport {
       while (!this.#closed) {
         const { value, done } = await reader.read();
         if (done) break;
+        // Checked after the read: a read already under way when the gate closed delivers nothing.
+        const gate = this.#readGate?.passage();
+        if (gate) await gate;
         for (const event of this.#splitter.push(value)) {
           if (event.kind === "oversized") this.#refuseOversized(event);
           else if (this.#deliver(event.bytes)) await settled();
@@ -146,23 +210,66 @@ export class StreamTransport implements Transport {
     clearTimeout(timer);
   }
 
-  /** Parses and hands over one line; true when it was a notification. */
+  /** Parses, checks and hands over one line; true when it was a notification. */
   #deliver(bytes: Uint8Array): boolean {
-    const text = this.#decoder.decode(bytes);
-    let message: unknown;
+    let value: unknown;
     try {
-      message = JSON.parse(text);
+      value = JSON.parse(this.#decoder.decode(bytes));
     } catch {
-      this.#reportError(`Ignored a line that is not JSON: ${this.#describe(text)}`);
+      this.#reportError(`Ignored a line that is not JSON: ${this.#describe(bytes)}`);
+      if (this.#answerInvalid) this.#answer({ id: null, code: PARSE_ERROR, message: "Parse error: the line is not valid JSON" });
       return false;
     }
-    if (!isJsonRpcMessage(message)) {
-      this.#reportError(`Ignored a line that is not JSON-RPC 2.0: ${this.#describe(text)}`);
+    const checked = this.#check(value, bytes.length);
+    if (checked.kind === "refused") {
+      this.#refuse(checked, bytes.length);
       return false;
     }
-    if (this.#drainMs > 0) this.#track(message);
-    this.#dispatch(message);
-    return "method" in message && !("id" in message);
+    if (checked.kind === "request") this.#unanswered.add(checked.id);
+    if (checked.kind === "notification" && checked.method === "notifications/cancelled") this.#forget(checked.message);
+    if (checked.kind === "response") this.#ours.delete(checked.id);
+    this.#dispatch(checked.message);
+    return checked.kind === "notification";
+  }
+
+  /** Depth first, before anything recursive sees the value; then the JSON-RPC rules; then ids. */
+  #check(value: unknown, bytes: number): Checked & { tooDeep?: boolean } {
+    const checked = checkMessage(value);
+    if (mayNestDeeperThan(bytes) && nestedDeeperThan(value)) {
+      const text = `Invalid Request: nested deeper than ${MAX_JSON_DEPTH} levels`;
+      return { ...this.#withFreeId(refuseChecked(checked, INVALID_REQUEST, text)), tooDeep: true };
+    }
+    if (checked.kind === "response" && this.#answerInvalid && !this.#ours.has(checked.id)) {
+      return refuseChecked(checked, INVALID_REQUEST, "Invalid Request: a response to no request of ours");
+    }
+    return this.#withFreeId(checked);
+  }
+
+  /**
+   * A request (or refusal) whose id is already in flight is refused with id null: an answer with
+   * that id would settle the request in flight, and its cancellation would reach the wrong one.
+   */
+  #withFreeId<T extends Checked>(checked: T): T | Refused {
+    const id = checked.kind === "request" || (checked.kind === "refused" && checked.answer) ? checked.id : null;
+    if (!this.#answerInvalid || id === null || !this.#unanswered.has(id)) return checked;
+    return refuseChecked(checked, INVALID_REQUEST, `Invalid Request: id ${clip(id)} is already in use by a request in flight`, null);
+  }
+
+  /** Logs what was refused (never its content) and answers it when JSON-RPC says so. */
+  #refuse(refused: Refused & { tooDeep?: boolean }, bytes: number): void {
+    const what = [
+      refused.method === undefined ? undefined : `method ${clip(refused.method)}`,
+      refused.id === null ? undefined : `id ${clip(refused.id)}`,
+      `${bytes} bytes`,
+    ].filter(Boolean).join(", ");
+    this.onerror?.(new RefusedMessage(`Refused a message (${what}): ${refused.message}`, refused.tooDeep === true));
+    if (this.#answerInvalid && refused.answer) this.#answer(refused);
+  }
+
+  #answer(error: { id: RequestId | null; code: number; message: string }): void {
+    const { id, code, message } = error;
+    // The SDK's types have no id null; JSON-RPC requires it when the id could not be read.
+    void this.send({ jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage).catch(() => {});
   }
 
   /**
@@ -175,25 +282,23 @@ export class StreamTransport implements Transport {
     const found = messageId(this.#decoder.decode(event.head), this.#decoder.decode(event.tail));
     this.#reportError(`${message} and was dropped`);
     if (!found) return;
-    const error = { jsonrpc: "2.0" as const, id: found.id, error: { code: MESSAGE_TOO_LARGE, message } };
     // A request too large is answered to the peer; a response too large fails our own request.
-    if (found.request) void this.send(error).catch(() => {});
-    else this.#dispatch(error);
+    if (!found.request) this.#dispatch({ jsonrpc: "2.0", id: found.id, error: { code: MESSAGE_TOO_LARGE, message } });
+    else if (!this.#unanswered.has(found.id)) this.#answer({ id: found.id, code: MESSAGE_TOO_LARGE, message });
+    else this.#answer({ id: null, code: MESSAGE_TOO_LARGE, message });
   }
 
-  #describe(text: string): string {
-    if (!this.#quoteIgnoredLines) return `${text.length} characters`;
+  #describe(bytes: Uint8Array): string {
+    if (!this.#quoteIgnoredLines) return `${bytes.length} bytes`;
+    const text = this.#decoder.decode(bytes.subarray(0, 320));
     return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}...` : text);
   }
 
-  /** Requests the peer waits for; one it cancelled gets no answer (MCP), so it is not waited for. */
-  #track(message: JSONRPCMessage): void {
-    if ("method" in message && "id" in message) this.#unanswered.add(message.id);
-    if ("method" in message && message.method === "notifications/cancelled") {
-      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
-      if ((typeof id === "string" || typeof id === "number") && this.#unanswered.delete(id) && this.#unanswered.size === 0) {
-        this.#drained?.();
-      }
+  /** A request the peer cancelled gets no answer (MCP), so it is not waited for any more. */
+  #forget(message: JSONRPCMessage): void {
+    const id = ((message as { params?: { requestId?: unknown } }).params)?.requestId;
+    if ((typeof id === "string" || typeof id === "number") && this.#unanswered.delete(id) && this.#unanswered.size === 0) {
+      this.#drained?.();
     }
   }
 
@@ -206,17 +311,10 @@ export class StreamTransport implements Transport {
   }
 }
 
-/**
- * A structural check only: the SDK validates each message's params and results against its
- * schemas later, and doing that here too would parse every large message twice.
- */
-function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== "2.0") return false;
-  if (typeof message.method === "string") return true;
-  const hasId = typeof message.id === "string" || typeof message.id === "number";
-  return hasId && ("result" in message || "error" in message);
+/** A method or id for a log line: quoted, and short whatever the peer sent. */
+function clip(value: string | number): string {
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /**
@@ -229,7 +327,7 @@ async function settled(): Promise<void> {
 }
 
 /** JSON-RPC's "invalid request": the peer sent what we cannot accept. */
-const MESSAGE_TOO_LARGE = -32600;
+const MESSAGE_TOO_LARGE = INVALID_REQUEST;
 
 /**
  * The id of a message, read from the edges of its text: the SDK (and most others) put it last,
