@@ -6,9 +6,9 @@ import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtim
 import { runToEnd } from "../helpers/process.ts";
 import { existsSync } from "node:fs";
 import { withWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
+import { INITIALIZE, INITIALIZED } from "../helpers/raw-session.ts";
 
 const env = workbenchEnv();
-const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
 
 /**
  * Writes the lines to a fresh workbench's stdin, closes it, and returns how the process ended
@@ -22,14 +22,6 @@ async function exchange(lines: string[], config: unknown = { toolboxes: {} }) {
   const replies = done.stdout.trim().split("\n").map((line) => JSON.parse(line)).sort((a, b) => a.id - b.id);
   return { ...done, replies };
 }
-
-/** A raw initialize request, for tests that speak JSON-RPC themselves. */
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-});
 
 test("e2e: initialize reports name, version, tools capability and instructions listing toolboxes", async () => {
   await withWorkbench({
@@ -121,7 +113,7 @@ test("e2e: the workbench runs with no node on its PATH", () => {
   assert.ok(!PATH.split(":").some((dir) => existsSync(`${dir}/node`)), PATH);
 });
 
-test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method gets -32601", async () => {
+test("e2e: garbage on stdin is answered as JSON-RPC says and logged by size only; an unknown method gets -32601", async () => {
   const done = await exchange([
     "this is not json",
     '{"valid": "json", "but": "not JSON-RPC"}',
@@ -131,13 +123,14 @@ test("e2e: garbage on stdin is logged to stderr and skipped; an unknown method g
     '{"jsonrpc":"2.0","id":3,"method":"tools/list"}',
   ]);
   const { replies } = done;
-  assert.deepEqual(replies.map((reply) => reply.id), [1, 2, 3]);
-  assert.equal(replies[1].error.code, -32601);
-  assert.equal(replies[2].result.tools.length, 2);
-  // A client's line may hold secrets: only its length is logged.
-  assert.match(done.stderr, /Ignored a line that is not JSON: 16 characters/);
+  assert.deepEqual(replies.map((reply) => reply.id), [null, null, 1, 2, 3]);
+  assert.deepEqual(replies.slice(0, 2).map((reply) => reply.error.code), [-32700, -32600]);
+  assert.equal(replies[3].error.code, -32601);
+  assert.equal(replies[4].result.tools.length, 2);
+  // A client's line may hold secrets: only its size is logged.
+  assert.match(done.stderr, /Ignored a line that is not JSON: 16 bytes/);
   assert.ok(!done.stderr.includes("this is not json"));
-  assert.match(done.stderr, /Ignored a line that is not JSON-RPC 2\.0/);
+  assert.match(done.stderr, /Refused a message \(40 bytes\): Invalid Request: jsonrpc must be "2\.0"/);
 });
 
 test("e2e: a malformed tools/call or an unknown tool gets a JSON-RPC error that says what is wrong", async () => {
