@@ -23,6 +23,7 @@ const BASES = [
     params: { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "s", name: "t" }, arguments: { a: [1, { b: "c" }] } }, _meta: { progressToken: 9 } },
   },
   { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "r" } },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
   { jsonrpc: "2.0", id: 5, result: { content: [] } },
   { jsonrpc: "2.0", id: 6, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "f", version: "1" } } },
 ].map((message) => JSON.stringify(message));
@@ -64,8 +65,10 @@ function mutate(text: string, next: () => number): string {
     case 4:
       return text.replace(/"id":("[^"]*"|-?\d+)/, `"id":${pick(ODD_IDS)}`);
     case 5: {
-      const levels = 500 + Math.floor(next() * 3_000);
-      return text.replace(/"params":/, `"params":{"x":${"[".repeat(levels)}${"]".repeat(levels)}},"p":`);
+      // Now and then deep enough to overflow any stack that walks it (about 40,000 levels do).
+      const levels = next() < 0.06 ? 60_000 : 500 + Math.floor(next() * 3_000);
+      const deep = "[".repeat(levels) + "]".repeat(levels);
+      return next() < 0.5 ? text.replace(/"params":/, `"params":{"x":${deep}},"p":`) : text.replace(/^\{/, `{"u":${deep},`);
     }
     case 6:
       return text.replace(/"(method|jsonrpc|params|result)"/, `"${pick(["method", "id", "jsonrpc", "params", "result", "error"])}"`);
