@@ -27,6 +27,8 @@ export interface Refused {
   answer: boolean;
   /** The method, when the message named one as a string: for logs. */
   method?: string;
+  /** Nested deeper than any parser here may walk: from a server, the connection is not to be trusted. */
+  tooDeep?: boolean;
 }
 
 /**

@@ -232,8 +232,11 @@ export class StreamTransport implements Transport {
     return checked.kind === "notification";
   }
 
-  /** Depth first, before anything recursive sees the value; then the JSON-RPC rules; then ids. */
-  #check(value: unknown, bytes: number): Checked & { tooDeep?: boolean } {
+  /**
+   * The JSON-RPC rules read only the top level of the value; the depth walk then decides before
+   * anything recursive sees it (the SDK's schemas, JSON.stringify); then the ids.
+   */
+  #check(value: unknown, bytes: number): Checked {
     const checked = checkMessage(value);
     if (mayNestDeeperThan(bytes) && nestedDeeperThan(value)) {
       const text = `Invalid Request: nested deeper than ${MAX_JSON_DEPTH} levels`;
@@ -256,7 +259,7 @@ export class StreamTransport implements Transport {
   }
 
   /** Logs what was refused (never its content) and answers it when JSON-RPC says so. */
-  #refuse(refused: Refused & { tooDeep?: boolean }, bytes: number): void {
+  #refuse(refused: Refused, bytes: number): void {
     const what = [
       refused.method === undefined ? undefined : `method ${clip(refused.method)}`,
       refused.id === null ? undefined : `id ${clip(refused.id)}`,
