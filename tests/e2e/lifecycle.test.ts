@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
-import { errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
+import { errorText, fx, okText, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
 import { type Session, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { fixturePids, isAlive, waitGone } from "../helpers/procs.ts";
 import type { CallToolResult } from "../helpers/sdk.ts";
@@ -208,11 +208,14 @@ test("lifecycle: 200 concurrent calls across two servers each get their own answ
 });
 
 test("lifecycle: 20 concurrent opens spawn each server once", async () => {
-  const config = { toolboxes: { dev: { description: "d", mcpServers: { a: fx("A"), b: fx("B") } } } };
+  const log = spawnLog();
+  const config = { toolboxes: { dev: { description: "d", mcpServers: { a: fx("A", {}, log.env), b: fx("B", {}, log.env) } } } };
   await withWorkbench(config, async (session) => {
     const results = await Promise.all(Array.from({ length: 20 }, () => openToolbox(session, "dev")));
     const texts = new Set(results.map((result) => okText(result)));
     assert.equal(texts.size, 1);
-    assert.equal(fixturePids(session).length, 2);
+    const spawned = log.spawned();
+    assert.deepEqual(spawned.map((line) => line.split(" ")[0]), ["A", "B"], `one start per server: ${spawned}`);
+    assert.deepEqual(spawned.map((line) => Number(line.split(" ")[1])).sort((a, b) => a - b), fixturePids(session));
   });
 });

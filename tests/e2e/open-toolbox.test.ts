@@ -13,6 +13,7 @@ import {
   okText,
   opened,
   openToolbox,
+  spawnLog,
   type ToolInfo,
   toolsOf,
   useTool,
@@ -79,8 +80,9 @@ test("open_toolbox: several servers come in config order, each server's tools in
 });
 
 test("open_toolbox: opening twice gives an identical result from the same server process", async () => {
+  const log = spawnLog();
   await withWorkbench({
-    toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } },
+    toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A", {}, log.env) } } },
   }, async (session) => {
     const first = await openToolbox(session, "dev");
     opened(first);
@@ -90,6 +92,7 @@ test("open_toolbox: opening twice gives an identical result from the same server
     assert.equal(textOf(second), textOf(first));
     const pidAfter = okText(await useTool(session, "dev", "fx", "pid"));
     assert.equal(pidAfter, pidBefore, "no reconnection: the same child answers");
+    assert.deepEqual(log.spawned(), [`A ${pidBefore}`], "started once");
     assert.deepEqual(fixturePids(session), [Number(pidBefore)]);
   });
 });
@@ -295,8 +298,9 @@ test("open_toolbox: a toolbox with no servers opens with zero servers and no too
 });
 
 test("open_toolbox: five concurrent opens give identical results and spawn each server once", async () => {
+  const log = spawnLog();
   await withWorkbench({
-    toolboxes: { dev: { description: "d", mcpServers: { one: fx("ONE"), two: fx("TWO") } } },
+    toolboxes: { dev: { description: "d", mcpServers: { one: fx("ONE", {}, log.env), two: fx("TWO", {}, log.env) } } },
   }, async (session) => {
     assert.deepEqual(fixturePids(session), [], "nothing is spawned before the toolbox is opened");
     const results = await Promise.all(Array.from({ length: 5 }, () => openToolbox(session, "dev")));
@@ -308,11 +312,10 @@ test("open_toolbox: five concurrent opens give identical results and spawn each 
     assert.equal(opened(results[0]).servers_connected, 2);
     const pids = fixturePids(session);
     assert.equal(pids.length, 2, `one process per configured server, found ${JSON.stringify(pids)}`);
-    const answering = [
-      Number(okText(await useTool(session, "dev", "one", "pid"))),
-      Number(okText(await useTool(session, "dev", "two", "pid"))),
-    ].sort((a, b) => a - b);
-    assert.deepEqual(answering, pids);
+    const one = Number(okText(await useTool(session, "dev", "one", "pid")));
+    const two = Number(okText(await useTool(session, "dev", "two", "pid")));
+    assert.deepEqual([one, two].sort((a, b) => a - b), pids);
+    assert.deepEqual(log.spawned(), [`ONE ${one}`, `TWO ${two}`], "each started once");
   });
 });
 
