@@ -212,6 +212,38 @@ test("open_toolbox: a server name reused in two toolboxes with different env run
   });
 });
 
+test("open_toolbox: names holding separators (__, ., -, spaces) in toolbox, server and tool are listed and routed unchanged (spec SC-005)", async () => {
+  await withWorkbench({
+    toolboxes: {
+      "team__dev": { description: "d", mcpServers: { "fs__main": fx("A"), "fs": fx("B") } },
+      "team": { description: "t", mcpServers: { "dev__fs": fx("C") } },
+    },
+  }, async (session) => {
+    const value = opened(await openToolbox(session, "team__dev"));
+    const listed = value.tools.filter((tool) => ["a__b", "x-y.z", "with space"].includes(tool.name))
+      .map((tool) => [tool.toolbox_name, tool.source_server, tool.name]);
+    assert.deepEqual(listed, [
+      ["team__dev", "fs__main", "a__b"],
+      ["team__dev", "fs__main", "x-y.z"],
+      ["team__dev", "fs__main", "with space"],
+      ["team__dev", "fs", "a__b"],
+      ["team__dev", "fs", "x-y.z"],
+      ["team__dev", "fs", "with space"],
+    ]);
+    opened(await openToolbox(session, "team"));
+    // A scheme that joined toolbox, server and tool with "__" could not tell these apart.
+    for (const [toolbox, server, name, answer] of [
+      ["team__dev", "fs__main", "a__b", "A ran 'a__b' with {}"],
+      ["team__dev", "fs", "a__b", "B ran 'a__b' with {}"],
+      ["team", "dev__fs", "a__b", "C ran 'a__b' with {}"],
+      ["team__dev", "fs__main", "x-y.z", "A ran 'x-y.z' with {}"],
+      ["team__dev", "fs__main", "with space", "A ran 'with space' with {}"],
+    ]) {
+      assert.equal(okText(await useTool(session, toolbox, server, name)), answer);
+    }
+  });
+});
+
 test("open_toolbox: a paginated tools/list is followed to the end", async () => {
   await withWorkbench({
     toolboxes: { dev: { description: "d", mcpServers: { paged: fx("P", {}, { FIXTURE_PAGE_SIZE: "3" }) } } },
