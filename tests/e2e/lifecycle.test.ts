@@ -2,9 +2,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
-import { errorText, fx, okText, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
+import { errorText, eventually, fx, okText, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
 import { type Session, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
-import { fixturePids, isAlive, waitGone } from "../helpers/procs.ts";
+import { fixturePids, isAlive, waitGone, waitReaped } from "../helpers/procs.ts";
 import type { CallToolResult } from "../helpers/sdk.ts";
 import { RpcClient } from "../../scripts/bench/rpc-client.ts";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
@@ -33,7 +33,7 @@ test("lifecycle: the next call after a crash restarts the server transparently",
     opened(await openToolbox(session, "dev"));
     const before = await pidOf(session);
     await useTool(session, "dev", "fx", "exit", { code: 3 });
-    await sleep(300);
+    assert.ok(await waitReaped(before, 10_000), "the crashed server is reaped");
     assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "back" })), "A: back");
     assert.notEqual(await pidOf(session), before);
     assert.deepEqual(fixturePids(session).length, 1, "the crashed server left nothing behind");
@@ -56,8 +56,9 @@ test("lifecycle: failed restarts back off, give up after 5 failures, and open_to
   await withWorkbench(one(fx("A", {}, { FIXTURE_FAIL_IF_EXISTS: flag })), async (session) => {
     opened(await openToolbox(session, "dev"));
     writeFileSync(flag, "");
+    const crashed = await pidOf(session);
     await useTool(session, "dev", "fx", "exit", { code: 3 });
-    await sleep(300);
+    assert.ok(await waitReaped(crashed, 10_000), "the crashed server is reaped");
     const failed = `${ERR} 'echo' in server 'fx' (toolbox 'dev'): restart failed: server exited with code 4 during initialization`;
     const waits: number[] = [];
     for (let attempt = 0; attempt < 4; attempt++) {
@@ -88,20 +89,33 @@ test("lifecycle: a call over callTimeoutMs fails naming the limit, and the serve
       errorText(await useTool(session, "dev", "fx", "sleep", { ms: 3_000 })),
       `${ERR} 'sleep' in server 'fx' (toolbox 'dev'): no answer within the call timeout of 300 ms (callTimeoutMs)`,
     );
-    await sleep(100);
-    assert.equal(okText(await useTool(session, "dev", "fx", "cancellations")), "1");
+    await eventually("the server to see the cancellation", async () => okText(await useTool(session, "dev", "fx", "cancellations")), (n) => n === "1");
   });
 });
 
 test("lifecycle: progress resets the call timer; maxCallTimeMs caps the call anyway", async () => {
-  await withWorkbench(one(fx("A", { callTimeoutMs: 400, maxCallTimeMs: 1_000 })), async (session) => {
+  const config = {
+    toolboxes: {
+      dev: {
+        description: "d",
+        mcpServers: {
+          patient: fx("A", { callTimeoutMs: 1_000 }),
+          capped: fx("B", { callTimeoutMs: 1_000, maxCallTimeMs: 2_000 }),
+        },
+      },
+    },
+  };
+  await withWorkbench(config, async (session) => {
     opened(await openToolbox(session, "dev"));
-    // 6 steps of 150 ms: 900 ms in all, longer than the 400 ms timeout, but never 400 ms silent.
-    assert.equal(okText(await useTool(session, "dev", "fx", "progress", { steps: 6, ms: 150 })), "A made 6 steps");
+    // 6 steps of 400 ms: 2.4 s in all, more than twice the 1 s timeout, but never 1 s silent.
+    assert.equal(okText(await useTool(session, "dev", "patient", "progress", { steps: 6, ms: 400 })), "A made 6 steps");
+    // 20 steps of 300 ms (6 s) against a 2 s cap: cut at 2 s, whatever the progress.
+    const started = Date.now();
     assert.equal(
-      errorText(await useTool(session, "dev", "fx", "progress", { steps: 12, ms: 150 })),
-      `${ERR} 'progress' in server 'fx' (toolbox 'dev'): call exceeded the maximum call time of 1000 ms (maxCallTimeMs)`,
+      errorText(await useTool(session, "dev", "capped", "progress", { steps: 20, ms: 300 })),
+      `${ERR} 'progress' in server 'capped' (toolbox 'dev'): call exceeded the maximum call time of 2000 ms (maxCallTimeMs)`,
     );
+    assert.ok(Date.now() - started < 5_000, "cut at the cap, not at the end of the work");
   });
 });
 
@@ -163,8 +177,7 @@ test("lifecycle: a cancelled use_tool cancels the downstream request", async () 
     await sleep(300);
     controller.abort("changed my mind");
     await assert.rejects(call);
-    await sleep(200);
-    assert.equal(okText(await useTool(session, "dev", "fx", "cancellations")), "1");
+    await eventually("the server to see the cancellation", async () => okText(await useTool(session, "dev", "fx", "cancellations")), (n) => n === "1");
   });
 });
 
@@ -172,8 +185,8 @@ test("lifecycle: a downstream's stderr reaches ours line by line, prefixed with 
   await withWorkbench(one(fx("A")), async (session) => {
     opened(await openToolbox(session, "dev"));
     await useTool(session, "dev", "fx", "log", { text: "first line\nsecond line" });
-    await sleep(200);
-    assert.match(session.stderr(), /^\[dev\/fx\] first line\n\[dev\/fx\] second line$/m);
+    const lines = /^\[dev\/fx\] first line\n\[dev\/fx\] second line$/m;
+    await eventually("both lines on the workbench's stderr", () => session.stderr(), (text) => lines.test(text));
   });
 });
 

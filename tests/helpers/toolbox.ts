@@ -86,3 +86,22 @@ export function toolsOf(value: Opened, server: string): string[] {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls until `check` gives what `done` accepts, instead of sleeping a guessed time; fails after
+ * `timeoutMs` with the last value seen.
+ */
+export async function eventually<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (done(value)) return value;
+    if (Date.now() > deadline) assert.fail(`Timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await sleep(25);
+  }
+}
