@@ -74,7 +74,8 @@ test("lifecycle: failed restarts back off, give up after 5 failures, and open_to
       `${ERR} 'echo' in server 'fx' (toolbox 'dev'): server is down after 5 failures in a row ` +
         "(last: server exited with code 4 during initialization); call open_toolbox to start it again",
     );
-    assert.ok(Date.now() - started < 500, "a server that is down answers at once");
+    // Another restart would wait 4 s first: 1.5 s leaves a loaded machine room and still tells.
+    assert.ok(Date.now() - started < 1_500, "a server that is down answers at once");
     rmSync(flag);
     const reopened = opened(await openToolbox(session, "dev"));
     assert.equal(reopened.servers_connected, 1);
