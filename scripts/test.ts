@@ -39,8 +39,8 @@ function count(output: string, pattern: RegExp, runtime: string): number {
 
 run("deno check", bin("deno"), ["check", "src/", "tests/", "scripts/"]);
 run("tsc (Bun types)", bin("tsc"), ["-p", "tsconfig.json"]);
-// Tests start real processes; Bun's default of 5 s per test is too tight for a loaded machine.
-const bunOutput = run("bun test", bin("bun"), ["test", "--timeout", "60000", ...only]);
+// The per-test timeout comes from bunfig.toml's preload, as it does for a plain `bun test`.
+const bunOutput = run("bun test", bin("bun"), ["test", ...only]);
 const denoOutput = run("deno test", bin("deno"), ["test", "--allow-all", ...(only.length ? only : ["tests/"])]);
 
 const bunPassed = count(bunOutput, /^\s*(\d+) pass$/m, "bun");
@@ -55,7 +55,7 @@ if (bunPassed !== denoPassed || bunPassed === 0) {
 let binPassed = 0;
 if (only.length === 0 || only.some((path) => path.includes("e2e"))) {
   run("build", bin("bun"), ["scripts/build.ts"]);
-  const bunBin = run("e2e against dist/mcp-workbench", bin("bun"), ["test", "--timeout", "60000", "tests/e2e"], {
+  const bunBin = run("e2e against dist/mcp-workbench", bin("bun"), ["test", "tests/e2e"], {
     WORKBENCH_BIN: `${root}dist/mcp-workbench`,
   });
   binPassed += count(bunBin, /^\s*(\d+) pass$/m, "bun (executable)");
@@ -63,7 +63,7 @@ if (only.length === 0 || only.some((path) => path.includes("e2e"))) {
   if ("skip" in denoBin) {
     console.log(`\nSKIPPED e2e against the Deno executable: ${denoBin.skip}`);
   } else {
-    const output = run("e2e against dist/mcp-workbench-deno", bin("bun"), ["test", "--timeout", "60000", "tests/e2e"], {
+    const output = run("e2e against dist/mcp-workbench-deno", bin("bun"), ["test", "tests/e2e"], {
       WORKBENCH_BIN: denoBin.path,
     });
     binPassed += count(output, /^\s*(\d+) pass$/m, "bun (deno executable)");

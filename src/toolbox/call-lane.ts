@@ -42,14 +42,27 @@ interface Pending {
 /** Our ids are strings with a prefix, so they never meet the SDK Client's numeric ids. */
 const ID_PREFIX = "wb-";
 
+/** The clock the lane's timeouts run on: the real one, or a test's (as RestartPolicy takes `now`). */
+export interface Timers {
+  set(callback: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMERS: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
 export class ToolCallLane {
   readonly #send: (message: JSONRPCMessage) => Promise<void>;
   readonly #pending = new Map<string, Pending>();
   #nextId = 1;
   #closed = false;
+  readonly #timers: Timers;
 
-  constructor(send: (message: JSONRPCMessage) => Promise<void>) {
+  constructor(send: (message: JSONRPCMessage) => Promise<void>, timers: Timers = REAL_TIMERS) {
     this.#send = send;
+    this.#timers = timers;
   }
 
   call(call: LaneCall): Promise<CallToolResult> {
@@ -57,17 +70,18 @@ export class ToolCallLane {
     if (call.signal?.aborted) return Promise.reject(new CallError({ kind: "cancelled", reason: call.signal.reason }));
     const id = `${ID_PREFIX}${this.#nextId++}`;
     return new Promise<CallToolResult>((resolve, reject) => {
-      let idle: ReturnType<typeof setTimeout> | undefined;
+      const timers = this.#timers;
+      let idle: unknown;
       const armIdle = () => {
-        clearTimeout(idle);
-        idle = setTimeout(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
+        timers.clear(idle);
+        idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
       };
-      const total = setTimeout(() => fail({ kind: "max-time" }), call.maxTimeMs);
+      const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
       const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
       const settle = () => {
         this.#pending.delete(id);
-        clearTimeout(idle);
-        clearTimeout(total);
+        timers.clear(idle);
+        timers.clear(total);
         call.signal?.removeEventListener("abort", onAbort);
       };
       const fail = (failure: CallFailure) => {

@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { withWorkbench, textOf } from "../helpers/workbench.ts";
 import { fixturePids } from "../helpers/procs.ts";
-import { fixtureTools } from "../fixtures/fixture-tools.ts";
 import {
   call,
   errorText,
@@ -13,27 +12,103 @@ import {
   okText,
   opened,
   openToolbox,
+  spawnLog,
   type ToolInfo,
   toolsOf,
   useTool,
 } from "../helpers/toolbox.ts";
 
+const EMPTY = { type: "object" as const, properties: {}, required: [] as string[] };
+
 /**
- * What open_toolbox must list for one fixture server: original names and descriptions, schemas as
- * the server gave them, keys in the contract's order, no description where the server gave none.
+ * What open_toolbox must list for one fixture server, written out (not derived from the fixture or
+ * the product): original names and descriptions, schemas as the server gave them, keys in the
+ * contract's order, no description where the server gave none.
  */
-function fixtureToolInfos(label: string, toolbox: string, server: string): ToolInfo[] {
-  return fixtureTools(label).map((tool) => ({
-    name: tool.name,
-    toolbox_name: toolbox,
-    source_server: server,
-    ...(tool.description !== undefined && { description: tool.description }),
-    ...(tool.title !== undefined && { title: tool.title }),
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
-    ...(tool.annotations !== undefined && { annotations: tool.annotations }),
-  }));
+function fixtureToolInfos(label: string, toolbox_name: string, source_server: string): ToolInfo[] {
+  const at = { toolbox_name, source_server };
+  return [
+    {
+      name: "echo",
+      ...at,
+      description: `${label}: echo the text back`,
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    },
+    { name: "a__b", ...at, description: `${label}: name with a double underscore`, inputSchema: EMPTY },
+    { name: "x-y.z", ...at, description: `${label}: name with a dash and a dot`, inputSchema: EMPTY },
+    { name: "with space", ...at, description: `${label}: name with a space`, inputSchema: EMPTY },
+    { name: "no_description", ...at, inputSchema: EMPTY },
+    {
+      name: "complex",
+      ...at,
+      description: `${label}: nested schema`,
+      title: "Complex schema",
+      inputSchema: {
+        type: "object",
+        properties: {
+          filter: {
+            type: "object",
+            properties: { tags: { type: "array", items: { type: "string" } }, limit: { type: "integer", minimum: 1 } },
+          },
+          mode: { enum: ["fast", "slow"] },
+        },
+        required: ["filter"],
+      },
+      annotations: { readOnlyHint: true },
+    },
+    { name: "fail", ...at, description: `${label}: returns isError`, inputSchema: EMPTY },
+    { name: "throw", ...at, description: `${label}: answers with a JSON-RPC error`, inputSchema: EMPTY },
+    {
+      name: "sleep",
+      ...at,
+      description: `${label}: waits ms milliseconds`,
+      inputSchema: { type: "object", properties: { ms: { type: "number" } }, required: ["ms"] },
+    },
+    {
+      name: "blob",
+      ...at,
+      description: `${label}: returns bytes characters`,
+      inputSchema: { type: "object", properties: { bytes: { type: "number" } }, required: ["bytes"] },
+    },
+    {
+      name: "structured",
+      ...at,
+      description: `${label}: returns structuredContent`,
+      inputSchema: EMPTY,
+      outputSchema: {
+        type: "object",
+        properties: { label: { type: "string" }, n: { type: "number" } },
+        required: ["label", "n"],
+      },
+    },
+    { name: "env", ...at, description: `${label}: returns its environment`, inputSchema: EMPTY },
+    { name: "pid", ...at, description: `${label}: returns its process id`, inputSchema: EMPTY },
+    {
+      name: "exit",
+      ...at,
+      description: `${label}: exits the process with a code`,
+      inputSchema: { type: "object", properties: { code: { type: "number" } }, required: [] },
+    },
+    {
+      name: "progress",
+      ...at,
+      description: `${label}: reports progress steps`,
+      inputSchema: { type: "object", properties: { steps: { type: "number" }, ms: { type: "number" } }, required: [] },
+    },
+    { name: "cancellations", ...at, description: `${label}: how many sleeps were cancelled`, inputSchema: EMPTY },
+    { name: "ask", ...at, description: `${label}: asks the client to sample`, inputSchema: EMPTY },
+    { name: "grandchild", ...at, description: `${label}: starts a sleeping grandchild`, inputSchema: EMPTY },
+    {
+      name: "log",
+      ...at,
+      description: `${label}: writes to stderr`,
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: [] },
+    },
+  ];
 }
+
+/** Each tool's keys in the contract's order: name, toolbox_name, source_server, description?, title?, inputSchema, outputSchema?, annotations?. */
+const KEY_ORDER = ["name", "toolbox_name", "source_server", "description", "title", "inputSchema", "outputSchema", "annotations"];
 
 const RESULT_KEYS = ["toolbox", "description", "servers_connected", "tools"];
 
@@ -49,8 +124,10 @@ test("open_toolbox: a single server gives compact JSON with the contract's keys,
     assert.equal(value.servers_connected, 1);
     const expected = fixtureToolInfos("A", "dev", "fx");
     assert.deepEqual(value.tools, expected);
-    // Key order of every tool: name, toolbox_name, source_server, description?, title?, inputSchema, outputSchema?, annotations?
-    assert.deepEqual(value.tools.map((tool) => Object.keys(tool)), expected.map((tool) => Object.keys(tool)));
+    for (const tool of value.tools) {
+      const keys = Object.keys(tool);
+      assert.deepEqual(keys, KEY_ORDER.filter((key) => keys.includes(key)), `key order of ${tool.name}`);
+    }
     assert.equal("description" in value.tools.find((tool) => tool.name === "no_description")!, false);
   });
 });
@@ -79,8 +156,9 @@ test("open_toolbox: several servers come in config order, each server's tools in
 });
 
 test("open_toolbox: opening twice gives an identical result from the same server process", async () => {
+  const log = spawnLog();
   await withWorkbench({
-    toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A") } } },
+    toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A", {}, log.env) } } },
   }, async (session) => {
     const first = await openToolbox(session, "dev");
     opened(first);
@@ -90,6 +168,7 @@ test("open_toolbox: opening twice gives an identical result from the same server
     assert.equal(textOf(second), textOf(first));
     const pidAfter = okText(await useTool(session, "dev", "fx", "pid"));
     assert.equal(pidAfter, pidBefore, "no reconnection: the same child answers");
+    assert.deepEqual(log.spawned(), [`A ${pidBefore}`], "started once");
     assert.deepEqual(fixturePids(session), [Number(pidBefore)]);
   });
 });
@@ -130,6 +209,38 @@ test("open_toolbox: a server name reused in two toolboxes with different env run
     const prodPid = Number(okText(await useTool(session, "prod", "fx", "pid")));
     assert.notEqual(devPid, prodPid);
     assert.deepEqual(fixturePids(session), [devPid, prodPid].sort((a, b) => a - b));
+  });
+});
+
+test("open_toolbox: names holding separators (__, ., -, spaces) in toolbox, server and tool are listed and routed unchanged (spec SC-005)", async () => {
+  await withWorkbench({
+    toolboxes: {
+      "team__dev": { description: "d", mcpServers: { "fs__main": fx("A"), "fs": fx("B") } },
+      "team": { description: "t", mcpServers: { "dev__fs": fx("C") } },
+    },
+  }, async (session) => {
+    const value = opened(await openToolbox(session, "team__dev"));
+    const listed = value.tools.filter((tool) => ["a__b", "x-y.z", "with space"].includes(tool.name))
+      .map((tool) => [tool.toolbox_name, tool.source_server, tool.name]);
+    assert.deepEqual(listed, [
+      ["team__dev", "fs__main", "a__b"],
+      ["team__dev", "fs__main", "x-y.z"],
+      ["team__dev", "fs__main", "with space"],
+      ["team__dev", "fs", "a__b"],
+      ["team__dev", "fs", "x-y.z"],
+      ["team__dev", "fs", "with space"],
+    ]);
+    opened(await openToolbox(session, "team"));
+    // A scheme that joined toolbox, server and tool with "__" could not tell these apart.
+    for (const [toolbox, server, name, answer] of [
+      ["team__dev", "fs__main", "a__b", "A ran 'a__b' with {}"],
+      ["team__dev", "fs", "a__b", "B ran 'a__b' with {}"],
+      ["team", "dev__fs", "a__b", "C ran 'a__b' with {}"],
+      ["team__dev", "fs__main", "x-y.z", "A ran 'x-y.z' with {}"],
+      ["team__dev", "fs__main", "with space", "A ran 'with space' with {}"],
+    ]) {
+      assert.equal(okText(await useTool(session, toolbox, server, name)), answer);
+    }
   });
 });
 
@@ -295,8 +406,9 @@ test("open_toolbox: a toolbox with no servers opens with zero servers and no too
 });
 
 test("open_toolbox: five concurrent opens give identical results and spawn each server once", async () => {
+  const log = spawnLog();
   await withWorkbench({
-    toolboxes: { dev: { description: "d", mcpServers: { one: fx("ONE"), two: fx("TWO") } } },
+    toolboxes: { dev: { description: "d", mcpServers: { one: fx("ONE", {}, log.env), two: fx("TWO", {}, log.env) } } },
   }, async (session) => {
     assert.deepEqual(fixturePids(session), [], "nothing is spawned before the toolbox is opened");
     const results = await Promise.all(Array.from({ length: 5 }, () => openToolbox(session, "dev")));
@@ -308,11 +420,10 @@ test("open_toolbox: five concurrent opens give identical results and spawn each 
     assert.equal(opened(results[0]).servers_connected, 2);
     const pids = fixturePids(session);
     assert.equal(pids.length, 2, `one process per configured server, found ${JSON.stringify(pids)}`);
-    const answering = [
-      Number(okText(await useTool(session, "dev", "one", "pid"))),
-      Number(okText(await useTool(session, "dev", "two", "pid"))),
-    ].sort((a, b) => a - b);
-    assert.deepEqual(answering, pids);
+    const one = Number(okText(await useTool(session, "dev", "one", "pid")));
+    const two = Number(okText(await useTool(session, "dev", "two", "pid")));
+    assert.deepEqual([one, two].sort((a, b) => a - b), pids);
+    assert.deepEqual(log.spawned(), [`ONE ${one}`, `TWO ${two}`], "each started once");
   });
 });
 

@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { fixtureServer } from "../helpers/runtime.ts";
-import { descendants } from "../helpers/procs.ts";
+import { descendants, waitReaped } from "../helpers/procs.ts";
 import { okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
 import { type Session, withWorkbench } from "../helpers/workbench.ts";
 
@@ -42,19 +42,6 @@ function serverPid(session: Session): number {
   return servers[0].pid;
 }
 
-/**
- * Waits until the workbench has reaped the process. Gone from /proc, not merely a zombie: a zombie
- * has exited but its parent may not have noticed yet, and the next open would find it "connected".
- */
-async function waitReaped(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (existsSync(`/proc/${pid}`)) {
-    if (Date.now() > deadline) return false;
-    await sleep(5);
-  }
-  return true;
-}
-
 /** open_toolbox (which restarts the crashed server), a call, then a crash we wait out. */
 async function cycle(session: Session, n: number): Promise<void> {
   assert.equal(opened(await openToolbox(session, "soak")).servers_connected, 1, `cycle ${n}`);
@@ -64,7 +51,10 @@ async function cycle(session: Session, n: number): Promise<void> {
   assert.ok(await waitReaped(pid, 5_000), `cycle ${n}: the server exited and was reaped`);
 }
 
-test(`soak: ${CYCLES} open/call/crash cycles leave no growth in open file descriptors or child count`, async () => {
+/** About 45 s alone; a loaded machine may take several times that, past the 60 s default. */
+const SOAK_TIMEOUT_MS = 300_000;
+
+test(`soak: ${CYCLES} open/call/crash cycles leave no growth in open file descriptors or child count`, { timeout: SOAK_TIMEOUT_MS }, async () => {
   assert.ok(CYCLES > WARM_UP, `SOAK_CYCLES must exceed the ${WARM_UP} warm-up cycles`);
   await withWorkbench(config, async (session) => {
     for (let n = 1; n <= WARM_UP; n++) await cycle(session, n);

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import pkg from "../../package.json" with { type: "json" };
 import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { runToEnd } from "../helpers/process.ts";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { withWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { INITIALIZE, INITIALIZED } from "../helpers/raw-session.ts";
 
@@ -108,9 +108,16 @@ test("e2e: the config path comes from WORKBENCH_CONFIG when --config is absent",
   assert.match(JSON.parse(done.stdout).result.instructions, /- viaenv \(0 servers\)/);
 });
 
-test("e2e: the workbench runs with no node on its PATH", () => {
-  const { PATH } = workbenchEnv();
-  assert.ok(!PATH.split(":").some((dir) => existsSync(`${dir}/node`)), PATH);
+test("e2e: the workbench runs with no node on its PATH, and serves", async () => {
+  await withWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fixtureServer("fixture-server.ts") } } } }, async (session) => {
+    // The environment of the running process itself, not what a helper meant to give it.
+    const environ = readFileSync(`/proc/${session.pid}/environ`, "utf8").split("\0");
+    const path = environ.find((entry) => entry.startsWith("PATH="))?.slice("PATH=".length);
+    assert.ok(path !== undefined, environ.join("\n"));
+    assert.deepEqual(path.split(":").filter((dir) => existsSync(`${dir}/node`)), [], `PATH=${path}`);
+    const opened = await session.call("open_toolbox", { toolbox_name: "dev" });
+    assert.equal(opened.isError, undefined, JSON.stringify(opened));
+  });
 });
 
 test("e2e: garbage on stdin is answered as JSON-RPC says and logged by size only; an unknown method gets -32601", async () => {

@@ -1,5 +1,5 @@
 /** Process checks through /proc (Linux), for tests that must see children come and go. */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { Session } from "./workbench.ts";
 
 /** State and parent of a process, or undefined once it is gone. */
@@ -29,6 +29,19 @@ export async function waitGone(pids: number[], timeoutMs: number): Promise<numbe
     alive = alive.filter(isAlive);
   }
   return alive;
+}
+
+/**
+ * Waits (bounded) until the process is reaped: gone from /proc, not merely a zombie. A zombie has
+ * exited but its parent (the workbench) may not have noticed yet. True if it went in time.
+ */
+export async function waitReaped(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (existsSync(`/proc/${pid}`)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return true;
 }
 
 /** Live descendants of a process (children, grandchildren, ...) with their command lines. */

@@ -1,9 +1,10 @@
 /** Small helpers for the open_toolbox / use_tool end-to-end tests. */
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import type { CallToolResult } from "./sdk.ts";
 import { fixtureServer } from "./runtime.ts";
 import { fixtureTools } from "../fixtures/fixture-tools.ts";
-import { type Session, textOf } from "./workbench.ts";
+import { type Session, tempDir, textOf } from "./workbench.ts";
 
 /** Upper bound for one meta-tool call (the SDK's own default is 60 s). */
 export const CALL_TIMEOUT_MS = 20_000;
@@ -14,6 +15,19 @@ export const FIXTURE_TOOLS = fixtureTools("").map((tool) => tool.name);
 /** A config entry for our fixture server, told apart from others by its label. */
 export function fx(label: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
   return fixtureServer("fixture-server.ts", { env: { FIXTURE_LABEL: label, ...env }, ...extra });
+}
+
+/**
+ * A file where fixture servers given `env: spawnLog.env` note each start, as "<label> <pid>":
+ * counting spawns catches a server started twice and closed once, which counting live ones misses.
+ */
+export function spawnLog() {
+  const path = `${tempDir()}/spawns.log`;
+  return {
+    env: { FIXTURE_SPAWN_LOG: path },
+    /** Each start so far, sorted. */
+    spawned: (): string[] => existsSync(path) ? readFileSync(path, "utf8").trim().split("\n").sort() : [],
+  };
 }
 
 /** Calls a meta-tool with a bounded wait. */
@@ -72,3 +86,22 @@ export function toolsOf(value: Opened, server: string): string[] {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls until `check` gives what `done` accepts, instead of sleeping a guessed time; fails after
+ * `timeoutMs` with the last value seen.
+ */
+export async function eventually<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (done(value)) return value;
+    if (Date.now() > deadline) assert.fail(`Timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)}`);
+    await sleep(25);
+  }
+}

@@ -158,11 +158,12 @@ test("platform: kill('SIGKILL') ends a child that ignores SIGTERM", async () => 
   }
 });
 
-test("platform: kill after the child has exited does not throw", async () => {
+test("platform: kill after the child and its group have gone does not throw", async () => {
   const child = spawnChild("true", []);
-  await within(5_000, "the exit", child.exited);
-  child.kill("SIGTERM");
-  child.kill("SIGKILL");
+  const status = await within(5_000, "the exit", child.exited);
+  assert.doesNotThrow(() => child.kill("SIGTERM"));
+  assert.doesNotThrow(() => child.kill("SIGKILL"));
+  assert.deepEqual(await child.exited, status);
 });
 
 test("platform: kill after the child has exited still ends the grandchildren it left behind", async () => {
@@ -250,8 +251,25 @@ test("platform: readTextFile reads UTF-8 and rejects for a missing file with nam
   await assert.rejects(platform.readTextFile("/no/such/file.json"), { name: "NotFound", code: "ENOENT" });
 });
 
-test("platform: env and cwd are snapshots of ours", () => {
-  assert.equal(typeof platform.env.PATH, "string");
-  assert.ok(platform.cwd.startsWith("/"));
-  assert.ok(Array.isArray(platform.args));
+test("platform: args, cwd and env are the process's own; onSignal handlers receive SIGHUP, SIGINT and SIGTERM", async () => {
+  const { command, args } = runScript(`${fixtures}/report.ts`, ["--config", "a b.json"]);
+  const child = spawn(command, args, {
+    cwd: "/tmp",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", WB_PROBE: "probe value" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let output = "";
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
+  const closed = new Promise<[number | null, string | null]>((resolve) => child.on("close", (code, signal) => resolve([code, signal])));
+  try {
+    await untilMatch(15_000, () => output, /^\{.*\}$/m);
+    assert.deepEqual(JSON.parse(/^\{.*\}$/m.exec(output)![0]), { args: ["--config", "a b.json"], cwd: "/tmp", probe: "probe value" });
+    for (const signal of ["SIGHUP", "SIGINT", "SIGTERM"] as const) {
+      process.kill(child.pid!, signal);
+      await untilMatch(10_000, () => output, new RegExp(`^signal ${signal}$`, "m"));
+    }
+    assert.deepEqual(await within(10_000, "the exit", closed), [0, null], output);
+  } finally {
+    child.kill("SIGKILL");
+  }
 });

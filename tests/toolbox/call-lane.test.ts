@@ -1,15 +1,53 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CallError, ToolCallLane } from "../../src/toolbox/call-lane.ts";
+import { CallError, type Timers, ToolCallLane } from "../../src/toolbox/call-lane.ts";
 import type { JSONRPCMessage } from "../helpers/sdk.ts";
 
+/** A clock that moves only when told to, so timeouts are checked to the millisecond, unhurried. */
+function manualTimers() {
+  let now = 0;
+  let nextHandle = 1;
+  const due = new Map<number, { at: number; callback: () => void }>();
+  const timers: Timers = {
+    set(callback, ms) {
+      due.set(nextHandle, { at: now + ms, callback });
+      return nextHandle++;
+    },
+    clear: (handle) => void due.delete(handle as number),
+  };
+  /** Moves the clock on, firing what falls due in order, then lets the promises settle. */
+  async function advance(ms: number): Promise<void> {
+    const until = now + ms;
+    for (;;) {
+      const [handle, next] = [...due].sort(([, a], [, b]) => a.at - b.at)[0] ?? [];
+      if (handle === undefined || next.at > until) break;
+      due.delete(handle);
+      now = next.at;
+      next.callback();
+    }
+    now = until;
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+  }
+  return { timers, advance };
+}
+
 /** A lane whose sent messages are recorded, with the id of the last tools/call. */
-function lane() {
+function lane(timers?: Timers) {
   const sent: Record<string, any>[] = [];
-  const it = new ToolCallLane((message) => (sent.push(message as Record<string, any>), Promise.resolve()));
+  const it = new ToolCallLane((message) => (sent.push(message as Record<string, any>), Promise.resolve()), timers);
   const lastId = () => sent.filter((m) => m.method === "tools/call").at(-1)!.id as string;
   return { lane: it, sent, lastId };
 }
+
+/** Whether a promise has settled yet, without waiting for it. */
+function tracked(promise: Promise<unknown>) {
+  const state = { settled: false, failure: undefined as unknown };
+  promise.then(() => (state.settled = true), (error) => ((state.settled = true), (state.failure = error.failure)));
+  return state;
+}
+
+const progress = (id: string, step: number) =>
+  ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: step } }) as JSONRPCMessage;
 
 const call = { name: "echo", arguments: { text: "hi" }, idleTimeoutMs: 5_000, maxTimeMs: 10_000 };
 const failureOf = async (promise: Promise<unknown>) => {
@@ -43,16 +81,21 @@ test("call lane: an error response fails the call with the server's message", as
 });
 
 test("call lane: progress reaches the listener and resets the idle timer; silence times out and cancels", async () => {
-  const { lane: l, sent, lastId } = lane();
+  const { timers, advance } = manualTimers();
+  const { lane: l, sent, lastId } = lane(timers);
   const seen: unknown[] = [];
-  const pending = l.call({ ...call, idleTimeoutMs: 150, onProgress: (p) => seen.push(p) });
+  const call_ = tracked(l.call({ ...call, idleTimeoutMs: 1_000, onProgress: (p) => seen.push(p) }));
   const id = lastId();
+  // Three gaps of 900 ms: 2.7 s in all, never 1 s silent.
   for (let step = 1; step <= 3; step++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    l.claim({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: step } } as JSONRPCMessage);
+    await advance(900);
+    assert.equal(l.claim(progress(id, step)), true);
   }
   assert.deepEqual(seen, [{ progress: 1 }, { progress: 2 }, { progress: 3 }]);
-  assert.deepEqual(await failureOf(pending), { kind: "idle-timeout" });
+  await advance(999);
+  assert.equal(call_.settled, false, "999 ms after the last progress the call still runs");
+  await advance(1);
+  assert.deepEqual(call_.failure, { kind: "idle-timeout" });
   assert.deepEqual(sent.at(-1), {
     jsonrpc: "2.0",
     method: "notifications/cancelled",
@@ -61,17 +104,19 @@ test("call lane: progress reaches the listener and resets the idle timer; silenc
 });
 
 test("call lane: the total time caps a call that keeps reporting progress", async () => {
-  const { lane: l, lastId } = lane();
-  const pending = l.call({ ...call, idleTimeoutMs: 100, maxTimeMs: 250 });
+  const { timers, advance } = manualTimers();
+  const { lane: l, sent, lastId } = lane(timers);
+  const call_ = tracked(l.call({ ...call, idleTimeoutMs: 1_000, maxTimeMs: 2_500 }));
   const id = lastId();
-  const ticker = setInterval(() => {
-    l.claim({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: id, progress: 1 } } as JSONRPCMessage);
-  }, 50);
-  try {
-    assert.deepEqual(await failureOf(pending), { kind: "max-time" });
-  } finally {
-    clearInterval(ticker);
+  for (let step = 1; step <= 4; step++) {
+    await advance(600);
+    l.claim(progress(id, step));
   }
+  await advance(99);
+  assert.equal(call_.settled, false, "at 2,499 ms the call still runs");
+  await advance(1);
+  assert.deepEqual(call_.failure, { kind: "max-time" });
+  assert.deepEqual(sent.at(-1)!.params, { requestId: id, reason: "max-time" });
 });
 
 test("call lane: an abort cancels downstream; closing fails every pending call at once", async () => {

@@ -97,14 +97,26 @@ test("transport: an ignored line is quoted, or only measured when the option say
   assert.deepEqual(measured.errors, ["Ignored a line that is not JSON: 17 bytes"]);
 });
 
-test("transport: close gives up on a peer that stopped reading", async () => {
+/** Resolves to "expired" once `ms` have passed, so that a hanging close fails instead of hanging. */
+function expiry(ms: number): { expired: Promise<"expired">; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), ms)));
+  return { expired, cancel: () => clearTimeout(timer) };
+}
+
+test("transport: close gives up on a peer that stopped reading, and still reports the close once", async () => {
   const stuck = new WritableStream<Uint8Array>({ write: () => new Promise(() => {}) });
   const transport = new StreamTransport(new ReadableStream({ start() {} }), stuck);
+  let closes = 0;
+  transport.onclose = () => closes++;
   await transport.start();
   void transport.send(ping(1)).catch(() => {});
-  const started = performance.now();
-  await transport.close();
-  assert.ok(performance.now() - started < 3_000);
+  const limit = expiry(5_000);
+  const outcome = await Promise.race([transport.close().then(() => "closed" as const), limit.expired]);
+  limit.cancel();
+  assert.equal(outcome, "closed", "close() returned although the peer never took the queued message");
+  assert.equal(closes, 1);
+  await assert.rejects(transport.send(ping(2)), /Transport is closed/);
 });
 
 test("transport: a response over the limit becomes an error response for its id (id last or first)", async () => {
@@ -180,17 +192,53 @@ test("transport: progress read in the same chunk as its response still reaches t
   await client.close();
 });
 
-test("transport: after the peer's EOF, a request it cancelled is not waited for", async () => {
-  const text = line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: {} }) +
-    line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+const request = { jsonrpc: "2.0" as const, id: 1, method: "tools/call", params: {} };
+
+/**
+ * A peer that sends `messages` and ends its stream at once; `respond` may answer a request after
+ * `respondAfterMs`. Returns what happened, in order, with the time from the start to the close.
+ */
+async function afterEof(messages: object[], drainMs: number, respondAfterMs?: number) {
+  const readable = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(messages.map(line).join("")));
+      controller.close();
+    },
+  });
+  const events: string[] = [];
+  const writable = new WritableStream<Uint8Array>({ write: (chunk) => void events.push(`wrote ${new TextDecoder().decode(chunk).trim()}`) });
+  const transport = new StreamTransport(readable, writable, { drainMs });
+  const closed = new Promise<void>((resolve) => (transport.onclose = () => (events.push("closed"), resolve())));
+  transport.onmessage = (message) => {
+    events.push("method" in message ? `got ${message.method}` : "got response");
+    if (respondAfterMs !== undefined && "id" in message && "method" in message) {
+      setTimeout(() => void transport.send({ jsonrpc: "2.0", id: message.id, result: {} }), respondAfterMs);
+    }
+  };
   const started = performance.now();
-  await feed([encoder.encode(text)], { drainMs: 5_000 });
-  assert.ok(performance.now() - started < 1_000, "closed without waiting out the drain");
+  await transport.start();
+  const limit = expiry(drainMs + 10_000);
+  const outcome = await Promise.race([closed.then(() => "closed" as const), limit.expired]);
+  limit.cancel();
+  assert.equal(outcome, "closed", `the transport never closed: ${events}`);
+  return { events, ms: performance.now() - started };
+}
+
+test("transport: after the peer's EOF, a request it cancelled is not waited for", async () => {
+  const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+  const { events, ms } = await afterEof([request, cancel], 10_000);
+  assert.deepEqual(events, ["got tools/call", "got notifications/cancelled", "closed"]);
+  assert.ok(ms < 5_000, `closed after ${ms} ms, not at once: the 10 s drain was waited out`);
 });
 
-test("transport: after the peer's EOF, an unanswered request keeps it open until answered or the drain ends", async () => {
-  const started = performance.now();
-  await feed([encoder.encode(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: {} }))], { drainMs: 300 });
-  const waited = performance.now() - started;
-  assert.ok(waited >= 250 && waited < 2_000, `waited ${waited} ms`);
+test("transport: after the peer's EOF, an unanswered request keeps it open until its answer is written", async () => {
+  const { events, ms } = await afterEof([request], 10_000, 500);
+  assert.deepEqual(events, ["got tools/call", `wrote ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} })}`, "closed"]);
+  assert.ok(ms >= 500 && ms < 5_000, `closed after ${ms} ms: expected at the answer (500 ms), long before the 10 s drain`);
+});
+
+test("transport: after the peer's EOF, an unanswered request keeps it open until the drain ends", async () => {
+  const { events, ms } = await afterEof([request], 1_000);
+  assert.deepEqual(events, ["got tools/call", "closed"]);
+  assert.ok(ms >= 1_000, `closed after ${ms} ms, before the 1 s drain ended`);
 });

@@ -1,0 +1,77 @@
+/**
+ * The workbench's own environment, end to end: `${VAR}` in the configuration is read from it, an
+ * unset one stops the workbench naming the variable and the server, and a server gets only the
+ * minimal set of it (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus its own `env`.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fx, okText, opened, openToolbox, useTool } from "../helpers/toolbox.ts";
+import { tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+import { runToEnd } from "../helpers/process.ts";
+
+const one = (server: Record<string, unknown>) => ({ toolboxes: { dev: { description: "d", mcpServers: { fx: server } } } });
+
+/** A server's environment, as it reports it. */
+async function envOf(session: Parameters<typeof useTool>[0], server: string): Promise<Record<string, string>> {
+  return JSON.parse(okText(await useTool(session, "dev", server, "env")));
+}
+
+test("environment: ${VAR} in the configuration is read from the workbench's environment", async () => {
+  const server = fx("${WB_TEST_LABEL}", {}, { FROM_WORKBENCH: "${WB_TEST_TOKEN}", DEFAULTED: "${WB_TEST_UNSET:-fallback}" });
+  await withWorkbench(one(server), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const env = await envOf(session, "fx");
+    assert.deepEqual([env.FIXTURE_LABEL, env.FROM_WORKBENCH, env.DEFAULTED], ["from-env", "token-42", "fallback"]);
+    assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "hi" })), "from-env: hi");
+  }, { WB_TEST_LABEL: "from-env", WB_TEST_TOKEN: "token-42" });
+});
+
+test("environment: an unset ${VAR} exits 2 naming the variable and the server, and no value", async () => {
+  const server = fx("A", {}, { SET_ONE: "${WB_TEST_SECRET}", API_KEY: "${WB_TEST_MISSING}" });
+  const { command, args } = workbenchCommand(["--config", writeConfig(tempDir(), one(server))]);
+  const done = await runToEnd(command, args, { env: workbenchEnv({ WB_TEST_SECRET: "s3cret-value" }) });
+  assert.equal(done.code, 2, done.stderr);
+  assert.equal(done.stdout, "");
+  assert.equal(
+    done.stderr,
+    "mcp-workbench: Environment variable WB_TEST_MISSING is not set (used at toolboxes.dev.mcpServers.fx.env.API_KEY)\n",
+  );
+});
+
+test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ours plus its own env; inheritEnv passes all", async () => {
+  const ours = {
+    LOGNAME: "wb-logname",
+    SHELL: "/bin/wb-shell",
+    TERM: "wb-term",
+    USER: "wb-user",
+    WORKBENCH_TEST_SECRET: "hunter2",
+  };
+  const config = {
+    toolboxes: {
+      dev: {
+        description: "d",
+        mcpServers: { plain: fx("P", {}, { GIVEN: "yes" }), inherit: fx("I", { inheritEnv: true }) },
+      },
+    },
+  };
+  await withWorkbench(config, async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const { PATH, HOME } = workbenchEnv();
+    const { PATH: seenPath, ...plain } = await envOf(session, "plain");
+    // A fixture run by Deno sees its runtime's own directory put before the PATH it was given.
+    assert.ok(seenPath === PATH || seenPath.endsWith(`:${PATH}`), `PATH ${seenPath}`);
+    assert.deepEqual(plain, {
+      HOME,
+      LOGNAME: "wb-logname",
+      SHELL: "/bin/wb-shell",
+      TERM: "wb-term",
+      USER: "wb-user",
+      FIXTURE_LABEL: "P",
+      GIVEN: "yes",
+    });
+    const inherited = await envOf(session, "inherit");
+    assert.equal(inherited.WORKBENCH_TEST_SECRET, "hunter2");
+    assert.equal(inherited.USER, "wb-user");
+  }, ours);
+});
