@@ -7,7 +7,7 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
-import { openToolbox } from "../tools/open-toolbox.ts";
+import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { NAME, VERSION } from "../version.ts";
 import { buildInstructions } from "./instructions.ts";
@@ -29,7 +29,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     { name: NAME, version: VERSION },
     { capabilities: { tools: {} }, instructions: buildInstructions(config, configPath) },
   );
-  const dispatcher = new ToolDispatcher([openToolbox, useTool]);
+  const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(transport, dispatcher, { config, registry });

@@ -30,7 +30,7 @@ function fixtureToolInfos(label: string, toolbox: string, server: string): ToolI
     ...(tool.description !== undefined && { description: tool.description }),
     ...(tool.title !== undefined && { title: tool.title }),
     inputSchema: tool.inputSchema,
-    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
+    // outputSchema only for tools asked for by name (see context-economy.test.ts).
     ...(tool.annotations !== undefined && { annotations: tool.annotations }),
   }));
 }
@@ -49,7 +49,7 @@ test("open_toolbox: a single server gives compact JSON with the contract's keys,
     assert.equal(value.servers_connected, 1);
     const expected = fixtureToolInfos("A", "dev", "fx");
     assert.deepEqual(value.tools, expected);
-    // Key order of every tool: name, toolbox_name, source_server, description?, title?, inputSchema, outputSchema?, annotations?
+    // Key order of every tool: name, toolbox_name, source_server, description?, title?, inputSchema, annotations?
     assert.deepEqual(value.tools.map((tool) => Object.keys(tool)), expected.map((tool) => Object.keys(tool)));
     assert.equal("description" in value.tools.find((tool) => tool.name === "no_description")!, false);
   });
@@ -185,7 +185,7 @@ test("open_toolbox: an unknown toolbox is an error naming the available ones", a
     // Names are case-sensitive.
     assert.equal(
       errorText(await openToolbox(session, "Dev")),
-      "Toolbox 'Dev' not found in configuration; available toolboxes: 'dev', 'other'",
+      "Toolbox 'Dev' not found in configuration; available toolboxes: 'dev', 'other'. Did you mean 'dev'?",
     );
   });
 });
@@ -318,7 +318,8 @@ test("open_toolbox: five concurrent opens give identical results and spawn each 
 
 test("open_toolbox: a tool whose outputSchema no validator can compile is listed as it is", async () => {
   await withWorkbench({ toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A", {}, { FIXTURE_DANGLING_REF: "1" }) } } } }, async (session) => {
-    const value = opened(await openToolbox(session, "dev"));
+    // outputSchema is shown for tools asked for by name.
+    const value = opened(await call(session, "open_toolbox", { toolbox_name: "dev", tools: ["dangling_ref"] }));
     assert.equal(value.servers_connected, 1);
     const tool = value.tools.find((t) => t.name === "dangling_ref");
     assert.deepEqual(tool?.outputSchema, { type: "object", properties: { a: { $ref: "#/definitions/missing" } } });
