@@ -3,6 +3,8 @@ import type { Platform } from "../platform/types.ts";
 import { ConfigError, loadConfig, resolveConfigPath } from "../config/index.ts";
 import { serveWorkbench } from "../server/workbench-server.ts";
 import { ToolboxRegistry } from "../toolbox/registry.ts";
+import { CatalogCache } from "../toolbox/catalog-cache.ts";
+import { toolboxFigures } from "../server/toolbox-figures.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
 import { NAME, VERSION } from "../version.ts";
 import { helpText, parseArgs } from "./args.ts";
@@ -39,7 +41,8 @@ export async function run(platform: Platform): Promise<number> {
     return EXIT_USAGE;
   }
 
-  const registry = new ToolboxRegistry(config, platform);
+  const catalog = new CatalogCache(platform);
+  const registry = new ToolboxRegistry(config, platform, catalog);
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,
     quoteIgnoredLines: false,
@@ -55,6 +58,7 @@ export async function run(platform: Platform): Promise<number> {
     config,
     configPath: path,
     registry,
+    figures: await toolboxFigures(config, catalog),
     onClose: () => stop("the client closed the connection"),
     onError: (error) => say(`${NAME}: ${error.message}`),
   });
