@@ -13,12 +13,12 @@ import { availableToolboxes, closestToolbox, toolboxListing } from "./lookup.ts"
 import { summaryLine } from "./summary.ts";
 import { didYouMean } from "./suggest.ts";
 
+// detail and tools are explained once, in the tool's description: every byte here is in every session.
 const schema = z.strictObject({
   toolbox_name: nonBlank("toolbox_name").describe("Toolbox name, as listed in the server instructions"),
-  detail: z.enum(["full", "summary"], { error: 'detail must be "full" or "summary"' }).optional()
-    .describe('"summary": one line per tool'),
-  tools: z.array(nonBlank("tools item"), { error: "tools must be an array of tool names" }).optional()
-    .describe("Only these tools, in full"),
+  detail: z.enum(["full", "summary"], { error: 'detail must be "full" or "summary"' }).optional(),
+  tools: z.array(z.string({ error: "tools must be an array of tool names" }), { error: "tools must be an array of tool names" })
+    .optional(),
 });
 
 export interface ToolInfo {

@@ -15,8 +15,8 @@ test("listing: open_toolbox takes a non-empty toolbox_name, and optionally a det
     type: "object",
     properties: {
       toolbox_name: { type: "string", minLength: 1, description: "Toolbox name, as listed in the server instructions" },
-      detail: { type: "string", enum: ["full", "summary"], description: '"summary": one line per tool' },
-      tools: { type: "array", items: { type: "string", minLength: 1 }, description: "Only these tools, in full" },
+      detail: { type: "string", enum: ["full", "summary"] },
+      tools: { type: "array", items: { type: "string" } },
     },
     required: ["toolbox_name"],
     additionalProperties: false,
