@@ -31,14 +31,13 @@ export function checkArguments(tool: McpTool, args: Record<string, unknown>): Ar
 function validatorFor(tool: McpTool): ValidateFunction | null {
   const known = compiled.get(tool);
   if (known !== undefined) return known;
-  // Draft-07 is ajv's default; a `$schema` naming another draft would fail to compile, and the
-  // keywords models meet are the same in every draft.
-  const { $schema: _, ...schema } = tool.inputSchema as Record<string, unknown>;
   let validate: ValidateFunction | null;
   try {
+    // validateSchema off: a `$schema` naming another draft (2020-12) then compiles with the
+    // draft-07 keywords, which are the ones models meet. strict off: unknown keywords are ignored.
     // verbose: the failing value's type for "got ..." (never the value itself, which may be a secret).
     ajv ??= new Ajv({ strict: false, allErrors: true, verbose: true, validateSchema: false, validateFormats: false, logger: false });
-    validate = ajv.compile(schema);
+    validate = ajv.compile(tool.inputSchema);
   } catch {
     // A schema ajv cannot compile (a dangling $ref) is the server's problem: let the call through.
     validate = null;

@@ -57,4 +57,6 @@ test("argument check: more than ten problems are counted, not listed", () => {
 test("argument check: formats are not checked (the server knows its own), nor unknown keywords rejected", () => {
   const formatted = tool({ properties: { url: { type: "string", format: "uri" }, n: { type: "number", "x-unit": "ms" } } });
   assert.deepEqual(checkArguments(formatted, { url: "not a uri", n: 1 }), { ok: true });
+  // The schema did compile: its types are still checked.
+  assert.deepEqual(checkArguments(formatted, { url: "not a uri", n: "1" }), { ok: false, problems: ["arguments.n: expected number, got string"] });
 });
