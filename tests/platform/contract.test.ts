@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { platform } from "#platform";
@@ -271,7 +271,9 @@ test("platform: writeTextFile writes UTF-8, replaces the file and leaves no temp
     assert.equal(await platform.readTextFile(`${dir}/f.json`), "wörld ✓");
     assert.deepEqual(readdirSync(dir), ["f.json"]);
     await assert.rejects(platform.writeTextFile(`${dir}/missing/f.json`, "x"));
-    assert.deepEqual(readdirSync(dir), ["f.json"], "a failed write leaves nothing behind");
+    mkdirSync(`${dir}/a-directory`);
+    await assert.rejects(platform.writeTextFile(`${dir}/a-directory`, "x"), "a directory is not replaced");
+    assert.deepEqual(readdirSync(dir).sort(), ["a-directory", "f.json"], "a failed write leaves nothing behind");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -114,7 +114,7 @@ test("catalog cache: toolbox figures need every server cached; the instructions 
 
 test("catalog cache: tokens are the UTF-8 bytes of the compact JSON over 4, rounded up; shown as 850 or 6.1k", () => {
   assert.equal(estimateTokens({ a: "bc" }), 3); // {"a":"bc"} is 10 bytes
-  assert.equal(estimateTokens("é"), 1); // "é" is 4 bytes
+  assert.equal(estimateTokens("éé"), 2); // "éé" is 4 characters but 6 bytes
   assert.equal(formatTokens(850), "850");
   assert.equal(formatTokens(6_140), "6.1k");
   assert.equal(formatTokens(1_000), "1.0k");
