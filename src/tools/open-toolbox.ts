@@ -17,8 +17,7 @@ import { didYouMean } from "./suggest.ts";
 const schema = z.strictObject({
   toolbox_name: nonBlank("toolbox_name").describe("Toolbox name, as listed in the server instructions"),
   detail: z.enum(["full", "summary"], { error: 'detail must be "full" or "summary"' }).optional(),
-  tools: z.array(z.string({ error: "tools must be an array of tool names" }), { error: "tools must be an array of tool names" })
-    .optional(),
+  tools: z.array(z.string({ error: "Expected a tool name" }), { error: "tools must be an array of tool names" }).optional(),
 });
 
 export interface ToolInfo {
