@@ -28,6 +28,8 @@ export class CatalogCache {
   readonly #host: CacheHost;
   /** What each file holds (or was last written with), so that an unchanged list is not written again. */
   readonly #known = new Map<string, string>();
+  /** Each server's file, hashed once: a restarted server is remembered again. */
+  readonly #paths = new WeakMap<ServerConfig, Promise<string>>();
   #disabled = false;
   #dirReady?: Promise<void>;
 
@@ -39,7 +41,7 @@ export class CatalogCache {
   /** The server's tools as last listed, or undefined when unknown (or the cache is unusable). */
   async read(server: ServerConfig): Promise<Tool[] | undefined> {
     if (!this.dir || this.#disabled) return undefined;
-    const path = this.#path(await definitionKey(server));
+    const path = await this.#pathOf(server);
     let text: string;
     try {
       text = await this.#host.readTextFile(path);
@@ -55,7 +57,7 @@ export class CatalogCache {
   /** Keeps a server's freshly listed tools; never throws, never delays the caller. */
   async remember(server: ServerConfig, tools: Tool[]): Promise<void> {
     if (!this.dir || this.#disabled) return;
-    const path = this.#path(await definitionKey(server));
+    const path = await this.#pathOf(server);
     const text = JSON.stringify({ format: FORMAT, tools } satisfies CacheFile);
     if (this.#known.get(path) === text) return;
     this.#known.set(path, text);
@@ -69,9 +71,14 @@ export class CatalogCache {
     }
   }
 
-  #path(key: string): string {
-    const separator = this.#host.os === "windows" ? "\\" : "/";
-    return `${this.dir}${separator}${key}.json`;
+  #pathOf(server: ServerConfig): Promise<string> {
+    let path = this.#paths.get(server);
+    if (!path) {
+      const separator = this.#host.os === "windows" ? "\\" : "/";
+      path = definitionKey(server).then((key) => `${this.dir}${separator}${key}.json`);
+      this.#paths.set(server, path);
+    }
+    return path;
   }
 
   /** One line, once: the cache only saves work, its failures must not fill the log. */

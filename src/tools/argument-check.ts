@@ -14,8 +14,15 @@ const MAX_LISTED = 10;
 export type ArgumentCheck = { ok: true } | { ok: false; problems: string[] };
 
 let ajv: Ajv | undefined;
-/** Per tool object (a reconnection lists new ones); null: the schema does not compile, skip it. */
-const compiled = new WeakMap<McpTool, ValidateFunction | null>();
+/** null: the schema does not compile, skip it. */
+type Compiled = ValidateFunction | null;
+/** Per tool object: the lookup of every call after the first. */
+const byTool = new WeakMap<McpTool, Compiled>();
+/**
+ * Per schema text: a restarted server lists new tool objects with the same schemas, which then
+ * are not compiled again (and ajv, which keeps every schema it compiled, does not grow).
+ */
+const bySchema = new Map<string, Compiled>();
 
 export function checkArguments(tool: McpTool, args: Record<string, unknown>): ArgumentCheck {
   const validate = validatorFor(tool);
@@ -28,22 +35,32 @@ export function checkArguments(tool: McpTool, args: Record<string, unknown>): Ar
   return { ok: false, problems: unique };
 }
 
-function validatorFor(tool: McpTool): ValidateFunction | null {
-  const known = compiled.get(tool);
+let compilations = 0;
+/** How many times a schema has been compiled (or found not to compile): for tests. */
+export const compiledSchemas = () => compilations;
+
+function validatorFor(tool: McpTool): Compiled {
+  const known = byTool.get(tool);
   if (known !== undefined) return known;
-  let validate: ValidateFunction | null;
+  const text = JSON.stringify(tool.inputSchema);
+  const validate = bySchema.has(text) ? bySchema.get(text)! : compile(tool.inputSchema);
+  bySchema.set(text, validate);
+  byTool.set(tool, validate);
+  return validate;
+}
+
+function compile(schema: McpTool["inputSchema"]): Compiled {
+  compilations++;
   try {
     // validateSchema off: a `$schema` naming another draft (2020-12) then compiles with the
     // draft-07 keywords, which are the ones models meet. strict off: unknown keywords are ignored.
     // verbose: the failing value's type for "got ..." (never the value itself, which may be a secret).
     ajv ??= new Ajv({ strict: false, allErrors: true, verbose: true, validateSchema: false, validateFormats: false, logger: false });
-    validate = ajv.compile(tool.inputSchema);
+    return ajv.compile(schema);
   } catch {
     // A schema ajv cannot compile (a dangling $ref) is the server's problem: let the call through.
-    validate = null;
+    return null;
   }
-  compiled.set(tool, validate);
-  return validate;
 }
 
 /** `arguments.filter.limit: expected integer, got string`. */

@@ -1,7 +1,7 @@
 /** use_tool's argument check: problems with paths and expected types, never the values sent. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkArguments } from "../../src/tools/argument-check.ts";
+import { checkArguments, compiledSchemas } from "../../src/tools/argument-check.ts";
 import type { Tool } from "../helpers/sdk.ts";
 
 const tool = (inputSchema: Record<string, unknown>): Tool => ({ name: "t", inputSchema: { type: "object", ...inputSchema } }) as Tool;
@@ -59,4 +59,18 @@ test("argument check: formats are not checked (the server knows its own), nor un
   assert.deepEqual(checkArguments(formatted, { url: "not a uri", n: 1 }), { ok: true });
   // The schema did compile: its types are still checked.
   assert.deepEqual(checkArguments(formatted, { url: "not a uri", n: "1" }), { ok: false, problems: ["arguments.n: expected number, got string"] });
+});
+
+test("argument check: a restarted server's tools (new objects, same schemas) are not compiled again", () => {
+  const schema = () => ({ properties: { restarted: { type: "string" } }, required: ["restarted"] });
+  const before = compiledSchemas();
+  for (let restart = 0; restart < 3; restart++) {
+    const listed = tool(schema());
+    assert.deepEqual(checkArguments(listed, {}), { ok: false, problems: ["arguments.restarted: required (expected string)"] });
+    assert.deepEqual(checkArguments(listed, { restarted: "yes" }), { ok: true });
+  }
+  assert.equal(compiledSchemas(), before + 1);
+  // Nor is a schema that does not compile tried again.
+  for (let restart = 0; restart < 3; restart++) checkArguments(tool({ properties: { x: { $ref: "#/nowhere" } } }), {});
+  assert.equal(compiledSchemas(), before + 2);
 });
