@@ -1,15 +1,19 @@
 /**
  * The benchmark (issue #6): what the workbench costs over talking to a server directly.
- * `bun scripts/bench.ts [--target bun|deno|bin] [--quick] [--out PATH]`, or under Deno with
- * `deno run -A scripts/bench.ts ...`. Prints the figures and the targets; saves JSON to
- * bench-results/<target>-<timestamp>.json unless --out names a path. See docs/benchmarks.md.
+ * `bun scripts/bench.ts [--target bun|deno|bin] [--quick] [--context] [--out PATH]`, or under Deno
+ * with `deno run -A scripts/bench.ts ...`. Prints the figures and the targets; saves JSON to
+ * bench-results/<target>-<timestamp>.json unless --out names a path. `--context` measures only
+ * figure 7 (context cost) and prints it. See docs/benchmarks.md.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import process from "node:process";
 import { parseBenchArgs, USAGE } from "./bench/args.ts";
 import { runBench } from "./bench/run.ts";
-import { checksTable, figuresTable } from "./bench/report.ts";
+import { checksTable, contextTable, figuresTable, referenceChecks } from "./bench/report.ts";
+import { measureContext } from "./bench/context.ts";
+import { createSetup } from "./bench/setup.ts";
+import { ensureExecutable } from "./bench/targets.ts";
 import { repoRoot } from "./bench/targets.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
 
@@ -35,6 +39,11 @@ async function main(): Promise<number> {
     process.exit(1);
   }, limit);
   console.log(`bench: target ${args.target}${args.quick ? " (quick)" : ""}`);
+  if (args.context) {
+    await contextOnly(args.target);
+    clearTimeout(watchdog);
+    return 0;
+  }
   const results = await runBench(args, (text) => console.log(`  measuring ${text}`));
   clearTimeout(watchdog);
   const { loadAverage1mAtStart: before, loadAverage1mAtEnd: after, cpus } = results.machine;
@@ -45,6 +54,18 @@ async function main(): Promise<number> {
   writeFileSync(out, JSON.stringify(results, null, 2) + "\n");
   console.log(`\n${results.durationS} s; saved ${out}`);
   return 0;
+}
+
+/** `--context`: figure 7 and its targets, nothing saved. */
+async function contextOnly(target: Parameters<typeof measureContext>[0]): Promise<void> {
+  if (target === "bin") ensureExecutable();
+  const setup = createSetup();
+  try {
+    const context = await measureContext(target, setup);
+    console.log(`\n${contextTable(context)}\n\n${checksTable(referenceChecks(context))}`);
+  } finally {
+    setup.cleanup();
+  }
 }
 
 process.exit(await main());

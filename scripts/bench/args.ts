@@ -5,13 +5,15 @@ export interface BenchArgs {
   target: Target;
   quick: boolean;
   out?: string;
+  /** Figure 7 only (context cost): quick, and what issue 14's ratios come from. */
+  context: boolean;
 }
 
-export const USAGE = "usage: bench.ts [--target bun|deno|bin] [--quick] [--out PATH]";
+export const USAGE = "usage: bench.ts [--target bun|deno|bin] [--quick] [--context] [--out PATH]";
 
 /** Throws with a one-line message for anything it does not know. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
-  const args: BenchArgs = { target: "bun", quick: false };
+  const args: BenchArgs = { target: "bun", quick: false, context: false };
   for (let index = 0; index < argv.length; index++) {
     const [flag, inline] = argv[index].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++index] ?? missing(flag);
@@ -21,6 +23,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case "--quick":
         args.quick = true;
+        break;
+      case "--context":
+        args.context = true;
         break;
       case "--out":
         args.out = value();

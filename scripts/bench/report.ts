@@ -49,8 +49,20 @@ export function checkTargets(results: Results): Check[] {
     check64(blobs),
     check("start-up (spawn to initialize)", `${fmt(startupMs, 1)} ms`, "< 60 ms (bin)", startupMs < 60, binOnly),
     check("memory after initialize", `${fmt(rss, 1)} MiB`, "< 40 MiB (bin)", rss < 40, binOnly),
-    check("tools/list + instructions, 3 toolboxes", `${context.alwaysBytes} B`, "< 2000 B", context.alwaysBytes < 2000),
+    // 2000 B before issue 14, which names the toolboxes in open_toolbox's description too (not every
+    // client shows the instructions) and adds detail and tools: about 100 B more for these three.
+    check("tools/list + instructions, 3 toolboxes", `${context.alwaysBytes} B`, "< 2200 B", context.alwaysBytes < 2200),
     check("open_toolbox response vs downstream tools", `${fmt(listRatio, 3)}x`, "<= 1.15x", listRatio <= 1.15),
+    ...referenceChecks(context),
+  ];
+}
+
+/** Issue 14's targets, on the three reference servers: open_toolbox full and summary against their flat list. */
+export function referenceChecks(context: ContextFigures): Check[] {
+  const { fullRatio, summaryRatio } = context.reference;
+  return [
+    check("open_toolbox full vs flat list, reference servers", `${fmt(fullRatio, 3)}x`, "<= 0.8x", fullRatio <= 0.8),
+    check("open_toolbox summary vs flat list, reference servers", `${fmt(summaryRatio, 3)}x`, "<= 0.15x", summaryRatio <= 0.15),
   ];
 }
 
@@ -133,8 +145,14 @@ function memoryRows({ openToolbox: open }: Results): string[][] {
   ];
 }
 
+/** Figure 7 alone, for `bench --context`. */
+export function contextTable(context: ContextFigures): string {
+  return table([["figure", "workbench", "direct", "compared"], ...contextRows(context)]);
+}
+
 function contextRows(context: ContextFigures): string[][] {
   const withTokens = (bytes: number) => `${bytes} (~${Math.round(bytes / 4)} tok)`;
+  const reference = context.reference;
   return [
     [
       `7 tools/list + instructions, bytes (${context.toolboxes} toolboxes)`,
@@ -147,6 +165,24 @@ function contextRows(context: ContextFigures): string[][] {
       withTokens(context.openToolboxBytes),
       withTokens(context.downstreamToolsBytes),
       `${fmt(context.openToolboxRatio, 3)}x`,
+    ],
+    [
+      `  open_toolbox full, 3 reference servers / ${reference.tools} tools, bytes`,
+      withTokens(reference.fullBytes),
+      withTokens(reference.flatBytes),
+      `${fmt(reference.fullRatio, 3)}x of the flat list`,
+    ],
+    [
+      "  open_toolbox summary, 3 reference servers, bytes",
+      withTokens(reference.summaryBytes),
+      withTokens(reference.flatBytes),
+      `${fmt(reference.summaryRatio, 3)}x of the flat list`,
+    ],
+    [
+      "  instructions, reference toolbox, bytes",
+      `${reference.instructionsBytes} / ${reference.instructionsWithCountsBytes}`,
+      "",
+      "first start / with tool counts from the cache",
     ],
   ];
 }

@@ -16,6 +16,8 @@ const FIXTURE_SERVER = "s1";
 export interface BenchSetup {
   dir: string;
   configPath: string;
+  /** The workbench's environment additions: a catalog cache of the bench's own, never the user's. */
+  workbenchEnv: Record<string, string>;
   /** The servers of `mixed`, by name, to list their tools directly. */
   mixedServers: Record<string, Command>;
   cleanup(): void;
@@ -42,7 +44,8 @@ export function createSetup(): BenchSetup {
   };
   const configPath = `${dir}/workbench-config.json`;
   writeFileSync(configPath, JSON.stringify(config, null, 2));
-  return { dir, configPath, mixedServers, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const workbenchEnv = { WORKBENCH_CACHE_DIR: `${dir}/cache` };
+  return { dir, configPath, workbenchEnv, mixedServers, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The `one` toolbox's message limit: room for the 64 MiB blob and its envelope. */
@@ -67,8 +70,13 @@ export interface ToolResult {
 }
 
 /** A fresh workbench, initialized (not yet opened). */
-export async function startWorkbench(target: Target, setup: BenchSetup): Promise<RpcClient> {
-  const client = RpcClient.start({ ...workbenchCommand(target, setup.configPath), cwd: setup.dir });
+export async function startWorkbench(
+  target: Target,
+  setup: BenchSetup,
+  other: { configPath?: string; env?: Record<string, string> } = {},
+): Promise<RpcClient> {
+  const command = workbenchCommand(target, other.configPath ?? setup.configPath);
+  const client = RpcClient.start({ ...command, cwd: setup.dir, env: { ...setup.workbenchEnv, ...other.env } });
   try {
     await client.initialize();
     return client;
@@ -78,10 +86,15 @@ export async function startWorkbench(target: Target, setup: BenchSetup): Promise
   }
 }
 
-export async function openToolbox(client: RpcClient, toolbox: string, timeoutMs = 60_000): Promise<ToolResult> {
+export async function openToolbox(
+  client: RpcClient,
+  toolbox: string,
+  timeoutMs = 60_000,
+  options: Record<string, unknown> = {},
+): Promise<ToolResult> {
   const result = await client.request("tools/call", {
     name: "open_toolbox",
-    arguments: { toolbox_name: toolbox },
+    arguments: { toolbox_name: toolbox, ...options },
   }, timeoutMs) as ToolResult;
   return checked(result, `open_toolbox ${toolbox}`);
 }

@@ -18,7 +18,7 @@ export interface StartupFigures {
 export async function measureStartup(target: Target, setup: BenchSetup, plan: Plan): Promise<StartupFigures> {
   const workbenchSamples: number[] = [];
   const fixtureSamples: number[] = [];
-  const workbench = { ...workbenchCommand(target, setup.configPath), cwd: setup.dir };
+  const workbench = { ...workbenchCommand(target, setup.configPath), cwd: setup.dir, env: setup.workbenchEnv };
   for (let run = 0; run < plan.startupRuns; run++) {
     workbenchSamples.push(await spawnToInitialize(() => RpcClient.start(workbench)));
     fixtureSamples.push(await spawnToInitialize(() => RpcClient.start(fixtureCommand("s1"))));

@@ -3,6 +3,8 @@ import type { Platform } from "../platform/types.ts";
 import { ConfigError, loadConfig, resolveConfigPath } from "../config/index.ts";
 import { serveWorkbench } from "../server/workbench-server.ts";
 import { ToolboxRegistry } from "../toolbox/registry.ts";
+import { CatalogCache } from "../toolbox/catalog-cache.ts";
+import { toolboxFigures } from "../server/toolbox-figures.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
 import { FlowGate } from "../transport/flow-gate.ts";
 import { BoundedLog } from "../log.ts";
@@ -48,13 +50,14 @@ export async function run(platform: Platform): Promise<number> {
 
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const backpressure = new FlowGate();
+  const catalog = new CatalogCache(platform);
   const registry = new ToolboxRegistry(config, {
     spawn: platform.spawn,
     env: platform.env,
     windows: platform.windows,
     writeStderr: platform.writeStderr,
     readGate: backpressure,
-  });
+  }, catalog);
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,
     quoteIgnoredLines: false,
@@ -73,6 +76,7 @@ export async function run(platform: Platform): Promise<number> {
     config,
     configPath: path,
     registry,
+    figures: await toolboxFigures(config, catalog),
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
   });

@@ -12,6 +12,8 @@ export interface ServerSettings {
   maxMessageBytes: number;
   /** Pass our whole environment to the server, not just the minimal set. */
   inheritEnv: boolean;
+  /** Check use_tool's arguments against the tool's inputSchema before calling the server. */
+  validateArguments: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -20,7 +22,12 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   maxCallTimeMs: 600_000,
   maxMessageBytes: 64 * 1024 * 1024,
   inheritEnv: false,
+  validateArguments: true,
 };
+
+/** What open_toolbox returns when not told: the spec's full entries, or one summary line per tool. */
+export type OpenDetail = "full" | "summary";
+export const DEFAULT_OPEN_DETAIL: OpenDetail = "full";
 
 export interface ServerConfig extends ServerSettings {
   command: string;
@@ -33,6 +40,8 @@ export interface ServerConfig extends ServerSettings {
 
 export interface ToolboxConfig {
   description: string;
+  /** From the toolbox, else from the top of the file, else DEFAULT_OPEN_DETAIL. */
+  openDetail: OpenDetail;
   /** Servers in the order the file lists them. */
   mcpServers: Record<string, ServerConfig>;
 }
@@ -125,6 +134,12 @@ const settingsEntries = {
   maxCallTimeMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
   maxMessageBytes: boundedInteger(MAX_MESSAGE_BYTES, EXPECTED_BYTES),
   inheritEnv: v.optional(v.boolean("expected true or false")),
+  validateArguments: v.optional(v.boolean("expected true or false")),
+};
+
+/** Settable at the top of the file (for every toolbox) and per toolbox; optional, like settingsEntries. */
+const toolboxSettingsEntries = {
+  openDetail: v.optional(v.picklist(["full", "summary"], 'expected "full" or "summary"')),
 };
 
 const serverSchema = strictJsonObject({
@@ -140,6 +155,7 @@ const serverSchema = strictJsonObject({
 const toolboxSchema = strictJsonObject({
   description: v.optional(v.string(EXPECTED_STRING), ""),
   mcpServers: v.optional(namedItems(serverSchema, "expected an object of servers"), () => ({})),
+  ...toolboxSettingsEntries,
 }, "expected an object");
 
 /** The shape of a parsed configuration file, before environment variables are expanded. */
@@ -147,4 +163,5 @@ export const configFileSchema = strictJsonObject({
   $schema: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
   ...settingsEntries,
+  ...toolboxSettingsEntries,
 }, 'expected a JSON object with a "toolboxes" key');

@@ -1,6 +1,12 @@
 import * as v from "valibot";
 import { invalidConfiguration } from "./errors.ts";
-import { configFileSchema, DEFAULT_SETTINGS, type ServerSettings, type WorkbenchConfig } from "./schema.ts";
+import {
+  configFileSchema,
+  DEFAULT_OPEN_DETAIL,
+  DEFAULT_SETTINGS,
+  type ServerSettings,
+  type WorkbenchConfig,
+} from "./schema.ts";
 
 /**
  * Checks parsed JSON against the configuration schema and applies defaults.
@@ -17,12 +23,13 @@ export function validateConfig(data: unknown): WorkbenchConfig {
     const path = (issue.path ?? []).map((item) => item.key as string | number);
     throw invalidConfiguration(path, issue.message);
   }
-  const { toolboxes, $schema: _, ...topLevel } = result.output;
+  const { toolboxes, $schema: _, openDetail, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
       [server, { ...config, ...settingsFor(config, topLevel) }] as const
     );
-    return [name, { ...toolbox, mcpServers: Object.fromEntries(servers) }] as const;
+    const detail = toolbox.openDetail ?? openDetail ?? DEFAULT_OPEN_DETAIL;
+    return [name, { ...toolbox, openDetail: detail, mcpServers: Object.fromEntries(servers) }] as const;
   });
   return { toolboxes: Object.fromEntries(resolved) };
 }
@@ -39,5 +46,6 @@ function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSett
     maxCallTimeMs: pick("maxCallTimeMs"),
     maxMessageBytes: pick("maxMessageBytes"),
     inheritEnv: pick("inheritEnv"),
+    validateArguments: pick("validateArguments"),
   };
 }

@@ -1,5 +1,6 @@
 /** The Bun adapter: Bun and Node-compatible APIs stay in this file. */
 import { readFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
@@ -126,9 +127,24 @@ async function readTextFile(path: string): Promise<string> {
   }
 }
 
+/** Temporary name per process and write, so that two workbenches never share one. */
+let writes = 0;
+
+async function writeTextFile(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}-${++writes}.tmp`;
+  try {
+    await writeFile(temporary, text);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
 export const platform: Platform = {
   runtime: "bun",
   windows: isWindows,
+  os: isWindows ? "windows" : process.platform,
   args: process.argv.slice(2),
   env: process.env as Record<string, string>,
   cwd: process.cwd(),
@@ -148,6 +164,10 @@ export const platform: Platform = {
     }
   },
   readTextFile,
+  writeTextFile,
+  async makeDirectory(path) {
+    await mkdir(path, { recursive: true });
+  },
   spawn,
   // process.on never throws for a signal name: one the OS lacks is simply never emitted.
   onSignal(signal, handler) {

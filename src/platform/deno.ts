@@ -101,9 +101,24 @@ const parentAlive = watchParent(Deno.ppid, {
   exists: processExists,
 });
 
+/** Temporary name per process and write, so that two workbenches never share one. */
+let writes = 0;
+
+async function writeTextFile(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${Deno.pid}-${++writes}.tmp`;
+  try {
+    await Deno.writeTextFile(temporary, text);
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
 export const platform: Platform = {
   runtime: "deno",
   windows: isWindows,
+  os: Deno.build.os,
   args: Deno.args,
   // Windows names are case-insensitive but stored as "Path", "SystemRoot": upper-case them, as
   // Bun's process.env effectively does, so lookups of PATH or ${SYSTEMROOT} find them.
@@ -125,6 +140,8 @@ export const platform: Platform = {
   },
   // Deno rejects a missing file with Deno.errors.NotFound: name "NotFound", code "ENOENT".
   readTextFile: (path) => Deno.readTextFile(path),
+  writeTextFile,
+  makeDirectory: (path) => Deno.mkdir(path, { recursive: true }),
   spawn,
   onSignal(signal, handler) {
     try {

@@ -38,6 +38,8 @@ export interface Platform {
   runtime: "bun" | "deno";
   /** Windows has its own set of essential environment variables and no process groups. */
   windows: boolean;
+  /** "linux", "darwin", "windows" or another OS name: where per-user caches live. */
+  os: string;
   /** Command-line arguments after the program (and script) name. */
   args: string[];
   env: Record<string, string>;
@@ -48,6 +50,10 @@ export interface Platform {
   writeStderr(text: string): void;
   /** Reads UTF-8; a missing file rejects with an Error whose name is "NotFound". */
   readTextFile(path: string): Promise<string>;
+  /** Writes UTF-8 to a temporary file and renames it over `path`: readers never see half a file. */
+  writeTextFile(path: string, text: string): Promise<void>;
+  /** Creates a directory and any missing parents; one that exists already is fine. */
+  makeDirectory(path: string): Promise<void>;
   /**
    * Starts a child with piped stdin, stdout and stderr, as the leader of a new process group (POSIX).
    * The child does not keep our process alive: await `exited` while it is needed. Throws if it

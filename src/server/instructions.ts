@@ -1,7 +1,13 @@
 /** The initialize response's `instructions`: what a model reads first about this server. */
 import type { WorkbenchConfig } from "../config/index.ts";
+import { formatTokens, type ToolboxFigures } from "./toolbox-figures.ts";
 
-export function buildInstructions(config: WorkbenchConfig, configPath: string): string {
+/** `figures`: tool counts and token estimates of the toolboxes the catalog cache knows. */
+export function buildInstructions(
+  config: WorkbenchConfig,
+  configPath: string,
+  figures: Record<string, ToolboxFigures> = {},
+): string {
   const names = Object.keys(config.toolboxes);
   if (names.length === 0) {
     return `MCP Workbench: no toolboxes are configured. Add toolboxes to ${configPath} and restart.`;
@@ -10,7 +16,9 @@ export function buildInstructions(config: WorkbenchConfig, configPath: string): 
     const toolbox = config.toolboxes[name];
     const count = Object.keys(toolbox.mcpServers).length;
     const about = toolbox.description ? `: ${toolbox.description}` : "";
-    return `- ${name}${about} (${count} server${count === 1 ? "" : "s"})`;
+    const known = Object.hasOwn(figures, name) ? figures[name] : undefined;
+    const tools = known ? `, ${known.tools} tool${known.tools === 1 ? "" : "s"}, ~${formatTokens(known.tokens)} tokens` : "";
+    return `- ${name}${about} (${count} server${count === 1 ? "" : "s"}${tools})`;
   });
   const example = JSON.stringify(names[0]);
   return [

@@ -7,16 +7,19 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
-import { openToolbox } from "../tools/open-toolbox.ts";
+import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { NAME, VERSION } from "../version.ts";
 import { buildInstructions } from "./instructions.ts";
+import type { ToolboxFigures } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-lane.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
   configPath: string;
   registry: ToolboxRegistry;
+  /** Tool counts and token estimates from the catalog cache, for the instructions. */
+  figures?: Record<string, ToolboxFigures>;
   /** Set before connecting, so that a client that leaves at once is still seen leaving. */
   onClose: () => void;
   onError: (error: Error) => void;
@@ -27,9 +30,9 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   const { config, configPath, registry } = options;
   const server = new Server(
     { name: NAME, version: VERSION },
-    { capabilities: { tools: {} }, instructions: buildInstructions(config, configPath) },
+    { capabilities: { tools: {} }, instructions: buildInstructions(config, configPath, options.figures) },
   );
-  const dispatcher = new ToolDispatcher([openToolbox, useTool]);
+  const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(transport, dispatcher, { config, registry });

@@ -7,6 +7,7 @@
 import type { ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
 import { type ConnectionHost, ServerConnection } from "./connection.ts";
 import { RestartPolicy } from "./restart-policy.ts";
+import type { CatalogCache } from "./catalog-cache.ts";
 import { messageOf } from "../errors.ts";
 
 export interface ServerSlot {
@@ -35,11 +36,14 @@ export class ToolboxRegistry {
   readonly #opening = new Map<string, Promise<OpenToolbox>>();
   /** Every live child, connecting or connected, so that shutdown reaches them all. */
   readonly #connections = new Set<ServerConnection>();
+  /** Where each server's tool list is kept once listed, for the next start's instructions. */
+  readonly #catalog?: CatalogCache;
   #closed = false;
 
-  constructor(config: WorkbenchConfig, host: ConnectionHost) {
+  constructor(config: WorkbenchConfig, host: ConnectionHost, catalog?: CatalogCache) {
     this.#config = config;
     this.#host = host;
+    this.#catalog = catalog;
   }
 
   /** The toolbox if it has been opened (with a server connected then, or none configured). */
@@ -132,6 +136,7 @@ export class ToolboxRegistry {
       await connection.connect();
       slot.connection = connection;
       slot.error = undefined;
+      void this.#catalog?.remember(target.config, connection.tools).catch(() => {});
     } catch (error) {
       slot.error = messageOf(error);
       slot.restarts.failed(slot.error);

@@ -34,7 +34,10 @@ export class ToolDispatcher {
       throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool '${name}'; available tools: ${known}`);
     }
     const parsed = tool.schema.safeParse(args ?? {});
-    if (!parsed.success) return textResult(`${tool.invalidInputPrefix}: ${formatIssues(parsed.error)}`, true);
+    if (!parsed.success) {
+      const hint = tool.invalidInputHint?.(args, parsed.error) ?? "";
+      return textResult(`${tool.invalidInputPrefix}: ${formatIssues(parsed.error)}${hint}`, true);
+    }
     try {
       const result = await tool.run(parsed.data, ctx);
       return result.ok ? tool.present(result.value) : textResult(result.error, true);

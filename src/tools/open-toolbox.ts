@@ -1,13 +1,23 @@
-/** `open_toolbox`: connects a toolbox's servers and lists their tools (spec 003). */
+/**
+ * `open_toolbox`: connects a toolbox's servers and lists their tools (spec 003). Additions to the
+ * spec's result, which stays the default: `detail: "summary"` (one line per tool), `tools` (only
+ * those, in full, with their outputSchema), and the toolboxes named in the description.
+ */
 import * as z from "zod";
 import type { Tool as McpTool } from "../sdk.ts";
+import type { OpenDetail, WorkbenchConfig } from "../config/index.ts";
 import { Failure, Success, type Tool, textResult } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import type { OpenToolbox } from "../toolbox/registry.ts";
-import { availableToolboxes } from "./lookup.ts";
+import { availableToolboxes, closestToolbox, toolboxListing } from "./lookup.ts";
+import { summaryLine } from "./summary.ts";
+import { didYouMean } from "./suggest.ts";
 
+// detail and tools are explained once, in the tool's description: every byte here is in every session.
 const schema = z.strictObject({
   toolbox_name: nonBlank("toolbox_name").describe("Toolbox name, as listed in the server instructions"),
+  detail: z.enum(["full", "summary"], { error: 'detail must be "full" or "summary"' }).optional(),
+  tools: z.array(z.string({ error: "Expected a tool name" }), { error: "tools must be an array of tool names" }).optional(),
 });
 
 export interface ToolInfo {
@@ -17,71 +27,137 @@ export interface ToolInfo {
   description?: string;
   title?: string;
   inputSchema: McpTool["inputSchema"];
+  /** Only for tools asked for by name: it costs context and rarely helps choose a call. */
   outputSchema?: McpTool["outputSchema"];
   annotations?: McpTool["annotations"];
 }
 
-export interface OpenToolboxResult {
+interface ToolboxHeader {
   toolbox: string;
   description: string;
   servers_connected: number;
+}
+
+export interface OpenToolboxResult extends ToolboxHeader {
   tools: ToolInfo[];
   _errors?: string[];
 }
 
-export const openToolbox: Tool<typeof schema, OpenToolboxResult> = {
+export interface OpenToolboxSummary extends ToolboxHeader {
+  /** Per connected server, in configuration order: one summary line per tool. */
+  servers: Record<string, string[]>;
+  _errors?: string[];
+}
+
+export type OpenToolboxValue = OpenToolboxResult | OpenToolboxSummary;
+
+/** What open_toolbox shows: a detail level, or only the named tools in full. */
+export type View = { detail: OpenDetail } | { tools: string[] };
+
+export const openToolbox: Tool<typeof schema, OpenToolboxValue> = {
   name: "open_toolbox",
   description: 'Connect a toolbox\'s MCP servers and list their tools. Example: {"toolbox_name": "dev"}. ' +
-    "Call each listed tool with use_tool, passing its toolbox_name, source_server and name as " +
-    "tool.toolbox, tool.server and tool.name.",
+    '"detail": "summary" gives one line per tool; then get the tools you will call in full with "tools": ["name"]. ' +
+    "Call a tool with use_tool, passing its toolbox_name, source_server and name as tool.toolbox, tool.server and tool.name.",
   schema,
   invalidInputPrefix: "Invalid parameters",
-  async run({ toolbox_name }, ctx) {
-    if (!Object.hasOwn(ctx.config.toolboxes, toolbox_name)) {
-      return Failure(`Toolbox '${toolbox_name}' not found in configuration; ${availableToolboxes(ctx.config)}`);
+  async run({ toolbox_name, detail, tools }, ctx) {
+    const config = ctx.config.toolboxes[toolbox_name];
+    if (!Object.hasOwn(ctx.config.toolboxes, toolbox_name) || !config) {
+      return Failure(
+        `Toolbox '${toolbox_name}' not found in configuration; ${availableToolboxes(ctx.config)}` +
+          closestToolbox(ctx.config, toolbox_name),
+      );
     }
     const toolbox = await ctx.registry.open(toolbox_name);
-    const result = describeToolbox(toolbox);
-    if (result.servers_connected === 0 && result._errors) {
-      return Failure(`All servers in toolbox '${toolbox_name}' failed to connect:\n${result._errors.join("\n")}`);
+    if (toolbox.servers.length > 0 && !anyConnected(toolbox)) {
+      return Failure(`All servers in toolbox '${toolbox_name}' failed to connect:\n${connectErrors(toolbox).join("\n")}`);
     }
-    return Success(result);
+    return Success(describeToolbox(toolbox, tools ? { tools } : { detail: detail ?? config.openDetail }));
   },
   present: (value) => textResult(JSON.stringify(value)),
 };
 
+/** open_toolbox as this configuration's client sees it: its description names the toolboxes. */
+export function openToolboxFor(config: WorkbenchConfig): typeof openToolbox {
+  return { ...openToolbox, description: `${openToolbox.description} ${toolboxListing(config)}` };
+}
+
 /** Servers in configuration order, tools in the order each server gave them. */
-export function describeToolbox(toolbox: OpenToolbox): OpenToolboxResult {
-  const tools: ToolInfo[] = [];
-  const errors: string[] = [];
-  let connected = 0;
-  for (const server of toolbox.servers) {
-    if (server.connection) {
-      connected++;
-      for (const tool of server.connection.tools) tools.push(toolInfo(tool, toolbox.name, server.name));
-    } else {
-      errors.push(`Failed to connect to server '${server.name}' in toolbox '${toolbox.name}': ${server.error}`);
-    }
-  }
-  const result: OpenToolboxResult = {
+export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "full" }): OpenToolboxValue {
+  const header: ToolboxHeader = {
     toolbox: toolbox.name,
     description: toolbox.config.description,
-    servers_connected: connected,
-    tools,
+    servers_connected: toolbox.servers.filter((server) => server.connection).length,
   };
+  const errors = connectErrors(toolbox);
+  let result: OpenToolboxValue;
+  if ("tools" in view) {
+    const selected = selectTools(toolbox, view.tools);
+    errors.push(...selected.errors);
+    result = { ...header, tools: selected.tools };
+  } else if (view.detail === "summary") {
+    const servers: Record<string, string[]> = {};
+    for (const server of toolbox.servers) {
+      if (server.connection) servers[server.name] = server.connection.tools.map(summaryLine);
+    }
+    result = { ...header, servers };
+  } else {
+    result = { ...header, tools: fullEntries(toolbox) };
+  }
   if (errors.length > 0) result._errors = errors;
   return result;
 }
 
-function toolInfo(tool: McpTool, toolbox: string, server: string): ToolInfo {
+/** The spec's entries for every tool of the toolbox's connected servers, without outputSchema. */
+export function fullEntries(toolbox: OpenToolbox): ToolInfo[] {
+  return toolbox.servers.flatMap((server) =>
+    (server.connection?.tools ?? []).map((tool) => toolInfo(tool, toolbox.name, server.name, false))
+  );
+}
+
+/** The named tools in full (a name two servers share gives both); unknown names become errors. */
+function selectTools(toolbox: OpenToolbox, names: string[]): { tools: ToolInfo[]; errors: string[] } {
+  const wanted = new Set(names);
+  const tools: ToolInfo[] = [];
+  const found = new Set<string>();
+  const known: string[] = [];
+  for (const server of toolbox.servers) {
+    for (const tool of server.connection?.tools ?? []) {
+      known.push(tool.name);
+      if (!wanted.has(tool.name)) continue;
+      found.add(tool.name);
+      tools.push(toolInfo(tool, toolbox.name, server.name, true));
+    }
+  }
+  const errors = [...wanted].filter((name) => !found.has(name))
+    .map((name) => `Tool '${name}' not found in toolbox '${toolbox.name}'${didYouMean(name, known)}`);
+  return { tools, errors };
+}
+
+function connectErrors(toolbox: OpenToolbox): string[] {
+  return toolbox.servers.filter((server) => !server.connection)
+    .map((server) => `Failed to connect to server '${server.name}' in toolbox '${toolbox.name}': ${server.error}`);
+}
+
+const anyConnected = (toolbox: OpenToolbox) => toolbox.servers.some((server) => server.connection);
+
+/** One entry; `$schema` is dropped from schemas: it costs tokens and tells a model nothing. */
+export function toolInfo(tool: McpTool, toolbox: string, server: string, withOutput: boolean): ToolInfo {
   return {
     name: tool.name,
     toolbox_name: toolbox,
     source_server: server,
     ...(tool.description !== undefined && { description: tool.description }),
     ...(tool.title !== undefined && { title: tool.title }),
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
+    inputSchema: withoutSchemaKey(tool.inputSchema),
+    ...(withOutput && tool.outputSchema !== undefined && { outputSchema: withoutSchemaKey(tool.outputSchema) }),
     ...(tool.annotations !== undefined && { annotations: tool.annotations }),
   };
+}
+
+function withoutSchemaKey<T extends object>(schema: T): T {
+  if (!("$schema" in schema)) return schema;
+  const { $schema: _, ...rest } = schema as T & { $schema?: unknown };
+  return rest as T;
 }

@@ -24,6 +24,8 @@ export interface Tool<TSchema extends z.ZodType, TOut> {
   schema: TSchema;
   /** Prefix of the message for input that fails the schema, e.g. "Invalid parameters". */
   invalidInputPrefix: string;
+  /** Text after the issues of input that fails the schema, e.g. an example of the right call. */
+  invalidInputHint?(input: unknown, error: z.ZodError): string;
   run(input: z.output<TSchema>, ctx: ToolContext): Promise<Result<TOut>>;
   /** How a successful value reaches the client. */
   present(value: TOut): CallToolResult;

@@ -3,6 +3,11 @@ import * as z from "zod";
 import type { CallToolResult } from "../sdk.ts";
 import { Failure, Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
+import { closestToolbox } from "./lookup.ts";
+import { alternatives, didYouMean } from "./suggest.ts";
+import { checkArguments } from "./argument-check.ts";
+import { exampleForShape } from "./call-example.ts";
+import type { OpenToolbox } from "../toolbox/registry.ts";
 import { messageOf } from "../errors.ts";
 
 const schema = z.strictObject({
@@ -23,10 +28,13 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
     '{"tool": {"toolbox": "dev", "server": "filesystem", "name": "read_file"}, "arguments": {"path": "/tmp/a.txt"}}',
   schema,
   invalidInputPrefix: "Invalid tool invocation parameters",
+  invalidInputHint: exampleForShape,
   async run({ tool: id, arguments: args }, ctx) {
     const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
     if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) {
-      return Failure(`Error executing tool: Toolbox '${id.toolbox}' not found in configuration`);
+      return Failure(
+        `Error executing tool: Toolbox '${id.toolbox}' not found in configuration${closestToolbox(ctx.config, id.toolbox)}`,
+      );
     }
     const toolbox = ctx.registry.get(id.toolbox);
     if (!toolbox) {
@@ -37,13 +45,26 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
     }
     const server = toolbox.servers.find((s) => s.name === id.server);
     if (!server) {
-      return Failure(`Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'`);
+      const servers = toolbox.servers.map((s) => s.name);
+      return Failure(
+        `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}`,
+      );
     }
     const connected = await ctx.registry.connected(toolbox, server, ctx.signal);
     if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${where}: ${connected.error}`);
     const { connection } = connected;
-    if (!connection.tools.some((t) => t.name === id.name)) {
-      return Failure(`Error executing tool: Tool '${id.name}' not found ${where}`);
+    const definition = connection.tools.find((t) => t.name === id.name);
+    if (!definition) {
+      return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${elsewhere(toolbox, id.server, id.name)}`);
+    }
+    if (toolbox.config.mcpServers[id.server].validateArguments) {
+      const check = checkArguments(definition, args);
+      if (!check.ok) {
+        return Failure(
+          `Invalid arguments for tool '${id.name}' ${where}:\n${check.problems.map((p) => `- ${p}`).join("\n")}\n` +
+            `inputSchema: ${JSON.stringify(definition.inputSchema)}`,
+        );
+      }
     }
     try {
       const result = await connection.callTool(id.name, args, { signal: ctx.signal, onProgress: ctx.onProgress });
@@ -55,3 +76,16 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
   },
   present: (value) => value,
 };
+
+/**
+ * The tail of "tool not found": the connected servers of the toolbox that have a tool of exactly
+ * that name (the model picked the wrong server), else this server's closest tool names.
+ */
+function elsewhere(toolbox: OpenToolbox, serverName: string, name: string): string {
+  const others = toolbox.servers.filter((s) =>
+    s.name !== serverName && s.connection?.tools.some((tool) => tool.name === name)
+  );
+  if (others.length > 0) return `. Did you mean server ${alternatives(others.map((s) => s.name))}?`;
+  const server = toolbox.servers.find((s) => s.name === serverName);
+  return didYouMean(name, (server?.connection?.tools ?? []).map((tool) => tool.name));
+}

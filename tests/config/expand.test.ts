@@ -105,6 +105,7 @@ test("expandConfig through loadConfig: leaves names, descriptions and toolFilter
     toolboxes: {
       "${X}": {
         description: "Uses ${X}",
+        openDetail: "full",
         mcpServers: {
           "${X}": { command: "run", args: [], env: { "${X}": "v" }, toolFilters: ["${X}_*"], transport: "stdio", ...DEFAULT_SETTINGS },
         },

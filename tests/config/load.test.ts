@@ -52,7 +52,7 @@ test("loadConfig: returns the path and the validated, expanded config", async ()
   assert.deepEqual(loaded, {
     path: CONFIG_PATH,
     config: {
-      toolboxes: { dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio", ...DEFAULT_SETTINGS } } } },
+      toolboxes: { dev: { description: "", openDetail: "full", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio", ...DEFAULT_SETTINGS } } } },
     },
   });
 });

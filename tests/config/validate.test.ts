@@ -145,12 +145,12 @@ test("validateConfig: values never appear in messages: wrongly typed values are 
   for (const message of messages) assert.ok(!message.includes(SECRET), message);
 });
 
-test("validateConfig: result: applies defaults: description, mcpServers, args, env and transport", () => {
+test("validateConfig: result: applies defaults: description, openDetail, mcpServers, args, env and transport", () => {
   const config = validateConfig({ toolboxes: { empty: {}, dev: { mcpServers: { fs: { command: "npx" } } } } });
   assert.deepEqual(config, {
     toolboxes: {
-      empty: { description: "", mcpServers: {} },
-      dev: { description: "", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio", ...DEFAULT_SETTINGS } } },
+      empty: { description: "", openDetail: "full", mcpServers: {} },
+      dev: { description: "", openDetail: "full", mcpServers: { fs: { command: "npx", args: [], env: {}, transport: "stdio", ...DEFAULT_SETTINGS } } },
     },
   });
 });
@@ -175,6 +175,7 @@ test("validateConfig: result: keeps every field given", () => {
     maxMessageBytes: 4096,
     inheritEnv: true,
     connectTimeoutMs: 5000,
+    validateArguments: false,
   };
   assert.deepEqual(validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs, server);
 });

@@ -90,8 +90,10 @@ test("use_tool: a downstream JSON-RPC error becomes isError with toolbox, server
   });
 });
 
-test("use_tool: arguments are not validated by the workbench, the downstream gets them as given", async () => {
-  await withWorkbench(ONE_FIXTURE, async (session) => {
+test("use_tool: with validateArguments false the workbench does not check arguments, the downstream gets them as given", async () => {
+  await withWorkbench({
+    toolboxes: { dev: { description: "d", mcpServers: { fx: fx("A", { validateArguments: false }) } } },
+  }, async (session) => {
     opened(await openToolbox(session, "dev"));
     // `complex` requires filter to be an object and knows no `bogus`; the fixture does not validate, so
     // whatever it answers is proof that the arguments reached it untouched.
@@ -128,10 +130,10 @@ test("use_tool: lookup errors name the missing toolbox, server or tool exactly",
       errorText(await useTool(session, "dev", "fx", "delete_all")),
       "Error executing tool: Tool 'delete_all' not found in server 'fx' (toolbox 'dev')",
     );
-    // A tool excluded by toolFilters does not exist as far as use_tool is concerned...
+    // A tool excluded by toolFilters does not exist as far as use_tool is concerned (another server has it)...
     assert.equal(
       errorText(await useTool(session, "dev", "filtered", "pid")),
-      "Error executing tool: Tool 'pid' not found in server 'filtered' (toolbox 'dev')",
+      "Error executing tool: Tool 'pid' not found in server 'filtered' (toolbox 'dev'). Did you mean server 'fx'?",
     );
     // ...while the one it keeps works.
     assert.equal(okText(await useTool(session, "dev", "filtered", "echo", { text: "kept" })), "F: kept");
@@ -149,10 +151,18 @@ test("use_tool: invalid invocations are errors with exact validation messages", 
     assert.equal(await invoke({ tool: { toolbox: "dev", name: "echo" } }), `${INVALID}: tool.server: Server name is required`);
     const oldForm = await invoke({ tool: { toolbox: "dev", server: "fx", tool: "echo" } });
     assert.ok(oldForm.includes("Unrecognized key: 'tool'"), oldForm);
-    assert.equal(oldForm, `${INVALID}: tool: Unrecognized key: 'tool'; tool.name: Tool name is required`);
-    assert.equal(await invoke({ tool: id, extra_field: true }), `${INVALID}: Unrecognized key: 'extra_field'`);
-    assert.equal(await invoke({ tool: id, arguments: "x" }), `${INVALID}: arguments: Expected an object`);
-    assert.equal(await invoke({ arguments: {} }), `${INVALID}: tool: Tool identifier is required`);
+    // A wrong shape is followed by the call it should have been (see context-economy.test.ts).
+    const example = (args = "{}") => `\nExample: {"tool": {"toolbox": "dev", "server": "fx", "name": "echo"}, "arguments": ${args}}`;
+    assert.equal(oldForm, `${INVALID}: tool: Unrecognized key: 'tool'; tool.name: Tool name is required${example()}`);
+    assert.equal(
+      await invoke({ tool: id, extra_field: true }),
+      `${INVALID}: Unrecognized key: 'extra_field'${example('{"extra_field": true}')}`,
+    );
+    assert.equal(await invoke({ tool: id, arguments: "x" }), `${INVALID}: arguments: Expected an object${example()}`);
+    assert.equal(
+      await invoke({ arguments: {} }),
+      `${INVALID}: tool: Tool identifier is required\nExample: {"tool": {"toolbox": "<toolbox>", "server": "<server>", "name": "<name>"}, "arguments": {}}`,
+    );
   });
 });
 

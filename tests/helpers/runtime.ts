@@ -9,8 +9,8 @@ export const runtimeName = isDeno ? "deno" : "bun";
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const fixture = (name: string) => `${repoRoot}/tests/fixtures/${name}`;
 
-/** Permissions the workbench needs under `deno run`: config and modules, env, children. */
-export const DENO_RUN_FLAGS = ["--allow-read", "--allow-env", "--allow-run"];
+/** Permissions the workbench needs under `deno run`: config and modules, env, children, the catalog cache. */
+export const DENO_RUN_FLAGS = ["--allow-read", "--allow-env", "--allow-run", "--allow-write"];
 
 /** Command and arguments that run a TypeScript file with the current runtime. */
 export function runScript(script: string, args: string[] = []): { command: string; args: string[] } {
@@ -42,10 +42,13 @@ export function npmServer(pkg: "everything" | "memory" | "filesystem", args: str
 /** The few system tools tests let the workbench find on PATH (for servers like `sh -c ...`). */
 const TOOLS = ["sh", "cat", "env", "sleep", "true", "false", "pwd"];
 let toolsDir: string | undefined;
+let cacheDirs = 0;
 
 /**
  * The environment the workbench runs with in tests: a PATH with a handful of system tools and no
- * `node`, which proves it needs no Node.js at run time (every fixture is started by absolute path).
+ * `node`, which proves it needs no Node.js at run time (every fixture is started by absolute path),
+ * and a catalog cache directory of its own (not yet created), so that no test sees another's tool
+ * counts or writes to the user's cache.
  */
 export function workbenchEnv(extra: Record<string, string> = {}): Record<string, string> {
   if (!toolsDir) {
@@ -55,5 +58,6 @@ export function workbenchEnv(extra: Record<string, string> = {}): Record<string,
       if (found) symlinkSync(found, `${toolsDir}/${tool}`);
     }
   }
-  return { PATH: toolsDir, HOME: process.env.HOME ?? tmpdir(), ...extra };
+  const cache = `${toolsDir}/cache-${process.pid}-${++cacheDirs}`;
+  return { PATH: toolsDir, HOME: process.env.HOME ?? tmpdir(), WORKBENCH_CACHE_DIR: cache, ...extra };
 }

@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import process from "node:process";
 import { platform } from "#platform";
 import type { SpawnOptions } from "../../src/platform/types.ts";
@@ -272,4 +273,37 @@ test("platform: args, cwd and env are the process's own; onSignal handlers recei
   } finally {
     child.kill("SIGKILL");
   }
+});
+
+test("platform: makeDirectory creates missing parents and accepts one that exists", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-platform-`);
+  try {
+    await platform.makeDirectory(`${dir}/a/b/c`);
+    await platform.makeDirectory(`${dir}/a/b/c`);
+    assert.deepEqual(readdirSync(`${dir}/a/b`), ["c"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("platform: writeTextFile writes UTF-8, replaces the file and leaves no temporary file", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-platform-`);
+  try {
+    writeFileSync(`${dir}/f.json`, "old and longer than the new text");
+    await platform.writeTextFile(`${dir}/f.json`, "wörld ✓");
+    assert.equal(readFileSync(`${dir}/f.json`, "utf8"), "wörld ✓");
+    assert.equal(await platform.readTextFile(`${dir}/f.json`), "wörld ✓");
+    assert.deepEqual(readdirSync(dir), ["f.json"]);
+    await assert.rejects(platform.writeTextFile(`${dir}/missing/f.json`, "x"));
+    mkdirSync(`${dir}/a-directory`);
+    await assert.rejects(platform.writeTextFile(`${dir}/a-directory`, "x"), "a directory is not replaced");
+    assert.deepEqual(readdirSync(dir).sort(), ["a-directory", "f.json"], "a failed write leaves nothing behind");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("platform: os names the operating system as the cache location needs it", () => {
+  assert.equal(platform.os, process.platform === "win32" ? "windows" : process.platform);
+  assert.equal(platform.windows, platform.os === "windows");
 });

@@ -7,12 +7,14 @@ import { useTool } from "../../src/tools/use-tool.ts";
 
 const [open, use] = new ToolDispatcher([openToolbox, useTool]).listing;
 
-test("listing: open_toolbox takes exactly a non-empty toolbox_name", () => {
+test("listing: open_toolbox takes a non-empty toolbox_name, and optionally a detail level or tool names", () => {
   assert.equal(open.name, "open_toolbox");
   assert.deepEqual(open.inputSchema, {
     type: "object",
     properties: {
       toolbox_name: { type: "string", minLength: 1, description: "Toolbox name, as listed in the server instructions" },
+      detail: { type: "string", enum: ["full", "summary"] },
+      tools: { type: "array", items: { type: "string" } },
     },
     required: ["toolbox_name"],
     additionalProperties: false,
@@ -44,6 +46,7 @@ test("listing: descriptions are short and carry an example built from open_toolb
   assert.ok(open.description!.includes('{"toolbox_name": "dev"}'));
   assert.ok(open.description!.includes("toolbox_name, source_server and name"));
   assert.ok(use.description!.includes('{"tool": {"toolbox": "dev", "server": "filesystem", "name": "read_file"}'));
+  // Summaries and tools on demand cost about 230 bytes here and save thousands per open toolbox.
   const bytes = JSON.stringify([open, use]).length;
-  assert.ok(bytes < 1_400, `tools/list is ${bytes} bytes`);
+  assert.ok(bytes < 1_650, `tools/list is ${bytes} bytes`);
 });

@@ -1,0 +1,123 @@
+/**
+ * The tool catalog cache: each server's tool list (after toolFilters) as it was last listed, so
+ * that the next start can tell the model how many tools a toolbox has, and what they cost, without
+ * spawning anything. One file per server, named by a SHA-256 of its resolved definition (command,
+ * args, env, cwd, toolFilters): a changed definition misses, and secrets never appear in clear.
+ * A cache that cannot be read or written is ignored with one stderr line, then left alone.
+ */
+import type { Tool } from "../sdk.ts";
+import type { ServerConfig } from "../config/index.ts";
+import type { Platform } from "../platform/types.ts";
+import { NAME } from "../version.ts";
+import { messageOf } from "../errors.ts";
+
+/** Set to use another directory (tests, sandboxes); empty is unset. */
+export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
+/** Bumped when the file format changes: older files then miss. */
+const FORMAT = 1;
+
+export type CacheHost = Pick<Platform, "env" | "os" | "readTextFile" | "writeTextFile" | "makeDirectory" | "writeStderr">;
+
+interface CacheFile {
+  format: number;
+  tools: Tool[];
+}
+
+export class CatalogCache {
+  readonly dir: string | undefined;
+  readonly #host: CacheHost;
+  /** What each file holds (or was last written with), so that an unchanged list is not written again. */
+  readonly #known = new Map<string, string>();
+  /** Each server's file, hashed once: a restarted server is remembered again. */
+  readonly #paths = new WeakMap<ServerConfig, Promise<string>>();
+  #disabled = false;
+  #dirReady?: Promise<void>;
+
+  constructor(host: CacheHost) {
+    this.#host = host;
+    this.dir = cacheDirectory(host.env, host.os);
+  }
+
+  /** The server's tools as last listed, or undefined when unknown (or the cache is unusable). */
+  async read(server: ServerConfig): Promise<Tool[] | undefined> {
+    if (!this.dir || this.#disabled) return undefined;
+    const path = await this.#pathOf(server);
+    let text: string;
+    try {
+      text = await this.#host.readTextFile(path);
+    } catch (error) {
+      if ((error as { name?: unknown } | null)?.name !== "NotFound") this.#ignore(`cannot read '${path}': ${messageOf(error)}`);
+      return undefined;
+    }
+    const tools = parseCacheFile(text);
+    if (tools) this.#known.set(path, text);
+    return tools;
+  }
+
+  /** Keeps a server's freshly listed tools; never throws, never delays the caller. */
+  async remember(server: ServerConfig, tools: Tool[]): Promise<void> {
+    if (!this.dir || this.#disabled) return;
+    const path = await this.#pathOf(server);
+    const text = JSON.stringify({ format: FORMAT, tools } satisfies CacheFile);
+    if (this.#known.get(path) === text) return;
+    this.#known.set(path, text);
+    try {
+      const dir = this.dir;
+      this.#dirReady ??= this.#host.makeDirectory(dir);
+      await this.#dirReady;
+      await this.#host.writeTextFile(path, text);
+    } catch (error) {
+      this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
+    }
+  }
+
+  #pathOf(server: ServerConfig): Promise<string> {
+    let path = this.#paths.get(server);
+    if (!path) {
+      const separator = this.#host.os === "windows" ? "\\" : "/";
+      path = definitionKey(server).then((key) => `${this.dir}${separator}${key}.json`);
+      this.#paths.set(server, path);
+    }
+    return path;
+  }
+
+  /** One line, once: the cache only saves work, its failures must not fill the log. */
+  #ignore(reason: string): void {
+    if (this.#disabled) return;
+    this.#disabled = true;
+    this.#host.writeStderr(`${NAME}: Tool catalog cache ignored: ${reason}\n`);
+  }
+}
+
+/**
+ * WORKBENCH_CACHE_DIR, else the platform's per-user cache: %LOCALAPPDATA%\mcp-workbench\cache,
+ * ~/Library/Caches/mcp-workbench, $XDG_CACHE_HOME/mcp-workbench or ~/.cache/mcp-workbench.
+ * Undefined when the environment names none (then there is no cache).
+ */
+export function cacheDirectory(env: Record<string, string | undefined>, os: string): string | undefined {
+  if (env[CACHE_DIR_VARIABLE]) return env[CACHE_DIR_VARIABLE];
+  if (os === "windows") return env.LOCALAPPDATA ? `${env.LOCALAPPDATA}\\${NAME}\\cache` : undefined;
+  if (os === "darwin") return env.HOME ? `${env.HOME}/Library/Caches/${NAME}` : undefined;
+  // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
+  if (env.XDG_CACHE_HOME?.startsWith("/")) return `${env.XDG_CACHE_HOME}/${NAME}`;
+  return env.HOME ? `${env.HOME}/.cache/${NAME}` : undefined;
+}
+
+/** Hex SHA-256 of what decides a server's tool list; the only trace of its env values on disk. */
+export async function definitionKey(server: ServerConfig): Promise<string> {
+  const { command, args, env, cwd, toolFilters } = server;
+  const definition = JSON.stringify([command, args, Object.entries(env).sort(), cwd ?? null, toolFilters ?? null]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(definition));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The tools of a well-formed file of this format; anything else is a miss. */
+function parseCacheFile(text: string): Tool[] | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<CacheFile> | null;
+    if (value?.format !== FORMAT || !Array.isArray(value.tools)) return undefined;
+    return value.tools.every((tool) => typeof tool?.name === "string") ? value.tools : undefined;
+  } catch {
+    return undefined;
+  }
+}
