@@ -66,7 +66,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       detached: !isWindows,
     });
   } catch (error) {
-    throw spawnError(command, error);
+    throw spawnError(command, error, childPath(options.env));
   }
   // A child and reads of its pipes would keep us alive until they end, even after the child is
   // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
@@ -158,3 +158,9 @@ export const platform: Platform = {
     process.exit(code);
   },
 };
+
+/** The PATH the child searches; Windows spells the name as it likes. */
+function childPath(env: Record<string, string>): string | undefined {
+  const key = Object.keys(env).find((name) => name === "PATH" || (isWindows && name.toUpperCase() === "PATH"));
+  return key === undefined ? undefined : env[key];
+}

@@ -203,9 +203,15 @@ test("platform: cwd is applied", async () => {
   await within(5_000, "the exit", child.exited);
 });
 
-test("platform: a command that does not exist throws one clear error", () => {
+test("platform: a command that does not exist throws one clear error naming the PATH searched", () => {
   assert.throws(() => platform.spawn("no-such-command-xyz", [], { env }), {
-    message: "Cannot start 'no-such-command-xyz': command not found",
+    message: "Cannot start 'no-such-command-xyz': command not found on PATH '/usr/bin:/bin'",
+  });
+  assert.throws(() => platform.spawn("no-such-command-xyz", [], { env: {} }), {
+    message: "Cannot start 'no-such-command-xyz': command not found (no PATH was set)",
+  });
+  assert.throws(() => platform.spawn("/no/such/dir/server", [], { env }), {
+    message: "Cannot start '/no/such/dir/server': command not found",
   });
 });
 
