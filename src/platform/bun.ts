@@ -1,5 +1,7 @@
 /** The Bun adapter: Bun and Node-compatible APIs stay in this file. */
 import { readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
@@ -126,9 +128,27 @@ async function readTextFile(path: string): Promise<string> {
   }
 }
 
+/** Bun sets code EEXIST for a file that is there; Deno's name is "AlreadyExists": give both. */
+async function createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  try {
+    await writeFile(path, text, { encoding: "utf8", flag: options.overwrite ? "w" : "wx" });
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === "EEXIST") (error as Error).name = "AlreadyExists";
+    throw error;
+  }
+}
+
+/** A compiled executable runs its embedded script from Bun's virtual file system. */
+function selfCommand(): { command: string; args: string[] } {
+  const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:\\~BUN\\/i.test(Bun.main);
+  return compiled ? { command: process.execPath, args: [] } : { command: process.execPath, args: [Bun.main] };
+}
+
 export const platform: Platform = {
   runtime: "bun",
   windows: isWindows,
+  os: isWindows ? "windows" : process.platform,
   args: process.argv.slice(2),
   env: process.env as Record<string, string>,
   cwd: process.cwd(),
@@ -148,6 +168,9 @@ export const platform: Platform = {
     }
   },
   readTextFile,
+  createFile,
+  stderrIsTerminal: () => process.stderr.isTTY === true,
+  selfCommand,
   spawn,
   // process.on never throws for a signal name: one the OS lacks is simply never emitted.
   onSignal(signal, handler) {

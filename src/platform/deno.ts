@@ -101,9 +101,25 @@ const parentAlive = watchParent(Deno.ppid, {
   exists: processExists,
 });
 
+async function createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void> {
+  const folder = path.replace(/[\\/][^\\/]*$/, "");
+  if (folder !== "" && folder !== path) await Deno.mkdir(folder, { recursive: true });
+  // createNew fails with Deno.errors.AlreadyExists, whose name is "AlreadyExists".
+  await Deno.writeTextFile(path, text, { createNew: !options.overwrite });
+}
+
+/** Run from source, the deno executable needs the script and the permissions serving takes. */
+function selfCommand(): { command: string; args: string[] } {
+  const command = Deno.execPath();
+  if (!/(^|[\\/])deno(\.exe)?$/i.test(command)) return { command, args: [] };
+  const script = decodeURIComponent(new URL(Deno.mainModule).pathname);
+  return { command, args: ["run", "--allow-read", "--allow-env", "--allow-run", "--allow-write", script] };
+}
+
 export const platform: Platform = {
   runtime: "deno",
   windows: isWindows,
+  os: Deno.build.os,
   args: Deno.args,
   // Windows names are case-insensitive but stored as "Path", "SystemRoot": upper-case them, as
   // Bun's process.env effectively does, so lookups of PATH or ${SYSTEMROOT} find them.
@@ -125,6 +141,9 @@ export const platform: Platform = {
   },
   // Deno rejects a missing file with Deno.errors.NotFound: name "NotFound", code "ENOENT".
   readTextFile: (path) => Deno.readTextFile(path),
+  createFile,
+  stderrIsTerminal: () => Deno.stderr.isTerminal(),
+  selfCommand,
   spawn,
   onSignal(signal, handler) {
     try {

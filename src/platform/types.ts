@@ -38,6 +38,8 @@ export interface Platform {
   runtime: "bun" | "deno";
   /** Windows has its own set of essential environment variables and no process groups. */
   windows: boolean;
+  /** The operating system ("linux", "darwin", "windows", ...): where other programs keep their files. */
+  os: string;
   /** Command-line arguments after the program (and script) name. */
   args: string[];
   env: Record<string, string>;
@@ -48,6 +50,15 @@ export interface Platform {
   writeStderr(text: string): void;
   /** Reads UTF-8; a missing file rejects with an Error whose name is "NotFound". */
   readTextFile(path: string): Promise<string>;
+  /**
+   * Writes UTF-8, creating missing folders. An existing file is left as it is and rejects with an
+   * Error whose name is "AlreadyExists", unless `overwrite`.
+   */
+  createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void>;
+  /** True when stderr is a terminal: someone is watching, so live progress may go there. */
+  stderrIsTerminal(): boolean;
+  /** How to start this program again from anywhere: the executable's absolute path, plus the script when run from source. */
+  selfCommand(): { command: string; args: string[] };
   /**
    * Starts a child with piped stdin, stdout and stderr, as the leader of a new process group (POSIX).
    * The child does not keep our process alive: await `exited` while it is needed. Throws if it

@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import process from "node:process";
 import { platform } from "#platform";
 import type { SpawnOptions } from "../../src/platform/types.ts";
@@ -260,4 +261,29 @@ test("platform: env and cwd are snapshots of ours", () => {
   assert.equal(typeof platform.env.PATH, "string");
   assert.ok(platform.cwd.startsWith("/"));
   assert.ok(Array.isArray(platform.args));
+});
+
+test("platform: createFile makes missing folders, refuses an existing file unless told to overwrite", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-create-`);
+  try {
+    const path = `${dir}/a/b/file.json`;
+    await platform.createFile(path, "first ü\n", { overwrite: false });
+    assert.equal(readFileSync(path, "utf8"), "first ü\n");
+    await assert.rejects(platform.createFile(path, "second", { overwrite: false }), { name: "AlreadyExists" });
+    assert.equal(readFileSync(path, "utf8"), "first ü\n");
+    await platform.createFile(path, "second", { overwrite: true });
+    assert.equal(readFileSync(path, "utf8"), "second");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("platform: os, stderrIsTerminal and selfCommand describe this process", () => {
+  assert.equal(platform.os, process.platform === "win32" ? "windows" : process.platform);
+  assert.equal(typeof platform.stderrIsTerminal(), "boolean");
+  const self = platform.selfCommand();
+  assert.ok(self.command.startsWith("/"), self.command);
+  assert.ok(existsSync(self.command), self.command);
+  // Run from source (as tests are), the runtime needs the script: the last argument, absolute.
+  assert.ok(self.args.at(-1)?.startsWith("/"), JSON.stringify(self.args));
 });
