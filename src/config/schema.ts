@@ -163,6 +163,8 @@ const toolboxSchema = strictJsonObject({
 /** The shape of a parsed configuration file, before environment variables are expanded. */
 export const configFileSchema = strictJsonObject({
   $schema: v.optional(v.string(EXPECTED_STRING)),
+  // JSON has no comments: a starter file (mcp-workbench init) explains itself here.
+  $comment: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
   ...settingsEntries,
 }, 'expected a JSON object with a "toolboxes" key');

@@ -15,7 +15,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     message: () => "has an invalid value",
   });
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
-  const { toolboxes, $schema: _, ...topLevel } = result.output;
+  const { toolboxes, $schema: _schema, $comment: _comment, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
       [server, { ...config, ...settingsFor(config, topLevel) }] as const

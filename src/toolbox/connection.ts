@@ -39,6 +39,8 @@ export interface CallOptions {
 export class ServerConnection {
   readonly target: ConnectionTarget;
   tools: Tool[] = [];
+  /** Names of every tool the server listed, before toolFilters (duplicates kept), for `check`. */
+  listedNames: string[] = [];
   /** Set once the connection is lost; the reason says why. */
   lostReason?: string;
   readonly #child: ChildProcess;
@@ -127,6 +129,7 @@ export class ServerConnection {
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
+    this.listedNames = tools.map((tool) => tool.name);
     this.tools = applyToolFilters(tools, this.target.config.toolFilters);
   }
 

@@ -17,6 +17,13 @@ export interface ServerSlot {
   restarts: RestartPolicy;
   /** A connection attempt under way, shared by everyone who needs this server. */
   connecting?: Promise<void>;
+  /** How long the last attempt took, in whole milliseconds. */
+  startMs?: number;
+}
+
+export interface RegistryEvents {
+  /** A connection attempt ended, connected or not: for `check`'s live progress. */
+  onSettled?: (toolbox: string, slot: ServerSlot) => void;
 }
 
 export interface OpenToolbox {
@@ -35,11 +42,13 @@ export class ToolboxRegistry {
   readonly #opening = new Map<string, Promise<OpenToolbox>>();
   /** Every live child, connecting or connected, so that shutdown reaches them all. */
   readonly #connections = new Set<ServerConnection>();
+  readonly #events: RegistryEvents;
   #closed = false;
 
-  constructor(config: WorkbenchConfig, host: ConnectionHost) {
+  constructor(config: WorkbenchConfig, host: ConnectionHost, events: RegistryEvents = {}) {
     this.#config = config;
     this.#host = host;
+    this.#events = events;
   }
 
   /** The toolbox if it has been opened (with a server connected then, or none configured). */
@@ -126,6 +135,7 @@ export class ToolboxRegistry {
     }
     const target = { toolbox: toolbox.name, server: slot.name, config: toolbox.config.mcpServers[slot.name] };
     let connection: ServerConnection | undefined;
+    const started = performance.now();
     try {
       connection = ServerConnection.spawn(target, this.#host);
       this.#connections.add(connection);
@@ -137,6 +147,8 @@ export class ToolboxRegistry {
       slot.restarts.failed(slot.error);
       if (connection) this.#connections.delete(connection);
     }
+    slot.startMs = Math.round(performance.now() - started);
+    this.#events.onSettled?.(toolbox.name, slot);
   }
 
   async #release(connection: ServerConnection): Promise<void> {
