@@ -115,7 +115,8 @@ export function parseArgs(args: readonly string[]): CliCommand {
     }
     const value = equals === -1 ? args[++i] : arg.slice(equals + 1);
     if (value === undefined || value === "") {
-      return { kind: "usage-error", message: `Option '${option}' needs a value: ${option} ${known.value}` };
+      const what = known.value === "PATH" ? "a path" : "a value";
+      return { kind: "usage-error", message: `Option '${option}' needs ${what}: ${option} ${known.value}` };
     }
     if (option === CONFIG) configPath = value;
     else options[option] = value;
