@@ -37,6 +37,11 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
           missing: { command: "no-such-command-xyz", env: { PATH: "/opt/none/bin" } },
           crashing: { command: "sh", args: ["-c", `echo "Error: Cannot find module '/srv/server.js'" >&2; exit 1 # ${marker}`] },
           slow: marked(marker, { connectTimeoutMs: 30_000 }, { FIXTURE_START_DELAY_MS: "1500" }),
+          // Outlives its stdin (the shell sleeps on after the server leaves): only check's own shutdown ends it.
+          lingering: (() => {
+            const server = fx("L") as { command: string; args: string[]; env: Record<string, string> };
+            return { command: "sh", args: ["-c", '"$0" "$@"; sleep 30', server.command, ...server.args, marker], env: server.env };
+          })(),
         },
       },
       other: {
@@ -49,8 +54,9 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
   const report = JSON.parse(result.stdout) as CheckReport;
   assert.equal(report.ok, false);
   assert.deepEqual(Object.keys(report), ["ok", "servers"]);
-  assert.deepEqual(report.servers.map((s) => `${s.toolbox}/${s.server}`), ["dev/good", "dev/missing", "dev/crashing", "dev/slow", "other/stuck"]);
-  const [good, missing, crashing, slow, stuck] = report.servers;
+  assert.deepEqual(report.servers.map((s) => `${s.toolbox}/${s.server}`), ["dev/good", "dev/missing", "dev/crashing", "dev/slow", "dev/lingering", "other/stuck"]);
+  const [good, missing, crashing, slow, lingering, stuck] = report.servers;
+  assert.equal(lingering.ok, true, JSON.stringify(lingering));
   assert.deepEqual(Object.keys(good), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "warnings"]);
   assert.deepEqual({ ...good, tokens: 0, startMs: 0 }, {
     toolbox: "dev",

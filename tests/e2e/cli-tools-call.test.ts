@@ -12,6 +12,7 @@ import type { OpenToolboxResult } from "../../src/tools/open-toolbox.ts";
 const CONFIG = {
   toolboxes: {
     dev: { description: "Fixture and memory", mcpServers: { fx: fx("A"), memory: npmServer("memory") } },
+    multiline: { description: "m", mcpServers: { fx: fx("First line\nsecond line") } },
     broken: {
       description: "b",
       mcpServers: { fx: fx("B"), quitter: { command: "sh", args: ["-c", "echo 'TOKEN is not set' >&2; exit 5"] } },
@@ -41,6 +42,10 @@ test("tools: one line per tool, server/name and the first line of its descriptio
   assert.ok(lines.includes("fx/no_description"), "a tool without a description is its name alone");
   assert.match(lines.at(-1)!, /^memory\/open_nodes {2,}Open specific nodes/);
   assert.equal(result.stderr, "");
+  const multiline = await cli(["tools", "multiline"]);
+  const multilines = multiline.stdout.trimEnd().split("\n");
+  assert.match(multilines[0], /^fx\/echo {2,}First line$/);
+  assert.ok(multilines.every((line) => line.startsWith("fx/")), multiline.stdout);
 });
 
 test("tools --json: the full entries, exactly as open_toolbox returns them", async () => {
@@ -70,7 +75,7 @@ test("tools: a server that fails is said on stderr with its stderr lines; an unk
   );
   const unknown = await cli(["tools", "nope"]);
   assert.equal(unknown.code, 2);
-  assert.equal(unknown.stderr, "mcp-workbench: Toolbox 'nope' not found in configuration; available toolboxes: 'dev', 'broken'\n");
+  assert.equal(unknown.stderr, "mcp-workbench: Toolbox 'nope' not found in configuration; available toolboxes: 'dev', 'multiline', 'broken'\n");
 });
 
 test("call: success prints the text as it is, from ARGS given inline, from @file and from stdin", async () => {
