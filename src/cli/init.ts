@@ -106,7 +106,8 @@ async function importServers(platform: Platform, from: string, places: Places): 
       }
       const { server, leftOut } = convertEntry(entry as Record<string, unknown>);
       if (leftOut.length > 0) {
-        notes.push(`Left out of server '${name}': ${leftOut.map((k) => `'${k}'`).join(", ")} (not workbench settings)`);
+        const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
+        notes.push(`Left out of server '${name}': ${leftOut.map((k) => `'${k}'`).join(", ")} (${what})`);
       }
       servers[name] = server;
     }
