@@ -273,6 +273,12 @@ test("open_toolbox: a server that fails to start says why: its last stderr lines
       "Failed to connect to server 'stuck' in toolbox 'dev': connection timeout after 1500 ms (connectTimeoutMs); " +
       "its stderr ended with: waiting for the database",
     ]);
+    // use_tool starts it again, and its error says why too.
+    assert.equal(
+      errorText(await useTool(session, "dev", "keyless", "echo")),
+      "Error executing tool 'echo' in server 'keyless' (toolbox 'dev'): restart failed: server exited with code 2 " +
+        "during initialization; its stderr ended with: MY_API_KEY is not set",
+    );
   });
 });
 
