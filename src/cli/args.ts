@@ -1,42 +1,190 @@
-/** The command line: `mcp-workbench [--config PATH]`, plus --help and --version. */
+/**
+ * The command line: `mcp-workbench [--config PATH]` serves MCP on stdio, as it always has; a
+ * subcommand from the table below does one job for the operator instead. Options may stand before
+ * or after a subcommand's arguments.
+ */
+
+export interface SubcommandSpec {
+  /** Arguments and options after the name, for usage lines. */
+  usage: string;
+  summary: string;
+  /** Options besides --config and --help: each a flag, or with the name of its value. */
+  options: Record<string, { value?: string; about: string }>;
+  /** Names of the positional arguments, required ones first; `optional` of them may be left out. */
+  positionals: string[];
+  optional?: number;
+}
+
+export const SUBCOMMANDS = {
+  check: {
+    usage: "[--toolbox NAME] [--json]",
+    summary: "Validate the file, start every server, report each one, stop them all",
+    options: {
+      "--toolbox": { value: "NAME", about: "Check the servers of one toolbox only" },
+      "--json": { about: "Print one JSON document on stdout" },
+    },
+    positionals: [],
+  },
+  tools: {
+    usage: "<toolbox> [--json]",
+    summary: "List the tools of a toolbox, as open_toolbox returns them",
+    options: { "--json": { about: "Print the full entries as JSON" } },
+    positionals: ["toolbox"],
+  },
+  call: {
+    usage: "<toolbox> <server> <tool> [ARGS]",
+    summary: "Call one tool, as use_tool does; ARGS is a JSON object, @file, or - for stdin",
+    options: {},
+    positionals: ["toolbox", "server", "tool", "ARGS"],
+    optional: 1,
+  },
+  init: {
+    usage: "[--from SOURCE] [--toolbox NAME] [--out PATH] [--force]",
+    summary: "Write a configuration from an MCP client's servers (or a starter file without --from)",
+    options: {
+      "--from": {
+        value: "SOURCE",
+        about: "claude-desktop, claude-code, cursor, vscode, windsurf, or a path to such a file",
+      },
+      "--toolbox": { value: "NAME", about: "Name of the toolbox the servers go into (default: default)" },
+      "--out": { value: "PATH", about: "Where to write (default: the platform's config folder)" },
+      "--force": { about: "Overwrite an existing file" },
+    },
+    positionals: [],
+  },
+  schema: {
+    usage: "",
+    summary: "Print the JSON Schema of the configuration file",
+    options: {},
+    positionals: [],
+  },
+} satisfies Record<string, SubcommandSpec>;
+
+export type SubcommandName = keyof typeof SUBCOMMANDS;
+
+export interface SubcommandArgs {
+  configPath?: string;
+  /** Options given, by name: a value, or true for a flag. */
+  options: Record<string, string | true>;
+  positionals: string[];
+}
 
 export type CliCommand =
   | { kind: "serve"; configPath?: string }
-  | { kind: "help" }
+  | { kind: "help"; subcommand?: SubcommandName }
   | { kind: "version" }
-  | { kind: "usage-error"; message: string };
+  | { kind: "usage-error"; message: string }
+  | { kind: "subcommand"; name: SubcommandName } & SubcommandArgs;
+
+const CONFIG = "--config";
 
 export function parseArgs(args: readonly string[]): CliCommand {
+  const name = subcommandOf(args);
+  if (name !== undefined && !Object.hasOwn(SUBCOMMANDS, name)) {
+    return { kind: "usage-error", message: `Unknown subcommand '${name}' (see --help)` };
+  }
+  const spec: SubcommandSpec | undefined = name === undefined ? undefined : SUBCOMMANDS[name as SubcommandName];
+  const sub = name as SubcommandName | undefined;
   let configPath: string | undefined;
+  const options: Record<string, string | true> = {};
+  const positionals: string[] = [];
+  let afterDashes = false;
+  // The first positional is the subcommand's name (see subcommandOf).
+  let nameSeen = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (arg === "--help" || arg === "-h") return { kind: "help" };
-    if (arg === "--version" || arg === "-V") return { kind: "version" };
-    if (arg === "--config" || arg.startsWith("--config=")) {
-      const value = arg === "--config" ? args[++i] : arg.slice("--config=".length);
-      if (value === undefined || value === "") {
-        return { kind: "usage-error", message: "Option '--config' needs a path: --config PATH" };
-      }
-      configPath = value;
+    if (afterDashes || arg === "-" || !arg.startsWith("-")) {
+      if (sub !== undefined && !nameSeen) nameSeen = true;
+      else positionals.push(arg);
       continue;
     }
-    const what = arg.startsWith("-") ? "option" : "argument";
-    return { kind: "usage-error", message: `Unknown ${what} '${arg}' (see --help)` };
+    if (arg === "--") {
+      afterDashes = true;
+      continue;
+    }
+    if (arg === "--help" || arg === "-h") return { kind: "help", subcommand: sub };
+    if (arg === "--version" || arg === "-V") return { kind: "version" };
+    const equals = arg.indexOf("=");
+    const option = equals === -1 ? arg : arg.slice(0, equals);
+    const known = option === CONFIG ? { value: "PATH" } : spec?.options[option];
+    if (!known) return { kind: "usage-error", message: `Unknown option '${arg}' (see --help)` };
+    if (known.value === undefined) {
+      if (equals !== -1) return { kind: "usage-error", message: `Option '${option}' takes no value (see --help)` };
+      options[option] = true;
+      continue;
+    }
+    const value = equals === -1 ? args[++i] : arg.slice(equals + 1);
+    if (value === undefined || value === "") {
+      const what = known.value === "PATH" ? "a path" : "a value";
+      return { kind: "usage-error", message: `Option '${option}' needs ${what}: ${option} ${known.value}` };
+    }
+    if (option === CONFIG) configPath = value;
+    else options[option] = value;
   }
-  return { kind: "serve", configPath };
+  if (sub === undefined) {
+    return positionals.length === 0
+      ? { kind: "serve", configPath }
+      : { kind: "usage-error", message: `Unknown argument '${positionals[0]}' (see --help)` };
+  }
+  const names = (spec as SubcommandSpec).positionals;
+  const required = names.length - ((spec as SubcommandSpec).optional ?? 0);
+  if (positionals.length < required) {
+    return {
+      kind: "usage-error",
+      message: `Missing argument ${names[positionals.length]}: ${sub} ${SUBCOMMANDS[sub].usage} (see --help)`,
+    };
+  }
+  if (positionals.length > names.length) {
+    return { kind: "usage-error", message: `Unexpected argument '${positionals[names.length]}' (see --help)` };
+  }
+  return { kind: "subcommand", name: sub, configPath, options, positionals };
 }
 
-export function helpText(name: string, version: string): string {
+/** The first argument that is neither an option nor the value of --config. */
+function subcommandOf(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") return args[i + 1];
+    if (arg === CONFIG) i++;
+    else if (arg === "-" || !arg.startsWith("-")) return arg;
+  }
+  return undefined;
+}
+
+export function helpText(name: string, version: string, subcommand?: SubcommandName): string {
+  if (subcommand !== undefined) return subcommandHelp(name, subcommand);
+  const width = Math.max(...Object.keys(SUBCOMMANDS).map((sub) => sub.length));
+  const commands = Object.entries(SUBCOMMANDS).map(([sub, spec]) => `  ${sub.padEnd(width)}  ${spec.summary}`);
   return `${name} ${version}
 One MCP server in front of many: groups MCP servers into toolboxes behind two tools,
 open_toolbox and use_tool. Speaks MCP over stdio; start it from an MCP client.
 
 Usage:
-  ${name} [--config PATH]
+  ${name} [--config PATH]               Serve MCP on stdio
+  ${name} <command> [options] [--config PATH]
+
+Commands:
+${commands.join("\n")}
 
 Options:
   --config PATH   Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)
-  -h, --help      Print this help and exit
+  -h, --help      Print this help (or a command's: ${name} <command> --help) and exit
   -V, --version   Print the version and exit
+`;
+}
+
+function subcommandHelp(name: string, sub: SubcommandName): string {
+  const spec: SubcommandSpec = SUBCOMMANDS[sub];
+  const options = [
+    ...Object.entries(spec.options).map(([option, about]) => [`${option}${about.value ? ` ${about.value}` : ""}`, about.about]),
+    ["--config PATH", "Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)"],
+    ["-h, --help", "Print this help and exit"],
+  ];
+  const width = Math.max(...options.map(([left]) => left.length));
+  return `Usage: ${name} ${sub}${spec.usage ? ` ${spec.usage}` : ""}
+${spec.summary}
+
+Options:
+${options.map(([left, about]) => `  ${left.padEnd(width)}  ${about}`).join("\n")}
 `;
 }

@@ -1,4 +1,7 @@
-/** The program: parse the command line, load the configuration, serve MCP on stdio until told to stop. */
+/**
+ * The program: parse the command line; with no subcommand, load the configuration and serve MCP on
+ * stdio until told to stop; with one, run it and exit with its code.
+ */
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, loadConfig, resolveConfigPath } from "../config/index.ts";
 import { serveWorkbench } from "../server/workbench-server.ts";
@@ -9,10 +12,23 @@ import { StreamTransport } from "../transport/stream-transport.ts";
 import { FlowGate } from "../transport/flow-gate.ts";
 import { BoundedLog } from "../log.ts";
 import { NAME, VERSION } from "../version.ts";
-import { helpText, parseArgs } from "./args.ts";
+import { helpText, parseArgs, type SubcommandArgs, type SubcommandName } from "./args.ts";
+import { EXIT_USAGE, writeStdout } from "./common.ts";
+import { runCheck } from "./check.ts";
+import { runTools } from "./tools.ts";
+import { runCall } from "./call.ts";
+import { runInit } from "./init.ts";
+import { runSchema } from "./schema.ts";
 
-/** Exit code for a usage or configuration error, as most CLIs do. */
-export const EXIT_USAGE = 2;
+export { EXIT_USAGE };
+
+const RUN: Record<SubcommandName, (platform: Platform, args: SubcommandArgs) => Promise<number>> = {
+  check: runCheck,
+  tools: runTools,
+  call: runCall,
+  init: runInit,
+  schema: runSchema,
+};
 /** After the client closes our stdin: how long its last requests may take to be answered. */
 const STDIN_DRAIN_MS = 2_000;
 /** How often we check that the process that started us is still there. */
@@ -28,7 +44,7 @@ export async function run(platform: Platform): Promise<number> {
   const say = (text: string) => platform.writeStderr(`${text}\n`);
   switch (command.kind) {
     case "help":
-      await writeStdout(platform, helpText(NAME, VERSION));
+      await writeStdout(platform, helpText(NAME, VERSION, command.subcommand));
       return 0;
     case "version":
       await writeStdout(platform, `${NAME} ${VERSION}\n`);
@@ -36,6 +52,8 @@ export async function run(platform: Platform): Promise<number> {
     case "usage-error":
       say(`${NAME}: ${command.message}`);
       return EXIT_USAGE;
+    case "subcommand":
+      return await RUN[command.name](platform, command);
   }
 
   const path = resolveConfigPath({ flag: command.configPath, env: platform.env, cwd: platform.cwd });
@@ -57,7 +75,7 @@ export async function run(platform: Platform): Promise<number> {
     windows: platform.windows,
     writeStderr: platform.writeStderr,
     readGate: backpressure,
-  }, catalog);
+  }, { catalog });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,
     quoteIgnoredLines: false,
@@ -88,10 +106,4 @@ export async function run(platform: Platform): Promise<number> {
   await registry.closeAll();
   await server.close().catch(() => {});
   return 0;
-}
-
-async function writeStdout(platform: Platform, text: string): Promise<void> {
-  const writer = platform.stdout.getWriter();
-  await writer.write(new TextEncoder().encode(text));
-  writer.releaseLock();
 }

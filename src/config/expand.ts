@@ -1,9 +1,12 @@
-import { ConfigError, invalidConfiguration } from "./errors.ts";
+import { ConfigError, invalidAt } from "./errors.ts";
 import { formatPath, type PathSegment } from "./path.ts";
 import type { ServerConfig, WorkbenchConfig } from "./schema.ts";
 
 /** Environment variables by name; `undefined` means unset. */
 export type Environment = Record<string, string | undefined>;
+
+/** Told of each `${NAME:-default}` whose default was used (NAME unset or empty), for `check`'s warnings. */
+export type FallbackObserver = (name: string, location: string) => void;
 
 // `${NAME}` or `${NAME:-default}`; the default runs to the first `}`.
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/y;
@@ -13,7 +16,12 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/y;
  * default applies when NAME is unset or empty. Substituted values are not
  * scanned again, and `$NAME` without braces stays literal.
  */
-export function expandString(text: string, env: Environment, path: readonly PathSegment[]): string {
+export function expandString(
+  text: string,
+  env: Environment,
+  path: readonly PathSegment[],
+  onFallback?: FallbackObserver,
+): string {
   let result = "";
   let position = 0;
   for (let start = text.indexOf("${"); start !== -1; start = text.indexOf("${", position)) {
@@ -26,16 +34,25 @@ export function expandString(text: string, env: Environment, path: readonly Path
         `Invalid variable reference at ${formatPath(path)}: expected \${NAME} or \${NAME:-default}`,
       );
     }
-    result += text.slice(position, start) + resolve(name, fallback, env, path);
+    result += text.slice(position, start) + resolve(name, fallback, env, path, onFallback);
     position = start + reference.length;
   }
   return result + text.slice(position);
 }
 
-function resolve(name: string, fallback: string | undefined, env: Environment, path: readonly PathSegment[]): string {
+function resolve(
+  name: string,
+  fallback: string | undefined,
+  env: Environment,
+  path: readonly PathSegment[],
+  onFallback?: FallbackObserver,
+): string {
   // Own properties only: a plain object's inherited `constructor` is not a variable.
   const value = Object.hasOwn(env, name) ? env[name] : undefined;
-  if (fallback !== undefined) return value || fallback;
+  if (fallback !== undefined) {
+    if (!value) onFallback?.(name, formatPath(path));
+    return value || fallback;
+  }
   if (value === undefined) {
     throw new ConfigError(`Environment variable ${name} is not set (used at ${formatPath(path)})`);
   }
@@ -44,38 +61,53 @@ function resolve(name: string, fallback: string | undefined, env: Environment, p
 
 /**
  * Expands variables in each server's command, args, env values and cwd.
- * Names, descriptions and toolFilters are taken literally. Returns a new config.
+ * Names, descriptions and toolFilters are taken literally. Returns a new config; throws one
+ * ConfigError that lists every unset variable and bad reference in the file.
  */
-export function expandConfig(config: WorkbenchConfig, env: Environment): WorkbenchConfig {
+export function expandConfig(config: WorkbenchConfig, env: Environment, onFallback?: FallbackObserver): WorkbenchConfig {
+  const problems: string[] = [];
+  const expand = (text: string, path: PathSegment[]): string => {
+    try {
+      return expandString(text, env, path, onFallback);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return text;
+    }
+  };
   const toolboxes = Object.entries(config.toolboxes).map(([toolboxName, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([serverName, server]) => {
       const path = ["toolboxes", toolboxName, "mcpServers", serverName];
-      return [serverName, expandServer(server, env, path)] as const;
+      return [serverName, expandServer(server, path, expand, problems)] as const;
     });
     // fromEntries keeps every key, even `__proto__`, as an own property in file order.
     return [toolboxName, { ...toolbox, mcpServers: Object.fromEntries(servers) }] as const;
   });
+  if (problems.length > 0) throw ConfigError.of(problems);
   return { toolboxes: Object.fromEntries(toolboxes) };
 }
 
-function expandServer(server: ServerConfig, env: Environment, path: PathSegment[]): ServerConfig {
-  const command = expandString(server.command, env, [...path, "command"]);
-  if (command === "") {
-    throw invalidConfiguration([...path, "command"], "expected a non-empty string after expanding environment variables");
-  }
+const EMPTY_AFTER_EXPANDING = "expected a non-empty string after expanding environment variables";
+
+function expandServer(
+  server: ServerConfig,
+  path: PathSegment[],
+  expand: (text: string, path: PathSegment[]) => string,
+  problems: string[],
+): ServerConfig {
+  const command = expand(server.command, [...path, "command"]);
+  if (command === "") problems.push(invalidAt([...path, "command"], EMPTY_AFTER_EXPANDING));
   const expanded: ServerConfig = {
     ...server,
     command,
-    args: server.args.map((arg, index) => expandString(arg, env, [...path, "args", index])),
+    args: server.args.map((arg, index) => expand(arg, [...path, "args", index])),
     env: Object.fromEntries(
-      Object.entries(server.env).map(([name, value]) => [name, expandString(value, env, [...path, "env", name])]),
+      Object.entries(server.env).map(([name, value]) => [name, expand(value, [...path, "env", name])]),
     ),
   };
   if (server.cwd !== undefined) {
-    expanded.cwd = expandString(server.cwd, env, [...path, "cwd"]);
-    if (expanded.cwd === "") {
-      throw invalidConfiguration([...path, "cwd"], "expected a non-empty string after expanding environment variables");
-    }
+    expanded.cwd = expand(server.cwd, [...path, "cwd"]);
+    if (expanded.cwd === "") problems.push(invalidAt([...path, "cwd"], EMPTY_AFTER_EXPANDING));
   }
   return expanded;
 }

@@ -1,5 +1,5 @@
 export { ConfigError } from "./errors.ts";
-export { type Environment, expandConfig } from "./expand.ts";
+export { type Environment, expandConfig, type FallbackObserver } from "./expand.ts";
 export { parseJson } from "./json.ts";
 export { CONFIG_PATH_VARIABLE, DEFAULT_CONFIG_FILE, type LoadedConfig, loadConfig, resolveConfigPath } from "./load.ts";
 export {

@@ -1,5 +1,5 @@
 import { ConfigError } from "./errors.ts";
-import { type Environment, expandConfig } from "./expand.ts";
+import { type Environment, expandConfig, type FallbackObserver } from "./expand.ts";
 import { parseJson } from "./json.ts";
 import type { WorkbenchConfig } from "./schema.ts";
 import { validateConfig } from "./validate.ts";
@@ -57,11 +57,18 @@ export async function loadConfig(options: {
   path: string;
   readTextFile: (path: string) => Promise<string>;
   env: Environment;
+  onFallback?: FallbackObserver;
 }): Promise<LoadedConfig> {
   const { path } = options;
   const text = await readConfigFile(path, options.readTextFile);
-  const config = expandConfig(validateConfig(parseJson(text, path)), options.env);
-  return { path, config };
+  try {
+    const config = expandConfig(validateConfig(parseJson(text, path), path), options.env, options.onFallback);
+    return { path, config };
+  } catch (error) {
+    // Several problems are headed by the file's name; one alone keeps its own words.
+    if (error instanceof ConfigError && error.problems.length > 1) throw ConfigError.of(error.problems, path);
+    throw error;
+  }
 }
 
 async function readConfigFile(path: string, readTextFile: (path: string) => Promise<string>): Promise<string> {

@@ -82,40 +82,47 @@ function isNonEmptyString(value: unknown): value is string {
   return typeof value === "string" && value !== "";
 }
 
-function firstUnknownKey(object: Record<string, unknown>, entries: v.ObjectEntries): string | undefined {
-  return Object.keys(object).find((key) => !Object.hasOwn(entries, key));
-}
-
 function firstReservedKey(object: Record<string, unknown>): string | undefined {
   return Object.keys(object).find((key) => RESERVED_NAMES.has(key));
 }
 
-/** A missing required key reports what its own schema expects, at the key's path. */
-function missingKeyMessage(entries: v.ObjectEntries, issue: v.ObjectIssue): string {
-  const key = issue.path?.at(-1)?.key;
+/**
+ * JSON Schema for the schemas valibot cannot describe itself (custom checks keep our messages and
+ * report at the value, not inside it): read by schemaJson() through toJsonSchema's overrideSchema.
+ */
+export const JSON_SCHEMA_OF = new WeakMap<object, Record<string, unknown>>();
+
+function custom<T>(guard: (value: unknown) => value is T, message: string, jsonSchema: Record<string, unknown>) {
+  const schema = v.custom<T>(guard, message);
+  JSON_SCHEMA_OF.set(schema, jsonSchema);
+  return schema;
+}
+
+/** The words for an issue of a strict object: every unknown key of it, or what a missing key expects. */
+function objectIssueMessage(entries: v.ObjectEntries, issue: v.ObjectIssue | v.StrictObjectIssue): string {
+  const step = issue.path?.at(-1);
+  if (issue.expected === "never" && step && isJsonObject(step.input)) {
+    // valibot stops at the first unknown key; a report of the whole file names them all.
+    const unknown = Object.keys(step.input).filter((key) => !Object.hasOwn(entries, key));
+    return `unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((key) => `'${key}'`).join(", ")}`;
+  }
+  const key = step?.key;
   const schema = typeof key === "string" ? entries[key] : undefined;
   return (schema && v.safeParse(schema, undefined).issues?.[0].message) ?? "expected a value";
 }
 
-/**
- * A JSON object with only the given keys. Unknown keys are checked before the
- * entries so that a misspelt key is reported rather than the key it replaces.
- */
+/** A JSON object with only the given keys; an unknown key is reported at the object. */
 function strictJsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, notObjectMessage: string) {
   return v.pipe(
-    v.custom<Record<string, unknown>>(isJsonObject, notObjectMessage),
-    v.check(
-      (object) => firstUnknownKey(object, entries) === undefined,
-      (issue) => `unknown key '${firstUnknownKey(issue.input, entries)}'`,
-    ),
-    v.object(entries, (issue) => missingKeyMessage(entries, issue)),
+    custom<Record<string, unknown>>(isJsonObject, notObjectMessage, { type: "object" }),
+    v.strictObject(entries, (issue) => objectIssueMessage(entries, issue)),
   );
 }
 
 /** A JSON object of named items, each matching `item`, in file order. */
 function namedItems<const TItem extends v.GenericSchema>(item: TItem, notObjectMessage: string) {
   return v.pipe(
-    v.custom<Record<string, unknown>>(isJsonObject, notObjectMessage),
+    custom<Record<string, unknown>>(isJsonObject, notObjectMessage, { type: "object" }),
     v.check(
       (object) => firstReservedKey(object) === undefined,
       (issue) => `name '${firstReservedKey(issue.input)}' is reserved`,
@@ -123,6 +130,11 @@ function namedItems<const TItem extends v.GenericSchema>(item: TItem, notObjectM
     v.record(v.string(), item),
   );
 }
+
+const nonEmptyString = () =>
+  custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING, { type: "string", minLength: 1 });
+const stringArray = () =>
+  custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY, { type: "array", items: { type: "string" } });
 
 const boundedInteger = (max: number, message: string) =>
   v.optional(v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message)));
@@ -143,11 +155,17 @@ const toolboxSettingsEntries = {
 };
 
 const serverSchema = strictJsonObject({
-  command: v.custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING),
-  args: v.optional(v.custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY), () => []),
-  env: v.optional(v.custom<Record<string, string>>(isStringRecord, "expected an object of string values"), () => ({})),
-  cwd: v.optional(v.custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING)),
-  toolFilters: v.optional(v.custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY)),
+  command: nonEmptyString(),
+  args: v.optional(stringArray(), () => []),
+  env: v.optional(
+    custom<Record<string, string>>(isStringRecord, "expected an object of string values", {
+      type: "object",
+      additionalProperties: { type: "string" },
+    }),
+    () => ({}),
+  ),
+  cwd: v.optional(nonEmptyString()),
+  toolFilters: v.optional(stringArray()),
   transport: v.optional(v.literal("stdio", 'expected "stdio" (the only transport supported)'), "stdio"),
   ...settingsEntries,
 }, "expected an object");
@@ -161,6 +179,8 @@ const toolboxSchema = strictJsonObject({
 /** The shape of a parsed configuration file, before environment variables are expanded. */
 export const configFileSchema = strictJsonObject({
   $schema: v.optional(v.string(EXPECTED_STRING)),
+  // JSON has no comments: a starter file (mcp-workbench init) explains itself here.
+  $comment: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
   ...settingsEntries,
   ...toolboxSettingsEntries,

@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { invalidConfiguration } from "./errors.ts";
+import { ConfigError, invalidAt } from "./errors.ts";
+import type { PathSegment } from "./path.ts";
 import {
   configFileSchema,
   DEFAULT_OPEN_DETAIL,
@@ -9,21 +10,18 @@ import {
 } from "./schema.ts";
 
 /**
- * Checks parsed JSON against the configuration schema and applies defaults.
- * Throws a ConfigError describing the first problem found.
+ * Checks parsed JSON against the configuration schema and applies defaults. Throws one ConfigError
+ * that lists every problem found, each at its location. `source` (the file's path) goes into the
+ * advice for a file in an MCP client's shape.
  */
-export function validateConfig(data: unknown): WorkbenchConfig {
+export function validateConfig(data: unknown, source?: string): WorkbenchConfig {
   const result = v.safeParse(configFileSchema, data, {
-    abortEarly: true,
+    abortEarly: false,
     // Every schema sets its own message; this fallback keeps out valibot's default, which quotes the value.
     message: () => "has an invalid value",
   });
-  if (!result.success) {
-    const [issue] = result.issues;
-    const path = (issue.path ?? []).map((item) => item.key as string | number);
-    throw invalidConfiguration(path, issue.message);
-  }
-  const { toolboxes, $schema: _, openDetail, ...topLevel } = result.output;
+  if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
+  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
       [server, { ...config, ...settingsFor(config, topLevel) }] as const
@@ -32,6 +30,51 @@ export function validateConfig(data: unknown): WorkbenchConfig {
     return [name, { ...toolbox, openDetail: detail, mcpServers: Object.fromEntries(servers) }] as const;
   });
   return { toolboxes: Object.fromEntries(resolved) };
+}
+
+interface Located {
+  path: PathSegment[];
+  message: string;
+  unknownKey: boolean;
+  missingKey: boolean;
+}
+
+function describeIssues(data: unknown, issues: readonly v.BaseIssue<unknown>[], source?: string): string[] {
+  const located = issues.map(locate);
+  // A misspelt key is reported rather than the required key it replaces.
+  const withUnknown = new Set(located.filter((issue) => issue.unknownKey).map((issue) => pathKey(issue.path)));
+  let kept = located.filter((issue) => !(issue.missingKey && withUnknown.has(pathKey(issue.path.slice(0, -1)))));
+  const shape = clientShape(data);
+  if (shape) {
+    // The client's keys are the whole point of the advice, not problems of their own.
+    kept = kept.filter((issue) => !(issue.path.length === 0 && issue.unknownKey));
+    return [clientShapeAdvice(shape, source), ...kept.filter((issue) => issue.path[0] !== "toolboxes").map(text)];
+  }
+  return kept.map(text);
+}
+
+function locate(issue: v.BaseIssue<unknown>): Located {
+  const path = (issue.path ?? []).map((item) => item.key as PathSegment);
+  const unknownKey = issue.type === "strict_object" && issue.expected === "never";
+  const missingKey = issue.type === "strict_object" && !unknownKey && issue.input === undefined;
+  // An unknown key is reported at the object that holds it.
+  return { path: unknownKey ? path.slice(0, -1) : path, message: issue.message, unknownKey, missingKey };
+}
+
+const text = (issue: Located) => invalidAt(issue.path, issue.message);
+const pathKey = (path: readonly PathSegment[]) => JSON.stringify(path);
+
+/** "mcpServers" (Claude Desktop, Cursor, ...) or "servers" (VS Code) where "toolboxes" should be. */
+function clientShape(data: unknown): string | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data) || Object.hasOwn(data, "toolboxes")) return;
+  return ["mcpServers", "servers"].find((key) => Object.hasOwn(data, key));
+}
+
+function clientShapeAdvice(key: string, source?: string): string {
+  const from = source === undefined ? "PATH" : `'${source}'`;
+  return `Invalid configuration: missing key 'toolboxes' (this file has "${key}", as an MCP client's ` +
+    `configuration does); expected {"toolboxes": {"NAME": {"description": "...", "mcpServers": {...}}}}; ` +
+    `convert such a file with: mcp-workbench init --from ${from}`;
 }
 
 type GivenSettings = { [K in keyof ServerSettings]?: ServerSettings[K] };

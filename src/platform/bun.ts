@@ -1,6 +1,7 @@
 /** The Bun adapter: Bun and Node-compatible APIs stay in this file. */
 import { readFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
@@ -67,7 +68,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       detached: !isWindows,
     });
   } catch (error) {
-    throw spawnError(command, error);
+    throw spawnError(command, error, childPath(options.env));
   }
   // A child and reads of its pipes would keep us alive until they end, even after the child is
   // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
@@ -141,6 +142,23 @@ async function writeTextFile(path: string, text: string): Promise<void> {
   }
 }
 
+/** Bun sets code EEXIST for a file that is there; Deno's name is "AlreadyExists": give both. */
+async function createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  try {
+    await writeFile(path, text, { encoding: "utf8", flag: options.overwrite ? "w" : "wx" });
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === "EEXIST") (error as Error).name = "AlreadyExists";
+    throw error;
+  }
+}
+
+/** A compiled executable runs its embedded script from Bun's virtual file system. */
+function selfCommand(): { command: string; args: string[] } {
+  const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:\\~BUN\\/i.test(Bun.main);
+  return compiled ? { command: process.execPath, args: [] } : { command: process.execPath, args: [Bun.main] };
+}
+
 export const platform: Platform = {
   runtime: "bun",
   windows: isWindows,
@@ -168,6 +186,9 @@ export const platform: Platform = {
   async makeDirectory(path) {
     await mkdir(path, { recursive: true });
   },
+  createFile,
+  stderrIsTerminal: () => process.stderr.isTTY === true,
+  selfCommand,
   spawn,
   // process.on never throws for a signal name: one the OS lacks is simply never emitted.
   onSignal(signal, handler) {
@@ -178,3 +199,9 @@ export const platform: Platform = {
     process.exit(code);
   },
 };
+
+/** The PATH the child searches; Windows spells the name as it likes. */
+function childPath(env: Record<string, string>): string | undefined {
+  const key = Object.keys(env).find((name) => name === "PATH" || (isWindows && name.toUpperCase() === "PATH"));
+  return key === undefined ? undefined : env[key];
+}

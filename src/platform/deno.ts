@@ -49,7 +49,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       detached: !isWindows,
     }).spawn();
   } catch (error) {
-    throw spawnError(command, error);
+    throw spawnError(command, error, childPath(options.env));
   }
   // A child and reads of its pipes would keep us alive until they end, even after the child is
   // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
@@ -115,6 +115,21 @@ async function writeTextFile(path: string, text: string): Promise<void> {
   }
 }
 
+async function createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void> {
+  const folder = path.replace(/[\\/][^\\/]*$/, "");
+  if (folder !== "" && folder !== path) await Deno.mkdir(folder, { recursive: true });
+  // createNew fails with Deno.errors.AlreadyExists, whose name is "AlreadyExists".
+  await Deno.writeTextFile(path, text, { createNew: !options.overwrite });
+}
+
+/** Run from source, the deno executable needs the script and the permissions serving takes. */
+function selfCommand(): { command: string; args: string[] } {
+  const command = Deno.execPath();
+  if (!/(^|[\\/])deno(\.exe)?$/i.test(command)) return { command, args: [] };
+  const script = decodeURIComponent(new URL(Deno.mainModule).pathname);
+  return { command, args: ["run", "--allow-read", "--allow-env", "--allow-run", "--allow-write", script] };
+}
+
 export const platform: Platform = {
   runtime: "deno",
   windows: isWindows,
@@ -142,6 +157,9 @@ export const platform: Platform = {
   readTextFile: (path) => Deno.readTextFile(path),
   writeTextFile,
   makeDirectory: (path) => Deno.mkdir(path, { recursive: true }),
+  createFile,
+  stderrIsTerminal: () => Deno.stderr.isTerminal(),
+  selfCommand,
   spawn,
   onSignal(signal, handler) {
     try {
@@ -155,3 +173,9 @@ export const platform: Platform = {
     Deno.exit(code);
   },
 };
+
+/** The PATH the child searches; Windows spells the name as it likes. */
+function childPath(env: Record<string, string>): string | undefined {
+  const key = Object.keys(env).find((name) => name === "PATH" || (isWindows && name.toUpperCase() === "PATH"));
+  return key === undefined ? undefined : env[key];
+}

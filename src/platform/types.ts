@@ -38,7 +38,7 @@ export interface Platform {
   runtime: "bun" | "deno";
   /** Windows has its own set of essential environment variables and no process groups. */
   windows: boolean;
-  /** "linux", "darwin", "windows" or another OS name: where per-user caches live. */
+  /** "linux", "darwin", "windows" or another OS name: where per-user caches and other programs' files live. */
   os: string;
   /** Command-line arguments after the program (and script) name. */
   args: string[];
@@ -54,6 +54,15 @@ export interface Platform {
   writeTextFile(path: string, text: string): Promise<void>;
   /** Creates a directory and any missing parents; one that exists already is fine. */
   makeDirectory(path: string): Promise<void>;
+  /**
+   * Writes UTF-8, creating missing folders. An existing file is left as it is and rejects with an
+   * Error whose name is "AlreadyExists", unless `overwrite`.
+   */
+  createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void>;
+  /** True when stderr is a terminal: someone is watching, so live progress may go there. */
+  stderrIsTerminal(): boolean;
+  /** How to start this program again from anywhere: the executable's absolute path, plus the script when run from source. */
+  selfCommand(): { command: string; args: string[] };
   /**
    * Starts a child with piped stdin, stdout and stderr, as the leader of a new process group (POSIX).
    * The child does not keep our process alive: await `exited` while it is needed. Throws if it

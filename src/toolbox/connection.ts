@@ -8,7 +8,7 @@ import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
 import { childEnvironment } from "./child-env.ts";
 import { applyToolFilters } from "./filters.ts";
-import { relayStderr } from "./stderr-relay.ts";
+import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { CallError, ToolCallLane } from "./call-lane.ts";
 import { messageOf } from "../errors.ts";
 
@@ -39,6 +39,8 @@ export interface CallOptions {
 export class ServerConnection {
   readonly target: ConnectionTarget;
   tools: Tool[] = [];
+  /** Names of every tool the server listed, before toolFilters (duplicates kept), for `check`. */
+  listedNames: string[] = [];
   /** Set once the connection is lost; the reason says why. */
   lostReason?: string;
   readonly #child: ChildProcess;
@@ -47,13 +49,16 @@ export class ServerConnection {
   #status?: ExitStatus;
   #closing?: Promise<void>;
   #lane?: ToolCallLane;
+  /** What the server last wrote to stderr, for the message of a failed start. */
+  readonly #stderrTail = new StderrTail();
+  readonly #stderrDone: Promise<void>;
 
   private constructor(target: ConnectionTarget, child: ChildProcess, host: ConnectionHost) {
     this.target = target;
     this.#child = child;
     this.#host = host;
     this.#client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
-    void relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr);
+    this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail);
     child.exited.then((status) => this.#onExit(status));
   }
 
@@ -93,9 +98,11 @@ export class ServerConnection {
       await Promise.race([this.#initialize(transport, connectTimeoutMs), timeout]);
     } catch (error) {
       const exit = timedOut ? undefined : await this.#exitWithin(EXIT_REPORT_MS);
+      // A server that exited has usually said why on stderr: let the relay read its last lines.
+      if (exit) await within(EXIT_REPORT_MS, this.#stderrDone);
       await this.close({ graceful: false });
-      if (exit) throw new Error(`${describeExit(exit)} during initialization`);
-      throw error;
+      const reason = exit ? `${describeExit(exit)} during initialization` : messageOf(error);
+      throw new Error(this.#stderrTail.explain(reason), { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -122,6 +129,7 @@ export class ServerConnection {
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
+    this.listedNames = tools.map((tool) => tool.name);
     this.tools = applyToolFilters(tools, this.target.config.toolFilters);
   }
 
@@ -234,6 +242,13 @@ export class ServerConnection {
   #log(text: string): void {
     this.#host.writeStderr(`[${this.target.toolbox}/${this.target.server}] ${text}\n`);
   }
+}
+
+/** Waits for `promise`, but no longer than `ms`. */
+async function within(ms: number, promise: Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function describeExit(status: ExitStatus): string {

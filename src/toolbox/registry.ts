@@ -18,6 +18,15 @@ export interface ServerSlot {
   restarts: RestartPolicy;
   /** A connection attempt under way, shared by everyone who needs this server. */
   connecting?: Promise<void>;
+  /** How long the last attempt took, in whole milliseconds. */
+  startMs?: number;
+}
+
+export interface RegistryOptions {
+  /** Where each server's tool list is kept once listed, for the next start's instructions. */
+  catalog?: CatalogCache;
+  /** A connection attempt ended, connected or not: for `check`'s live progress. */
+  onSettled?: (toolbox: string, slot: ServerSlot) => void;
 }
 
 export interface OpenToolbox {
@@ -36,14 +45,13 @@ export class ToolboxRegistry {
   readonly #opening = new Map<string, Promise<OpenToolbox>>();
   /** Every live child, connecting or connected, so that shutdown reaches them all. */
   readonly #connections = new Set<ServerConnection>();
-  /** Where each server's tool list is kept once listed, for the next start's instructions. */
-  readonly #catalog?: CatalogCache;
+  readonly #options: RegistryOptions;
   #closed = false;
 
-  constructor(config: WorkbenchConfig, host: ConnectionHost, catalog?: CatalogCache) {
+  constructor(config: WorkbenchConfig, host: ConnectionHost, options: RegistryOptions = {}) {
     this.#config = config;
     this.#host = host;
-    this.#catalog = catalog;
+    this.#options = options;
   }
 
   /** The toolbox if it has been opened (with a server connected then, or none configured). */
@@ -130,18 +138,21 @@ export class ToolboxRegistry {
     }
     const target = { toolbox: toolbox.name, server: slot.name, config: toolbox.config.mcpServers[slot.name] };
     let connection: ServerConnection | undefined;
+    const started = performance.now();
     try {
       connection = ServerConnection.spawn(target, this.#host);
       this.#connections.add(connection);
       await connection.connect();
       slot.connection = connection;
       slot.error = undefined;
-      void this.#catalog?.remember(target.config, connection.tools).catch(() => {});
+      void this.#options.catalog?.remember(target.config, connection.tools).catch(() => {});
     } catch (error) {
       slot.error = messageOf(error);
       slot.restarts.failed(slot.error);
       if (connection) this.#connections.delete(connection);
     }
+    slot.startMs = Math.round(performance.now() - started);
+    this.#options.onSettled?.(toolbox.name, slot);
   }
 
   async #release(connection: ServerConnection): Promise<void> {

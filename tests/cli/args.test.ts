@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { helpText, parseArgs } from "../../src/cli/args.ts";
+import { helpText, parseArgs, SUBCOMMANDS } from "../../src/cli/args.ts";
 
 test("cli args: no arguments serves with the default config", () => {
   assert.deepEqual(parseArgs([]), { kind: "serve", configPath: undefined });
@@ -16,21 +16,56 @@ test("cli args: --help, -h, --version, -V", () => {
   assert.equal(parseArgs(["-h"]).kind, "help");
   assert.equal(parseArgs(["--version"]).kind, "version");
   assert.equal(parseArgs(["--config", "x", "-V"]).kind, "version");
+  assert.deepEqual(parseArgs(["call", "--help"]), { kind: "help", subcommand: "call" });
 });
 
-test("cli args: unknown options, stray arguments and a missing path are usage errors", () => {
+test("cli args: unknown options, subcommands and a missing path are usage errors", () => {
   assert.deepEqual(parseArgs(["--verbose"]), { kind: "usage-error", message: "Unknown option '--verbose' (see --help)" });
-  assert.deepEqual(parseArgs(["serve"]), { kind: "usage-error", message: "Unknown argument 'serve' (see --help)" });
+  assert.deepEqual(parseArgs(["serve"]), { kind: "usage-error", message: "Unknown subcommand 'serve' (see --help)" });
   assert.deepEqual(parseArgs(["--config"]), {
     kind: "usage-error",
     message: "Option '--config' needs a path: --config PATH",
   });
   assert.equal(parseArgs(["--config="]).kind, "usage-error");
+  assert.deepEqual(parseArgs(["check", "--toolbox"]), {
+    kind: "usage-error",
+    message: "Option '--toolbox' needs a value: --toolbox NAME",
+  });
+  assert.deepEqual(parseArgs(["check", "--json=yes"]), { kind: "usage-error", message: "Option '--json' takes no value (see --help)" });
+  assert.deepEqual(parseArgs(["schema", "extra"]), { kind: "usage-error", message: "Unexpected argument 'extra' (see --help)" });
+  assert.deepEqual(parseArgs(["tools"]), {
+    kind: "usage-error",
+    message: "Missing argument toolbox: tools <toolbox> [--json] (see --help)",
+  });
 });
 
-test("cli args: help names every option", () => {
+test("cli args: options stand before or after the positional arguments; - is an argument", () => {
+  const expected = {
+    kind: "subcommand",
+    name: "call",
+    configPath: "/c.json",
+    options: {},
+    positionals: ["dev", "fs", "read", "-"],
+  };
+  assert.deepEqual(parseArgs(["call", "dev", "fs", "read", "-", "--config", "/c.json"]), expected);
+  assert.deepEqual(parseArgs(["--config=/c.json", "call", "dev", "fs", "read", "-"]), expected);
+  assert.deepEqual(parseArgs(["check", "--json", "--toolbox", "dev"]), {
+    kind: "subcommand",
+    name: "check",
+    configPath: undefined,
+    options: { "--json": true, "--toolbox": "dev" },
+    positionals: [],
+  });
+  assert.deepEqual(parseArgs(["init", "--from=cursor", "--force"]).kind, "subcommand");
+});
+
+test("cli args: help names every option and every subcommand", () => {
   const text = helpText("mcp-workbench", "1.2.3");
-  for (const word of ["--config PATH", "--help", "--version", "WORKBENCH_CONFIG", "mcp-workbench 1.2.3"]) {
+  for (const word of ["--config PATH", "--help", "--version", "WORKBENCH_CONFIG", "mcp-workbench 1.2.3", ...Object.keys(SUBCOMMANDS)]) {
     assert.ok(text.includes(word), word);
+  }
+  const init = helpText("mcp-workbench", "1.2.3", "init");
+  for (const word of ["--from SOURCE", "--toolbox NAME", "--out PATH", "--force", "claude-desktop", "--config PATH"]) {
+    assert.ok(init.includes(word), word);
   }
 });

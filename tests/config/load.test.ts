@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
 import { ConfigError, loadConfig, resolveConfigPath } from "../../src/config/index.ts";
-import { CONFIG_PATH, configErrorOf, loadJson, memoryReader, rejectsWithConfigError } from "./helpers.ts";
+import { CONFIG_PATH, configErrorOf, loadJson, memoryReader, rejectsWithConfigError, withServer } from "./helpers.ts";
 
 const cwd = "/home/me/project";
 
@@ -101,4 +101,37 @@ test("loadConfig: validates before expanding, so shape errors come first", async
     loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "${UNSET}", transport: "sse" } } } } }),
     'Invalid configuration at toolboxes.dev.mcpServers.fs.transport: expected "stdio" (the only transport supported)',
   );
+});
+
+test("loadConfig: every problem of a file is listed under its name, each with its location", async () => {
+  await rejectsWithConfigError(
+    loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "${CMD}", args: ["${A}", "${B:-b}"], cwd: "${D:-}" } } } } }),
+    [
+      `3 problems in configuration file '${CONFIG_PATH}':`,
+      "  - Environment variable CMD is not set (used at toolboxes.dev.mcpServers.fs.command)",
+      "  - Environment variable A is not set (used at toolboxes.dev.mcpServers.fs.args[0])",
+      "  - Invalid configuration at toolboxes.dev.mcpServers.fs.cwd: expected a non-empty string after expanding environment variables",
+    ].join("\n"),
+  );
+  await rejectsWithConfigError(
+    loadJson({ toolboxes: { a: { mcpServers: { s: { command: "x", args: 1 } } }, b: 1 } }),
+    [
+      `2 problems in configuration file '${CONFIG_PATH}':`,
+      "  - Invalid configuration at toolboxes.a.mcpServers.s.args: expected an array of strings",
+      "  - Invalid configuration at toolboxes.b: expected an object",
+    ].join("\n"),
+  );
+});
+
+test("loadConfig: each ${VAR:-default} that falls back is reported to onFallback, by name and location", async () => {
+  const seen: string[] = [];
+  await loadConfig({
+    path: CONFIG_PATH,
+    readTextFile: memoryReader({
+      [CONFIG_PATH]: JSON.stringify(withServer({ command: "${CMD:-npx}", env: { K: "${KEY:-none}", L: "${SET:-x}" } })),
+    }),
+    env: { SET: "1" },
+    onFallback: (name, location) => seen.push(`${name} at ${location}`),
+  });
+  assert.deepEqual(seen, ["CMD at toolboxes.dev.mcpServers.fs.command", "KEY at toolboxes.dev.mcpServers.fs.env.K"]);
 });

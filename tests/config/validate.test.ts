@@ -109,10 +109,50 @@ test("validateConfig: structure: names that valibot records would silently drop 
   );
 });
 
-test("validateConfig: structure: only the first problem is reported", () => {
+test("validateConfig: structure: every problem is reported, each at its location, in file order", () => {
   assert.equal(
     serverError({ command: "x", args: 1, env: 2, transport: "http" }),
-    `${AT_FS}.args: expected an array of strings`,
+    [
+      "3 problems in the configuration:",
+      `  - ${AT_FS}.args: expected an array of strings`,
+      `  - ${AT_FS}.env: expected an object of string values`,
+      `  - ${AT_FS}.transport: expected "stdio" (the only transport supported)`,
+    ].join("\n"),
+  );
+  assert.equal(
+    errorFor({ toolboxes: { a: { description: 1 }, b: { mcpServers: { s: { comand: "x", cwd: "" } } } }, inheritEnv: 1 }),
+    [
+      "4 problems in the configuration:",
+      "  - Invalid configuration at toolboxes.a.description: expected a string",
+      "  - Invalid configuration at toolboxes.b.mcpServers.s.cwd: expected a non-empty string",
+      "  - Invalid configuration at toolboxes.b.mcpServers.s: unknown key 'comand'",
+      "  - Invalid configuration at inheritEnv: expected true or false",
+    ].join("\n"),
+  );
+});
+
+test("validateConfig: structure: every unknown key of an object is named in one problem", () => {
+  assert.equal(serverError({ command: "x", cmd: 1, argv: [] }), `${AT_FS}: unknown keys 'cmd', 'argv'`);
+});
+
+test("validateConfig: structure: a file in an MCP client's shape is told what to expect and how to convert it", () => {
+  const advice = (key: string, from: string) =>
+    `Invalid configuration: missing key 'toolboxes' (this file has "${key}", as an MCP client's configuration ` +
+    `does); expected {"toolboxes": {"NAME": {"description": "...", "mcpServers": {...}}}}; convert such a file ` +
+    `with: mcp-workbench init --from ${from}`;
+  const servers = { fs: { command: "npx" } };
+  assert.equal(errorFor({ mcpServers: servers }), advice("mcpServers", "PATH"));
+  assert.equal(
+    configErrorOf(() => validateConfig({ servers, inputs: [] }, "/home/me/.vscode/mcp.json")),
+    advice("servers", "'/home/me/.vscode/mcp.json'"),
+  );
+  assert.equal(
+    errorFor({ mcpServers: servers, callTimeoutMs: 0 }),
+    [
+      "2 problems in the configuration:",
+      `  - ${advice("mcpServers", "PATH")}`,
+      "  - Invalid configuration at callTimeoutMs: expected a positive integer of milliseconds (at most 2147483647)",
+    ].join("\n"),
   );
 });
 

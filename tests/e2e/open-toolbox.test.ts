@@ -321,7 +321,7 @@ test("open_toolbox: invalid parameters are errors with exact messages", async ()
 test("open_toolbox: a command that does not exist is reported in _errors, the other server still lists its tools", async () => {
   await withWorkbench({
     toolboxes: {
-      dev: { description: "d", mcpServers: { fx: fx("A"), broken: { command: "definitely-not-a-command-xyz" } } },
+      dev: { description: "d", mcpServers: { fx: fx("A"), broken: { command: "definitely-not-a-command-xyz", env: { PATH: "/opt/none/bin:/usr/none" } } } },
     },
   }, async (session) => {
     const value = opened(await openToolbox(session, "dev"));
@@ -329,7 +329,7 @@ test("open_toolbox: a command that does not exist is reported in _errors, the ot
     assert.equal(value.servers_connected, 1);
     assert.deepEqual(value.tools, fixtureToolInfos("A", "dev", "fx"));
     assert.deepEqual(value._errors, [
-      "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found",
+      "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found on PATH '/opt/none/bin:/usr/none'",
     ]);
   });
 });
@@ -355,6 +355,40 @@ test("open_toolbox: a server that never answers times out after connectTimeoutMs
   });
 });
 
+test("open_toolbox: a server that fails to start says why: its last stderr lines follow the exit or the timeout", async () => {
+  const say = (lines: string) => `printf '${lines}' >&2`;
+  await withWorkbench({
+    toolboxes: {
+      dev: {
+        description: "d",
+        mcpServers: {
+          fx: fx("A"),
+          crash: { command: "sh", args: ["-c", `${say("loading\\n\\nstep 2\\nstep 3\\nError: Cannot find module /srv/server.js\\n")}; exit 1`] },
+          keyless: { command: "sh", args: ["-c", `${say("MY_API_KEY is not set")}; exit 2`] },
+          stuck: { command: "sh", args: ["-c", `${say("waiting for the database\\n")}; exec sleep 60`], connectTimeoutMs: 1_500 },
+        },
+      },
+    },
+  }, async (session) => {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.equal(value.servers_connected, 1);
+    assert.deepEqual(value._errors, [
+      "Failed to connect to server 'crash' in toolbox 'dev': server exited with code 1 during initialization; " +
+      "its stderr ended with: step 2 | step 3 | Error: Cannot find module /srv/server.js",
+      "Failed to connect to server 'keyless' in toolbox 'dev': server exited with code 2 during initialization; " +
+      "its stderr ended with: MY_API_KEY is not set",
+      "Failed to connect to server 'stuck' in toolbox 'dev': connection timeout after 1500 ms (connectTimeoutMs); " +
+      "its stderr ended with: waiting for the database",
+    ]);
+    // use_tool starts it again, and its error says why too.
+    assert.equal(
+      errorText(await useTool(session, "dev", "keyless", "echo")),
+      "Error executing tool 'echo' in server 'keyless' (toolbox 'dev'): restart failed: server exited with code 2 " +
+        "during initialization; its stderr ended with: MY_API_KEY is not set",
+    );
+  });
+});
+
 test("open_toolbox: a server that exits during initialization is reported with its exit code", async () => {
   await withWorkbench({
     toolboxes: {
@@ -376,7 +410,7 @@ test("open_toolbox: when every server fails the result is an error with one line
       dev: {
         description: "d",
         mcpServers: {
-          broken: { command: "definitely-not-a-command-xyz" },
+          broken: { command: "definitely-not-a-command-xyz", env: { PATH: "/opt/none/bin:/usr/none" } },
           quitter: { command: "sh", args: ["-c", "exit 3"] },
         },
       },
@@ -386,7 +420,7 @@ test("open_toolbox: when every server fails the result is an error with one line
     assert.ok(text.startsWith("All servers in toolbox 'dev' failed to connect:"), text);
     assert.deepEqual(text.split("\n"), [
       "All servers in toolbox 'dev' failed to connect:",
-      "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found",
+      "Failed to connect to server 'broken' in toolbox 'dev': Cannot start 'definitely-not-a-command-xyz': command not found on PATH '/opt/none/bin:/usr/none'",
       "Failed to connect to server 'quitter' in toolbox 'dev': server exited with code 3 during initialization",
     ]);
   });

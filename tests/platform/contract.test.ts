@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { platform } from "#platform";
@@ -205,9 +205,15 @@ test("platform: cwd is applied", async () => {
   await within(5_000, "the exit", child.exited);
 });
 
-test("platform: a command that does not exist throws one clear error", () => {
+test("platform: a command that does not exist throws one clear error naming the PATH searched", () => {
   assert.throws(() => platform.spawn("no-such-command-xyz", [], { env }), {
-    message: "Cannot start 'no-such-command-xyz': command not found",
+    message: "Cannot start 'no-such-command-xyz': command not found on PATH '/usr/bin:/bin'",
+  });
+  assert.throws(() => platform.spawn("no-such-command-xyz", [], { env: {} }), {
+    message: "Cannot start 'no-such-command-xyz': command not found (no PATH was set)",
+  });
+  assert.throws(() => platform.spawn("/no/such/dir/server", [], { env }), {
+    message: "Cannot start '/no/such/dir/server': command not found",
   });
 });
 
@@ -306,4 +312,28 @@ test("platform: writeTextFile writes UTF-8, replaces the file and leaves no temp
 test("platform: os names the operating system as the cache location needs it", () => {
   assert.equal(platform.os, process.platform === "win32" ? "windows" : process.platform);
   assert.equal(platform.windows, platform.os === "windows");
+});
+
+test("platform: createFile makes missing folders, refuses an existing file unless told to overwrite", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-create-`);
+  try {
+    const path = `${dir}/a/b/file.json`;
+    await platform.createFile(path, "first ü\n", { overwrite: false });
+    assert.equal(readFileSync(path, "utf8"), "first ü\n");
+    await assert.rejects(platform.createFile(path, "second", { overwrite: false }), { name: "AlreadyExists" });
+    assert.equal(readFileSync(path, "utf8"), "first ü\n");
+    await platform.createFile(path, "second", { overwrite: true });
+    assert.equal(readFileSync(path, "utf8"), "second");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("platform: stderrIsTerminal and selfCommand describe this process", () => {
+  assert.equal(typeof platform.stderrIsTerminal(), "boolean");
+  const self = platform.selfCommand();
+  assert.ok(self.command.startsWith("/"), self.command);
+  assert.ok(existsSync(self.command), self.command);
+  // Run from source (as tests are), the runtime needs the script: the last argument, absolute.
+  assert.ok(self.args.at(-1)?.startsWith("/"), JSON.stringify(self.args));
 });

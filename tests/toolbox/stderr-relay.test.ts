@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { relayStderr } from "../../src/toolbox/stderr-relay.ts";
+import { relayStderr, StderrTail } from "../../src/toolbox/stderr-relay.ts";
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -22,4 +22,17 @@ test("stderr relay: a huge line is left out, saying so, and the next one still c
   let out = "";
   await relayStderr(streamOf("x".repeat(100_000) + "\nafter\n"), "[a/b]", (text) => (out += text));
   assert.equal(out, "[a/b] (a line of 100000 bytes was left out)\n[a/b] after\n");
+});
+
+test("stderr tail: the last 3 non-blank lines without the prefix, at most 300 characters, latest kept", async () => {
+  const tail = new StderrTail();
+  await relayStderr(streamOf("one\n\n  two  \nthree\nError: Cannot find module '/x/server.js'\n"), "[a/b]", () => {}, tail);
+  assert.equal(tail.text(), "two | three | Error: Cannot find module '/x/server.js'");
+  assert.equal(tail.explain("server exited with code 1"), `server exited with code 1; its stderr ended with: ${tail.text()}`);
+  const long = new StderrTail();
+  long.push("a".repeat(200));
+  long.push("b".repeat(200));
+  assert.equal(long.text().length, 300);
+  assert.equal(long.text(), `…${"a".repeat(96)} | ${"b".repeat(200)}`);
+  assert.equal(new StderrTail().explain("timeout"), "timeout");
 });

@@ -1,0 +1,83 @@
+/**
+ * `mcp-workbench call <toolbox> <server> <tool> [ARGS]`: one call through use_tool's own logic.
+ * ARGS is a JSON object, `@file` or `-` (stdin).
+ */
+import type { Platform } from "../platform/types.ts";
+import type { CallToolResult } from "../sdk.ts";
+import { resolveConfigPath } from "../config/index.ts";
+import { ToolboxRegistry } from "../toolbox/registry.ts";
+import { useTool } from "../tools/use-tool.ts";
+import { messageOf } from "../errors.ts";
+import type { SubcommandArgs } from "./args.ts";
+import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+import { availableToolboxes } from "../tools/lookup.ts";
+
+export async function runCall(platform: Platform, args: SubcommandArgs): Promise<number> {
+  const [toolbox, server, tool, given] = args.positionals;
+  const parsed = await readArguments(platform, given);
+  if (typeof parsed === "string") {
+    sayError(platform, parsed);
+    return EXIT_USAGE;
+  }
+  const loaded = await loadForCommand(platform, args.configPath);
+  if (!loaded) return EXIT_USAGE;
+  const { config } = loaded;
+  if (!Object.hasOwn(config.toolboxes, toolbox)) {
+    sayError(platform, `Toolbox '${toolbox}' not found in configuration; ${availableToolboxes(config)}`);
+    return EXIT_USAGE;
+  }
+  const registry = new ToolboxRegistry(config, commandHost(platform));
+  try {
+    await registry.open(toolbox);
+    const ctx = { config, registry, signal: new AbortController().signal };
+    const outcome = await useTool.run({ tool: { toolbox, server, name: tool }, arguments: parsed }, ctx);
+    if (!outcome.ok) {
+      sayError(platform, outcome.error);
+      return EXIT_FAILED;
+    }
+    const text = render(outcome.value);
+    if (outcome.value.isError) {
+      platform.writeStderr(text);
+      return EXIT_FAILED;
+    }
+    await writeStdout(platform, text);
+    return 0;
+  } finally {
+    await registry.closeAll();
+  }
+}
+
+/** The arguments object, or the words of a usage error. */
+async function readArguments(platform: Platform, given: string | undefined): Promise<Record<string, unknown> | string> {
+  if (given === undefined) return {};
+  let text = given;
+  if (given === "-") {
+    text = await new Response(platform.stdin).text();
+  } else if (given.startsWith("@")) {
+    const file = given.slice(1);
+    if (file === "") return "Invalid ARGS: '@' needs a file name: @FILE";
+    const path = resolveConfigPath({ flag: file, env: {}, cwd: platform.cwd });
+    try {
+      text = await platform.readTextFile(path);
+    } catch (error) {
+      return `Cannot read ARGS file '${path}': ${messageOf(error)}`;
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `Invalid ARGS: not valid JSON; expected a JSON object, e.g. '{"path": "/tmp"}'`;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `Invalid ARGS: expected a JSON object, e.g. '{"path": "/tmp"}'`;
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Text content as it is, anything else as one line of JSON. */
+function render(result: CallToolResult): string {
+  const blocks = result.content.map((block) => block.type === "text" ? block.text : JSON.stringify(block));
+  if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push(JSON.stringify(result.structuredContent));
+  return blocks.map((text) => (text.endsWith("\n") ? text : `${text}\n`)).join("");
+}

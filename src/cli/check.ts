@@ -1,0 +1,155 @@
+/**
+ * `mcp-workbench check [--toolbox NAME] [--json]`: validates the file, starts every server at once
+ * through the same registry serving uses, reports each one, and stops them all.
+ */
+import type { Platform } from "../platform/types.ts";
+import { formatPath } from "../config/path.ts";
+import type { WorkbenchConfig } from "../config/index.ts";
+import { ToolboxRegistry, type OpenToolbox, type ServerSlot } from "../toolbox/registry.ts";
+import { fullEntries } from "../tools/open-toolbox.ts";
+import { estimateTokens } from "../server/toolbox-figures.ts";
+import { availableToolboxes } from "../tools/lookup.ts";
+import type { SubcommandArgs } from "./args.ts";
+import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+
+export interface ServerReport {
+  toolbox: string;
+  server: string;
+  transport: string;
+  ok: boolean;
+  /** Tools after toolFilters. */
+  tools: number;
+  /** Estimated tokens of those tools' definitions as open_toolbox gives them to a model. */
+  tokens: number;
+  startMs: number;
+  error?: string;
+  warnings: string[];
+}
+
+export interface CheckReport {
+  ok: boolean;
+  servers: ServerReport[];
+}
+
+export async function runCheck(platform: Platform, args: SubcommandArgs): Promise<number> {
+  const fallbacks: { name: string; location: string }[] = [];
+  const loaded = await loadForCommand(platform, args.configPath, (name, location) => fallbacks.push({ name, location }));
+  if (!loaded) return EXIT_USAGE;
+  const { config } = loaded;
+  const only = args.options["--toolbox"];
+  if (typeof only === "string" && !Object.hasOwn(config.toolboxes, only)) {
+    sayError(platform, `Toolbox '${only}' not found in configuration; ${availableToolboxes(config)}`);
+    return EXIT_USAGE;
+  }
+  const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
+  const progress = platform.stderrIsTerminal() ? new Progress(platform, countServers(config, names)) : undefined;
+  const registry = new ToolboxRegistry(config, commandHost(platform), { onSettled: () => progress?.tick() });
+  let report: CheckReport;
+  try {
+    const toolboxes = await Promise.all(names.map((name) => registry.open(name)));
+    const servers = toolboxes.flatMap((toolbox) => reportToolbox(toolbox, fallbacks));
+    report = { ok: servers.every((server) => server.ok), servers };
+  } finally {
+    progress?.done();
+    await registry.closeAll();
+  }
+  await writeStdout(platform, args.options["--json"] ? `${JSON.stringify(report, null, 2)}\n` : table(report));
+  return report.ok ? 0 : EXIT_FAILED;
+}
+
+function countServers(config: WorkbenchConfig, names: string[]): number {
+  return names.reduce((sum, name) => sum + Object.keys(config.toolboxes[name].mcpServers).length, 0);
+}
+
+function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location: string }[]): ServerReport[] {
+  // The tool entries exactly as open_toolbox would list them: what the model would be sent.
+  const listed = fullEntries(toolbox);
+  return toolbox.servers.map((slot) => {
+    const config = toolbox.config.mcpServers[slot.name];
+    const tools = listed.filter((tool) => tool.source_server === slot.name);
+    const where = formatPath(["toolboxes", toolbox.name, "mcpServers", slot.name]);
+    const warnings = [
+      ...fallbacks.filter(({ location }) => location.startsWith(where) && /^[.[]/.test(location.slice(where.length)))
+        .map(({ name, location }) => `${name} is not set or empty: the default of \${${name}:-...} is used at ${location}`),
+      ...(slot.connection ? toolWarnings(slot, config.toolFilters) : []),
+    ];
+    return {
+      toolbox: toolbox.name,
+      server: slot.name,
+      transport: config.transport,
+      ok: slot.connection !== undefined,
+      tools: tools.length,
+      tokens: estimateTokens(tools),
+      startMs: slot.startMs ?? 0,
+      ...(slot.error !== undefined && { error: slot.error }),
+      warnings,
+    };
+  });
+}
+
+/** toolFilters naming what the server does not have; tool names the server lists twice. */
+function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[] {
+  const names = slot.connection!.listedNames;
+  const warnings: string[] = [];
+  const missing = (filters ?? []).filter((name) => name !== "*" && !names.includes(name));
+  if (missing.length > 0) {
+    warnings.push(`toolFilters names ${quoteAll(missing)}, which the server does not have`);
+  }
+  const duplicates = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+  if (duplicates.length > 0) warnings.push(`the server lists ${quoteAll(duplicates)} more than once`);
+  return warnings;
+}
+
+const quoteAll = (names: string[]) => names.map((name) => `'${name}'`).join(", ");
+
+function table(report: CheckReport): string {
+  if (report.servers.length === 0) return "No servers to check\n";
+  const header = ["TOOLBOX", "SERVER", "TRANSPORT", "STATUS", "TOOLS", "TOKENS", "START"];
+  const rows = report.servers.map((s) => [
+    s.toolbox,
+    s.server,
+    s.transport,
+    s.ok ? "ok" : "FAILED",
+    s.ok ? String(s.tools) : "-",
+    s.ok ? String(s.tokens) : "-",
+    `${s.startMs} ms`,
+  ]);
+  const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
+  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd();
+  const lines = [line(header)];
+  report.servers.forEach((server, index) => {
+    lines.push(line(rows[index]));
+    if (server.error !== undefined) lines.push(`  error: ${server.error}`);
+    for (const warning of server.warnings) lines.push(`  warning: ${warning}`);
+  });
+  const failed = report.servers.filter((server) => !server.ok).length;
+  const total = report.servers.length;
+  lines.push("", failed === 0 ? `All ${total} server(s) ok` : `${failed} of ${total} server(s) failed`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** One line on a terminal's stderr, rewritten as servers finish starting. */
+class Progress {
+  readonly #platform: Platform;
+  readonly #total: number;
+  #done = 0;
+
+  constructor(platform: Platform, total: number) {
+    this.#platform = platform;
+    this.#total = total;
+    this.#show();
+  }
+
+  tick(): void {
+    this.#done++;
+    this.#show();
+  }
+
+  done(): void {
+    this.#platform.writeStderr("\r\x1b[K");
+  }
+
+  #show(): void {
+    this.#platform.writeStderr(`\r\x1b[KStarting servers: ${this.#done} of ${this.#total} done`);
+  }
+}

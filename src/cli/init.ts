@@ -1,0 +1,191 @@
+/**
+ * `mcp-workbench init [--from SOURCE] [--toolbox NAME] [--out PATH] [--force]`: writes a
+ * configuration from the servers an MCP client already has (or a starter file), then prints the
+ * block that makes the client start the workbench instead. Values of env and headers are never
+ * printed: they are often secrets.
+ */
+import type { Platform } from "../platform/types.ts";
+import { resolveConfigPath } from "../config/index.ts";
+import { CONFIG_SCHEMA_URL } from "../config/json-schema.ts";
+import { messageOf } from "../errors.ts";
+import type { SubcommandArgs } from "./args.ts";
+import {
+  type ClientName,
+  CLIENTS,
+  clientFiles,
+  configFolder,
+  convertEntry,
+  homeOf,
+  join,
+  pasteBlock,
+  type Places,
+  serversKey,
+  stripJsonComments,
+} from "./clients.ts";
+import { EXIT_FAILED, EXIT_USAGE, sayError, writeStdout } from "./common.ts";
+
+/** What was found in the client's files: servers in file order, and notes for the user. */
+interface Imported {
+  client: ClientName;
+  files: string[];
+  servers: Record<string, Record<string, unknown>>;
+  notes: string[];
+}
+
+class InitError extends Error {}
+
+export async function runInit(platform: Platform, args: SubcommandArgs): Promise<number> {
+  const home = homeOf(platform.env);
+  if (home === undefined) {
+    sayError(platform, "Cannot find your home folder: neither HOME nor USERPROFILE is set");
+    return EXIT_USAGE;
+  }
+  const places: Places = { os: platform.os, home, cwd: platform.cwd, env: platform.env };
+  const from = args.options["--from"];
+  const toolbox = typeof args.options["--toolbox"] === "string" ? args.options["--toolbox"] : "default";
+  if (toolbox.trim() === "") {
+    sayError(platform, "Option '--toolbox' needs a name that is not blank");
+    return EXIT_USAGE;
+  }
+  const outOption = args.options["--out"];
+  const out = typeof outOption === "string"
+    ? resolveConfigPath({ flag: outOption, env: {}, cwd: platform.cwd })
+    : join(configFolder(places), "mcp-workbench/workbench-config.json");
+
+  let imported: Imported | undefined;
+  try {
+    if (typeof from === "string") imported = await importServers(platform, from, places);
+  } catch (error) {
+    if (!(error instanceof InitError)) throw error;
+    sayError(platform, error.message);
+    return EXIT_USAGE;
+  }
+  const config = imported ? importedConfig(imported, toolbox) : starterConfig(toolbox);
+  try {
+    await platform.createFile(out, `${JSON.stringify(config, null, 2)}\n`, { overwrite: args.options["--force"] === true });
+  } catch (error) {
+    if ((error as Error | undefined)?.name === "AlreadyExists") {
+      sayError(platform, `File exists: '${out}' (it is left as it is; use --force to overwrite it)`);
+    } else {
+      sayError(platform, `Cannot write '${out}': ${messageOf(error)}`);
+    }
+    return EXIT_FAILED;
+  }
+  await writeStdout(platform, report(platform, imported, toolbox, out));
+  return 0;
+}
+
+async function importServers(platform: Platform, from: string, places: Places): Promise<Imported> {
+  const client = (CLIENTS as readonly string[]).includes(from) ? from as ClientName : undefined;
+  const files = client ? clientFiles(client, places) : [resolveConfigPath({ flag: from, env: {}, cwd: places.cwd })];
+  const found: { file: string; data: Record<string, unknown> }[] = [];
+  for (const file of files) {
+    const data = await readClientFile(platform, file, client === undefined);
+    if (data) found.push({ file, data });
+  }
+  if (found.length === 0) {
+    const looked = files.map((file) => `'${file}'`).join(", ");
+    throw new InitError(`No ${from} configuration found (looked at ${looked}); give its path: --from PATH`);
+  }
+  // A file given by path is read in the shape it has: VS Code's "servers", else "mcpServers".
+  const shape = client ?? (found[0].data.servers !== undefined && found[0].data.mcpServers === undefined ? "vscode" : "claude-desktop");
+  const key = serversKey(shape);
+  const servers: Record<string, Record<string, unknown>> = {};
+  const notes: string[] = [];
+  for (const { file, data } of found) {
+    if (data.toolboxes !== undefined) throw new InitError(`'${file}' is already a workbench configuration`);
+    const entries = data[key];
+    if (entries === undefined) continue;
+    if (typeof entries !== "object" || entries === null || Array.isArray(entries)) {
+      throw new InitError(`Invalid client configuration '${file}': "${key}" is not an object of servers`);
+    }
+    for (const [name, entry] of Object.entries(entries)) {
+      if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+        notes.push(`Left out server '${name}': its entry is not an object`);
+        continue;
+      }
+      const { server, leftOut } = convertEntry(entry as Record<string, unknown>);
+      if (leftOut.length > 0) {
+        const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
+        notes.push(`Left out of server '${name}': ${leftOut.map((k) => `'${k}'`).join(", ")} (${what})`);
+      }
+      servers[name] = server;
+    }
+  }
+  if (Object.keys(servers).length === 0) {
+    throw new InitError(`No servers found in ${found.map(({ file }) => `'${file}'`).join(", ")} (under "${key}")`);
+  }
+  return { client: shape, files: found.map(({ file }) => file), servers, notes };
+}
+
+/** The parsed file, or undefined when it is not there (and was not named by the user). */
+async function readClientFile(platform: Platform, file: string, named: boolean): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await platform.readTextFile(file);
+  } catch (error) {
+    if ((error as Error | undefined)?.name === "NotFound" && !named) return undefined;
+    throw new InitError(`Cannot read '${file}': ${messageOf(error)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(stripJsonComments(text.replace(/^\uFEFF/, "")));
+  } catch {
+    throw new InitError(`Invalid JSON in client configuration '${file}'`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new InitError(`Invalid client configuration '${file}': expected a JSON object`);
+  }
+  return data as Record<string, unknown>;
+}
+
+function importedConfig(imported: Imported, toolbox: string): Record<string, unknown> {
+  const names = Object.keys(imported.servers);
+  return {
+    $schema: CONFIG_SCHEMA_URL,
+    toolboxes: {
+      [toolbox]: { description: `Servers from ${imported.client}: ${names.join(", ")}`, mcpServers: imported.servers },
+    },
+  };
+}
+
+function starterConfig(toolbox: string): Record<string, unknown> {
+  return {
+    $schema: CONFIG_SCHEMA_URL,
+    $comment: "MCP Workbench: each toolbox groups MCP servers; a client sees only open_toolbox and use_tool. " +
+      "Replace the example with your servers (command, args, env, cwd; ${VAR} and ${VAR:-default} read the " +
+      "environment), then run: mcp-workbench check. To import a client's servers instead: mcp-workbench init --from claude-desktop",
+    toolboxes: {
+      [toolbox]: {
+        description: "Example: read and write files in your home folder",
+        mcpServers: {
+          filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "${HOME}"] },
+        },
+      },
+    },
+  };
+}
+
+function report(platform: Platform, imported: Imported | undefined, toolbox: string, out: string): string {
+  const self = platform.selfCommand();
+  const client = imported?.client ?? "claude-desktop";
+  const lines: string[] = [];
+  if (imported) {
+    const names = Object.keys(imported.servers);
+    lines.push(`Wrote '${out}': toolbox '${toolbox}' with ${names.length} server(s) from ${imported.files.map((f) => `'${f}'`).join(", ")}: ${names.join(", ")}`);
+    lines.push(...imported.notes);
+  } else {
+    lines.push(`Wrote '${out}': a starter configuration with one example toolbox '${toolbox}'; edit it for your servers`);
+  }
+  const check = [self.command, ...self.args, "check", "--config", out].map(quoteForDisplay).join(" ");
+  lines.push(`Check it: ${check}`, "");
+  const where = imported && imported.client !== "claude-code"
+    ? `into '${imported.files[0]}' in place of the servers it now starts`
+    : client === "claude-code" ? "in a terminal" : "into your MCP client's configuration";
+  lines.push(`Then paste this ${where}:`, pasteBlock(client, self.command, [...self.args, "--config", out]), "");
+  return lines.join("\n");
+}
+
+function quoteForDisplay(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word}'`;
+}

@@ -1,0 +1,43 @@
+/** `mcp-workbench tools <toolbox> [--json]`: a toolbox's tools, as open_toolbox returns them. */
+import type { Platform } from "../platform/types.ts";
+import { ToolboxRegistry } from "../toolbox/registry.ts";
+import { openToolbox, type OpenToolboxResult } from "../tools/open-toolbox.ts";
+import type { SubcommandArgs } from "./args.ts";
+import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+
+export async function runTools(platform: Platform, args: SubcommandArgs): Promise<number> {
+  const loaded = await loadForCommand(platform, args.configPath);
+  if (!loaded) return EXIT_USAGE;
+  const { config } = loaded;
+  const [name] = args.positionals;
+  const registry = new ToolboxRegistry(config, commandHost(platform));
+  try {
+    const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, { config, registry, signal: new AbortController().signal });
+    if (!result.ok) {
+      sayError(platform, result.error);
+      return Object.hasOwn(config.toolboxes, name) ? EXIT_FAILED : EXIT_USAGE;
+    }
+    // Asked for in full, so the result lists tools (a toolbox's openDetail does not apply here).
+    const opened = result.value as OpenToolboxResult;
+    // Servers that failed while others connected: said on stderr, the listing stays clean.
+    for (const error of opened._errors ?? []) sayError(platform, error);
+    if (args.options["--json"]) {
+      await writeStdout(platform, `${JSON.stringify(opened, null, 2)}\n`);
+    } else {
+      const names = opened.tools.map((tool) => `${tool.source_server}/${tool.name}`);
+      const width = Math.max(0, ...names.map((text) => text.length));
+      const lines = opened.tools.map((tool, index) => {
+        const about = firstLine(tool.description ?? "");
+        return about === "" ? names[index] : `${names[index].padEnd(width)}  ${about}`;
+      });
+      await writeStdout(platform, lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+    }
+    return 0;
+  } finally {
+    await registry.closeAll();
+  }
+}
+
+function firstLine(text: string): string {
+  return text.trim().split(/\r\n|\n|\r/)[0].trim();
+}

@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { clientFiles, configFolder, convertEntry, pasteBlock, type Places, stripJsonComments } from "../../src/cli/clients.ts";
+
+const linux: Places = { os: "linux", home: "/home/me", cwd: "/home/me/project", env: {} };
+const mac: Places = { os: "darwin", home: "/Users/me", cwd: "/Users/me/project", env: {} };
+const windows: Places = {
+  os: "windows",
+  home: "C:\\Users\\me",
+  cwd: "C:\\work",
+  env: { APPDATA: "C:\\Users\\me\\AppData\\Roaming" },
+};
+
+test("clients: Claude Desktop's file on macOS, Windows, and Linux with and without XDG_CONFIG_HOME", () => {
+  assert.deepEqual(clientFiles("claude-desktop", mac), ["/Users/me/Library/Application Support/Claude/claude_desktop_config.json"]);
+  assert.deepEqual(clientFiles("claude-desktop", windows), ["C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json"]);
+  assert.deepEqual(clientFiles("claude-desktop", linux), ["/home/me/.config/Claude/claude_desktop_config.json"]);
+  assert.deepEqual(
+    clientFiles("claude-desktop", { ...linux, env: { XDG_CONFIG_HOME: "/xdg" } }),
+    ["/xdg/Claude/claude_desktop_config.json"],
+  );
+});
+
+test("clients: Claude Code, Cursor, VS Code and Windsurf files; the platform's config folder", () => {
+  assert.deepEqual(clientFiles("claude-code", linux), ["/home/me/.claude.json", "/home/me/project/.mcp.json"]);
+  assert.deepEqual(clientFiles("cursor", windows), ["C:\\Users\\me\\.cursor\\mcp.json"]);
+  assert.deepEqual(clientFiles("vscode", mac), ["/Users/me/project/.vscode/mcp.json"]);
+  assert.deepEqual(clientFiles("windsurf", linux), ["/home/me/.codeium/windsurf/mcp_config.json"]);
+  assert.equal(configFolder(mac), "/Users/me/Library/Application Support");
+  assert.equal(configFolder(windows), "C:\\Users\\me\\AppData\\Roaming");
+  assert.equal(configFolder({ ...linux, env: { XDG_CONFIG_HOME: "/xdg" } }), "/xdg");
+});
+
+test("clients: entries carry over as they are, remote ones with type, url and headers; type stdio and unknown keys are left out", () => {
+  const remote = { type: "http", url: "https://example.invalid/mcp", headers: { Authorization: "Bearer x" } };
+  assert.deepEqual(convertEntry(remote), { server: remote, leftOut: [] });
+  assert.deepEqual(
+    convertEntry({ type: "stdio", command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w", disabled: true, autoApprove: [] }),
+    { server: { command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w" }, leftOut: ["disabled", "autoApprove"] },
+  );
+});
+
+test("clients: the paste block in each client's own format", () => {
+  assert.deepEqual(JSON.parse(pasteBlock("cursor", "/bin/wb", ["--config", "/c.json"])), {
+    mcpServers: { workbench: { command: "/bin/wb", args: ["--config", "/c.json"] } },
+  });
+  assert.deepEqual(JSON.parse(pasteBlock("vscode", "/bin/wb", ["--config", "/c.json"])), {
+    servers: { workbench: { type: "stdio", command: "/bin/wb", args: ["--config", "/c.json"] } },
+  });
+  assert.equal(
+    pasteBlock("claude-code", "/opt/my tools/wb", ["--config", "/c.json"]),
+    "claude mcp add --scope user workbench -- '/opt/my tools/wb' --config /c.json",
+  );
+});
+
+test("clients: comments and trailing commas are removed outside strings only", () => {
+  const text = '{ // a comment\n "a": "x // y, }", /* block */ "b": [1, 2,], "c": "q\\"/*",\n}';
+  assert.deepEqual(JSON.parse(stripJsonComments(text)), { a: "x // y, }", b: [1, 2], c: 'q"/*' });
+});
