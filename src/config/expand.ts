@@ -1,6 +1,6 @@
 import { ConfigError, invalidConfiguration } from "./errors.ts";
 import { formatPath, type PathSegment } from "./path.ts";
-import type { ServerConfig, WorkbenchConfig } from "./schema.ts";
+import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./schema.ts";
 
 /** Environment variables by name; `undefined` means unset. */
 export type Environment = Record<string, string | undefined>;
@@ -43,8 +43,8 @@ function resolve(name: string, fallback: string | undefined, env: Environment, p
 }
 
 /**
- * Expands variables in each server's command, args, env values and cwd.
- * Names, descriptions and toolFilters are taken literally. Returns a new config.
+ * Expands variables in each server's command, args, env values and cwd, or its url, header values
+ * and oauth credentials. Names, descriptions and toolFilters are taken literally. Returns a new config.
  */
 export function expandConfig(config: WorkbenchConfig, env: Environment): WorkbenchConfig {
   const toolboxes = Object.entries(config.toolboxes).map(([toolboxName, toolbox]) => {
@@ -59,11 +59,48 @@ export function expandConfig(config: WorkbenchConfig, env: Environment): Workben
 }
 
 function expandServer(server: ServerConfig, env: Environment, path: PathSegment[]): ServerConfig {
+  return server.transport === "stdio" ? expandStdio(server, env, path) : expandRemote(server, env, path);
+}
+
+function expandRemote(server: RemoteServerConfig, env: Environment, path: PathSegment[]): RemoteServerConfig {
+  const url = expandString(server.url, env, [...path, "url"]);
+  // The message names what was expected, never the value: a URL can hold a password or a token.
+  if (!isHttpUrl(url)) {
+    throw invalidConfiguration([...path, "url"], "expected an http or https URL after expanding environment variables");
+  }
+  const expanded: RemoteServerConfig = {
+    ...server,
+    url,
+    headers: Object.fromEntries(
+      Object.entries(server.headers).map(([name, value]) => [name, expandString(value, env, [...path, "headers", name])]),
+    ),
+  };
+  if (server.oauth) {
+    const oauth = { ...server.oauth };
+    if (oauth.clientId !== undefined) oauth.clientId = expandString(oauth.clientId, env, [...path, "oauth", "clientId"]);
+    if (oauth.clientSecret !== undefined) {
+      oauth.clientSecret = expandString(oauth.clientSecret, env, [...path, "oauth", "clientSecret"]);
+    }
+    expanded.oauth = oauth;
+  }
+  return expanded;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function expandStdio(server: StdioServerConfig, env: Environment, path: PathSegment[]): StdioServerConfig {
   const command = expandString(server.command, env, [...path, "command"]);
   if (command === "") {
     throw invalidConfiguration([...path, "command"], "expected a non-empty string after expanding environment variables");
   }
-  const expanded: ServerConfig = {
+  const expanded: StdioServerConfig = {
     ...server,
     command,
     args: server.args.map((arg, index) => expandString(arg, env, [...path, "args", index])),

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { invalidConfiguration } from "./errors.ts";
-import { configFileSchema, DEFAULT_SETTINGS, type ServerSettings, type WorkbenchConfig } from "./schema.ts";
+import { configFileSchema, DEFAULT_SETTINGS, type ServerConfig, type ServerSettings, type WorkbenchConfig } from "./schema.ts";
 
 /**
  * Checks parsed JSON against the configuration schema and applies defaults.
@@ -20,7 +20,7 @@ export function validateConfig(data: unknown): WorkbenchConfig {
   const { toolboxes, $schema: _, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
-      [server, { ...config, ...settingsFor(config, topLevel) }] as const
+      [server, { ...config, ...settingsFor(config, topLevel) } as ServerConfig] as const
     );
     return [name, { ...toolbox, mcpServers: Object.fromEntries(servers) }] as const;
   });

@@ -127,7 +127,7 @@ export class ToolboxRegistry {
     const target = { toolbox: toolbox.name, server: slot.name, config: toolbox.config.mcpServers[slot.name] };
     let connection: ServerConnection | undefined;
     try {
-      connection = ServerConnection.spawn(target, this.#host);
+      connection = ServerConnection.open(target, this.#host);
       this.#connections.add(connection);
       await connection.connect();
       slot.connection = connection;
