@@ -44,8 +44,9 @@ export class HttpLink implements ServerLink, Transport {
   onclose?: () => void;
   readonly #options: HttpLinkOptions;
   readonly #redactor: Redactor;
+  readonly #url: URL;
+  readonly #headers: Record<string, string>;
   #inner: StreamableHTTPClientTransport | SSEClientTransport;
-  #kind: "http" | "sse";
   /** A url without type may still fall back to SSE until a POST has succeeded. */
   #mayFallBack: boolean;
   #lostReason?: string;
@@ -53,11 +54,13 @@ export class HttpLink implements ServerLink, Transport {
 
   constructor(options: HttpLinkOptions) {
     this.#options = options;
-    this.#redactor = Redactor.forServer(options.config);
+    const { url, headers, basic } = requestTarget(options.config);
+    this.#url = url;
+    this.#headers = headers;
+    this.#redactor = Redactor.forServer(options.config).with(basic ? [basic] : []);
     const { transport } = options.config;
-    this.#kind = transport === "sse" ? "sse" : "http";
     this.#mayFallBack = transport === "auto";
-    this.#inner = this.#create(this.#kind);
+    this.#inner = this.#create(transport === "sse" ? "sse" : "http");
   }
 
   get transport(): Transport {
@@ -89,9 +92,9 @@ export class HttpLink implements ServerLink, Transport {
       if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES)) {
         this.#mayFallBack = false;
         this.#options.log("no Streamable HTTP here (the first POST failed); trying SSE");
-        await this.#inner.close().catch(() => {});
-        this.#kind = "sse";
+        const tried = this.#inner;
         this.#inner = this.#create("sse");
+        await tried.close().catch(() => {});
         await this.#inner.start();
         return this.send(message);
       }
@@ -134,9 +137,9 @@ export class HttpLink implements ServerLink, Transport {
   }
 
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
-    const { config, authProvider } = this.#options;
-    const url = new URL(config.url);
-    const requestInit = { headers: config.headers };
+    const { authProvider } = this.#options;
+    const url = this.#url;
+    const requestInit = { headers: this.#headers };
     const inner = kind === "http"
       ? new StreamableHTTPClientTransport(url, { requestInit, authProvider })
       : new SSEClientTransport(url, { requestInit, authProvider });
@@ -181,4 +184,19 @@ function isNetworkFailure(error: unknown): boolean {
 /** Only Streamable HTTP has a session id in a header; SSE's lives in its endpoint URL. */
 function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport): string | undefined {
   return transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
+}
+
+/**
+ * The URL without its user:password, which becomes a Basic Authorization header unless the config
+ * gives one: Deno's fetch would send it so and Bun's would drop it, and browsers refuse such URLs.
+ */
+function requestTarget(config: RemoteServerConfig): { url: URL; headers: Record<string, string>; basic?: string } {
+  const url = new URL(config.url);
+  if (url.username === "" && url.password === "") return { url, headers: config.headers };
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
+  url.username = "";
+  url.password = "";
+  const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+  return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
 }
