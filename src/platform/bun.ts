@@ -4,6 +4,7 @@ import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from ".
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
+import { loginSupport } from "./bun-login.ts";
 
 const isWindows = process.platform === "win32";
 // A closed stderr (the client was killed) surfaces as an "error" event: without a listener Bun
@@ -127,6 +128,7 @@ async function readTextFile(path: string): Promise<string> {
 }
 
 export const platform: Platform = {
+  ...loginSupport,
   runtime: "bun",
   windows: isWindows,
   args: process.argv.slice(2),

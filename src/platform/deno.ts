@@ -3,6 +3,7 @@ import type { ChildProcess, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
+import { loginSupport } from "./deno-login.ts";
 
 const isWindows = Deno.build.os === "windows";
 const isLinux = Deno.build.os === "linux";
@@ -102,6 +103,7 @@ const parentAlive = watchParent(Deno.ppid, {
 });
 
 export const platform: Platform = {
+  ...loginSupport,
   runtime: "deno",
   windows: isWindows,
   args: Deno.args,
