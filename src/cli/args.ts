@@ -1,12 +1,15 @@
-/** The command line: `mcp-workbench [--config PATH]`, plus --help and --version. */
+/** The command line: `mcp-workbench [--config PATH]`, `auth ...`, plus --help and --version. */
+import { type AuthCommand, parseAuthArgs } from "./auth-args.ts";
 
 export type CliCommand =
   | { kind: "serve"; configPath?: string }
   | { kind: "help" }
   | { kind: "version" }
+  | AuthCommand
   | { kind: "usage-error"; message: string };
 
 export function parseArgs(args: readonly string[]): CliCommand {
+  if (args[0] === "auth") return parseAuthArgs(args.slice(1));
   let configPath: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -33,6 +36,7 @@ open_toolbox and use_tool. Speaks MCP over stdio; start it from an MCP client.
 
 Usage:
   ${name} [--config PATH]
+  ${name} auth TOOLBOX SERVER [--config PATH] [--no-browser]   Log in to a remote server (OAuth)
 
 Options:
   --config PATH   Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)

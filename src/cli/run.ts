@@ -8,6 +8,9 @@ import { FlowGate } from "../transport/flow-gate.ts";
 import { BoundedLog } from "../log.ts";
 import { NAME, VERSION } from "../version.ts";
 import { helpText, parseArgs } from "./args.ts";
+import { runAuth } from "./auth.ts";
+import { AuthStore, authDir } from "../remote/auth-store.ts";
+import { storedLogins } from "../remote/remote-auth.ts";
 
 /** Exit code for a usage or configuration error, as most CLIs do. */
 export const EXIT_USAGE = 2;
@@ -34,6 +37,8 @@ export async function run(platform: Platform): Promise<number> {
     case "usage-error":
       say(`${NAME}: ${command.message}`);
       return EXIT_USAGE;
+    case "auth":
+      return runAuth(platform, command);
   }
 
   const path = resolveConfigPath({ flag: command.configPath, env: platform.env, cwd: platform.cwd });
@@ -54,6 +59,7 @@ export async function run(platform: Platform): Promise<number> {
     windows: platform.windows,
     writeStderr: platform.writeStderr,
     readGate: backpressure,
+    auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path),
   });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,

@@ -191,12 +191,19 @@ function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport
  * gives one: Deno's fetch would send it so and Bun's would drop it, and browsers refuse such URLs.
  */
 function requestTarget(config: RemoteServerConfig): { url: URL; headers: Record<string, string>; basic?: string } {
-  const url = new URL(config.url);
-  if (url.username === "" && url.password === "") return { url, headers: config.headers };
-  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const url = new URL(serverUrlOf(config));
+  const written = new URL(config.url);
+  if (written.username === "" && written.password === "") return { url, headers: config.headers };
+  const credentials = `${decodeURIComponent(written.username)}:${decodeURIComponent(written.password)}`;
   const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
-  url.username = "";
-  url.password = "";
   const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
   return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
+}
+
+/** The URL requests go to, and the key of the server's stored login: without user:password. */
+export function serverUrlOf(config: RemoteServerConfig): string {
+  const url = new URL(config.url);
+  url.username = "";
+  url.password = "";
+  return url.href;
 }
