@@ -34,3 +34,24 @@ test("cli args: help names every option", () => {
     assert.ok(text.includes(word), word);
   }
 });
+
+test("cli args: auth TOOLBOX SERVER with --config and --no-browser", () => {
+  assert.deepEqual(parseArgs(["auth", "dev", "linear"]), {
+    kind: "auth",
+    toolbox: "dev",
+    server: "linear",
+    configPath: undefined,
+    browser: true,
+  });
+  assert.deepEqual(parseArgs(["auth", "--no-browser", "dev", "--config=w.json", "linear"]), {
+    kind: "auth",
+    toolbox: "dev",
+    server: "linear",
+    configPath: "w.json",
+    browser: false,
+  });
+  const needsTwo = { kind: "usage-error", message: "Command 'auth' needs a toolbox and a server: auth TOOLBOX SERVER" };
+  assert.deepEqual(parseArgs(["auth", "dev"]), needsTwo);
+  assert.deepEqual(parseArgs(["auth", "a", "b", "c"]), needsTwo);
+  assert.deepEqual(parseArgs(["auth", "a", "b", "--open"]), { kind: "usage-error", message: "Unknown option '--open' for 'auth' (see --help)" });
+});
