@@ -15,6 +15,8 @@ import type { RemoteServerConfig } from "../config/index.ts";
 import type { ServerLink } from "../toolbox/link.ts";
 import { messageOf } from "../errors.ts";
 import { Redactor } from "./redact.ts";
+import type { FlowGate } from "../transport/flow-gate.ts";
+import { boundedFetch } from "./bounded-fetch.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -23,6 +25,8 @@ const TERMINATE_MS = 1_000;
 
 export interface HttpLinkOptions {
   config: RemoteServerConfig;
+  /** Reading responses waits while this is held: the client is not taking what we send. */
+  readGate?: FlowGate;
   /** For servers that need OAuth; none means a 401 is an error like any other. */
   authProvider?: OAuthClientProvider;
   log(text: string): void;
@@ -137,12 +141,10 @@ export class HttpLink implements ServerLink, Transport {
   }
 
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
-    const { authProvider } = this.#options;
+    const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
-    const requestInit = { headers: this.#headers };
-    const inner = kind === "http"
-      ? new StreamableHTTPClientTransport(url, { requestInit, authProvider })
-      : new SSEClientTransport(url, { requestInit, authProvider });
+    const options = { requestInit: { headers: this.#headers }, authProvider, fetch: boundedFetch(config.maxMessageBytes, readGate) };
+    const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
     inner.onmessage = (message) => {
       if (!this.claim?.(message)) this.onmessage?.(message);
     };
@@ -161,7 +163,7 @@ export class HttpLink implements ServerLink, Transport {
     const text = this.redact(messageOf(error));
     this.#options.log(text);
     const broken = text.startsWith("SSE stream disconnected") || error.name === "SseError" ||
-      error.constructor.name === "SseError";
+      error.constructor.name === "SseError" || text.includes("(maxMessageBytes)");
     if (broken) this.#lose(`connection to the server lost: ${text}`);
   }
 

@@ -68,7 +68,7 @@ export class ServerConnection {
     const { config } = target;
     if (!isRemote(config)) return new ServerConnection(target, host, () => StdioLink.spawn({ ...target, config }, host, log));
     const authProvider = host.auth?.provider({ ...target, config });
-    return new ServerConnection(target, host, () => new HttpLink({ config, authProvider, log }));
+    return new ServerConnection(target, host, () => new HttpLink({ config, authProvider, log, readGate: host.readGate }));
   }
 
   /** Initializes the session and lists its tools; rejects with a short reason on failure. */

@@ -213,3 +213,17 @@ test("remote: a cancelled use_tool cancels the downstream request; progress rese
     });
   });
 });
+
+test("remote: a message over maxMessageBytes fails the call naming the limit; the next call reconnects", async () => {
+  await withFixture({}, async (fixture) => {
+    await withWorkbench(box({ r: { type: "http", url: fixture.url(), maxMessageBytes: 20_000 } }), async (session) => {
+      opened(await openToolbox(session, "dev"));
+      assert.equal(okText(await useTool(session, "dev", "r", "blob", { bytes: 1_000 })).length, 1_000);
+      assert.match(
+        errorText(await useTool(session, "dev", "r", "blob", { bytes: 100_000 })),
+        /^Error executing tool 'blob' in server 'r' \(toolbox 'dev'\): .*the server sent a message larger than 20000 bytes \(maxMessageBytes\)/,
+      );
+      assert.equal(okText(await useTool(session, "dev", "r", "echo", { text: "after" })), "remote: after");
+    });
+  });
+});
