@@ -90,6 +90,11 @@ test("remote: headers with ${VAR} go with every request, and no secret shows in 
           headers: { Authorization: "Bearer ${TOKEN}", "X-Api-Key": "${API_KEY}" },
         },
         down: { url: `http://127.0.0.1:1/mcp?key=${QUERY_SECRET}`, headers: { "X-Api-Key": "${API_KEY}" } },
+        leaky: {
+          type,
+          url: `http://user:${PASSWORD}@127.0.0.1:${fixture.port}/leaky?key=\${QUERY_KEY}`,
+          headers: { Authorization: "Bearer ${TOKEN}", "X-Api-Key": "${API_KEY}" },
+        },
       });
       const outputs: string[] = [];
       await withWorkbench(config, async (session) => {
@@ -98,6 +103,8 @@ test("remote: headers with ${VAR} go with every request, and no secret shows in 
         const value = opened(result);
         assert.equal(value.servers_connected, 1);
         assert.match(value._errors![0], /^Failed to connect to server 'down' in toolbox 'dev': /);
+        // Over Streamable HTTP the SDK quotes the body of the 403, which repeats every secret.
+        if (type === "http") assert.match(value._errors![1], /^Failed to connect to server 'leaky' in toolbox 'dev': .*\*\*\*/);
         for (const header of ["Authorization", "X-Api-Key"]) {
           const expected = header === "Authorization" ? `Bearer ${TOKEN}` : API_KEY;
           const digests = JSON.parse(okText(await useTool(session, "dev", "remote", "headers", { name: header }))) as string[];
@@ -105,6 +112,7 @@ test("remote: headers with ${VAR} go with every request, and no secret shows in 
           assert.deepEqual(new Set(digests), new Set([sha256(expected)]), `${type}: ${header} on every request`);
         }
         outputs.push(JSON.stringify(await useTool(session, "dev", "down", "echo", { text: "x" })));
+        outputs.push(JSON.stringify(await useTool(session, "dev", "leaky", "echo", { text: "x" })));
         outputs.push(JSON.stringify(await useTool(session, "dev", "remote", "nope")));
         outputs.push(session.stderr());
       }, { TOKEN, API_KEY, QUERY_KEY: QUERY_SECRET });
