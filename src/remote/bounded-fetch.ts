@@ -17,9 +17,9 @@ export class MessageTooLarge extends Error {
   }
 }
 
-export function boundedFetch(maxMessageBytes: number, readGate?: FlowGate): FetchLike {
+export function boundedFetch(maxMessageBytes: number, readGate?: FlowGate, inner: FetchLike = fetch): FetchLike {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await inner(input, init);
     if (!response.body) return response;
     const type = response.headers.get("content-type") ?? "";
     const events = type.includes("text/event-stream");
