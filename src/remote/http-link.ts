@@ -40,6 +40,11 @@ export class SessionExpired extends Error {
   }
 }
 
+/** The server refused one message (an HTTP error status): that request fails, the link stays. */
+export class MessageRefused extends Error {
+  override readonly name = "MessageRefused";
+}
+
 export class HttpLink implements ServerLink, Transport {
   claim?: (message: JSONRPCMessage) => boolean;
   onLost?: (reason: string) => void;
@@ -107,8 +112,11 @@ export class HttpLink implements ServerLink, Transport {
         this.#lose(new SessionExpired().message);
         throw new SessionExpired();
       }
-      if (isNetworkFailure(error)) this.#lose(`cannot reach the server: ${this.redact(messageOf(error))}`);
-      throw new Error(this.redact(messageOf(error)), { cause: error });
+      if (isNetworkFailure(error)) {
+        this.#lose(`cannot reach the server: ${this.redact(messageOf(error))}`);
+        throw error;
+      }
+      throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
     }
   }
 

@@ -14,7 +14,7 @@ import { CallError, ToolCallLane } from "./call-lane.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
 import { StdioLink } from "./stdio-link.ts";
-import { HttpLink, SessionExpired } from "../remote/http-link.ts";
+import { HttpLink, MessageRefused, SessionExpired } from "../remote/http-link.ts";
 import type { RemoteAuth } from "../remote/remote-auth.ts";
 
 /** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
@@ -118,16 +118,16 @@ export class ServerConnection {
   }
 
   /**
-   * A request the link refused for itself alone (an HTTP error status) is answered like a
-   * JSON-RPC error, so the call fails with the reason; a link that is gone fails every call.
+   * A request a remote server refused alone (an HTTP error status) is answered like a JSON-RPC
+   * error, so the call fails with the reason; a link that is gone fails every call.
    */
   async #sendForLane(link: ServerLink, lane: ToolCallLane, message: JSONRPCMessage): Promise<void> {
     try {
       await link.transport.send(message);
     } catch (error) {
       const id = "id" in message ? message.id : undefined;
-      if (link.sessionExpired || this.lostReason || id === undefined) throw error;
-      lane.claim({ jsonrpc: "2.0", id, error: { code: -32603, message: link.redact(messageOf(error)) } });
+      if (!(error instanceof MessageRefused) || id === undefined) throw error;
+      lane.claim({ jsonrpc: "2.0", id, error: { code: -32603, message: error.message } });
     }
   }
 

@@ -235,3 +235,15 @@ test("remote: a message over maxMessageBytes fails the call naming the limit; th
     });
   });
 });
+
+test("remote: an HTTP error for one call fails that call with the server's answer; the next call works", async () => {
+  await withFixture({}, async (fixture) => {
+    await withWorkbench(box({ r: { type: "http", url: fixture.url() } }), async (session) => {
+      opened(await openToolbox(session, "dev"));
+      assert.equal(okText(await useTool(session, "dev", "r", "refuse_next")), "armed");
+      const text = errorText(await useTool(session, "dev", "r", "echo", { text: "x" }));
+      assert.match(text, /^Error executing tool 'echo' in server 'r' \(toolbox 'dev'\): .*busy, try later/);
+      assert.equal(okText(await useTool(session, "dev", "r", "echo", { text: "y" })), "remote: y");
+    });
+  });
+});
