@@ -17,6 +17,7 @@ import { messageOf } from "../errors.ts";
 import { Redactor } from "./redact.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../transport/json-depth.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -154,6 +155,8 @@ export class HttpLink implements ServerLink, Transport {
     const options = { requestInit: { headers: this.#headers }, authProvider, fetch: boundedFetch(config.maxMessageBytes, readGate) };
     const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
     inner.onmessage = (message) => {
+      // As on stdio: what the lane and our own output would recurse through must have a bounded depth.
+      if (nestedDeeperThan(message)) return this.#lose(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
       if (!this.claim?.(message)) this.onmessage?.(message);
     };
     inner.onerror = (error) => this.#onError(error);

@@ -247,3 +247,17 @@ test("remote: an HTTP error for one call fails that call with the server's answe
     });
   });
 });
+
+test("remote: a result nested deeper than 1000 levels fails the call and drops the connection; the next call reconnects", async () => {
+  await withFixture({}, async (fixture) => {
+    await withWorkbench(box({ r: { type: "http", url: fixture.url() } }), async (session) => {
+      opened(await openToolbox(session, "dev"));
+      assert.equal(okText(await useTool(session, "dev", "r", "deep", { levels: 900 })), "deep");
+      assert.equal(
+        errorText(await useTool(session, "dev", "r", "deep", { levels: 3_000 })),
+        `${ERR} 'deep' in server 'r' (toolbox 'dev'): server sent a message nested deeper than 1000 levels`,
+      );
+      assert.equal(okText(await useTool(session, "dev", "r", "echo", { text: "after" })), "remote: after");
+    });
+  });
+});
