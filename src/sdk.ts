@@ -11,15 +11,3 @@ export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/transport.d.ts"
 export type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp.d.ts"
-export { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/client/sse.d.ts"
-export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-// @ts-types="@modelcontextprotocol/sdk/client/auth.d.ts"
-export { auth, type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/auth.d.ts"
-export type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";

@@ -3,14 +3,14 @@
  * listens on a loopback port for the redirect, prints the authorization URL and opens it in the
  * browser, then stores the client registration and tokens where the workbench finds them.
  */
-import { auth } from "../sdk.ts";
+import { auth } from "../sdk-remote.ts";
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, isRemote, loadConfig, resolveConfigPath } from "../config/index.ts";
 import { NAME } from "../version.ts";
 import { messageOf } from "../errors.ts";
 import type { AuthCommand } from "./auth-args.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
-import { serverUrlOf } from "../remote/http-link.ts";
+import { serverUrlOf } from "../remote/server-url.ts";
 import { WorkbenchOAuthProvider } from "../remote/oauth-provider.ts";
 import { Redactor } from "../remote/redact.ts";
 

@@ -8,7 +8,6 @@ import { FlowGate } from "../transport/flow-gate.ts";
 import { BoundedLog } from "../log.ts";
 import { NAME, VERSION } from "../version.ts";
 import { helpText, parseArgs } from "./args.ts";
-import { runAuth } from "./auth.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
 import { storedLogins } from "../remote/remote-auth.ts";
 
@@ -38,7 +37,8 @@ export async function run(platform: Platform): Promise<number> {
       say(`${NAME}: ${command.message}`);
       return EXIT_USAGE;
     case "auth":
-      return runAuth(platform, command);
+      // Loaded here only: the SDK's OAuth client is not needed to serve.
+      return (await import("./auth.ts")).runAuth(platform, command);
   }
 
   const path = resolveConfigPath({ flag: command.configPath, env: platform.env, cwd: platform.cwd });

@@ -2,7 +2,7 @@
  * Client registrations and tokens of remote servers: one JSON file per server URL in the user's
  * config folder, written with mode 0600 and atomically. WORKBENCH_AUTH_DIR overrides the folder.
  */
-import type { OAuthClientInformationMixed, OAuthTokens } from "../sdk.ts";
+import type { OAuthClientInformationMixed, OAuthTokens } from "../sdk-remote.ts";
 import type { LoginSupport, Platform } from "../platform/types.ts";
 import { displayUrl } from "./redact.ts";
 

@@ -3,14 +3,15 @@
  * the older HTTP+SSE. A url without a type tries Streamable HTTP and falls back to SSE when the
  * server answers the first POST with 400, 404 or 405, as the MCP specification describes.
  */
+import type { JSONRPCMessage, Transport } from "../sdk.ts";
 import {
-  type JSONRPCMessage,
   type OAuthClientProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   StreamableHTTPError,
-  type Transport,
-} from "../sdk.ts";
+} from "../sdk-remote.ts";
+import { MessageRefused, SessionExpired } from "./link-errors.ts";
+import { serverUrlOf } from "./server-url.ts";
 import type { RemoteServerConfig } from "../config/index.ts";
 import type { ServerLink } from "../toolbox/link.ts";
 import { messageOf } from "../errors.ts";
@@ -31,19 +32,6 @@ export interface HttpLinkOptions {
   /** For servers that need OAuth; none means a 401 is an error like any other. */
   authProvider?: OAuthClientProvider;
   log(text: string): void;
-}
-
-/** The session the server gave is unknown to it now (it expired or the server restarted). */
-export class SessionExpired extends Error {
-  constructor() {
-    super("the server ended the session (HTTP 404)");
-    this.name = "SessionExpired";
-  }
-}
-
-/** The server refused one message (an HTTP error status): that request fails, the link stays. */
-export class MessageRefused extends Error {
-  override readonly name = "MessageRefused";
 }
 
 export class HttpLink implements ServerLink, Transport {
@@ -211,12 +199,4 @@ function requestTarget(config: RemoteServerConfig): { url: URL; headers: Record<
   const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
   const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
   return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
-}
-
-/** The URL requests go to, and the key of the server's stored login: without user:password. */
-export function serverUrlOf(config: RemoteServerConfig): string {
-  const url = new URL(config.url);
-  url.username = "";
-  url.password = "";
-  return url.href;
 }

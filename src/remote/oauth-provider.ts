@@ -5,7 +5,7 @@
  * - "serve" (the workbench serving a client): uses stored tokens and refreshes them, but never
  *   starts a login: it fails with the exact command that does.
  */
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "../sdk.ts";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "../sdk-remote.ts";
 import type { OAuthSettings } from "../config/index.ts";
 import { type AuthRecord, AuthStore } from "./auth-store.ts";
 import { NAME } from "../version.ts";

@@ -1,9 +1,9 @@
 /** OAuth for remote servers while the workbench serves a client: stored tokens, refreshed by the SDK. */
-import type { OAuthClientProvider } from "../sdk.ts";
+import type { OAuthClientProvider } from "../sdk-remote.ts";
 import type { RemoteServerConfig } from "../config/index.ts";
 import { NAME } from "../version.ts";
 import type { AuthStore } from "./auth-store.ts";
-import { serverUrlOf } from "./http-link.ts";
+import { serverUrlOf } from "./server-url.ts";
 import { WorkbenchOAuthProvider } from "./oauth-provider.ts";
 
 export interface RemoteAuth {

@@ -14,7 +14,7 @@ import { CallError, ToolCallLane } from "./call-lane.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
 import { StdioLink } from "./stdio-link.ts";
-import { HttpLink, MessageRefused, SessionExpired } from "../remote/http-link.ts";
+import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
 import type { RemoteAuth } from "../remote/remote-auth.ts";
 
 /** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
@@ -47,19 +47,23 @@ export class ServerConnection {
   /** Set once the connection is lost; the reason says why. */
   lostReason?: string;
   readonly #host: ConnectionHost;
-  readonly #openLink: () => ServerLink;
-  #link: ServerLink;
+  readonly #openLink: () => ServerLink | Promise<ServerLink>;
+  /** Set at once for a child (spawned by `open`), on connect for a remote server. */
+  #link!: ServerLink;
+  #firstLink?: Promise<ServerLink>;
   #client!: Client;
   #lane?: ToolCallLane;
   #closing?: Promise<void>;
   /** A new session after the server forgot ours, shared by the calls that found out. */
   #renewing?: Promise<void>;
 
-  private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink) {
+  private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
     this.#host = host;
     this.#openLink = openLink;
-    this.#link = this.#attach(openLink());
+    const link = openLink();
+    if (link instanceof Promise) this.#firstLink = link;
+    else this.#link = this.#attach(link);
   }
 
   /** Spawns a stdio server (throws if it cannot start) or prepares a remote one. */
@@ -67,13 +71,19 @@ export class ServerConnection {
     const log = (text: string) => host.writeStderr(`[${target.toolbox}/${target.server}] ${text}\n`);
     const { config } = target;
     if (!isRemote(config)) return new ServerConnection(target, host, () => StdioLink.spawn({ ...target, config }, host, log));
-    const authProvider = host.auth?.provider({ ...target, config });
-    return new ServerConnection(target, host, () => new HttpLink({ config, authProvider, log, readGate: host.readGate }));
+    // The SDK's HTTP code loads with the first remote server, not at start-up.
+    return new ServerConnection(target, host, async () => {
+      const { HttpLink } = await import("../remote/http-link.ts");
+      const authProvider = host.auth?.provider({ ...target, config });
+      return new HttpLink({ config, authProvider, log, readGate: host.readGate });
+    });
   }
 
   /** Initializes the session and lists its tools; rejects with a short reason on failure. */
   async connect(): Promise<void> {
     const { connectTimeoutMs } = this.target.config;
+    if (this.#firstLink) this.#link = this.#attach(await this.#firstLink);
+    this.#firstLink = undefined;
     const link = this.#link;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
@@ -202,7 +212,7 @@ export class ServerConnection {
       const linkClosed = expired.close({ graceful: false }).catch(() => {});
       await this.#client.close().catch(() => {});
       await linkClosed;
-      this.#link = this.#attach(this.#openLink());
+      this.#link = this.#attach(await this.#openLink());
       this.lostReason = undefined;
       await this.connect();
     })().finally(() => (this.#renewing = undefined));
@@ -239,8 +249,8 @@ export class ServerConnection {
     this.lostReason ??= "connection closed";
     this.#lane?.close();
     // The link first: it must know a close is coming before the child leaves.
-    const linkClosed = this.#link.close({ graceful });
-    await this.#client.close().catch(() => {});
+    const linkClosed = this.#link?.close({ graceful });
+    await this.#client?.close().catch(() => {});
     await linkClosed;
   }
 
