@@ -10,4 +10,4 @@ export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/index.d.ts"
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/transport.d.ts"
-export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+export type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";

@@ -1,6 +1,7 @@
 /** Figure 5: one large tool result through use_tool, against the same result read directly. */
 import { performance } from "node:perf_hooks";
-import { type Endpoint, textOf } from "./setup.ts";
+import { textOf } from "./setup.ts";
+import type { Caller } from "./calls.ts";
 import { BUDGET_MS, type Plan } from "./plan.ts";
 import { median, MiB } from "./stats.ts";
 import type { Pair } from "./calls.ts";
@@ -51,7 +52,7 @@ function blobFigure(mib: number, sample: { workbench: number[]; direct: number[]
 }
 
 /** Milliseconds from request to the parsed result, which must hold exactly `bytes` of text. */
-async function timedBlob(endpoint: Endpoint, bytes: number): Promise<number> {
+async function timedBlob(endpoint: Caller, bytes: number): Promise<number> {
   const began = performance.now();
   const result = await endpoint.callTool("blob", { bytes }, BUDGET_MS.blobCall);
   const elapsed = performance.now() - began;

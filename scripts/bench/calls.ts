@@ -6,9 +6,12 @@ import { median, percentile } from "./stats.ts";
 
 const ECHO_ARGS = { text: "hello from the bench" };
 
+/** What the call figures need of an endpoint: stdio ones, or the HTTP figure's. */
+export type Caller = Pick<Endpoint, "callTool">;
+
 export interface Pair {
-  workbench: Endpoint;
-  direct: Endpoint;
+  workbench: Caller;
+  direct: Caller;
 }
 
 export interface LatencyFigures {
@@ -47,7 +50,7 @@ async function warmUp(pair: Pair, calls: number): Promise<void> {
 }
 
 /** Milliseconds of each call, one after the other; stops early at the deadline. */
-async function sequentialCalls(endpoint: Endpoint, count: number, deadline: number): Promise<number[]> {
+async function sequentialCalls(endpoint: Caller, count: number, deadline: number): Promise<number[]> {
   const times: number[] = [];
   for (let call = 0; call < count && performance.now() < deadline; call++) {
     const began = performance.now();
@@ -87,7 +90,7 @@ export async function measureThroughput(pair: Pair, plan: Plan): Promise<Through
 }
 
 /** Keeps `inFlight` calls outstanding until `count` have been sent; returns how many completed. */
-async function concurrentCalls(endpoint: Endpoint, count: number, inFlight: number, deadline: number): Promise<number> {
+async function concurrentCalls(endpoint: Caller, count: number, inFlight: number, deadline: number): Promise<number> {
   let sent = 0;
   const worker = async () => {
     let done = 0;

@@ -21,6 +21,8 @@ export interface Results {
   throughput: ThroughputFigures;
   blobs: BlobFigures;
   context: ContextFigures;
+  /** Figure 9: sequential echo to a Streamable HTTP server (absent from runs before it existed). */
+  http?: LatencyFigures;
   executableBytes?: number;
   checks?: Check[];
 }
@@ -86,7 +88,21 @@ export function figuresTable(results: Results): string {
     ...memoryRows(results),
     ...contextRows(results.context),
     executableRow(results.executableBytes),
+    ...httpRows(results),
   ]);
+}
+
+function httpRows({ http }: Results): string[][] {
+  if (!http) return [];
+  return [
+    [
+      `9 Streamable HTTP echo p50, µs (${http.calls.workbench} calls)`,
+      fmt(http.p50Us.workbench, 0),
+      fmt(http.p50Us.direct, 0),
+      `+${fmt(http.overheadP50Us, 0)} µs`,
+    ],
+    ["  Streamable HTTP echo p99, µs", fmt(http.p99Us.workbench, 0), fmt(http.p99Us.direct, 0), `+${fmt(http.p99Us.workbench - http.p99Us.direct, 0)} µs`],
+  ];
 }
 
 function executableRow(bytes: number | undefined): string[] {

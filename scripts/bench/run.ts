@@ -10,6 +10,7 @@ import { measureBlobs } from "./blobs.ts";
 import { measureContext } from "./context.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { checkTargets, type Results } from "./report.ts";
+import { measureHttp } from "./http.ts";
 
 export async function runBench(args: BenchArgs, log: (text: string) => void = console.log): Promise<Results> {
   const began = performance.now();
@@ -35,6 +36,8 @@ export async function runBench(args: BenchArgs, log: (text: string) => void = co
     });
     log("7 context cost");
     const context = await measureContext(args.target, setup);
+    log("9 echo over Streamable HTTP");
+    const http = await measureHttp(args.target, setup, plan);
     const results: Results = {
       target: args.target,
       quick: args.quick,
@@ -49,6 +52,7 @@ export async function runBench(args: BenchArgs, log: (text: string) => void = co
       throughput,
       blobs,
       context,
+      http,
       executableBytes: executableBytes(),
     };
     results.checks = checkTargets(results);

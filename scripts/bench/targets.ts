@@ -22,7 +22,7 @@ export function workbenchCommand(target: Target, configPath: string): Command {
     case "bun":
       return { command: BUN, args: [MAIN, ...config] };
     case "deno":
-      return { command: DENO, args: ["run", "--allow-read", "--allow-env", "--allow-run", "--allow-write", MAIN, ...config] };
+      return { command: DENO, args: ["run", "--allow-read", "--allow-env", "--allow-run", "--allow-net", "--allow-write", MAIN, ...config] };
     case "bin":
       return { command: EXECUTABLE, args: config };
   }

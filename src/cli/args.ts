@@ -58,6 +58,12 @@ export const SUBCOMMANDS = {
     options: {},
     positionals: [],
   },
+  auth: {
+    usage: "<toolbox> <server> [--no-browser]",
+    summary: "Log in to a remote server that needs OAuth and keep its tokens",
+    options: { "--no-browser": { about: "Print the authorization URL instead of opening a browser" } },
+    positionals: ["toolbox", "server"],
+  },
 } satisfies Record<string, SubcommandSpec>;
 
 export type SubcommandName = keyof typeof SUBCOMMANDS;

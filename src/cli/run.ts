@@ -19,6 +19,8 @@ import { runTools } from "./tools.ts";
 import { runCall } from "./call.ts";
 import { runInit } from "./init.ts";
 import { runSchema } from "./schema.ts";
+import { AuthStore, authDir } from "../remote/auth-store.ts";
+import { storedLogins } from "../remote/remote-auth.ts";
 
 export { EXIT_USAGE };
 
@@ -28,6 +30,8 @@ const RUN: Record<SubcommandName, (platform: Platform, args: SubcommandArgs) => 
   call: runCall,
   init: runInit,
   schema: runSchema,
+  // Loaded when used only: the SDK's OAuth client is not needed to serve.
+  auth: async (platform, args) => (await import("./auth.ts")).runAuth(platform, args),
 };
 /** After the client closes our stdin: how long its last requests may take to be answered. */
 const STDIN_DRAIN_MS = 2_000;
@@ -75,6 +79,7 @@ export async function run(platform: Platform): Promise<number> {
     windows: platform.windows,
     writeStderr: platform.writeStderr,
     readGate: backpressure,
+    auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path),
   }, { catalog });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,

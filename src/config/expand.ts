@@ -1,6 +1,6 @@
 import { ConfigError, invalidAt } from "./errors.ts";
 import { formatPath, type PathSegment } from "./path.ts";
-import type { ServerConfig, WorkbenchConfig } from "./schema.ts";
+import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./schema.ts";
 
 /** Environment variables by name; `undefined` means unset. */
 export type Environment = Record<string, string | undefined>;
@@ -60,9 +60,9 @@ function resolve(
 }
 
 /**
- * Expands variables in each server's command, args, env values and cwd.
- * Names, descriptions and toolFilters are taken literally. Returns a new config; throws one
- * ConfigError that lists every unset variable and bad reference in the file.
+ * Expands variables in each server's command, args, env values and cwd, or its url, header values
+ * and oauth credentials. Names, descriptions and toolFilters are taken literally. Returns a new
+ * config; throws one ConfigError that lists every unset variable and bad reference in the file.
  */
 export function expandConfig(config: WorkbenchConfig, env: Environment, onFallback?: FallbackObserver): WorkbenchConfig {
   const problems: string[] = [];
@@ -87,17 +87,53 @@ export function expandConfig(config: WorkbenchConfig, env: Environment, onFallba
   return { toolboxes: Object.fromEntries(toolboxes) };
 }
 
+type Expand = (text: string, path: PathSegment[]) => string;
+
 const EMPTY_AFTER_EXPANDING = "expected a non-empty string after expanding environment variables";
 
-function expandServer(
-  server: ServerConfig,
-  path: PathSegment[],
-  expand: (text: string, path: PathSegment[]) => string,
-  problems: string[],
-): ServerConfig {
+function expandServer(server: ServerConfig, path: PathSegment[], expand: Expand, problems: string[]): ServerConfig {
+  return server.transport === "stdio"
+    ? expandStdio(server, path, expand, problems)
+    : expandRemote(server, path, expand, problems);
+}
+
+function expandRemote(server: RemoteServerConfig, path: PathSegment[], expand: Expand, problems: string[]): RemoteServerConfig {
+  const before = problems.length;
+  const url = expand(server.url, [...path, "url"]);
+  // The message names what was expected, never the value: a URL can hold a password or a token.
+  // An unset variable in it is reported already; the URL it leaves behind is not judged again.
+  if (problems.length === before && !isHttpUrl(url)) {
+    problems.push(invalidAt([...path, "url"], "expected an http or https URL after expanding environment variables"));
+  }
+  const expanded: RemoteServerConfig = {
+    ...server,
+    url,
+    headers: Object.fromEntries(
+      Object.entries(server.headers).map(([name, value]) => [name, expand(value, [...path, "headers", name])]),
+    ),
+  };
+  if (server.oauth) {
+    const oauth = { ...server.oauth };
+    if (oauth.clientId !== undefined) oauth.clientId = expand(oauth.clientId, [...path, "oauth", "clientId"]);
+    if (oauth.clientSecret !== undefined) oauth.clientSecret = expand(oauth.clientSecret, [...path, "oauth", "clientSecret"]);
+    expanded.oauth = oauth;
+  }
+  return expanded;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function expandStdio(server: StdioServerConfig, path: PathSegment[], expand: Expand, problems: string[]): StdioServerConfig {
   const command = expand(server.command, [...path, "command"]);
   if (command === "") problems.push(invalidAt([...path, "command"], EMPTY_AFTER_EXPANDING));
-  const expanded: ServerConfig = {
+  const expanded: StdioServerConfig = {
     ...server,
     command,
     args: server.args.map((arg, index) => expand(arg, [...path, "args", index])),

@@ -5,9 +5,13 @@ export { CONFIG_PATH_VARIABLE, DEFAULT_CONFIG_FILE, type LoadedConfig, loadConfi
 export {
   DEFAULT_OPEN_DETAIL,
   DEFAULT_SETTINGS,
+  isRemote,
+  type OAuthSettings,
   type OpenDetail,
+  type RemoteServerConfig,
   type ServerConfig,
   type ServerSettings,
+  type StdioServerConfig,
   type ToolboxConfig,
   type WorkbenchConfig,
 } from "./schema.ts";

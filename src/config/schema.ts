@@ -29,13 +29,39 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
 export type OpenDetail = "full" | "summary";
 export const DEFAULT_OPEN_DETAIL: OpenDetail = "full";
 
-export interface ServerConfig extends ServerSettings {
+/** A server the workbench starts as a child process and speaks to over its stdin and stdout. */
+export interface StdioServerConfig extends ServerSettings {
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd?: string;
   toolFilters?: string[];
   transport: "stdio";
+}
+
+/** Client credentials for a server whose authorization server does not take dynamic registration. */
+export interface OAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+}
+
+/**
+ * A server reached at a URL: "http" is Streamable HTTP, "sse" the older HTTP+SSE transport, and
+ * "auto" (a url without type) tries Streamable HTTP and falls back to SSE as the MCP spec says.
+ */
+export interface RemoteServerConfig extends ServerSettings {
+  url: string;
+  headers: Record<string, string>;
+  oauth?: OAuthSettings;
+  toolFilters?: string[];
+  transport: "http" | "sse" | "auto";
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+export function isRemote(config: ServerConfig): config is RemoteServerConfig {
+  return config.transport !== "stdio";
 }
 
 export interface ToolboxConfig {
@@ -154,21 +180,96 @@ const toolboxSettingsEntries = {
   openDetail: v.optional(v.picklist(["full", "summary"], 'expected "full" or "summary"')),
 };
 
-const serverSchema = strictJsonObject({
-  command: nonEmptyString(),
-  args: v.optional(stringArray(), () => []),
-  env: v.optional(
-    custom<Record<string, string>>(isStringRecord, "expected an object of string values", {
-      type: "object",
-      additionalProperties: { type: "string" },
-    }),
-    () => ({}),
-  ),
-  cwd: v.optional(nonEmptyString()),
-  toolFilters: v.optional(stringArray()),
-  transport: v.optional(v.literal("stdio", 'expected "stdio" (the only transport supported)'), "stdio"),
-  ...settingsEntries,
+const TRANSPORT = v.optional(v.picklist(["stdio", "http", "sse"], 'expected "stdio", "http" or "sse"'));
+const stringRecord = () =>
+  custom<Record<string, string>>(isStringRecord, "expected an object of string values", {
+    type: "object",
+    additionalProperties: { type: "string" },
+  });
+
+const oauthSchema = strictJsonObject({
+  clientId: v.optional(nonEmptyString()),
+  clientSecret: v.optional(v.string(EXPECTED_STRING)),
+  scopes: v.optional(stringArray()),
 }, "expected an object");
+
+const serverEntries = {
+  command: v.optional(nonEmptyString()),
+  args: v.optional(stringArray()),
+  env: v.optional(stringRecord()),
+  cwd: v.optional(nonEmptyString()),
+  url: v.optional(nonEmptyString()),
+  headers: v.optional(stringRecord()),
+  oauth: v.optional(oauthSchema),
+  toolFilters: v.optional(stringArray()),
+  // `type` is what Claude Code, Cursor and VS Code write; `transport` is the spec's name for it.
+  type: TRANSPORT,
+  transport: TRANSPORT,
+  ...settingsEntries,
+};
+
+type ServerEntries = v.InferOutput<v.ObjectSchema<typeof serverEntries, undefined>>;
+
+const STDIO_ONLY = ["command", "args", "env", "cwd"] as const;
+const REMOTE_ONLY = ["url", "headers", "oauth"] as const;
+
+/** What is wrong with the combination of keys, or undefined: a server is either a command or a url. */
+function kindProblem(server: ServerEntries): string | undefined {
+  const { type, transport } = server;
+  if (type && transport && type !== transport) return `'type' ("${type}") and 'transport' ("${transport}") disagree`;
+  const kind = type ?? transport;
+  const stdioKey = STDIO_ONLY.find((key) => server[key] !== undefined);
+  const remoteKey = REMOTE_ONLY.find((key) => server[key] !== undefined);
+  if (stdioKey && remoteKey) return `'${stdioKey}' is for servers started as a command and cannot be used with '${remoteKey}'`;
+  if (kind === "stdio" && remoteKey) return `'${remoteKey}' is for remote servers and cannot be used with type "stdio"`;
+  if ((kind === "http" || kind === "sse") && stdioKey) {
+    return `'${stdioKey}' is for servers started as a command and cannot be used with type "${kind}"`;
+  }
+  return undefined;
+}
+
+const isRemoteKind = (server: ServerEntries) => {
+  const kind = server.type ?? server.transport;
+  return kind === "http" || kind === "sse" || REMOTE_ONLY.some((key) => server[key] !== undefined);
+};
+
+/** A server as the file gives it: settings it does not set are filled in later from the top level. */
+export type ServerEntry = ServerConfig extends infer T ? T extends ServerConfig ? Omit<T, keyof ServerSettings> & Partial<ServerSettings> : never
+  : never;
+
+function toServerConfig(server: ServerEntries): ServerEntry {
+  const { type, transport, command, args, env, cwd, url, headers, oauth, ...rest } = server;
+  const kind = type ?? transport;
+  if (url !== undefined) {
+    const remote = kind === "http" || kind === "sse" ? kind : "auto";
+    return { ...rest, url, headers: headers ?? {}, ...(oauth && { oauth }), transport: remote };
+  }
+  return { ...rest, command: command!, args: args ?? [], env: env ?? {}, ...(cwd !== undefined && { cwd }), transport: "stdio" };
+}
+
+/** A server's keys as the file may hold them; serverSchema adds the rules between them. */
+export const serverObjectSchema = strictJsonObject(serverEntries, "expected an object");
+
+/** Passes every server: a place for json-schema.ts to describe one, as it has checks no generator can read. */
+export const serverShape = v.custom<ServerEntry>(() => true);
+
+export const serverSchema = v.pipe(
+  serverObjectSchema,
+  v.check((server) => kindProblem(server) === undefined, (issue) => kindProblem(issue.input)!),
+  // A missing command or url reports at that key, like any other missing required key (once the
+  // keys agree on what kind of server this is: with every problem reported, it would be said twice).
+  v.forward(
+    v.check((server) => kindProblem(server) !== undefined || !isRemoteKind(server) || server.url !== undefined, EXPECTED_NON_EMPTY_STRING),
+    ["url"],
+  ),
+  v.forward(
+    v.check((server) => kindProblem(server) !== undefined || isRemoteKind(server) || server.command !== undefined, EXPECTED_NON_EMPTY_STRING),
+    ["command"],
+  ),
+  v.transform(toServerConfig),
+  // Last in the pipeline, so that the JSON Schema generator describes the server here (json-schema.ts).
+  serverShape,
+);
 
 const toolboxSchema = strictJsonObject({
   description: v.optional(v.string(EXPECTED_STRING), ""),

@@ -5,6 +5,7 @@ import {
   configFileSchema,
   DEFAULT_OPEN_DETAIL,
   DEFAULT_SETTINGS,
+  type ServerConfig,
   type ServerSettings,
   type WorkbenchConfig,
 } from "./schema.ts";
@@ -24,7 +25,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
   const { toolboxes, $schema: _schema, $comment: _comment, openDetail, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
-      [server, { ...config, ...settingsFor(config, topLevel) }] as const
+      [server, { ...config, ...settingsFor(config, topLevel) } as ServerConfig] as const
     );
     const detail = toolbox.openDetail ?? openDetail ?? DEFAULT_OPEN_DETAIL;
     return [name, { ...toolbox, openDetail: detail, mcpServers: Object.fromEntries(servers) }] as const;

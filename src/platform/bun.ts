@@ -6,6 +6,7 @@ import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from ".
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
+import { loginSupport } from "./bun-login.ts";
 
 const isWindows = process.platform === "win32";
 // A closed stderr (the client was killed) surfaces as an "error" event: without a listener Bun
@@ -160,9 +161,9 @@ function selfCommand(): { command: string; args: string[] } {
 }
 
 export const platform: Platform = {
+  ...loginSupport,
   runtime: "bun",
   windows: isWindows,
-  os: isWindows ? "windows" : process.platform,
   args: process.argv.slice(2),
   env: process.env as Record<string, string>,
   cwd: process.cwd(),

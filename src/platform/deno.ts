@@ -3,6 +3,7 @@ import type { ChildProcess, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
+import { loginSupport } from "./deno-login.ts";
 
 const isWindows = Deno.build.os === "windows";
 const isLinux = Deno.build.os === "linux";
@@ -127,13 +128,13 @@ function selfCommand(): { command: string; args: string[] } {
   const command = Deno.execPath();
   if (!/(^|[\\/])deno(\.exe)?$/i.test(command)) return { command, args: [] };
   const script = decodeURIComponent(new URL(Deno.mainModule).pathname);
-  return { command, args: ["run", "--allow-read", "--allow-env", "--allow-run", "--allow-write", script] };
+  return { command, args: ["run", "--allow-read", "--allow-env", "--allow-run", "--allow-net", "--allow-write", script] };
 }
 
 export const platform: Platform = {
+  ...loginSupport,
   runtime: "deno",
   windows: isWindows,
-  os: Deno.build.os,
   args: Deno.args,
   // Windows names are case-insensitive but stored as "Path", "SystemRoot": upper-case them, as
   // Bun's process.env effectively does, so lookups of PATH or ${SYSTEMROOT} find them.

@@ -34,12 +34,32 @@ export interface ChildProcess {
   kill(signal?: Signal): void;
 }
 
-export interface Platform {
+/** A web handler listening on loopback, for an OAuth redirect. */
+export interface LoopbackServer {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** What logging in to remote servers needs: a loopback listener, a browser and private files. */
+export interface LoginSupport {
+  /** The operating system: where per-user files (logins, caches, other programs' configurations) live. */
+  os: "windows" | "darwin" | "linux" | "other";
+  /** Serves `handler` on 127.0.0.1 and a free port until closed. */
+  serve(handler: (request: Request) => Response | Promise<Response>): Promise<LoopbackServer>;
+  /** Opens the URL in the user's browser (open, xdg-open, start); never throws. */
+  openBrowser(url: string): void;
+  /**
+   * Writes a file only the user can read (mode 0600, its folder 0700, created as needed),
+   * atomically: a temporary file in the same folder, then a rename over the old one.
+   */
+  writePrivateFile(path: string, text: string): Promise<void>;
+}
+
+export interface Platform extends LoginSupport {
   runtime: "bun" | "deno";
   /** Windows has its own set of essential environment variables and no process groups. */
   windows: boolean;
-  /** "linux", "darwin", "windows" or another OS name: where per-user caches and other programs' files live. */
-  os: string;
   /** Command-line arguments after the program (and script) name. */
   args: string[];
   env: Record<string, string>;

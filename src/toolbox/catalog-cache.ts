@@ -6,7 +6,7 @@
  * A cache that cannot be read or written is ignored with one stderr line, then left alone.
  */
 import type { Tool } from "../sdk.ts";
-import type { ServerConfig } from "../config/index.ts";
+import { isRemote, type ServerConfig } from "../config/index.ts";
 import type { Platform } from "../platform/types.ts";
 import { NAME } from "../version.ts";
 import { messageOf } from "../errors.ts";
@@ -105,8 +105,9 @@ export function cacheDirectory(env: Record<string, string | undefined>, os: stri
 
 /** Hex SHA-256 of what decides a server's tool list; the only trace of its env values on disk. */
 export async function definitionKey(server: ServerConfig): Promise<string> {
-  const { command, args, env, cwd, toolFilters } = server;
-  const definition = JSON.stringify([command, args, Object.entries(env).sort(), cwd ?? null, toolFilters ?? null]);
+  const definition = isRemote(server)
+    ? JSON.stringify([server.transport, server.url, Object.entries(server.headers).sort(), server.toolFilters ?? null])
+    : JSON.stringify([server.command, server.args, Object.entries(server.env).sort(), server.cwd ?? null, server.toolFilters ?? null]);
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(definition));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

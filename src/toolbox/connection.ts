@@ -1,19 +1,22 @@
-/** One downstream server: its child process and the SDK Client that speaks to it. */
-import { type CallToolResult, Client, ListToolsResultSchema, type Progress, type Tool } from "../sdk.ts";
-import type { ServerConfig } from "../config/index.ts";
-import type { ChildProcess, ExitStatus, Platform } from "../platform/types.ts";
-import { RefusedMessage, StreamTransport } from "../transport/stream-transport.ts";
+/**
+ * One downstream server: the SDK Client that speaks to it over a link (a child process or a URL),
+ * the tools/call lane, timeouts, progress, cancellation, and what happens when the link is lost.
+ */
+import { type CallToolResult, Client, type JSONRPCMessage, ListToolsResultSchema, type Progress, type Tool } from "../sdk.ts";
+import { isRemote, type ServerConfig } from "../config/index.ts";
+import type { Platform } from "../platform/types.ts";
+import { RefusedMessage } from "../transport/stream-transport.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
-import { childEnvironment } from "./child-env.ts";
 import { applyToolFilters } from "./filters.ts";
-import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { CallError, ToolCallLane } from "./call-lane.ts";
 import { messageOf } from "../errors.ts";
+import type { ServerLink } from "./link.ts";
+import { StdioLink } from "./stdio-link.ts";
+import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
+import type { RemoteAuth } from "../remote/remote-auth.ts";
 
-/** How long a child gets after its stdin closes, and again after SIGTERM. */
-const GRACE_MS = 2_000;
 /** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
 const EXIT_REPORT_MS = 500;
 /** Guards against a server whose nextCursor never ends. */
@@ -28,6 +31,8 @@ export interface ConnectionTarget {
 export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "windows"> & {
   /** Reading from servers waits while this is held: the client is not taking what we send. */
   readGate?: FlowGate;
+  /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
+  auth?: RemoteAuth;
 };
 
 export interface CallOptions {
@@ -43,49 +48,45 @@ export class ServerConnection {
   listedNames: string[] = [];
   /** Set once the connection is lost; the reason says why. */
   lostReason?: string;
-  readonly #child: ChildProcess;
-  readonly #client: Client;
   readonly #host: ConnectionHost;
-  #status?: ExitStatus;
-  #closing?: Promise<void>;
+  readonly #openLink: () => ServerLink | Promise<ServerLink>;
+  /** Set at once for a child (spawned by `open`), on connect for a remote server. */
+  #link!: ServerLink;
+  #firstLink?: Promise<ServerLink>;
+  #client!: Client;
   #lane?: ToolCallLane;
-  /** What the server last wrote to stderr, for the message of a failed start. */
-  readonly #stderrTail = new StderrTail();
-  readonly #stderrDone: Promise<void>;
+  #closing?: Promise<void>;
+  /** A new session after the server forgot ours, shared by the calls that found out. */
+  #renewing?: Promise<void>;
 
-  private constructor(target: ConnectionTarget, child: ChildProcess, host: ConnectionHost) {
+  private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
-    this.#child = child;
     this.#host = host;
-    this.#client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
-    this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail);
-    child.exited.then((status) => this.#onExit(status));
+    this.#openLink = openLink;
+    const link = openLink();
+    if (link instanceof Promise) this.#firstLink = link;
+    else this.#link = this.#attach(link);
   }
 
-  /** Spawns the server; throws if it cannot start. */
-  static spawn(target: ConnectionTarget, host: ConnectionHost): ServerConnection {
-    const { command, args, env, cwd, inheritEnv } = target.config;
-    const childEnv = inheritEnv ? { ...host.env, ...env } : childEnvironment(host.env, env, host.windows);
-    const child = host.spawn(command, args, { env: childEnv, cwd });
-    return new ServerConnection(target, child, host);
+  /** Spawns a stdio server (throws if it cannot start) or prepares a remote one. */
+  static open(target: ConnectionTarget, host: ConnectionHost): ServerConnection {
+    const log = (text: string) => host.writeStderr(`[${target.toolbox}/${target.server}] ${text}\n`);
+    const { config } = target;
+    if (!isRemote(config)) return new ServerConnection(target, host, () => StdioLink.spawn({ ...target, config }, host, log));
+    // The SDK's HTTP code loads with the first remote server, not at start-up.
+    return new ServerConnection(target, host, async () => {
+      const { HttpLink } = await import("../remote/http-link.ts");
+      const authProvider = host.auth?.provider({ ...target, config });
+      return new HttpLink({ config, authProvider, log, readGate: host.readGate });
+    });
   }
 
   /** Initializes the session and lists its tools; rejects with a short reason on failure. */
   async connect(): Promise<void> {
-    const { connectTimeoutMs, maxMessageBytes } = this.target.config;
-    const transport = new StreamTransport(this.#child.stdout, this.#child.stdin, {
-      maxMessageBytes,
-      readGate: this.#host.readGate,
-    });
-    transport.onerror = (error) => {
-      this.#log(error.message);
-      if (error instanceof RefusedMessage && error.tooDeep) {
-        this.#break(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
-      }
-    };
-    const lane = new ToolCallLane((message) => transport.send(message));
-    transport.claim = (message) => lane.claim(message);
-    this.#lane = lane;
+    const { connectTimeoutMs } = this.target.config;
+    if (this.#firstLink) this.#link = this.#attach(await this.#firstLink);
+    this.#firstLink = undefined;
+    const link = this.#link;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
     const timeout = new Promise<never>((_, reject) => {
@@ -95,21 +96,53 @@ export class ServerConnection {
       }, connectTimeoutMs);
     });
     try {
-      await Promise.race([this.#initialize(transport, connectTimeoutMs), timeout]);
+      await Promise.race([this.#initialize(connectTimeoutMs), timeout]);
     } catch (error) {
-      const exit = timedOut ? undefined : await this.#exitWithin(EXIT_REPORT_MS);
-      // A server that exited has usually said why on stderr: let the relay read its last lines.
-      if (exit) await within(EXIT_REPORT_MS, this.#stderrDone);
+      const ended = timedOut ? undefined : await link.endedWithin(EXIT_REPORT_MS);
+      const reason = ended ? `${ended} during initialization` : link.redact(messageOf(error));
+      // MCP clients hide our stderr: what the server said last goes into the message itself.
+      const explained = await link.explain?.(reason) ?? reason;
       await this.close({ graceful: false });
-      const reason = exit ? `${describeExit(exit)} during initialization` : messageOf(error);
-      throw new Error(this.#stderrTail.explain(reason), { cause: error });
+      throw new Error(explained, { cause: error });
     } finally {
       clearTimeout(timer);
     }
-    this.#client.onclose = () => {
-      this.lostReason ??= "connection closed";
+  }
+
+  /** A fresh SDK Client and tools/call lane on the link. */
+  #attach(link: ServerLink): ServerLink {
+    const client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
+    const lane: ToolCallLane = new ToolCallLane((message) => this.#sendForLane(link, lane, message));
+    link.claim = (message) => lane.claim(message);
+    link.onLost = (reason) => {
+      if (this.#link !== link) return;
+      this.lostReason ??= reason;
       lane.close();
+      void client.close().catch(() => {});
     };
+    link.transport.onerror = (error) => {
+      this.#log(link.redact(error.message));
+      if (error instanceof RefusedMessage && error.tooDeep) {
+        this.#break(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      }
+    };
+    this.#client = client;
+    this.#lane = lane;
+    return link;
+  }
+
+  /**
+   * A request a remote server refused alone (an HTTP error status) is answered like a JSON-RPC
+   * error, so the call fails with the reason; a link that is gone fails every call.
+   */
+  async #sendForLane(link: ServerLink, lane: ToolCallLane, message: JSONRPCMessage): Promise<void> {
+    try {
+      await link.transport.send(message);
+    } catch (error) {
+      const id = "id" in message ? message.id : undefined;
+      if (!(error instanceof MessageRefused) || id === undefined) throw error;
+      lane.claim({ jsonrpc: "2.0", id, error: { code: -32603, message: error.message } });
+    }
   }
 
   /**
@@ -118,13 +151,19 @@ export class ServerConnection {
    * which would compile a validator for every outputSchema: never used (calls take the lane),
    * and a schema the validator rejects would fail the whole server.
    */
-  async #initialize(transport: StreamTransport, timeout: number): Promise<void> {
-    await this.#client.connect(transport, { timeout });
+  async #initialize(timeout: number): Promise<void> {
+    const client = this.#client;
+    client.onclose = () => {
+      if (this.#client !== client) return;
+      this.lostReason ??= "connection closed";
+      this.#lane?.close();
+    };
+    await client.connect(this.#link.transport, { timeout });
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      const result = await this.#client.request({ method: "tools/list", params }, ListToolsResultSchema, { timeout });
+      const result = await client.request({ method: "tools/list", params }, ListToolsResultSchema, { timeout });
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (cursor === undefined) break;
@@ -135,23 +174,54 @@ export class ServerConnection {
 
   /**
    * Calls a tool and returns its result as the server gave it. Progress from the server resets the
-   * call timeout (callTimeoutMs); maxCallTimeMs caps the call whatever the progress.
+   * call timeout (callTimeoutMs); maxCallTimeMs caps the call whatever the progress. A remote
+   * server that forgot our session is initialized again, once, and the call sent again.
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    if (this.lostReason || !this.#lane) throw new Error(this.lostReason ?? "not connected");
-    const { callTimeoutMs, maxCallTimeMs } = this.target.config;
+    const link = this.#link;
     try {
-      return await this.#lane.call({
-        name,
-        arguments: args,
-        idleTimeoutMs: callTimeoutMs,
-        maxTimeMs: maxCallTimeMs,
-        signal: options.signal,
-        onProgress: options.onProgress,
-      });
+      return await this.#call(name, args, options);
     } catch (error) {
-      throw new Error(await this.#explain(error), { cause: error });
+      if (link.sessionExpired && !this.#closing && !options.signal?.aborted) {
+        try {
+          await this.#renew(link);
+        } catch (renewError) {
+          throw new Error(`${new SessionExpired().message}; initializing again failed: ${messageOf(renewError)}`);
+        }
+        return await this.#call(name, args, options).catch(async (retryError) => {
+          throw new Error(this.#link.redact(await this.#explain(retryError)), { cause: retryError });
+        });
+      }
+      throw new Error(link.redact(await this.#explain(error)), { cause: error });
     }
+  }
+
+  #call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    if (this.lostReason || !this.#lane) return Promise.reject(new Error(this.lostReason ?? "not connected"));
+    const { callTimeoutMs, maxCallTimeMs } = this.target.config;
+    return this.#lane.call({
+      name,
+      arguments: args,
+      idleTimeoutMs: callTimeoutMs,
+      maxTimeMs: maxCallTimeMs,
+      signal: options.signal,
+      onProgress: options.onProgress,
+    });
+  }
+
+  /** Drops the expired session and initializes a new one on a new link. */
+  #renew(expired: ServerLink): Promise<void> {
+    if (this.#link !== expired) return this.#renewing ?? Promise.resolve();
+    this.#renewing ??= (async () => {
+      this.#log("session expired; initializing again");
+      const linkClosed = expired.close({ graceful: false }).catch(() => {});
+      await this.#client.close().catch(() => {});
+      await linkClosed;
+      this.#link = this.#attach(await this.#openLink());
+      this.lostReason = undefined;
+      await this.connect();
+    })().finally(() => (this.#renewing = undefined));
+    return this.#renewing;
   }
 
   /** The words for a failed call: a crash names the exit, a timeout names its limit. */
@@ -168,17 +238,13 @@ export class ServerConnection {
       case "cancelled":
         return "cancelled by the client";
       case "closed": {
-        const exit = this.#closing ? undefined : await this.#exitWithin(EXIT_REPORT_MS);
-        return exit ? describeExit(exit) : this.lostReason ?? "connection closed";
+        const ended = this.#closing ? undefined : await this.#link.endedWithin(EXIT_REPORT_MS);
+        return ended ?? this.lostReason ?? "connection closed";
       }
     }
   }
 
-  /**
-   * Closes stdin, then escalates to SIGTERM and SIGKILL (of the child's process group) if it does
-   * not leave. A server that failed to start is not waited for after its stdin closes: it has no
-   * work to finish, so SIGTERM comes at once.
-   */
+  /** Ends the session and the link: a child gets its stdin closed, then SIGTERM and SIGKILL. */
   close({ graceful = true } = {}): Promise<void> {
     this.#closing ??= this.#shutdown(graceful);
     return this.#closing;
@@ -187,15 +253,10 @@ export class ServerConnection {
   async #shutdown(graceful: boolean): Promise<void> {
     this.lostReason ??= "connection closed";
     this.#lane?.close();
-    await this.#client.close().catch(() => {});
-    const left = graceful && await this.#exitWithin(GRACE_MS);
-    if (!left) {
-      this.#signal("SIGTERM");
-      await this.#exitWithin(GRACE_MS);
-    }
-    // SIGKILL for a server that ignored SIGTERM, and for anything it left behind in its group.
-    this.#signal("SIGKILL");
-    await this.#child.exited;
+    // The link first: it must know a close is coming before the child leaves.
+    const linkClosed = this.#link?.close({ graceful });
+    await this.#client?.close().catch(() => {});
+    await linkClosed;
   }
 
   /**
@@ -209,48 +270,7 @@ export class ServerConnection {
     void this.close({ graceful: false });
   }
 
-  /** A crash: fail what is pending at once and take down what the server left behind. */
-  #onExit(status: ExitStatus): void {
-    this.#status = status;
-    if (this.#closing) return;
-    this.lostReason = describeExit(status);
-    this.#log(this.lostReason);
-    // A grandchild may still hold the server's stdout open; do not wait for its end.
-    this.#lane?.close();
-    void this.#client.close().catch(() => {});
-    this.#signal("SIGKILL");
-  }
-
-  async #exitWithin(ms: number): Promise<ExitStatus | undefined> {
-    if (this.#status) return this.#status;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-    const status = await Promise.race([this.#child.exited, expired]);
-    clearTimeout(timer);
-    return status;
-  }
-
-  /** A signal that cannot be sent (EPERM from a setuid helper in the group) is logged, not thrown. */
-  #signal(signal: "SIGTERM" | "SIGKILL"): void {
-    try {
-      this.#child.kill(signal);
-    } catch (error) {
-      this.#log(`could not send ${signal}: ${messageOf(error)}`);
-    }
-  }
-
   #log(text: string): void {
     this.#host.writeStderr(`[${this.target.toolbox}/${this.target.server}] ${text}\n`);
   }
-}
-
-/** Waits for `promise`, but no longer than `ms`. */
-async function within(ms: number, promise: Promise<unknown>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
-
-function describeExit(status: ExitStatus): string {
-  return status.signal ? `server exited on signal ${status.signal}` : `server exited with code ${status.code}`;
 }

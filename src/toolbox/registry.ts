@@ -140,7 +140,7 @@ export class ToolboxRegistry {
     let connection: ServerConnection | undefined;
     const started = performance.now();
     try {
-      connection = ServerConnection.spawn(target, this.#host);
+      connection = ServerConnection.open(target, this.#host);
       this.#connections.add(connection);
       await connection.connect();
       slot.connection = connection;

@@ -8,6 +8,7 @@ import { RpcClient } from "../../scripts/bench/rpc-client.ts";
 import { createSetup, direct, textOf, viaWorkbench } from "../../scripts/bench/setup.ts";
 import { measureLatency } from "../../scripts/bench/calls.ts";
 import { measureBlobs } from "../../scripts/bench/blobs.ts";
+import { measureHttp } from "../../scripts/bench/http.ts";
 import { QUICK } from "../../scripts/bench/plan.ts";
 import { checksTable, checkTargets, figuresTable, type Results } from "../../scripts/bench/report.ts";
 import { fixtureCommand } from "../../scripts/bench/targets.ts";
@@ -99,11 +100,22 @@ test("bench: calls and a blob through the workbench match the same calls made di
   }
 });
 
+test("bench: the HTTP figure measures echo through the workbench and from a direct SDK client", async () => {
+  const setup = createSetup();
+  try {
+    const http = await measureHttp(runtimeName, setup, TINY);
+    assert.deepEqual(http.calls, { workbench: 10, direct: 10 });
+    assert.ok(http.p50Us.workbench > 0 && http.p50Us.direct > 0);
+  } finally {
+    setup.cleanup();
+  }
+});
+
 test("bench: the tables show every figure and a result per target", () => {
   const results = sampleResults();
   const table = figuresTable(results);
   const figures = ["1 spawn", "2 open_toolbox", "3 sequential", "4 echo", "5 blob", "6 RSS", "7 tools/list"];
-  for (const figure of [...figures, "8 executable"]) {
+  for (const figure of [...figures, "8 executable", "9 Streamable HTTP echo p50"]) {
     assert.ok(table.includes(figure), figure);
   }
   const checks = checkTargets(results);
@@ -128,6 +140,7 @@ function sampleResults(): Results {
     startup: { workbenchMs: 30, fixtureMs: 15, workbenchSamples: [30], fixtureSamples: [15] },
     openToolbox: { oneServerMs: 20, eightServersMs: 80, rssAfterInitializeMiB: 50, rssAfterOpenEightMiB: 55 },
     latency: { calls: ms(10, 10), p50Us: ms(80, 20), p99Us: ms(500, 100), overheadP50Us: 60 },
+    http: { calls: ms(10, 10), p50Us: ms(400, 300), p99Us: ms(900, 700), overheadP50Us: 100 },
     throughput: { calls: ms(20, 20), callsPerSecond: ms(20_000, 100_000), ratio: 0.2 },
     blobs: {
       sizes: [

@@ -69,3 +69,26 @@ test("cli args: help names every option and every subcommand", () => {
     assert.ok(init.includes(word), word);
   }
 });
+
+test("cli args: auth <toolbox> <server> with --config and --no-browser", () => {
+  assert.deepEqual(parseArgs(["auth", "dev", "linear"]), {
+    kind: "subcommand",
+    name: "auth",
+    configPath: undefined,
+    options: {},
+    positionals: ["dev", "linear"],
+  });
+  assert.deepEqual(parseArgs(["auth", "--no-browser", "dev", "--config=w.json", "linear"]), {
+    kind: "subcommand",
+    name: "auth",
+    configPath: "w.json",
+    options: { "--no-browser": true },
+    positionals: ["dev", "linear"],
+  });
+  assert.deepEqual(parseArgs(["auth", "dev"]), {
+    kind: "usage-error",
+    message: "Missing argument server: auth <toolbox> <server> [--no-browser] (see --help)",
+  });
+  assert.deepEqual(parseArgs(["auth", "a", "b", "c"]), { kind: "usage-error", message: "Unexpected argument 'c' (see --help)" });
+  assert.deepEqual(parseArgs(["auth", "a", "b", "--open"]), { kind: "usage-error", message: "Unknown option '--open' (see --help)" });
+});

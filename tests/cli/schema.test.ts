@@ -10,7 +10,7 @@ test("schema: the shipped workbench-config.schema.json is current (regenerate: b
   assert.equal(shipped(), `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
 });
 
-test("schema: generated from the validator: strict objects, required command, the limits of each setting", () => {
+test("schema: generated from the validator: strict objects, a command or a url, the limits of each setting", () => {
   // deno-lint-ignore no-explicit-any
   const schema = configJsonSchema() as Record<string, any>;
   assert.equal(schema.$schema, "http://json-schema.org/draft-07/schema#");
@@ -18,7 +18,7 @@ test("schema: generated from the validator: strict objects, required command, th
   assert.equal(schema.additionalProperties, false);
   assert.deepEqual(Object.keys(schema.properties).slice(0, 3), ["$schema", "$comment", "toolboxes"]);
   const server = schema.properties.toolboxes.additionalProperties.properties.mcpServers.additionalProperties;
-  assert.deepEqual(server.required, ["command"]);
+  assert.deepEqual(server.anyOf, [{ required: ["command"] }, { required: ["url"] }]);
   assert.equal(server.additionalProperties, false);
   assert.deepEqual(server.properties.command, { type: "string", minLength: 1 });
   assert.deepEqual(server.properties.env.additionalProperties, { type: "string" });

@@ -98,8 +98,8 @@ test("loadConfig: read errors are kept as the cause", async () => {
 
 test("loadConfig: validates before expanding, so shape errors come first", async () => {
   await rejectsWithConfigError(
-    loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "${UNSET}", transport: "sse" } } } } }),
-    'Invalid configuration at toolboxes.dev.mcpServers.fs.transport: expected "stdio" (the only transport supported)',
+    loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "${UNSET}", transport: "ws" } } } } }),
+    'Invalid configuration at toolboxes.dev.mcpServers.fs.transport: expected "stdio", "http" or "sse"',
   );
 });
 

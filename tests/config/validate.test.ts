@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
+import { DEFAULT_SETTINGS, type StdioServerConfig } from "../../src/config/index.ts";
 import { validateConfig } from "../../src/config/index.ts";
 import { configErrorOf, withServer } from "./helpers.ts";
 
@@ -31,8 +31,10 @@ test("validateConfig: server fields: toolFilters must be an array of strings", (
   assert.equal(serverError({ command: "x", toolFilters: [true] }), `${AT_FS}.toolFilters: expected an array of strings`);
 });
 
-test("validateConfig: server fields: transport must be stdio", () => {
-  assert.equal(serverError({ command: "x", transport: "sse" }), `${AT_FS}.transport: expected "stdio" (the only transport supported)`);
+test("validateConfig: server fields: transport and type are stdio, http or sse", () => {
+  const expected = 'expected "stdio", "http" or "sse"';
+  assert.equal(serverError({ command: "x", transport: "ws" }), `${AT_FS}.transport: ${expected}`);
+  assert.equal(serverError({ url: "http://127.0.0.1:1/mcp", type: "streamable" }), `${AT_FS}.type: ${expected}`);
 });
 
 test("validateConfig: server fields: cwd must be a non-empty string", () => {
@@ -111,12 +113,12 @@ test("validateConfig: structure: names that valibot records would silently drop 
 
 test("validateConfig: structure: every problem is reported, each at its location, in file order", () => {
   assert.equal(
-    serverError({ command: "x", args: 1, env: 2, transport: "http" }),
+    serverError({ command: "x", args: 1, env: 2, transport: "ws" }),
     [
       "3 problems in the configuration:",
       `  - ${AT_FS}.args: expected an array of strings`,
       `  - ${AT_FS}.env: expected an object of string values`,
-      `  - ${AT_FS}.transport: expected "stdio" (the only transport supported)`,
+      `  - ${AT_FS}.transport: expected "stdio", "http" or "sse"`,
     ].join("\n"),
   );
   assert.equal(
@@ -197,7 +199,7 @@ test("validateConfig: result: applies defaults: description, openDetail, mcpServ
 
 test("validateConfig: result: defaults are fresh objects for every server", () => {
   const config = validateConfig({ toolboxes: { dev: { mcpServers: { a: { command: "x" }, b: { command: "y" } } } } });
-  const { a, b } = config.toolboxes.dev.mcpServers;
+  const { a, b } = config.toolboxes.dev.mcpServers as Record<string, StdioServerConfig>;
   assert.notEqual(a.args, b.args);
   assert.notEqual(a.env, b.env);
 });

@@ -9,8 +9,8 @@ export const runtimeName = isDeno ? "deno" : "bun";
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const fixture = (name: string) => `${repoRoot}/tests/fixtures/${name}`;
 
-/** Permissions the workbench needs under `deno run`: config and modules, env, children, the catalog cache. */
-export const DENO_RUN_FLAGS = ["--allow-read", "--allow-env", "--allow-run", "--allow-write"];
+/** Permissions the workbench needs under `deno run`: config and modules, env, children, remote servers, the catalog cache and logins. */
+export const DENO_RUN_FLAGS = ["--allow-read", "--allow-env", "--allow-run", "--allow-net", "--allow-write"];
 
 /** Command and arguments that run a TypeScript file with the current runtime. */
 export function runScript(script: string, args: string[] = []): { command: string; args: string[] } {

@@ -4,3 +4,7 @@ export * from "../../src/sdk.ts";
 export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio.d.ts"
 export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/server/streamableHttp.d.ts"
+export { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/sse.d.ts"
+export { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";

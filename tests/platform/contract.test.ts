@@ -337,3 +337,35 @@ test("platform: stderrIsTerminal and selfCommand describe this process", () => {
   // Run from source (as tests are), the runtime needs the script: the last argument, absolute.
   assert.ok(self.args.at(-1)?.startsWith("/"), JSON.stringify(self.args));
 });
+
+test(`platform contract (${runtimeName}): serve answers on 127.0.0.1 with the handler until closed`, async () => {
+  const server = await platform.serve((request) => new Response(`got ${new URL(request.url).pathname}`));
+  assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const response = await within(10_000, "the loopback answer", fetch(`${server.url}/callback?code=1`));
+  assert.equal(await response.text(), "got /callback");
+  await within(10_000, "close", server.close());
+  await assert.rejects(fetch(`${server.url}/again`));
+});
+
+test(`platform contract (${runtimeName}): writePrivateFile creates folders 0700 and files 0600, replacing atomically`, async () => {
+  const { mkdtempSync, readdirSync, statSync, rmSync } = await import("node:fs");
+  const root = mkdtempSync(`${(await import("node:os")).tmpdir()}/workbench-private-`);
+  try {
+    const path = `${root}/auth/nested/server.json`;
+    await platform.writePrivateFile(path, "one");
+    await platform.writePrivateFile(path, "two");
+    assert.equal(readFileSync(path, "utf8"), "two");
+    if (process.platform !== "win32") {
+      assert.equal(statSync(path).mode & 0o777, 0o600);
+      assert.equal(statSync(`${root}/auth/nested`).mode & 0o777, 0o700);
+    }
+    assert.deepEqual(readdirSync(`${root}/auth/nested`), ["server.json"], "no temporary file left behind");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test(`platform contract (${runtimeName}): os names this system`, () => {
+  const expected = { win32: "windows", darwin: "darwin", linux: "linux" }[process.platform as string] ?? "other";
+  assert.equal(platform.os, expected);
+});

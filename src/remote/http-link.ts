@@ -1,0 +1,202 @@
+/**
+ * A server reached at a URL, over the SDK's fetch-based client transports: Streamable HTTP, or
+ * the older HTTP+SSE. A url without a type tries Streamable HTTP and falls back to SSE when the
+ * server answers the first POST with 400, 404 or 405, as the MCP specification describes.
+ */
+import type { JSONRPCMessage, Transport } from "../sdk.ts";
+import {
+  type OAuthClientProvider,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "../sdk-remote.ts";
+import { MessageRefused, SessionExpired } from "./link-errors.ts";
+import { serverUrlOf } from "./server-url.ts";
+import type { RemoteServerConfig } from "../config/index.ts";
+import type { ServerLink } from "../toolbox/link.ts";
+import { messageOf } from "../errors.ts";
+import { Redactor } from "./redact.ts";
+import type { FlowGate } from "../transport/flow-gate.ts";
+import { boundedFetch } from "./bounded-fetch.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../transport/json-depth.ts";
+
+/** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
+const FALLBACK_STATUSES = new Set([400, 404, 405]);
+/** How long a DELETE of the session may hold up a close. */
+const TERMINATE_MS = 1_000;
+
+export interface HttpLinkOptions {
+  config: RemoteServerConfig;
+  /** Reading responses waits while this is held: the client is not taking what we send. */
+  readGate?: FlowGate;
+  /** For servers that need OAuth; none means a 401 is an error like any other. */
+  authProvider?: OAuthClientProvider;
+  log(text: string): void;
+}
+
+export class HttpLink implements ServerLink, Transport {
+  claim?: (message: JSONRPCMessage) => boolean;
+  onLost?: (reason: string) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  readonly #options: HttpLinkOptions;
+  readonly #redactor: Redactor;
+  readonly #url: URL;
+  readonly #headers: Record<string, string>;
+  #inner: StreamableHTTPClientTransport | SSEClientTransport;
+  /** A url without type may still fall back to SSE until a POST has succeeded. */
+  #mayFallBack: boolean;
+  #lostReason?: string;
+  sessionExpired = false;
+
+  constructor(options: HttpLinkOptions) {
+    this.#options = options;
+    const { url, headers, basic } = requestTarget(options.config);
+    this.#url = url;
+    this.#headers = headers;
+    this.#redactor = Redactor.forServer(options.config).with(basic ? [basic] : []);
+    const { transport } = options.config;
+    this.#mayFallBack = transport === "auto";
+    this.#inner = this.#create(transport === "sse" ? "sse" : "http");
+  }
+
+  get transport(): Transport {
+    return this;
+  }
+
+  get sessionId(): string | undefined {
+    return sessionOf(this.#inner);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#inner.setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  /**
+   * Errors that end the link are reported through onLost (a network failure, an expired session)
+   * and thrown; an HTTP error for one message is thrown for that message alone.
+   */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const sessionBefore = sessionOf(this.#inner);
+    try {
+      await this.#inner.send(message);
+      this.#mayFallBack = false;
+    } catch (error) {
+      if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES)) {
+        this.#mayFallBack = false;
+        this.#options.log("no Streamable HTTP here (the first POST failed); trying SSE");
+        const tried = this.#inner;
+        this.#inner = this.#create("sse");
+        await tried.close().catch(() => {});
+        await this.#inner.start();
+        return this.send(message);
+      }
+      if (sessionBefore !== undefined && isStatus(error, new Set([404]))) {
+        this.sessionExpired = true;
+        this.#lose(new SessionExpired().message);
+        throw new SessionExpired();
+      }
+      if (isNetworkFailure(error)) {
+        this.#lose(`cannot reach the server: ${this.redact(messageOf(error))}`);
+        throw error;
+      }
+      throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
+    }
+  }
+
+  #closed?: Promise<void>;
+
+  /** The link's close and the SDK Client's close of its transport are one. */
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
+    const inner = this.#inner;
+    if (inner instanceof StreamableHTTPClientTransport && sessionOf(inner) !== undefined && !this.#lostReason) {
+      // Ending the session lets the server free it at once; a server that does not answer soon is left.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_MS)));
+      await Promise.race([inner.terminateSession().catch(() => {}), late]);
+      clearTimeout(timer);
+    }
+    await inner.close().catch(() => {});
+  }
+
+  endedWithin(): Promise<string | undefined> {
+    return Promise.resolve(this.#lostReason);
+  }
+
+  redact(text: string): string {
+    return this.#redactor.redact(text);
+  }
+
+  #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
+    const { authProvider, config, readGate } = this.#options;
+    const url = this.#url;
+    const options = { requestInit: { headers: this.#headers }, authProvider, fetch: boundedFetch(config.maxMessageBytes, readGate) };
+    const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
+    inner.onmessage = (message) => {
+      // As on stdio: what the lane and our own output would recurse through must have a bounded depth.
+      if (nestedDeeperThan(message)) return this.#lose(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if (!this.claim?.(message)) this.onmessage?.(message);
+    };
+    inner.onerror = (error) => this.#onError(error);
+    inner.onclose = () => {
+      if (inner === this.#inner) this.onclose?.();
+    };
+    return inner;
+  }
+
+  /**
+   * The SDK reports here what it cannot throw: a stream that broke (the server went away), a
+   * message it could not parse. A broken stream ends the link; pending calls fail at once.
+   */
+  #onError(error: Error): void {
+    const text = this.redact(messageOf(error));
+    this.#options.log(text);
+    const broken = text.startsWith("SSE stream disconnected") || error.name === "SseError" ||
+      error.constructor.name === "SseError" || text.includes("(maxMessageBytes)");
+    if (broken) this.#lose(`connection to the server lost: ${text}`);
+  }
+
+  #lose(reason: string): void {
+    if (this.#lostReason) return;
+    this.#lostReason = reason;
+    this.onLost?.(reason);
+  }
+}
+
+function isStatus(error: unknown, statuses: Set<number>): boolean {
+  return error instanceof StreamableHTTPError && error.code !== undefined && statuses.has(error.code);
+}
+
+/** fetch rejects with a TypeError when it gets no HTTP answer at all (refused, reset, DNS). */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError || /ECONNREFUSED|ECONNRESET|connection refused|Unable to connect/i.test(messageOf(error));
+}
+
+/** Only Streamable HTTP has a session id in a header; SSE's lives in its endpoint URL. */
+function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport): string | undefined {
+  return transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
+}
+
+/**
+ * The URL without its user:password, which becomes a Basic Authorization header unless the config
+ * gives one: Deno's fetch would send it so and Bun's would drop it, and browsers refuse such URLs.
+ */
+function requestTarget(config: RemoteServerConfig): { url: URL; headers: Record<string, string>; basic?: string } {
+  const url = new URL(serverUrlOf(config));
+  const written = new URL(config.url);
+  if (written.username === "" && written.password === "") return { url, headers: config.headers };
+  const credentials = `${decodeURIComponent(written.username)}:${decodeURIComponent(written.password)}`;
+  const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
+  const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+  return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
+}

@@ -1,0 +1,24 @@
+/**
+ * How a connection reaches its server: a child process on stdio or a URL. The connection (SDK
+ * Client, tools/call lane, timeouts, lost and restart) does not care which.
+ */
+import type { JSONRPCMessage, Transport } from "../sdk.ts";
+
+export interface ServerLink {
+  /** The SDK transport to the server. */
+  readonly transport: Transport;
+  /** Messages pass this first: true means it was taken (by the tools/call lane). */
+  claim?: (message: JSONRPCMessage) => boolean;
+  /** Called at most once when the link ends by itself (a crash, a lost network connection). */
+  onLost?: (reason: string) => void;
+  /** True once a remote server has answered 404 for our session: a new one may be initialized. */
+  readonly sessionExpired?: boolean;
+  /** Why the link ended if it does within `ms` (a child's exit status), to name it in failures. */
+  endedWithin(ms: number): Promise<string | undefined>;
+  /** Ends the link; called just before the SDK Client closes its transport, and may be called again. */
+  close(options: { graceful: boolean }): Promise<void>;
+  /** A message about this server as it may be shown: secrets masked. */
+  redact(text: string): string;
+  /** `reason` followed by what the server said last about it (a child's last stderr lines). */
+  explain?(reason: string): Promise<string>;
+}
