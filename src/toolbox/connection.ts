@@ -51,6 +51,8 @@ export class ServerConnection {
   /** Set at once for a child (spawned by `open`), on connect for a remote server. */
   #link!: ServerLink;
   #firstLink?: Promise<ServerLink>;
+  /** Why the link itself ended, as it said (a crash, a network failure). */
+  #linkLost?: string;
   #client!: Client;
   #lane?: ToolCallLane;
   #closing?: Promise<void>;
@@ -97,9 +99,11 @@ export class ServerConnection {
       await Promise.race([this.#initialize(connectTimeoutMs), timeout]);
     } catch (error) {
       const ended = timedOut ? undefined : await link.endedWithin(EXIT_REPORT_MS);
+      // Why the link was lost (a remote server out of reach) says more than the SDK's error.
+      const lost = timedOut ? undefined : this.#linkLost;
       await this.close({ graceful: false });
       if (ended) throw new Error(`${ended} during initialization`);
-      throw new Error(link.redact(messageOf(error)), { cause: error });
+      throw new Error(link.redact(lost ?? messageOf(error)), { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -112,6 +116,7 @@ export class ServerConnection {
     link.claim = (message) => lane.claim(message);
     link.onLost = (reason) => {
       if (this.#link !== link) return;
+      this.#linkLost = reason;
       this.lostReason ??= reason;
       lane.close();
       void client.close().catch(() => {});
@@ -124,6 +129,7 @@ export class ServerConnection {
     };
     this.#client = client;
     this.#lane = lane;
+    this.#linkLost = undefined;
     return link;
   }
 
