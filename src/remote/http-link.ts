@@ -129,8 +129,9 @@ export class HttpLink implements ServerLink, Transport {
     await inner.close().catch(() => {});
   }
 
+  /** A remote server has no exit status: why it was lost reaches the connection through onLost. */
   endedWithin(): Promise<string | undefined> {
-    return Promise.resolve(this.#lostReason);
+    return Promise.resolve(undefined);
   }
 
   redact(text: string): string {

@@ -53,6 +53,8 @@ export class ServerConnection {
   /** Set at once for a child (spawned by `open`), on connect for a remote server. */
   #link!: ServerLink;
   #firstLink?: Promise<ServerLink>;
+  /** Why the link itself ended, as it said (a crash, a network failure). */
+  #linkLost?: string;
   #client!: Client;
   #lane?: ToolCallLane;
   #closing?: Promise<void>;
@@ -99,7 +101,9 @@ export class ServerConnection {
       await Promise.race([this.#initialize(connectTimeoutMs), timeout]);
     } catch (error) {
       const ended = timedOut ? undefined : await link.endedWithin(EXIT_REPORT_MS);
-      const reason = ended ? `${ended} during initialization` : link.redact(messageOf(error));
+      // Why the link was lost (a remote server out of reach) says more than the SDK's error.
+      const lost = timedOut ? undefined : this.#linkLost;
+      const reason = ended ? `${ended} during initialization` : link.redact(lost ?? messageOf(error));
       // MCP clients hide our stderr: what the server said last goes into the message itself.
       const explained = await link.explain?.(reason) ?? reason;
       await this.close({ graceful: false });
@@ -116,6 +120,7 @@ export class ServerConnection {
     link.claim = (message) => lane.claim(message);
     link.onLost = (reason) => {
       if (this.#link !== link) return;
+      this.#linkLost = reason;
       this.lostReason ??= reason;
       lane.close();
       void client.close().catch(() => {});
@@ -128,6 +133,7 @@ export class ServerConnection {
     };
     this.#client = client;
     this.#lane = lane;
+    this.#linkLost = undefined;
     return link;
   }
 

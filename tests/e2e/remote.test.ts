@@ -129,7 +129,7 @@ test("remote: a server that is down is listed in _errors; the others work", asyn
       const value = opened(await openToolbox(session, "dev"));
       assert.equal(value.servers_connected, 1);
       assert.equal(value._errors?.length, 1);
-      assert.match(value._errors![0], /^Failed to connect to server 'down' in toolbox 'dev': \S/);
+      assert.match(value._errors![0], /^Failed to connect to server 'down' in toolbox 'dev': cannot reach the server: \S/);
       assert.equal(okText(await useTool(session, "dev", "up", "echo", { text: "ok" })), "remote: ok");
     });
   });
