@@ -18,6 +18,7 @@ import { messageOf } from "../errors.ts";
 import { Redactor } from "./redact.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
+import { withServerHeaders } from "./server-headers.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../transport/json-depth.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
@@ -141,7 +142,8 @@ export class HttpLink implements ServerLink, Transport {
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
     const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
-    const options = { requestInit: { headers: this.#headers }, authProvider, fetch: boundedFetch(config.maxMessageBytes, readGate) };
+    const fetch = withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate));
+    const options = { authProvider, fetch };
     const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
     inner.onmessage = (message) => {
       // As on stdio: what the lane and our own output would recurse through must have a bounded depth.
