@@ -7,7 +7,9 @@ function recorder() {
   const seen: { url: string; headers: Record<string, string> }[] = [];
   const inner = (input: string | URL | Request, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
-    seen.push({ url, headers: Object.fromEntries(new Headers(init?.headers).entries()) });
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+    seen.push({ url, headers });
     return Promise.resolve(new Response(null, { status: 204 }));
   };
   return { seen, inner };
