@@ -3,7 +3,6 @@
  * stdio until told to stop; with one, run it and exit with its code.
  */
 import type { Platform } from "../platform/types.ts";
-import { ConfigError, loadConfig, resolveConfigPath } from "../config/index.ts";
 import { serveWorkbench } from "../server/workbench-server.ts";
 import { ToolboxRegistry } from "../toolbox/registry.ts";
 import { CatalogCache } from "../toolbox/catalog-cache.ts";
@@ -13,7 +12,7 @@ import { FlowGate } from "../transport/flow-gate.ts";
 import { BoundedLog } from "../log.ts";
 import { NAME, VERSION } from "../version.ts";
 import { helpText, parseArgs, type SubcommandArgs, type SubcommandName } from "./args.ts";
-import { EXIT_USAGE, writeStdout } from "./common.ts";
+import { EXIT_USAGE, loadForCommand, writeStdout } from "./common.ts";
 import { runCheck } from "./check.ts";
 import { runTools } from "./tools.ts";
 import { runCall } from "./call.ts";
@@ -60,15 +59,9 @@ export async function run(platform: Platform): Promise<number> {
       return await RUN[command.name](platform, command);
   }
 
-  const path = resolveConfigPath({ flag: command.configPath, env: platform.env, cwd: platform.cwd });
-  let config;
-  try {
-    ({ config } = await loadConfig({ path, env: platform.env, readTextFile: platform.readTextFile }));
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    say(`${NAME}: ${error.message}`);
-    return EXIT_USAGE;
-  }
+  const loaded = await loadForCommand(platform, command.configPath);
+  if (!loaded) return EXIT_USAGE;
+  const { path, config } = loaded;
 
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const backpressure = new FlowGate();
