@@ -37,6 +37,9 @@ export interface ReferenceContext {
   /** Instructions on a first start, and on the next one when the cache gives tool counts. */
   instructionsBytes: number;
   instructionsWithCountsBytes: number;
+  /** The servers' own instructions in the open_toolbox result: the same bytes a direct client gets. */
+  serverInstructionsBytes: number;
+  /** Tool listings compared, without the servers' instructions that both sides carry. */
   fullRatio: number;
   summaryRatio: number;
 }
@@ -47,6 +50,17 @@ const CACHE_WAIT_MS = 10_000;
 
 const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
+/** An open_toolbox result's bytes without the servers' instructions (issue 15), which a direct client reads too. */
+function listingBytes(text: string): number {
+  const { instructions: _, ...listing } = JSON.parse(text);
+  return jsonBytes(listing);
+}
+
+function serverInstructionsBytes(text: string): number {
+  const { instructions } = JSON.parse(text) as { instructions?: Record<string, string> };
+  return Object.values(instructions ?? {}).reduce((sum, given) => sum + Buffer.byteLength(given), 0);
+}
+
 export async function measureContext(target: Target, setup: BenchSetup): Promise<ContextFigures> {
   const client = await startWorkbench(target, setup);
   let instructions: string;
@@ -56,7 +70,7 @@ export async function measureContext(target: Target, setup: BenchSetup): Promise
     instructions = client.initializeResult?.instructions ?? "";
     const listing = await client.request("tools/list", {}) as { tools: unknown[] };
     toolsListBytes = jsonBytes(listing.tools);
-    openToolboxBytes = Buffer.byteLength(textOf(await openToolbox(client, MIXED)));
+    openToolboxBytes = listingBytes(textOf(await openToolbox(client, MIXED)));
   } finally {
     await client.close();
   }
@@ -100,8 +114,8 @@ async function measureReference(
   await untilFiles(cacheDir, REFERENCE_SERVERS.length);
   const warm = await withClient(await startWorkbench(target, setup, other), (client) =>
     Promise.resolve(client.initializeResult?.instructions ?? ""));
-  const fullBytes = Buffer.byteLength(opened.full);
-  const summaryBytes = Buffer.byteLength(opened.summary);
+  const fullBytes = listingBytes(opened.full);
+  const summaryBytes = listingBytes(opened.summary);
   return {
     tools: flat.tools,
     flatBytes: flat.bytes,
@@ -109,6 +123,7 @@ async function measureReference(
     summaryBytes,
     instructionsBytes: Buffer.byteLength(opened.instructions),
     instructionsWithCountsBytes: Buffer.byteLength(warm),
+    serverInstructionsBytes: serverInstructionsBytes(opened.full),
     fullRatio: fullBytes / flat.bytes,
     summaryRatio: summaryBytes / flat.bytes,
   };

@@ -200,6 +200,12 @@ function contextRows(context: ContextFigures): string[][] {
       "",
       "first start / with tool counts from the cache",
     ],
+    [
+      "  servers' own instructions in open_toolbox, bytes",
+      withTokens(reference.serverInstructionsBytes),
+      withTokens(reference.serverInstructionsBytes),
+      "the same a direct client gets; left out of the ratios above",
+    ],
   ];
 }
 

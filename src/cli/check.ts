@@ -89,7 +89,7 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
 
 /** toolFilters naming what the server does not have; tool names the server lists twice. */
 function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[] {
-  const names = slot.connection!.listedNames;
+  const names = slot.connection!.tools.map((tool) => tool.name);
   const warnings: string[] = [];
   const missing = (filters ?? []).filter((name) => name !== "*" && !names.includes(name));
   if (missing.length > 0) {

@@ -14,6 +14,8 @@ export interface ServerSettings {
   inheritEnv: boolean;
   /** Check use_tool's arguments against the tool's inputSchema before calling the server. */
   validateArguments: boolean;
+  /** Stop the server after this long without a call (0: never); the next call starts it again. */
+  idleTimeoutMs: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -23,6 +25,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   maxMessageBytes: 64 * 1024 * 1024,
   inheritEnv: false,
   validateArguments: true,
+  idleTimeoutMs: 0,
 };
 
 /** What open_toolbox returns when not told: the spec's full entries, or one summary line per tool. */
@@ -88,6 +91,7 @@ const EXPECTED_STRING = "expected a string";
 const EXPECTED_NON_EMPTY_STRING = "expected a non-empty string";
 const EXPECTED_STRING_ARRAY = "expected an array of strings";
 const EXPECTED_TIMEOUT = `expected a positive integer of milliseconds (at most ${MAX_TIMEOUT_MS})`;
+const EXPECTED_IDLE_TIMEOUT = `expected an integer of milliseconds, 0 for never (at most ${MAX_TIMEOUT_MS})`;
 // A JavaScript string (one message) holds at most about 2^29 characters in V8 and JavaScriptCore alike.
 const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
 const EXPECTED_BYTES = `expected a positive integer of bytes (at most ${MAX_MESSAGE_BYTES})`;
@@ -162,8 +166,8 @@ const nonEmptyString = () =>
 const stringArray = () =>
   custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY, { type: "array", items: { type: "string" } });
 
-const boundedInteger = (max: number, message: string) =>
-  v.optional(v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message)));
+const boundedInteger = (max: number, message: string, min = 1) =>
+  v.optional(v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message)));
 
 /** Every key optional and without a default: an absent one falls back to the top level, then to DEFAULT_SETTINGS. */
 const settingsEntries = {
@@ -173,6 +177,7 @@ const settingsEntries = {
   maxMessageBytes: boundedInteger(MAX_MESSAGE_BYTES, EXPECTED_BYTES),
   inheritEnv: v.optional(v.boolean("expected true or false")),
   validateArguments: v.optional(v.boolean("expected true or false")),
+  idleTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_IDLE_TIMEOUT, 0),
 };
 
 /** Settable at the top of the file (for every toolbox) and per toolbox; optional, like settingsEntries. */

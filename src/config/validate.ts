@@ -91,5 +91,6 @@ function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSett
     maxMessageBytes: pick("maxMessageBytes"),
     inheritEnv: pick("inheritEnv"),
     validateArguments: pick("validateArguments"),
+    idleTimeoutMs: pick("idleTimeoutMs"),
   };
 }

@@ -2,14 +2,21 @@
  * One downstream server: the SDK Client that speaks to it over a link (a child process or a URL),
  * the tools/call lane, timeouts, progress, cancellation, and what happens when the link is lost.
  */
-import { type CallToolResult, Client, type JSONRPCMessage, ListToolsResultSchema, type Progress, type Tool } from "../sdk.ts";
+import {
+  type CallToolResult,
+  Client,
+  type JSONRPCMessage,
+  ListToolsResultSchema,
+  type Progress,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "../sdk.ts";
 import { isRemote, type ServerConfig } from "../config/index.ts";
 import type { Platform } from "../platform/types.ts";
 import { RefusedMessage } from "../transport/stream-transport.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
-import { applyToolFilters } from "./filters.ts";
 import { CallError, ToolCallLane } from "./call-lane.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
@@ -35,17 +42,25 @@ export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "w
   auth?: RemoteAuth;
 };
 
+/** A call's own limits: each toolbox that shares a server keeps those it configured. */
+export type CallLimits = Pick<ServerConfig, "callTimeoutMs" | "maxCallTimeMs">;
+
 export interface CallOptions {
   signal?: AbortSignal;
   /** Downstream progress, for the client that asked for it. */
   onProgress?: (progress: Progress) => void;
+  /** The limits of the toolbox's server entry; the connection's own configuration otherwise. */
+  limits?: CallLimits;
 }
 
 export class ServerConnection {
   readonly target: ConnectionTarget;
+  /** Every tool the server lists, as it lists them: toolFilters are each toolbox's own view. */
   tools: Tool[] = [];
-  /** Names of every tool the server listed, before toolFilters (duplicates kept), for `check`. */
-  listedNames: string[] = [];
+  /** What the server's initialize result says about using it, if anything. */
+  instructions?: string;
+  /** The server changed its tools (notifications/tools/list_changed) and they were listed again. */
+  onToolsChanged?: () => void;
   /** Set once the connection is lost; the reason says why. */
   lostReason?: string;
   readonly #host: ConnectionHost;
@@ -60,6 +75,9 @@ export class ServerConnection {
   #closing?: Promise<void>;
   /** A new session after the server forgot ours, shared by the calls that found out. */
   #renewing?: Promise<void>;
+  /** A list under way after notifications/tools/list_changed, and whether another was asked for meanwhile. */
+  #relisting?: Promise<void>;
+  #relistAgain = false;
 
   private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
@@ -164,7 +182,13 @@ export class ServerConnection {
       this.lostReason ??= "connection closed";
       this.#lane?.close();
     };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#toolsChanged(client));
     await client.connect(this.#link.transport, { timeout });
+    this.instructions = client.getInstructions() || undefined;
+    this.tools = await this.#listTools(client, timeout);
+  }
+
+  async #listTools(client: Client, timeout: number): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
@@ -174,8 +198,39 @@ export class ServerConnection {
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
-    this.listedNames = tools.map((tool) => tool.name);
-    this.tools = applyToolFilters(tools, this.target.config.toolFilters);
+    return tools;
+  }
+
+  /** Resolves once the tools are listed as the server last said they changed. */
+  toolsSettled(): Promise<void> {
+    return this.#relisting ?? Promise.resolve();
+  }
+
+  /**
+   * The server's tools changed: list them again. Notifications that come while a list is under way
+   * ask for one more list after it, not one each.
+   */
+  #toolsChanged(client: Client): void {
+    if (this.#client !== client || this.lostReason) return;
+    if (this.#relisting) {
+      this.#relistAgain = true;
+      return;
+    }
+    this.#relisting = (async () => {
+      do {
+        this.#relistAgain = false;
+        try {
+          const tools = await this.#listTools(client, this.target.config.connectTimeoutMs);
+          if (this.#client !== client) return;
+          // A new array: each toolbox's view made from the old one sees that it is stale.
+          this.tools = tools;
+          this.onToolsChanged?.();
+        } catch (error) {
+          this.#log(`listing the changed tools failed: ${this.#link.redact(messageOf(error))}`);
+          return;
+        }
+      } while (this.#relistAgain && !this.lostReason);
+    })().finally(() => (this.#relisting = undefined));
   }
 
   /**
@@ -185,6 +240,7 @@ export class ServerConnection {
    */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const link = this.#link;
+    const limits = options.limits ?? this.target.config;
     try {
       return await this.#call(name, args, options);
     } catch (error) {
@@ -195,16 +251,16 @@ export class ServerConnection {
           throw new Error(`${new SessionExpired().message}; initializing again failed: ${messageOf(renewError)}`);
         }
         return await this.#call(name, args, options).catch(async (retryError) => {
-          throw new Error(this.#link.redact(await this.#explain(retryError)), { cause: retryError });
+          throw new Error(this.#link.redact(await this.#explain(retryError, limits)), { cause: retryError });
         });
       }
-      throw new Error(link.redact(await this.#explain(error)), { cause: error });
+      throw new Error(link.redact(await this.#explain(error, limits)), { cause: error });
     }
   }
 
   #call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     if (this.lostReason || !this.#lane) return Promise.reject(new Error(this.lostReason ?? "not connected"));
-    const { callTimeoutMs, maxCallTimeMs } = this.target.config;
+    const { callTimeoutMs, maxCallTimeMs } = options.limits ?? this.target.config;
     return this.#lane.call({
       name,
       arguments: args,
@@ -231,9 +287,8 @@ export class ServerConnection {
   }
 
   /** The words for a failed call: a crash names the exit, a timeout names its limit. */
-  async #explain(error: unknown): Promise<string> {
+  async #explain(error: unknown, { callTimeoutMs, maxCallTimeMs }: CallLimits): Promise<string> {
     if (!(error instanceof CallError)) return messageOf(error);
-    const { callTimeoutMs, maxCallTimeMs } = this.target.config;
     switch (error.failure.kind) {
       case "remote":
         return error.failure.message;

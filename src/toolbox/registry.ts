@@ -1,32 +1,81 @@
 /**
  * The toolboxes a session has opened. Opening connects every server of a toolbox in parallel;
  * concurrent opens share one attempt; servers that failed (or were lost) are tried again by the
- * next open, while connected ones are kept as they are. A server that crashes is restarted by the
- * next call that needs it, with backoff, until it fails too often in a row.
+ * next open, while connected ones are kept as they are. Servers with one definition are one
+ * connection, whatever toolboxes list them (see definition.ts); each toolbox keeps its own name for
+ * it, its own toolFilters view and its own call limits.
  */
-import type { ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
-import { type ConnectionHost, ServerConnection } from "./connection.ts";
-import { RestartPolicy } from "./restart-policy.ts";
+import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
+import type { CallToolResult, Tool } from "../sdk.ts";
+import type { CallOptions, ConnectionHost, ServerConnection } from "./connection.ts";
+import type { RestartPolicy } from "./restart-policy.ts";
 import type { CatalogCache } from "./catalog-cache.ts";
-import { messageOf } from "../errors.ts";
+import type { Timers } from "./call-lane.ts";
+import { applyToolFilters } from "./filters.ts";
+import { sharedConfig, sharingKey } from "./definition.ts";
+import { type Connected, SharedServer } from "./shared-server.ts";
 
-export interface ServerSlot {
-  name: string;
-  connection?: ServerConnection;
-  /** Why there is no connection, for messages. */
-  error?: string;
-  restarts: RestartPolicy;
-  /** A connection attempt under way, shared by everyone who needs this server. */
-  connecting?: Promise<void>;
-  /** How long the last attempt took, in whole milliseconds. */
-  startMs?: number;
-}
+export type { Connected };
 
 export interface RegistryOptions {
   /** Where each server's tool list is kept once listed, for the next start's instructions. */
   catalog?: CatalogCache;
   /** A connection attempt ended, connected or not: for `check`'s live progress. */
   onSettled?: (toolbox: string, slot: ServerSlot) => void;
+  /** For tests of the idle stop. */
+  timers?: Timers;
+}
+
+/** A server as one toolbox sees it: its name there, its filters, over the shared connection. */
+export class ServerSlot {
+  readonly name: string;
+  readonly config: ServerConfig;
+  readonly shared: SharedServer;
+  #viewOf?: Tool[];
+  #view: Tool[] = [];
+
+  constructor(name: string, config: ServerConfig, shared: SharedServer) {
+    this.name = name;
+    this.config = config;
+    this.shared = shared;
+  }
+
+  get connection(): ServerConnection | undefined {
+    return this.shared.connection;
+  }
+
+  get error(): string | undefined {
+    return this.shared.error;
+  }
+
+  get restarts(): RestartPolicy {
+    return this.shared.restarts;
+  }
+
+  get startMs(): number | undefined {
+    return this.shared.startMs;
+  }
+
+  /** The server's tools through this toolbox's toolFilters, as last listed. */
+  get tools(): Tool[] {
+    const all = this.shared.tools;
+    if (this.#viewOf !== all) {
+      this.#view = applyToolFilters(all, this.config.toolFilters);
+      this.#viewOf = all;
+    }
+    return this.#view;
+  }
+
+  /** What the server said about using it when it initialized, if anything. */
+  get instructions(): string | undefined {
+    return this.shared.connection?.instructions;
+  }
+
+  /** Calls a tool with this toolbox's call limits. */
+  callTool(connection: ServerConnection, name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    const { callTimeoutMs, maxCallTimeMs } = this.config;
+    return this.shared.call(connection, name, args, { ...options, limits: { callTimeoutMs, maxCallTimeMs } });
+  }
 }
 
 export interface OpenToolbox {
@@ -36,14 +85,16 @@ export interface OpenToolbox {
   servers: ServerSlot[];
 }
 
-export type Connected = { ok: true; connection: ServerConnection } | { ok: false; error: string };
-
 export class ToolboxRegistry {
   readonly #config: WorkbenchConfig;
   readonly #host: ConnectionHost;
   readonly #open = new Map<string, OpenToolbox>();
   readonly #opening = new Map<string, Promise<OpenToolbox>>();
-  /** Every live child, connecting or connected, so that shutdown reaches them all. */
+  /** Every server definition, made when first needed, by sharing key. */
+  readonly #shared = new Map<string, SharedServer>();
+  /** Every configured server by sharing key, in configuration order: one definition's settings are merged. */
+  readonly #byKey = new Map<string, { toolbox: string; server: string; config: ServerConfig }[]>();
+  /** Every live connection, connecting or connected, so that shutdown reaches them all. */
   readonly #connections = new Set<ServerConnection>();
   readonly #options: RegistryOptions;
   #closed = false;
@@ -52,6 +103,14 @@ export class ToolboxRegistry {
     this.#config = config;
     this.#host = host;
     this.#options = options;
+    for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
+      for (const [server, serverConfig] of Object.entries(mcpServers)) {
+        const key = sharingKey(serverConfig);
+        const users = this.#byKey.get(key) ?? [];
+        users.push({ toolbox, server, config: serverConfig });
+        this.#byKey.set(key, users);
+      }
+    }
   }
 
   /** The toolbox if it has been opened (with a server connected then, or none configured). */
@@ -64,11 +123,14 @@ export class ToolboxRegistry {
     const pending = this.#opening.get(name);
     if (pending) return pending;
     const toolbox = this.#open.get(name) ?? this.#fresh(name);
-    const missing = toolbox.servers.filter((slot) => !isLive(slot));
+    const missing = toolbox.servers.filter((slot) => !slot.shared.live);
+    for (const slot of toolbox.servers) if (slot.shared.live) slot.shared.touch();
     if (missing.length === 0) return Promise.resolve(toolbox);
-    const attempt = Promise.all(missing.map((slot) => {
+    const attempt = Promise.all(missing.map(async (slot) => {
+      // An open starts over a server that was given up on; one already starting is joined.
       slot.restarts.reset();
-      return this.#connect(toolbox, slot);
+      await slot.shared.connect();
+      this.#options.onSettled?.(toolbox.name, slot);
     })).then(() => {
       const anyConnected = toolbox.servers.length === 0 || toolbox.servers.some((slot) => slot.connection);
       if (anyConnected && !this.#closed) this.#open.set(name, toolbox);
@@ -79,88 +141,53 @@ export class ToolboxRegistry {
     return attempt;
   }
 
-  /**
-   * The server's connection, restarted first if it was lost: the first restart after a crash is
-   * immediate, later ones wait out the backoff (the wait ends early if the call is cancelled).
-   */
-  async connected(toolbox: OpenToolbox, slot: ServerSlot, signal?: AbortSignal): Promise<Connected> {
-    if (isLive(slot)) return { ok: true, connection: slot.connection! };
-    const lost = slot.connection;
-    if (lost?.lostReason) {
-      // Counted once, here, synchronously: concurrent callers then see no connection at all.
-      slot.connection = undefined;
-      slot.error = lost.lostReason;
-      slot.restarts.failed(lost.lostReason);
-      void this.#release(lost).catch(() => {});
-    }
-    if (slot.restarts.givenUp) {
-      const { failures, lastReason } = slot.restarts;
-      return {
-        ok: false,
-        error: `server is down after ${failures} failures in a row (last: ${lastReason}); call open_toolbox to start it again`,
-      };
-    }
-    await slot.restarts.waitForTurn(signal);
-    if (signal?.aborted) return { ok: false, error: "cancelled by the client" };
-    await this.#connect(toolbox, slot);
-    if (slot.connection) return { ok: true, connection: slot.connection };
-    return { ok: false, error: `restart failed: ${slot.error}` };
+  /** The server's connection, started again first if it was lost or stopped for being idle. */
+  connected(slot: ServerSlot, signal?: AbortSignal): Promise<Connected> {
+    return slot.shared.connected(signal);
   }
 
   /** Ends every connection and child; later opens fail. */
   async closeAll(): Promise<void> {
     this.#closed = true;
     this.#open.clear();
+    await Promise.allSettled([...this.#shared.values()].map((shared) => shared.close()));
     await Promise.allSettled([...this.#connections].map((connection) => connection.close()));
   }
 
   #fresh(name: string): OpenToolbox {
     const config = this.#config.toolboxes[name];
     if (!config) throw new Error(`Toolbox '${name}' not found in configuration`);
-    const servers = Object.keys(config.mcpServers).map((server) => ({ name: server, restarts: new RestartPolicy() }));
+    const servers = Object.entries(config.mcpServers).map(([server, serverConfig]) =>
+      new ServerSlot(server, serverConfig, this.#sharedFor(serverConfig))
+    );
     return { name, config, servers };
   }
 
-  /** One attempt at a time per server: a concurrent caller waits for the same attempt. */
-  #connect(toolbox: OpenToolbox, slot: ServerSlot): Promise<void> {
-    slot.connecting ??= this.#attempt(toolbox, slot).finally(() => (slot.connecting = undefined));
-    return slot.connecting;
-  }
-
-  async #attempt(toolbox: OpenToolbox, slot: ServerSlot): Promise<void> {
-    if (isLive(slot)) return;
-    const previous = slot.connection;
-    slot.connection = undefined;
-    if (previous) void this.#release(previous).catch(() => {});
-    if (this.#closed) {
-      slot.error = "the workbench is shutting down";
-      return;
+  #sharedFor(config: ServerConfig): SharedServer {
+    const key = sharingKey(config);
+    let shared = this.#shared.get(key);
+    if (!shared) {
+      const users = this.#byKey.get(key) ?? [];
+      const [first] = users;
+      const target = { toolbox: first.toolbox, server: first.server, config: sharedConfig(users.map((user) => user.config)) };
+      shared = new SharedServer(target, {
+        connectionHost: this.#host,
+        live: this.#connections,
+        closed: () => this.#closed,
+        onListed: () => this.#remember(users, shared!),
+        timers: this.#options.timers,
+      });
+      this.#shared.set(key, shared);
     }
-    const target = { toolbox: toolbox.name, server: slot.name, config: toolbox.config.mcpServers[slot.name] };
-    let connection: ServerConnection | undefined;
-    const started = performance.now();
-    try {
-      connection = ServerConnection.open(target, this.#host);
-      this.#connections.add(connection);
-      await connection.connect();
-      slot.connection = connection;
-      slot.error = undefined;
-      void this.#options.catalog?.remember(target.config, connection.tools).catch(() => {});
-    } catch (error) {
-      slot.error = messageOf(error);
-      slot.restarts.failed(slot.error);
-      if (connection) this.#connections.delete(connection);
+    return shared;
+  }
+
+  /** Each configured server of this definition keeps its own view in the catalog cache. */
+  #remember(users: { config: ServerConfig }[], shared: SharedServer): void {
+    const catalog = this.#options.catalog;
+    if (!catalog) return;
+    for (const { config } of users) {
+      void catalog.remember(config, applyToolFilters(shared.tools, config.toolFilters)).catch(() => {});
     }
-    slot.startMs = Math.round(performance.now() - started);
-    this.#options.onSettled?.(toolbox.name, slot);
   }
-
-  async #release(connection: ServerConnection): Promise<void> {
-    await connection.close();
-    this.#connections.delete(connection);
-  }
-}
-
-function isLive(slot: ServerSlot): boolean {
-  return slot.connection !== undefined && slot.connection.lostReason === undefined;
 }

@@ -36,6 +36,8 @@ interface ToolboxHeader {
   toolbox: string;
   description: string;
   servers_connected: number;
+  /** What servers said about using them when they initialized: only servers that said something. */
+  instructions?: Record<string, string>;
 }
 
 export interface OpenToolboxResult extends ToolboxHeader {
@@ -90,6 +92,9 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
     description: toolbox.config.description,
     servers_connected: toolbox.servers.filter((server) => server.connection).length,
   };
+  const instructions = serverInstructions(toolbox);
+  // A `tools` selection follows an open that gave the instructions already.
+  if (instructions && !("tools" in view)) header.instructions = instructions;
   const errors = connectErrors(toolbox);
   let result: OpenToolboxValue;
   if ("tools" in view) {
@@ -99,7 +104,7 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   } else if (view.detail === "summary") {
     const servers: Record<string, string[]> = {};
     for (const server of toolbox.servers) {
-      if (server.connection) servers[server.name] = server.connection.tools.map(summaryLine);
+      if (server.connection) servers[server.name] = server.tools.map(summaryLine);
     }
     result = { ...header, servers };
   } else {
@@ -112,7 +117,7 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
 /** The spec's entries for every tool of the toolbox's connected servers, without outputSchema. */
 export function fullEntries(toolbox: OpenToolbox): ToolInfo[] {
   return toolbox.servers.flatMap((server) =>
-    (server.connection?.tools ?? []).map((tool) => toolInfo(tool, toolbox.name, server.name, false))
+    (server.connection ? server.tools : []).map((tool) => toolInfo(tool, toolbox.name, server.name, false))
   );
 }
 
@@ -123,7 +128,7 @@ function selectTools(toolbox: OpenToolbox, names: string[]): { tools: ToolInfo[]
   const found = new Set<string>();
   const known: string[] = [];
   for (const server of toolbox.servers) {
-    for (const tool of server.connection?.tools ?? []) {
+    for (const tool of server.connection ? server.tools : []) {
       known.push(tool.name);
       if (!wanted.has(tool.name)) continue;
       found.add(tool.name);
@@ -133,6 +138,12 @@ function selectTools(toolbox: OpenToolbox, names: string[]): { tools: ToolInfo[]
   const errors = [...wanted].filter((name) => !found.has(name))
     .map((name) => `Tool '${name}' not found in toolbox '${toolbox.name}'${didYouMean(name, known)}`);
   return { tools, errors };
+}
+
+function serverInstructions(toolbox: OpenToolbox): Record<string, string> | undefined {
+  const given = toolbox.servers.filter((server) => server.connection && server.instructions);
+  if (given.length === 0) return undefined;
+  return Object.fromEntries(given.map((server) => [server.name, server.instructions!]));
 }
 
 function connectErrors(toolbox: OpenToolbox): string[] {

@@ -50,14 +50,16 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
         `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}`,
       );
     }
-    const connected = await ctx.registry.connected(toolbox, server, ctx.signal);
+    const connected = await ctx.registry.connected(server, ctx.signal);
     if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${where}: ${connected.error}`);
     const { connection } = connected;
-    const definition = connection.tools.find((t) => t.name === id.name);
+    // A tool the server has just added (tools/list_changed) is found once its list has come.
+    const find = () => server.tools.find((t) => t.name === id.name);
+    const definition = find() ?? await connection.toolsSettled().then(find);
     if (!definition) {
       return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${elsewhere(toolbox, id.server, id.name)}`);
     }
-    if (toolbox.config.mcpServers[id.server].validateArguments) {
+    if (server.config.validateArguments) {
       const check = checkArguments(definition, args);
       if (!check.ok) {
         return Failure(
@@ -67,8 +69,7 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
       }
     }
     try {
-      const result = await connection.callTool(id.name, args, { signal: ctx.signal, onProgress: ctx.onProgress });
-      server.restarts.succeeded();
+      const result = await server.callTool(connection, id.name, args, { signal: ctx.signal, onProgress: ctx.onProgress });
       return Success(result);
     } catch (error) {
       return Failure(`Error executing tool '${id.name}' ${where}: ${messageOf(error)}`);
@@ -83,9 +84,9 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
  */
 function elsewhere(toolbox: OpenToolbox, serverName: string, name: string): string {
   const others = toolbox.servers.filter((s) =>
-    s.name !== serverName && s.connection?.tools.some((tool) => tool.name === name)
+    s.name !== serverName && s.tools.some((tool) => tool.name === name)
   );
   if (others.length > 0) return `. Did you mean server ${alternatives(others.map((s) => s.name))}?`;
   const server = toolbox.servers.find((s) => s.name === serverName);
-  return didYouMean(name, (server?.connection?.tools ?? []).map((tool) => tool.name));
+  return didYouMean(name, (server?.tools ?? []).map((tool) => tool.name));
 }

@@ -173,6 +173,7 @@ function sampleResults(): Results {
         summaryBytes: 4_800,
         instructionsBytes: 400,
         instructionsWithCountsBytes: 430,
+        serverInstructionsBytes: 1579,
         fullRatio: 0.7,
         summaryRatio: 0.16,
       },

@@ -32,23 +32,35 @@ function summaryOf(text: string): OpenToolboxSummary {
 
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
-/** Each reference server's own tools, listed directly with the SDK client as a client without us would. */
+/**
+ * Each reference server's own tools, listed directly with the SDK client as a client without us
+ * would, and the instructions such a client gets from the servers that give some.
+ */
 async function flatTools(servers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>) {
   const lists: Record<string, Tool[]> = {};
+  const instructions: Record<string, string> = {};
   for (const [name, server] of Object.entries(servers)) {
     const transport = new StdioClientTransport({ ...server, stderr: "ignore" });
     const client = new Client({ name: "flat-list", version: "1.0.0" });
     await client.connect(transport);
     try {
       lists[name] = (await client.listTools(undefined, { timeout: 20_000 })).tools;
+      const given = client.getInstructions();
+      if (given) instructions[name] = given;
     } finally {
       await client.close();
     }
   }
-  return lists;
+  return { lists, instructions };
 }
 
-test("context: on the reference servers, full entries are at most 0.8 and summaries at most 0.15 of the flat tool list", async () => {
+/** The result without the servers' instructions: a direct client reads those too, byte for byte. */
+function toolListing(text: string): string {
+  const { instructions: _, ...rest } = JSON.parse(text);
+  return JSON.stringify(rest);
+}
+
+test("context: on the reference servers, full entries are at most 0.8 and summaries at most 0.15 of the flat tool list; the servers' instructions come as given", async () => {
   const data = tempDir();
   mkdirSync(`${data}/allowed`);
   const servers = {
@@ -57,7 +69,7 @@ test("context: on the reference servers, full entries are at most 0.8 and summar
     filesystem: npmServer("filesystem", [`${data}/allowed`]),
   };
   try {
-    const flat = await flatTools(servers);
+    const { lists: flat, instructions } = await flatTools(servers);
     const flatBytes = Object.values(flat).reduce((sum, tools) => sum + bytes(JSON.stringify(tools)), 0);
     await withWorkbench({ toolboxes: { ref: { description: "Reference servers", mcpServers: servers } } }, async (session) => {
       const fullText = textOf(await open(session, { toolbox_name: "ref" }));
@@ -72,7 +84,12 @@ test("context: on the reference servers, full entries are at most 0.8 and summar
         assert.equal(summary.servers[server].length, names.length, server);
         summary.servers[server].forEach((line, index) => assert.ok(line.startsWith(`${names[index]}(`), line));
       }
-      assert.deepEqual(Object.keys(summary), ["toolbox", "description", "servers_connected", "servers"]);
+      assert.deepEqual(Object.keys(summary), ["toolbox", "description", "servers_connected", "instructions", "servers"]);
+      // Only everything gives instructions (with a phrase meant to show that they reach the model).
+      assert.deepEqual(Object.keys(instructions), ["everything"]);
+      assert.match(instructions.everything, /Server instructions are working!/);
+      assert.deepEqual(summary.instructions, instructions);
+      assert.deepEqual(full.instructions, instructions);
       // No schemas in summaries; no outputSchema and no $schema in full entries.
       for (const word of ["inputSchema", "outputSchema", "properties", "$schema", "toolbox_name"]) {
         assert.ok(!summaryText.includes(word), `summary mentions ${word}`);
@@ -85,11 +102,13 @@ test("context: on the reference servers, full entries are at most 0.8 and summar
         assert.ok(about.length <= 160, item);
       }
 
-      const fullRatio = bytes(fullText) / flatBytes;
-      const summaryRatio = bytes(summaryText) / flatBytes;
+      // Tool listings compared: both sides carry the same instructions.
+      const [fullListing, summaryListing] = [toolListing(fullText), toolListing(summaryText)];
+      const fullRatio = bytes(fullListing) / flatBytes;
+      const summaryRatio = bytes(summaryListing) / flatBytes;
       // Measured: full 0.68, summary 0.13 (the targets of issue 14 are 0.8 and 0.15).
-      assert.ok(fullRatio <= 0.8, `full is ${fullRatio.toFixed(3)} of the flat list (${bytes(fullText)} / ${flatBytes} bytes)`);
-      assert.ok(summaryRatio <= 0.15, `summary is ${summaryRatio.toFixed(3)} of the flat list (${bytes(summaryText)} / ${flatBytes} bytes)`);
+      assert.ok(fullRatio <= 0.8, `full is ${fullRatio.toFixed(3)} of the flat list (${bytes(fullListing)} / ${flatBytes} bytes)`);
+      assert.ok(summaryRatio <= 0.15, `summary is ${summaryRatio.toFixed(3)} of the flat list (${bytes(summaryListing)} / ${flatBytes} bytes)`);
     });
   } finally {
     rmSync(data, { recursive: true, force: true });

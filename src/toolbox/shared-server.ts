@@ -1,0 +1,188 @@
+/**
+ * One server definition's connection, shared by every toolbox that lists it: started once (one
+ * attempt at a time, whoever asks), restarted after a crash with backoff, and stopped when it has
+ * had no call for idleTimeoutMs. What it lists is the last list it gave, kept across an idle stop.
+ */
+import type { CallToolResult, Tool } from "../sdk.ts";
+import { messageOf } from "../errors.ts";
+import { type CallOptions, type ConnectionHost, type ConnectionTarget, ServerConnection } from "./connection.ts";
+import { RestartPolicy } from "./restart-policy.ts";
+import type { Timers } from "./call-lane.ts";
+
+export type Connected = { ok: true; connection: ServerConnection } | { ok: false; error: string };
+
+export interface SharedServerHost {
+  connectionHost: ConnectionHost;
+  /** Every connection made, until closed: shutdown reaches them all. */
+  live: Set<ServerConnection>;
+  /** The workbench is shutting down: no new connection. */
+  closed(): boolean;
+  /** A list of tools came (on connect, or after the server said they changed). */
+  onListed?(server: SharedServer): void;
+  timers?: Timers;
+}
+
+const REAL_TIMERS: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export class SharedServer {
+  /** The first toolbox and server (in configuration order) that name it, and the settings all share. */
+  readonly target: ConnectionTarget;
+  connection?: ServerConnection;
+  /** Why there is no connection, for messages; unset after an idle stop. */
+  error?: string;
+  readonly restarts = new RestartPolicy();
+  /** How long the last attempt took, in whole milliseconds. */
+  startMs?: number;
+  /** Stopped for being idle, not failed: the next call starts it again without counting a failure. */
+  idleStopped = false;
+  readonly #host: SharedServerHost;
+  readonly #timers: Timers;
+  #connecting?: Promise<void>;
+  #inFlight = 0;
+  #idleTimer?: unknown;
+  #lastTools: Tool[] = [];
+
+  constructor(target: ConnectionTarget, host: SharedServerHost) {
+    this.target = target;
+    this.#host = host;
+    this.#timers = host.timers ?? REAL_TIMERS;
+  }
+
+  get live(): boolean {
+    return this.connection !== undefined && this.connection.lostReason === undefined;
+  }
+
+  /** The last tools the server listed (none before it first connected). */
+  get tools(): Tool[] {
+    return this.connection?.tools ?? this.#lastTools;
+  }
+
+
+  /** One attempt at a time: a concurrent caller waits for the same attempt. */
+  connect(): Promise<void> {
+    this.#connecting ??= this.#attempt().finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  /**
+   * The connection, restarted first if it was lost: the first restart after a crash is immediate,
+   * later ones wait out the backoff (the wait ends early if the call is cancelled). A server
+   * stopped for being idle starts again at once.
+   */
+  async connected(signal?: AbortSignal): Promise<Connected> {
+    if (this.live) return { ok: true, connection: this.connection! };
+    const lost = this.connection;
+    if (lost?.lostReason) {
+      // Counted once, here, synchronously: concurrent callers then see no connection at all.
+      this.connection = undefined;
+      this.error = lost.lostReason;
+      this.restarts.failed(lost.lostReason);
+      void this.#release(lost);
+    }
+    if (this.restarts.givenUp) {
+      const { failures, lastReason } = this.restarts;
+      return {
+        ok: false,
+        error: `server is down after ${failures} failures in a row (last: ${lastReason}); call open_toolbox to start it again`,
+      };
+    }
+    await this.restarts.waitForTurn(signal);
+    if (signal?.aborted) return { ok: false, error: "cancelled by the client" };
+    await this.connect();
+    if (this.connection) return { ok: true, connection: this.connection };
+    return { ok: false, error: `restart failed: ${this.error}` };
+  }
+
+  /** Calls a tool; while any call is in flight the idle clock does not run. */
+  async call(connection: ServerConnection, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    this.#inFlight++;
+    this.#disarm();
+    try {
+      const result = await connection.callTool(name, args, options);
+      this.restarts.succeeded();
+      return result;
+    } finally {
+      this.#inFlight--;
+      this.#arm();
+    }
+  }
+
+  /** Used without a call (its toolbox was opened again): the idle clock starts over. */
+  touch(): void {
+    this.#arm();
+  }
+
+  /** Stops the idle clock and closes the connection (for shutdown). */
+  async close(): Promise<void> {
+    this.#disarm();
+    const connection = this.connection;
+    if (connection) await this.#release(connection);
+  }
+
+  async #attempt(): Promise<void> {
+    if (this.live) return;
+    const previous = this.connection;
+    this.connection = undefined;
+    if (previous) void this.#release(previous);
+    if (this.#host.closed()) {
+      this.error = "the workbench is shutting down";
+      return;
+    }
+    let connection: ServerConnection | undefined;
+    const started = performance.now();
+    try {
+      connection = ServerConnection.open(this.target, this.#host.connectionHost);
+      this.#host.live.add(connection);
+      await connection.connect();
+      this.connection = connection;
+      this.error = undefined;
+      this.idleStopped = false;
+      connection.onToolsChanged = () => this.#listed();
+      this.#listed();
+      this.#arm();
+    } catch (error) {
+      this.error = messageOf(error);
+      this.restarts.failed(this.error);
+      if (connection) this.#host.live.delete(connection);
+    }
+    this.startMs = Math.round(performance.now() - started);
+  }
+
+  #listed(): void {
+    if (this.connection) this.#lastTools = this.connection.tools;
+    this.#host.onListed?.(this);
+  }
+
+  #arm(): void {
+    this.#disarm();
+    const { idleTimeoutMs } = this.target.config;
+    if (idleTimeoutMs === 0 || this.#inFlight > 0 || !this.live) return;
+    this.#idleTimer = this.#timers.set(() => this.#idleStop(), idleTimeoutMs);
+  }
+
+  #disarm(): void {
+    if (this.#idleTimer === undefined) return;
+    this.#timers.clear(this.#idleTimer);
+    this.#idleTimer = undefined;
+  }
+
+  /** Closed the normal way (stdin, SIGTERM, SIGKILL); not a failure, so no backoff. */
+  #idleStop(): void {
+    this.#idleTimer = undefined;
+    const connection = this.connection;
+    if (this.#inFlight > 0 || this.#connecting || !connection || connection.lostReason) return;
+    this.connection = undefined;
+    this.idleStopped = true;
+    const { toolbox, server, config } = this.target;
+    this.#host.connectionHost.writeStderr(`[${toolbox}/${server}] stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
+    void this.#release(connection);
+  }
+
+  async #release(connection: ServerConnection): Promise<void> {
+    await connection.close().catch(() => {});
+    this.#host.live.delete(connection);
+  }
+}
