@@ -73,7 +73,11 @@ export class SharedServer {
    * stopped for being idle starts again at once.
    */
   async connected(signal?: AbortSignal): Promise<Connected> {
-    if (this.live) return { ok: true, connection: this.connection! };
+    if (this.live) {
+      // The call comes next: the idle clock starts over, so that it cannot stop the server first.
+      this.#arm();
+      return { ok: true, connection: this.connection! };
+    }
     const lost = this.connection;
     if (lost?.lostReason) {
       // Counted once, here, synchronously: concurrent callers then see no connection at all.
