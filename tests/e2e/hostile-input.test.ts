@@ -159,8 +159,9 @@ test("e2e hostile: a request whose id is in flight is refused; the first one is 
 });
 
 test("e2e hostile: a server that answers 50,000 levels deep fails that call at once and is restarted; others go on", async () => {
-  const lineServer = fixtureServer("line-server.ts");
-  await withRaw({ toolboxes: { dev: { mcpServers: { bad: lineServer, good: lineServer } } } }, async (session) => {
+  // Two definitions (their env differs), so two processes: one definition would be one shared process.
+  const lineServer = (role: string) => fixtureServer("line-server.ts", { env: { ROLE: role } });
+  await withRaw({ toolboxes: { dev: { mcpServers: { bad: lineServer("bad"), good: lineServer("good") } } } }, async (session) => {
     await session.write(openToolbox(2, "dev") + "\n");
     await session.answer(2);
     const pidOf = async (id: number, server: string) => {
