@@ -4,10 +4,13 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import process from "node:process";
 import { platform } from "#platform";
+import { DEFAULT_SETTINGS, type StdioServerConfig } from "../../src/config/index.ts";
 import { askLoginShell, CommandSearch, pathFromShellOutput, widerPaths } from "../../src/toolbox/command-path.ts";
+import { ServerConnection } from "../../src/toolbox/connection.ts";
 import { waitGone } from "../helpers/procs.ts";
 
 const notFound = (path: string) => Object.assign(new Error(`Cannot start 'npx': command not found on PATH '${path}'`), { name: "NotFound" });
@@ -126,6 +129,19 @@ test("command path: a server's own PATH, a command given by path, Windows and ot
   assert.equal(asked() + windows.asked(), 0);
 });
 
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const serverConfig = (command: string): StdioServerConfig => ({ ...DEFAULT_SETTINGS, command, args: [], env: {}, transport: "stdio" });
+
+/** Ends a process this test started, if it is still there. */
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
+  }
+}
+
 /** A fake login shell: prints noise, then runs the script with `folder` put before PATH. */
 function fakeShell(dir: string, body: string): string {
   const path = `${dir}/fake-shell`;
@@ -160,6 +176,39 @@ test("command path: a login shell that hangs gives up after the timeout, and it 
     const pid = Number(readFileSync(`${dir}/pid`, "utf8"));
     assert.deepEqual(await waitGone([pid], 5_000), [], "the hung shell is killed");
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("command path: a connection closed while its command is being looked for ends the child it then starts", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-shell-`);
+  const pids: number[] = [];
+  try {
+    mkdirSync(`${dir}/bin`);
+    writeFileSync(`${dir}/bin/late-server`, "#!/bin/sh\nexec sleep 30\n", { mode: 0o755 });
+    let answer!: (path: string) => void;
+    const commandSearch = new CommandSearch({
+      env: {},
+      windows: false,
+      loginPath: () => new Promise((resolve) => (answer = resolve)),
+      notify: () => {},
+    });
+    const spawn: typeof platform.spawn = (command, args, options) => {
+      const child = platform.spawn(command, args, options);
+      pids.push(child.pid);
+      return child;
+    };
+    const host = { spawn, env: { PATH: "/usr/bin:/bin" }, windows: false, writeStderr: () => {}, commandSearch };
+    const connection = ServerConnection.open({ toolbox: "dev", server: "late", config: serverConfig("late-server") }, host);
+    const closed = connection.close({ graceful: false });
+    await delay(50);
+    answer(`${dir}/bin:/usr/bin:/bin`);
+    await closed;
+    for (let wait = 0; wait < 100 && pids.length === 0; wait++) await delay(50);
+    assert.equal(pids.length, 1, "the child was started once the command was found");
+    assert.deepEqual(await waitGone(pids, 5_000), [], "the child started after the close was ended");
+  } finally {
+    for (const pid of pids) killQuietly(pid);
     rmSync(dir, { recursive: true, force: true });
   }
 });
