@@ -14,7 +14,7 @@ export const SHELL_TIMEOUT_MS = 3_000;
 const MARKER = "__MCP_WORKBENCH_PATH__";
 /** `printenv` rather than `$PATH`: fish keeps PATH as a list but exports it joined by colons. */
 const PATH_SCRIPT = `echo ${MARKER}; printenv PATH; echo ${MARKER}`;
-/** Bounds what a talkative profile can make us hold. */
+/** Bounds what a talkative profile can make us hold, in characters. */
 const MAX_SHELL_OUTPUT = 1 << 20;
 
 const USUAL_FOLDERS = ["/opt/homebrew/bin", "/usr/local/bin"];
@@ -137,7 +137,7 @@ export function pathFromShellOutput(text: string): string | undefined {
 /**
  * Asks `$SHELL -lc` for its PATH, with our environment (it is the user's own shell, which sees
  * all of it in a terminal too). A shell that fails, prints no PATH or takes longer than
- * `timeoutMs` gives undefined; one that takes too long is killed with its process group.
+ * `timeoutMs` gives undefined. Then the shell's process group is killed: whatever it still runs.
  */
 export async function askLoginShell(
   spawn: Platform["spawn"],
@@ -157,33 +157,34 @@ export async function askLoginShell(
   const reader = child.stdout.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, timeoutMs, undefined)));
-  const text = await Promise.race([readText(reader), expired]);
+  const path = await Promise.race([readPath(reader), expired]);
   clearTimeout(timer);
-  if (text === undefined) {
-    child.kill("SIGKILL");
-    void reader.cancel().catch(() => {});
-    return undefined;
-  }
-  return pathFromShellOutput(text);
+  // Its answer given (or not in time), nothing the shell left running in its group is needed.
+  child.kill("SIGKILL");
+  void reader.cancel().catch(() => {});
+  return path;
 }
 
-/** Reads to the end, or to MAX_SHELL_OUTPUT bytes; a failed read gives what came before it. */
-async function readText(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+/**
+ * Reads until the PATH is there between its markers: not to the end, which a process the profile
+ * started in the background (holding our pipe) could put off. Gives up at MAX_SHELL_OUTPUT bytes,
+ * the end, or a failed read.
+ */
+async function readPath(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string | undefined> {
   const decoder = new TextDecoder();
   let text = "";
-  let bytes = 0;
   try {
-    while (bytes < MAX_SHELL_OUTPUT) {
+    while (text.length < MAX_SHELL_OUTPUT) {
       const { done, value } = await reader.read();
       if (done) break;
-      bytes += value.length;
       text += decoder.decode(value, { stream: true });
+      const path = pathFromShellOutput(text);
+      if (path !== undefined) return path;
     }
   } catch {
-    // The pipe broke: what was read may still hold the PATH.
+    // The pipe broke: nothing more will come.
   }
-  if (bytes >= MAX_SHELL_OUTPUT) void reader.cancel().catch(() => {});
-  return text + decoder.decode();
+  return undefined;
 }
 
 /** The search a workbench process uses for its servers: one login shell, asked when first needed. */

@@ -164,6 +164,21 @@ test("command path: the login shell's PATH is asked of $SHELL -lc, noise and all
   }
 });
 
+test("command path: the PATH is taken as soon as it is printed, though the shell goes on; what it runs is ended", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-shell-`);
+  try {
+    const shell = fakeShell(dir, `echo $$ > '${dir}/pid'\nPATH='${dir}/bin:/usr/bin:/bin' /bin/sh -c "$2"\nexec sleep 30`);
+    const started = performance.now();
+    assert.equal(await askLoginShell(platform.spawn, { SHELL: shell, PATH: "/usr/bin:/bin" }, 10_000), `${dir}/bin:/usr/bin:/bin`);
+    const took = performance.now() - started;
+    assert.ok(took < 8_000, `took ${took} ms`);
+    const pid = Number(readFileSync(`${dir}/pid`, "utf8"));
+    assert.deepEqual(await waitGone([pid], 5_000), [], "the shell was ended");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("command path: a login shell that hangs gives up after the timeout, and it is killed", async () => {
   const dir = mkdtempSync(`${tmpdir()}/workbench-shell-`);
   try {
