@@ -45,7 +45,7 @@ export class CommandSearch {
   }
 
   /**
-   * Calls `start` with the child's environment. A bare command that is not found there is tried
+   * Calls `launch` with the child's environment. A bare command that is not found there is tried
    * again on wider PATHs, unless the server set its own PATH (its choice stands) or we run on
    * Windows (a desktop app gets the user's PATH there; the runtime resolves `npx` to `npx.cmd`
    * through PATHEXT as before). Not found anywhere, the error of the widest try is thrown.
@@ -55,22 +55,22 @@ export class CommandSearch {
     env: Record<string, string>,
     configured: Record<string, string>,
     label: string,
-    start: (env: Record<string, string>) => T,
+    launch: (env: Record<string, string>) => T,
   ): T | Promise<T> {
     try {
-      return start(env);
+      return launch(env);
     } catch (error) {
       const mayWiden = isNotFound(error) && !this.#options.windows && !/[\\/]/.test(command) && !("PATH" in configured);
       if (!mayWiden) throw error;
-      return this.#startWider(command, env, label, start, error);
+      return this.#launchWider(command, env, label, launch, error);
     }
   }
 
-  async #startWider<T>(
+  async #launchWider<T>(
     command: string,
     env: Record<string, string>,
     label: string,
-    start: (env: Record<string, string>) => T,
+    launch: (env: Record<string, string>) => T,
     notFound: unknown,
   ): Promise<T> {
     this.#loginPath ??= this.#options.loginPath().catch(() => undefined);
@@ -78,11 +78,11 @@ export class CommandSearch {
     let last = notFound;
     for (const wider of widerPaths(env.PATH, await this.#loginPath, home)) {
       try {
-        const started = start({ ...env, PATH: wider.path });
+        const launched = launch({ ...env, PATH: wider.path });
         this.#options.notify(
           `${label} '${command}' is not on PATH '${env.PATH ?? ""}': found on ${wider.source} '${wider.path}', which it runs with`,
         );
-        return started;
+        return launched;
       } catch (error) {
         if (!isNotFound(error)) throw error;
         last = error;
@@ -167,7 +167,7 @@ export async function askLoginShell(
 
 /**
  * Reads until the PATH is there between its markers: not to the end, which a process the profile
- * started in the background (holding our pipe) could put off. Gives up at MAX_SHELL_OUTPUT bytes,
+ * started in the background (holding our pipe) could put off. Gives up at MAX_SHELL_OUTPUT characters,
  * the end, or a failed read.
  */
 async function readPath(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string | undefined> {
