@@ -2,6 +2,7 @@
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, type FallbackObserver, loadConfig, resolveConfigPath, type WorkbenchConfig } from "../config/index.ts";
 import type { ConnectionHost } from "../toolbox/connection.ts";
+import { commandSearchFor } from "../toolbox/command-path.ts";
 import { NAME } from "../version.ts";
 
 /** Exit code for a usage or configuration error, as most CLIs do. */
@@ -44,8 +45,10 @@ export async function loadForCommand(
 
 /**
  * Servers started by a command: their stderr lines are not relayed (they would bury the output),
- * since a server that fails carries its last ones in its message.
+ * since a server that fails carries its last ones in its message. Which PATH found a command is
+ * still said: it explains why a server runs here and not from a desktop client.
  */
 export function commandHost(platform: Platform): ConnectionHost {
-  return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
+  const commandSearch = commandSearchFor(platform, platform.writeStderr);
+  return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {}, commandSearch };
 }

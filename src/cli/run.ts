@@ -6,6 +6,7 @@ import type { Platform } from "../platform/types.ts";
 import { serveWorkbench } from "../server/workbench-server.ts";
 import { ToolboxRegistry } from "../toolbox/registry.ts";
 import { CatalogCache } from "../toolbox/catalog-cache.ts";
+import { commandSearchFor } from "../toolbox/command-path.ts";
 import { toolboxFigures } from "../server/toolbox-figures.ts";
 import { StreamTransport } from "../transport/stream-transport.ts";
 import { FlowGate } from "../transport/flow-gate.ts";
@@ -71,6 +72,7 @@ export async function run(platform: Platform): Promise<number> {
     env: platform.env,
     windows: platform.windows,
     writeStderr: platform.writeStderr,
+    commandSearch: commandSearchFor(platform, platform.writeStderr),
     readGate: backpressure,
     auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path),
   }, { catalog });

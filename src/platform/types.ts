@@ -86,7 +86,8 @@ export interface Platform extends LoginSupport {
   /**
    * Starts a child with piped stdin, stdout and stderr, as the leader of a new process group (POSIX).
    * The child does not keep our process alive: await `exited` while it is needed. Throws if it
-   * cannot start.
+   * cannot start: an Error whose name is "NotFound" when the command is not found (a bare name is
+   * looked up on the PATH in `options.env`).
    */
   spawn(command: string, args: string[], options: SpawnOptions): ChildProcess;
   /** Registers a handler; a signal the OS does not have (SIGHUP on Windows) is ignored. */

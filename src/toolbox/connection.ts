@@ -23,6 +23,7 @@ import type { ServerLink } from "./link.ts";
 import { StdioLink } from "./stdio-link.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
 import type { RemoteAuth } from "../remote/remote-auth.ts";
+import type { CommandSearch } from "./command-path.ts";
 
 /** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
 const EXIT_REPORT_MS = 500;
@@ -40,6 +41,8 @@ export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "w
   readGate?: FlowGate;
   /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
   auth?: RemoteAuth;
+  /** Where a command not on the child's PATH is looked for; without it, nowhere else. */
+  commandSearch?: CommandSearch;
 };
 
 /** A call's own limits: each toolbox that shares a server keeps those it configured. */
@@ -314,8 +317,10 @@ export class ServerConnection {
   async #shutdown(graceful: boolean): Promise<void> {
     this.lostReason ??= "connection closed";
     this.#lane?.close();
-    // The link first: it must know a close is coming before the child leaves.
-    const linkClosed = this.#link?.close({ graceful });
+    // The link first: it must know a close is coming before the child leaves. One still being
+    // opened (a command looked for on the login shell's PATH) is closed once it is there.
+    const link = this.#link ?? await this.#firstLink?.catch(() => undefined);
+    const linkClosed = link?.close({ graceful });
     await this.#client?.close().catch(() => {});
     await linkClosed;
   }

@@ -41,12 +41,20 @@ export class StdioLink implements ServerLink {
     child.exited.then((status) => this.#onExit(status));
   }
 
-  /** Spawns the server; throws if it cannot start. */
-  static spawn(target: ConnectionTarget & { config: StdioServerConfig }, host: ConnectionHost, log: (text: string) => void): StdioLink {
+  /**
+   * Spawns the server; throws if it cannot start. A command not on the child's PATH is looked for
+   * as the user's shell would find it (host.commandSearch), which takes a moment: a promise then.
+   */
+  static spawn(
+    target: ConnectionTarget & { config: StdioServerConfig },
+    host: ConnectionHost,
+    log: (text: string) => void,
+  ): StdioLink | Promise<StdioLink> {
     const { command, args, env, cwd, inheritEnv } = target.config;
     const childEnv = inheritEnv ? { ...host.env, ...env } : childEnvironment(host.env, env, host.windows);
-    const child = host.spawn(command, args, { env: childEnv, cwd });
-    return new StdioLink(child, target, host, log);
+    const start = (childEnv: Record<string, string>) => new StdioLink(host.spawn(command, args, { env: childEnv, cwd }), target, host, log);
+    if (!host.commandSearch) return start(childEnv);
+    return host.commandSearch.start(command, childEnv, env, `[${target.toolbox}/${target.server}]`, start);
   }
 
   set claim(claim: StreamTransport["claim"]) {

@@ -207,14 +207,31 @@ test("platform: cwd is applied", async () => {
 
 test("platform: a command that does not exist throws one clear error naming the PATH searched", () => {
   assert.throws(() => platform.spawn("no-such-command-xyz", [], { env }), {
+    name: "NotFound",
     message: "Cannot start 'no-such-command-xyz': command not found on PATH '/usr/bin:/bin'",
   });
   assert.throws(() => platform.spawn("no-such-command-xyz", [], { env: {} }), {
+    name: "NotFound",
     message: "Cannot start 'no-such-command-xyz': command not found (no PATH was set)",
   });
   assert.throws(() => platform.spawn("/no/such/dir/server", [], { env }), {
+    name: "NotFound",
     message: "Cannot start '/no/such/dir/server': command not found",
   });
+});
+
+test("platform: a command that cannot start for another reason is not taken for one not found", () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-spawn-`);
+  try {
+    writeFileSync(`${dir}/not-executable`, "#!/bin/sh\n", { mode: 0o644 });
+    assert.throws(() => platform.spawn(`${dir}/not-executable`, [], { env }), (error: Error) => {
+      assert.notEqual(error.name, "NotFound");
+      assert.match(error.message, new RegExp(`^Cannot start '${dir}/not-executable': `));
+      return true;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("platform: parentAlive() is true while the process that started us runs", () => {
