@@ -13,6 +13,7 @@ import { NAME, VERSION } from "../version.ts";
 import { buildInstructions } from "./instructions.ts";
 import type { ToolboxFigures } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-lane.ts";
+import { lazySchemaValidator } from "../schema-validator.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -30,7 +31,11 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   const { config, configPath, registry } = options;
   const server = new Server(
     { name: NAME, version: VERSION },
-    { capabilities: { tools: {} }, instructions: buildInstructions(config, configPath, options.figures) },
+    {
+      capabilities: { tools: {} },
+      instructions: buildInstructions(config, configPath, options.figures),
+      jsonSchemaValidator: lazySchemaValidator,
+    },
   );
   const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
