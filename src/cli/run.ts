@@ -55,6 +55,8 @@ export async function run(platform: Platform): Promise<number> {
       say(`${NAME}: ${command.message}`);
       return EXIT_USAGE;
     case "subcommand":
+      // A subcommand is not a long-lived server: its memory matters less than its speed.
+      platform.startupDone();
       return await RUN[command.name](platform, command);
   }
 
@@ -94,6 +96,7 @@ export async function run(platform: Platform): Promise<number> {
     figures: await toolboxFigures(config, catalog),
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
+    onInitialized: () => platform.startupDone(),
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   const reason = await stopped;

@@ -202,6 +202,10 @@ export const platform: Platform = {
   exit(code) {
     process.exit(code);
   },
+  startupDone() {
+    // The executable starts with the JIT held back (--compile-jit-policy); `bun src/main.ts` did not.
+    Bun.unsafe.setJITPolicy(1);
+  },
 };
 
 /** The PATH the child searches; Windows spells the name as it likes. */

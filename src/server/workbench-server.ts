@@ -24,6 +24,8 @@ export interface WorkbenchServerOptions {
   /** Set before connecting, so that a client that leaves at once is still seen leaving. */
   onClose: () => void;
   onError: (error: Error) => void;
+  /** The client sent `notifications/initialized`. */
+  onInitialized?: () => void;
 }
 
 /** Creates the server and connects it to the client's transport. */
@@ -42,6 +44,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(transport, dispatcher, { config, registry });
   server.onclose = options.onClose;
+  server.oninitialized = options.onInitialized;
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
   await server.connect(transport);
   return server;
