@@ -34,6 +34,9 @@ export interface Check {
   status: "PASS" | "MISS" | "n/a";
 }
 
+/** Issue 15's limit on the executable's resident memory after initialize (tests/e2e/memory.test.ts too). */
+export const MEMORY_AFTER_INITIALIZE_MIB = 45;
+
 /** The issue's targets. Start-up and memory are set for the Bun executable: other targets say n/a. */
 export function checkTargets(results: Results): Check[] {
   const { latency, throughput, blobs, startup, openToolbox, context } = results;
@@ -50,7 +53,13 @@ export function checkTargets(results: Results): Check[] {
     check("blob time 32 MiB / 8 MiB", fmt(blobs.ratio32over8), "< 5", blobs.ratio32over8 < 5),
     check64(blobs),
     check("start-up (spawn to initialize)", `${fmt(startupMs, 1)} ms`, "< 60 ms (bin)", startupMs < 60, binOnly),
-    check("memory after initialize", `${fmt(rss, 1)} MiB`, "< 40 MiB (bin)", rss < 40, binOnly),
+    check(
+      "memory after initialize",
+      `${fmt(rss, 1)} MiB`,
+      `< ${MEMORY_AFTER_INITIALIZE_MIB} MiB (bin)`,
+      rss < MEMORY_AFTER_INITIALIZE_MIB,
+      binOnly,
+    ),
     // 2000 B before issue 14, which names the toolboxes in open_toolbox's description too (not every
     // client shows the instructions) and adds detail and tools: about 100 B more for these three.
     check("tools/list + instructions, 3 toolboxes", `${context.alwaysBytes} B`, "< 2200 B", context.alwaysBytes < 2200),
