@@ -163,11 +163,23 @@ function blobRows({ blobs, plan }: Results): string[][] {
   return [...rows, ["  blob time 32 MiB / 8 MiB (linear: 4)", fmt(blobs.ratio32over8), fmt(directRatio(blobs)), ""]];
 }
 
+/**
+ * Growth per open toolbox: the first (`eight`, 8 fixtures) carries what every session pays once
+ * (the SDK Client at work, the serving code compiled); the next (`mixed`, 8 servers) is the cost
+ * of servers alone.
+ */
 function memoryRows({ openToolbox: open }: Results): string[][] {
-  return [
+  const grown = (from: number, to: number | undefined) => {
+    const mib = (to ?? NaN) - from;
+    return `+${fmt(mib, 1)} MiB, ${fmt(mib / 8, 2)} per server`;
+  };
+  const rows = [
     ["6 RSS after initialize, MiB", fmt(open.rssAfterInitializeMiB, 1), "", "workbench process alone"],
-    ["  RSS after opening 8 servers, MiB", fmt(open.rssAfterOpenEightMiB, 1), "", ""],
+    ["  RSS after opening 8 fixtures (first toolbox), MiB", fmt(open.rssAfterOpenEightMiB, 1), "", grown(open.rssAfterInitializeMiB, open.rssAfterOpenEightMiB)],
   ];
+  if (open.rssAfterOpenReferenceMiB === undefined) return rows;
+  const reference = open.rssAfterOpenReferenceMiB;
+  return [...rows, ["  then the reference toolbox (3 reference servers + 5 fixtures), MiB", fmt(reference, 1), "", grown(open.rssAfterOpenEightMiB, reference)]];
 }
 
 /** Figure 7 alone, for `bench --context`. */
