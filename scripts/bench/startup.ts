@@ -1,7 +1,7 @@
 /** Figures 1, 2 and 6: start-up, open_toolbox, and the workbench's resident memory. */
 import { performance } from "node:perf_hooks";
 import { RpcClient } from "./rpc-client.ts";
-import { type BenchSetup, EIGHT, ONE, openToolbox, startWorkbench } from "./setup.ts";
+import { type BenchSetup, EIGHT, MIXED, ONE, openToolbox, startWorkbench } from "./setup.ts";
 import { fixtureCommand, type Target, workbenchCommand } from "./targets.ts";
 import { BUDGET_MS, type Plan } from "./plan.ts";
 import { median, MiB } from "./stats.ts";
@@ -43,14 +43,20 @@ export interface OpenFigures {
   /** VmRSS of the workbench process alone (its children are separate processes). */
   rssAfterInitializeMiB: number;
   rssAfterOpenEightMiB: number;
+  /** Then `mixed` opened in the same process: the three reference servers and five fixtures. */
+  rssAfterOpenReferenceMiB?: number;
 }
 
-/** open_toolbox on a fresh workbench each time; the memory figures come from the same processes. */
+/**
+ * open_toolbox on a fresh workbench each time; the memory figures come from the same processes:
+ * after initialize, after opening `eight`, then after opening `mixed` as well (not timed).
+ */
 export async function measureOpenToolbox(target: Target, setup: BenchSetup, plan: Plan): Promise<OpenFigures> {
   const one: number[] = [];
   const eight: number[] = [];
   const rssInitialized: number[] = [];
   const rssOpenEight: number[] = [];
+  const rssOpenReference: number[] = [];
   for (let run = 0; run < plan.openRuns; run++) {
     for (const toolbox of [ONE, EIGHT]) {
       const client = await startWorkbench(target, setup);
@@ -59,7 +65,11 @@ export async function measureOpenToolbox(target: Target, setup: BenchSetup, plan
         const began = performance.now();
         await openToolbox(client, toolbox, BUDGET_MS.openToolbox);
         (toolbox === ONE ? one : eight).push(performance.now() - began);
-        if (toolbox === EIGHT) rssOpenEight.push(residentBytes(client.pid));
+        if (toolbox === EIGHT) {
+          rssOpenEight.push(residentBytes(client.pid));
+          await openToolbox(client, MIXED, BUDGET_MS.openToolbox);
+          rssOpenReference.push(residentBytes(client.pid));
+        }
       } finally {
         await client.close();
       }
@@ -70,5 +80,6 @@ export async function measureOpenToolbox(target: Target, setup: BenchSetup, plan
     eightServersMs: median(eight),
     rssAfterInitializeMiB: median(rssInitialized) / MiB,
     rssAfterOpenEightMiB: median(rssOpenEight) / MiB,
+    rssAfterOpenReferenceMiB: median(rssOpenReference) / MiB,
   };
 }

@@ -14,23 +14,22 @@ import { BoundedLog } from "../log.ts";
 import { NAME, VERSION } from "../version.ts";
 import { helpText, parseArgs, type SubcommandArgs, type SubcommandName } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, writeStdout } from "./common.ts";
-import { runCheck } from "./check.ts";
-import { runTools } from "./tools.ts";
-import { runCall } from "./call.ts";
-import { runInit } from "./init.ts";
-import { runSchema } from "./schema.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
 import { storedLogins } from "../remote/remote-auth.ts";
 
 export { EXIT_USAGE };
 
+/**
+ * Each subcommand's module is loaded when it runs, never to serve: what serving does not load
+ * (the JSON Schema of the file, the client importers, the SDK's OAuth client) takes no memory.
+ * tests/start-up-modules.test.ts checks that serving leaves them unloaded.
+ */
 const RUN: Record<SubcommandName, (platform: Platform, args: SubcommandArgs) => Promise<number>> = {
-  check: runCheck,
-  tools: runTools,
-  call: runCall,
-  init: runInit,
-  schema: runSchema,
-  // Loaded when used only: the SDK's OAuth client is not needed to serve.
+  check: async (platform, args) => (await import("./check.ts")).runCheck(platform, args),
+  tools: async (platform, args) => (await import("./tools.ts")).runTools(platform, args),
+  call: async (platform, args) => (await import("./call.ts")).runCall(platform, args),
+  init: async (platform, args) => (await import("./init.ts")).runInit(platform, args),
+  schema: async (platform) => (await import("./schema.ts")).runSchema(platform),
   auth: async (platform, args) => (await import("./auth.ts")).runAuth(platform, args),
 };
 /** After the client closes our stdin: how long its last requests may take to be answered. */
@@ -57,6 +56,8 @@ export async function run(platform: Platform): Promise<number> {
       say(`${NAME}: ${command.message}`);
       return EXIT_USAGE;
     case "subcommand":
+      // A subcommand is not a long-lived server: its memory matters less than its speed.
+      platform.startupDone();
       return await RUN[command.name](platform, command);
   }
 
@@ -97,6 +98,7 @@ export async function run(platform: Platform): Promise<number> {
     figures: await toolboxFigures(config, catalog),
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
+    onInitialized: () => platform.startupDone(),
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   const reason = await stopped;

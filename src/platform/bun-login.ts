@@ -1,5 +1,4 @@
 /** Loopback listener, browser and private files for logins, on Bun (node:fs for file modes). */
-import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import type { LoginSupport } from "./types.ts";
 import { browserCommand, operatingSystem, temporaryPath } from "./login-shared.ts";
 
@@ -25,6 +24,7 @@ export const loginSupport: LoginSupport = {
     }
   },
   async writePrivateFile(path, text) {
+    const { chmod, mkdir, rename, rm, writeFile } = await import("node:fs/promises");
     const dir = path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")));
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const temporary = temporaryPath(path);

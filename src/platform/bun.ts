@@ -1,17 +1,11 @@
 /** The Bun adapter: Bun and Node-compatible APIs stay in this file. */
-import { readFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
-import { ppidFromStat, watchParent } from "./parent-watch.ts";
+import { watchParent } from "./parent-watch.ts";
 import { loginSupport } from "./bun-login.ts";
 
 const isWindows = process.platform === "win32";
-// A closed stderr (the client was killed) surfaces as an "error" event: without a listener Bun
-// reports it as uncaught. Logging is best effort; the shutdown must go on.
-process.stderr.on("error", () => {});
 const isLinux = process.platform === "linux";
 
 interface FileSinkLike {
@@ -35,6 +29,18 @@ function sinkToWritable(sink: FileSinkLike): WritableStream<Uint8Array> {
     },
   });
 }
+
+/**
+ * node:fs and node:path are loaded when a file is written, not at start: loading them costs about
+ * 1.5 MiB of resident memory, and serving only reads (Bun.file).
+ */
+const fsp = () => import("node:fs/promises");
+
+/**
+ * Bun's own writer for stderr: process.stderr is a Node stream whose machinery costs about 2 MiB of
+ * resident memory. A write to a closed stderr (the client was killed) fails its flush, ignored.
+ */
+let stderrSink: ReturnType<typeof Bun.stderr.writer> | undefined;
 
 const isNoSuchProcess = (error: unknown) => (error as { code?: unknown } | null)?.code === "ESRCH";
 
@@ -95,15 +101,6 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
   };
 }
 
-/** Our parent's pid from /proc (Linux), or undefined where there is none to read. */
-function procPpid(): number | undefined {
-  try {
-    return ppidFromStat(readFileSync("/proc/self/stat", "utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Signal 0 tests for existence: ESRCH means gone; EPERM means it exists but is not ours. */
 function processExists(pid: number): boolean {
   try {
@@ -115,7 +112,8 @@ function processExists(pid: number): boolean {
 }
 
 const parentAlive = watchParent(process.ppid, {
-  currentPpid: isLinux ? procPpid : () => undefined,
+  // Bun's process.ppid asks the OS each time (getppid), as /proc/self/stat would: no node:fs needed.
+  currentPpid: isLinux ? () => process.ppid : () => undefined,
   exists: processExists,
 });
 
@@ -135,16 +133,18 @@ let writes = 0;
 async function writeTextFile(path: string, text: string): Promise<void> {
   const temporary = `${path}.${process.pid}-${++writes}.tmp`;
   try {
+    const { writeFile, rename } = await fsp();
     await writeFile(temporary, text);
     await rename(temporary, path);
   } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
+    await (await fsp()).rm(temporary, { force: true }).catch(() => {});
     throw error;
   }
 }
 
 /** Bun sets code EEXIST for a file that is there; Deno's name is "AlreadyExists": give both. */
 async function createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void> {
+  const [{ mkdir, writeFile }, { dirname }] = await Promise.all([fsp(), import("node:path")]);
   await mkdir(dirname(path), { recursive: true });
   try {
     await writeFile(path, text, { encoding: "utf8", flag: options.overwrite ? "w" : "wx" });
@@ -177,7 +177,10 @@ export const platform: Platform = {
   writeStderr(text) {
     // Best effort, as in the Deno adapter: a log line nobody can read must not stop a shutdown.
     try {
-      process.stderr.write(text);
+      stderrSink ??= Bun.stderr.writer();
+      stderrSink.write(text);
+      const flushed = stderrSink.flush();
+      if (flushed instanceof Promise) flushed.catch(() => {});
     } catch {
       // The reader is gone.
     }
@@ -185,7 +188,7 @@ export const platform: Platform = {
   readTextFile,
   writeTextFile,
   async makeDirectory(path) {
-    await mkdir(path, { recursive: true });
+    await (await fsp()).mkdir(path, { recursive: true });
   },
   createFile,
   stderrIsTerminal: () => process.stderr.isTTY === true,
@@ -198,6 +201,10 @@ export const platform: Platform = {
   parentAlive,
   exit(code) {
     process.exit(code);
+  },
+  startupDone() {
+    // The executable starts with the JIT held back (--compile-jit-policy); `bun src/main.ts` did not.
+    Bun.unsafe.setJITPolicy(1);
   },
 };
 

@@ -173,6 +173,8 @@ export const platform: Platform = {
   exit(code) {
     Deno.exit(code);
   },
+  // Deno has no JIT policy to restore.
+  startupDone() {},
 };
 
 /** The PATH the child searches; Windows spells the name as it likes. */

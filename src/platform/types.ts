@@ -95,4 +95,9 @@ export interface Platform extends LoginSupport {
   /** False once the process that started us has gone (we were re-parented). */
   parentAlive(): boolean;
   exit(code: number): never;
+  /**
+   * Start-up is over (the client has initialized): run-once start-up code ran in the interpreter,
+   * the code that serves may now be compiled as usual. See scripts/release/compile.ts.
+   */
+  startupDone(): void;
 }

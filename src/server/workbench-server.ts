@@ -13,6 +13,7 @@ import { NAME, VERSION } from "../version.ts";
 import { buildInstructions } from "./instructions.ts";
 import type { ToolboxFigures } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-lane.ts";
+import { lazySchemaValidator } from "../schema-validator.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -23,6 +24,8 @@ export interface WorkbenchServerOptions {
   /** Set before connecting, so that a client that leaves at once is still seen leaving. */
   onClose: () => void;
   onError: (error: Error) => void;
+  /** The client sent `notifications/initialized`. */
+  onInitialized?: () => void;
 }
 
 /** Creates the server and connects it to the client's transport. */
@@ -30,13 +33,18 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   const { config, configPath, registry } = options;
   const server = new Server(
     { name: NAME, version: VERSION },
-    { capabilities: { tools: {} }, instructions: buildInstructions(config, configPath, options.figures) },
+    {
+      capabilities: { tools: {} },
+      instructions: buildInstructions(config, configPath, options.figures),
+      jsonSchemaValidator: lazySchemaValidator,
+    },
   );
   const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(transport, dispatcher, { config, registry });
   server.onclose = options.onClose;
+  server.oninitialized = options.onInitialized;
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
   await server.connect(transport);
   return server;

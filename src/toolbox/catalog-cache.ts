@@ -10,6 +10,7 @@ import { isRemote, type ServerConfig } from "../config/index.ts";
 import type { Platform } from "../platform/types.ts";
 import { NAME } from "../version.ts";
 import { messageOf } from "../errors.ts";
+import { sha256Hex } from "./sha256.ts";
 
 /** Set to use another directory (tests, sandboxes); empty is unset. */
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
@@ -29,7 +30,7 @@ export class CatalogCache {
   /** What each file holds (or was last written with), so that an unchanged list is not written again. */
   readonly #known = new Map<string, string>();
   /** Each server's file, hashed once: a restarted server is remembered again. */
-  readonly #paths = new WeakMap<ServerConfig, Promise<string>>();
+  readonly #paths = new WeakMap<ServerConfig, string>();
   #disabled = false;
   #dirReady?: Promise<void>;
 
@@ -41,7 +42,7 @@ export class CatalogCache {
   /** The server's tools as last listed, or undefined when unknown (or the cache is unusable). */
   async read(server: ServerConfig): Promise<Tool[] | undefined> {
     if (!this.dir || this.#disabled) return undefined;
-    const path = await this.#pathOf(server);
+    const path = this.#pathOf(server);
     let text: string;
     try {
       text = await this.#host.readTextFile(path);
@@ -57,7 +58,7 @@ export class CatalogCache {
   /** Keeps a server's freshly listed tools; never throws, never delays the caller. */
   async remember(server: ServerConfig, tools: Tool[]): Promise<void> {
     if (!this.dir || this.#disabled) return;
-    const path = await this.#pathOf(server);
+    const path = this.#pathOf(server);
     const text = JSON.stringify({ format: FORMAT, tools } satisfies CacheFile);
     if (this.#known.get(path) === text) return;
     this.#known.set(path, text);
@@ -71,11 +72,11 @@ export class CatalogCache {
     }
   }
 
-  #pathOf(server: ServerConfig): Promise<string> {
+  #pathOf(server: ServerConfig): string {
     let path = this.#paths.get(server);
     if (!path) {
       const separator = this.#host.os === "windows" ? "\\" : "/";
-      path = definitionKey(server).then((key) => `${this.dir}${separator}${key}.json`);
+      path = `${this.dir}${separator}${definitionKey(server)}.json`;
       this.#paths.set(server, path);
     }
     return path;
@@ -104,12 +105,11 @@ export function cacheDirectory(env: Record<string, string | undefined>, os: stri
 }
 
 /** Hex SHA-256 of what decides a server's tool list; the only trace of its env values on disk. */
-export async function definitionKey(server: ServerConfig): Promise<string> {
+export function definitionKey(server: ServerConfig): string {
   const definition = isRemote(server)
     ? JSON.stringify([server.transport, server.url, Object.entries(server.headers).sort(), server.toolFilters ?? null])
     : JSON.stringify([server.command, server.args, Object.entries(server.env).sort(), server.cwd ?? null, server.toolFilters ?? null]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(definition));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(definition);
 }
 
 /** The tools of a well-formed file of this format; anything else is a miss. */

@@ -21,6 +21,7 @@ import { CallError, ToolCallLane } from "./call-lane.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
 import { StdioLink } from "./stdio-link.ts";
+import { lazySchemaValidator } from "../schema-validator.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
 import type { RemoteAuth } from "../remote/remote-auth.ts";
 import type { CommandSearch } from "./command-path.ts";
@@ -136,7 +137,7 @@ export class ServerConnection {
 
   /** A fresh SDK Client and tools/call lane on the link. */
   #attach(link: ServerLink): ServerLink {
-    const client = new Client({ name: NAME, version: VERSION }, { capabilities: {} });
+    const client = new Client({ name: NAME, version: VERSION }, { capabilities: {}, jsonSchemaValidator: lazySchemaValidator });
     const lane: ToolCallLane = new ToolCallLane((message) => this.#sendForLane(link, lane, message));
     link.claim = (message) => lane.claim(message);
     link.onLost = (reason) => {

@@ -1,0 +1,52 @@
+/**
+ * The executable's own memory (issue 15): VmRSS right after initialize, the median of several
+ * fresh processes, stays under the bench's target (what keeps it there: tests/start-up-modules.test.ts
+ * and tests/server/lazy-validator.test.ts; the figures: docs/benchmarks.md, figure 6). Only
+ * against a built executable (WORKBENCH_BIN) on Linux (/proc): `bun src/main.ts` and `deno run`
+ * compile the source at start and hold far more, and other systems have no VmRSS to read.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import process from "node:process";
+import { residentBytes } from "../../scripts/bench/memory.ts";
+import { MEMORY_AFTER_INITIALIZE_MIB } from "../../scripts/bench/report.ts";
+import { median } from "../../scripts/bench/stats.ts";
+import { fixtureServer } from "../helpers/runtime.ts";
+import { startWorkbench } from "../helpers/workbench.ts";
+
+const MiB = 1024 * 1024;
+const RUNS = 5;
+
+const skip = !process.env.WORKBENCH_BIN
+  ? "set WORKBENCH_BIN to a built executable (bun scripts/build.ts)"
+  : !existsSync("/proc/self/status")
+  ? "needs Linux /proc to read VmRSS"
+  : false;
+if (skip) console.log(`SKIPPED: the executable's memory: ${skip}`);
+
+const config = {
+  toolboxes: {
+    dev: {
+      description: "Two fixture servers",
+      mcpServers: { one: fixtureServer("fixture-server.ts"), two: fixtureServer("fixture-server.ts", { env: { FIXTURE_LABEL: "two" } }) },
+    },
+  },
+};
+
+test(`memory: the executable's RSS after initialize is under ${MEMORY_AFTER_INITIALIZE_MIB} MiB (median of ${RUNS})`, { skip }, async () => {
+  if (skip) return;
+  const initialized: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const session = await startWorkbench(config);
+    try {
+      initialized.push(residentBytes(session.pid) / MiB);
+    } finally {
+      await session.close();
+    }
+  }
+  const rss = median(initialized);
+  const runs = initialized.map((value) => value.toFixed(1)).join(", ");
+  console.log(`RSS after initialize ${rss.toFixed(1)} MiB (runs: ${runs})`);
+  assert.ok(rss < MEMORY_AFTER_INITIALIZE_MIB, `RSS after initialize ${rss.toFixed(1)} MiB (runs: ${runs})`);
+});

@@ -1,0 +1,84 @@
+/**
+ * What the workbench loads to serve: the modules reachable from src/main.ts through static imports.
+ * The executable is one bundle in which a statically imported module is evaluated at start-up and
+ * one reached only by `await import()` when that line runs, so this graph is what serving pays in
+ * memory before a client has asked for anything (docs/benchmarks.md, figure 6). The subcommands,
+ * the remote and OAuth code, the configuration's JSON Schema and Node's file system stay out.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { repoRoot } from "./helpers/runtime.ts";
+
+/** `import x from "m"`, `import "m"` and `export ... from "m"`, without `import type` and `export type`. */
+const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
+/** The adapters `#platform` names in package.json: Bun's for the executable, Deno's for `deno compile`. */
+const PLATFORM_ADAPTERS = ["src/platform/bun.ts", "src/platform/deno.ts"];
+
+/** Static imports of a source text: relative paths, packages and node: modules as written. */
+function staticImports(source: string): string[] {
+  return [...source.matchAll(STATIC_IMPORT)].map((match) => match[1]);
+}
+
+/** Every file (repo-relative) and package reached from `entry` through static imports. */
+function startUpGraph(entry: string): Set<string> {
+  const reached = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (reached.has(file)) continue;
+    reached.add(file);
+    if (!file.startsWith("src/")) continue;
+    const dir = file.slice(0, file.lastIndexOf("/"));
+    for (const specifier of staticImports(readFileSync(`${repoRoot}/${file}`, "utf8"))) {
+      if (specifier === "#platform") pending.push(...PLATFORM_ADAPTERS);
+      else if (specifier.startsWith(".")) pending.push(new URL(specifier, `file:///${dir}/`).pathname.slice(1));
+      else pending.push(specifier);
+    }
+  }
+  return reached;
+}
+
+const LAZY = [
+  "src/cli/check.ts",
+  "src/cli/tools.ts",
+  "src/cli/call.ts",
+  "src/cli/init.ts",
+  "src/cli/schema.ts",
+  "src/cli/auth.ts",
+  "src/config/json-schema.ts",
+  "@valibot/to-json-schema",
+  "src/remote/http-link.ts",
+  "src/sdk-remote.ts",
+  "node:fs",
+  "node:fs/promises",
+  "node:path",
+];
+
+test("start-up modules: serving loads no subcommand, remote or OAuth code and no node:fs or node:path", () => {
+  const graph = startUpGraph("src/main.ts");
+  // The walk itself found the serving path.
+  for (const file of ["src/cli/run.ts", "src/server/workbench-server.ts", "src/toolbox/connection.ts", "src/platform/bun.ts"]) {
+    assert.ok(graph.has(file), `${file} is reached`);
+  }
+  assert.deepEqual(LAZY.filter((module) => graph.has(module)), []);
+});
+
+test("start-up modules: zod is configured before anything else is imported (no new Function at start-up)", () => {
+  const first = staticImports(readFileSync(`${repoRoot}/src/main.ts`, "utf8"))[0];
+  assert.equal(first, "./zod-config.ts");
+});
+
+test("start-up modules: the import scan sees each static form and skips type-only imports", () => {
+  const source = [
+    'import { a } from "./a.ts";',
+    'import {\n  b,\n  type B,\n} from "./b.ts";',
+    'import "./c.ts";',
+    'export { d } from "./d.ts";',
+    'import type { E } from "./e.ts";',
+    'export type { F } from "./f.ts";',
+    'const g = await import("./g.ts");',
+    'import * as h from "node:fs";',
+  ].join("\n");
+  assert.deepEqual(staticImports(source), ["./a.ts", "./b.ts", "./c.ts", "./d.ts", "node:fs"]);
+});
