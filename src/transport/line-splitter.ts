@@ -84,21 +84,14 @@ export class LineSplitter {
     this.#pending = [];
     this.#pendingBytes = 0;
     if (bytes >= this.piecesFrom) {
-      events.push({ kind: "pieces", ...withoutCarriageReturn(pieces, bytes) });
+      // A CR before the newline is JSON's whitespace: it can stay.
+      events.push({ kind: "pieces", pieces, bytes });
       return;
     }
     let line = pieces.length === 1 ? pieces[0] : concat(pieces, bytes);
     if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, -1);
     if (!isBlank(line)) events.push({ kind: "line", bytes: line });
   }
-}
-
-/** A long line's pieces without the carriage return of a CRLF ending. */
-function withoutCarriageReturn(pieces: Uint8Array[], bytes: number): { pieces: Uint8Array[]; bytes: number } {
-  const last = pieces[pieces.length - 1];
-  if (last[last.length - 1] !== CARRIAGE_RETURN) return { pieces, bytes };
-  const kept = last.length === 1 ? pieces.slice(0, -1) : [...pieces.slice(0, -1), last.subarray(0, -1)];
-  return { pieces: kept, bytes: bytes - 1 };
 }
 
 /** The pieces joined into one array. */

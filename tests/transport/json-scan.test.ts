@@ -94,7 +94,8 @@ test("json-scan: refuses invalid UTF-8 that a lenient decoder would have replace
 });
 
 test("json-scan: long strings are read a word at a time and still stop at every special byte", () => {
-  const specials = ['"', "\\", "\u0001", "é"];
+  // Skipped, the backslash would let its quote end the string.
+  const specials = ['"', '\\"', "\u0001", "é"];
   for (const special of specials) {
     for (let at = 60; at < 68; at++) {
       const inner = "a".repeat(at) + special + "b".repeat(70);
