@@ -51,6 +51,12 @@ export class RefusedMessage extends Error {
 
 /** Messages are joined into one write up to this size. */
 const MAX_BATCH_BYTES = 256 * 1024;
+/**
+ * A frame (or a piece of a raw result's frame) of this size or more is written alone: joining it
+ * saves few writes, and a 32 MiB result relayed in pieces would leave 32 MiB of joined copies for
+ * the collector (measured: 15 to 25 MiB more at the peak).
+ */
+const WRITTEN_ALONE_BYTES = 32 * 1024;
 
 /**
  * From this size a line is checked in its pieces and a response's result kept as its bytes (see
@@ -167,9 +173,13 @@ export class StreamTransport implements Transport {
   }
 
   #nextBatch(): Uint8Array {
+    if (this.#queue[0].length >= WRITTEN_ALONE_BYTES) return this.#queue.shift()!;
     let count = 1;
     let bytes = this.#queue[0].length;
-    while (count < this.#queue.length && bytes + this.#queue[count].length <= MAX_BATCH_BYTES) {
+    while (
+      count < this.#queue.length && this.#queue[count].length < WRITTEN_ALONE_BYTES &&
+      bytes + this.#queue[count].length <= MAX_BATCH_BYTES
+    ) {
       bytes += this.#queue[count++].length;
     }
     const taken = this.#queue.splice(0, count);

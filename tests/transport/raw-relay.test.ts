@@ -29,13 +29,15 @@ async function receive(text: string, claimIds: (string | number)[] = []) {
   return { claimed, delivered, errors };
 }
 
-/** A client's side: the text our transport writes for `message`. */
-async function written(message: JSONRPCMessage): Promise<string> {
+/** A client's side: the text our transport writes for `message`, and the size of each write. */
+async function writes(message: JSONRPCMessage): Promise<{ text: string; sizes: number[] }> {
   const chunks: Uint8Array[] = [];
   const transport = new StreamTransport(new ReadableStream(), new WritableStream({ write: (chunk) => void chunks.push(chunk.slice()) }));
   await transport.send(message);
-  return chunks.map((chunk) => decoder.decode(chunk)).join("");
+  return { text: chunks.map((chunk) => decoder.decode(chunk)).join(""), sizes: chunks.map((chunk) => chunk.length) };
 }
+
+const written = async (message: JSONRPCMessage) => (await writes(message)).text;
 
 /** A result over the raw threshold, spaced and ordered as no JSON.stringify would write it. */
 const bigResultText = () =>
@@ -50,8 +52,10 @@ test("raw relay: a long response's result reaches the client as the server's own
   assert.equal(claimed.length, 1);
   const claimedResult = (claimed[0] as { result: unknown }).result;
   assert.ok(rawJsonOf(claimedResult), "the result is still raw");
-  const text = await written({ jsonrpc: "2.0", id: 12, result: claimedResult } as JSONRPCMessage);
+  const { text, sizes } = await writes({ jsonrpc: "2.0", id: 12, result: claimedResult } as JSONRPCMessage);
   assert.equal(text, `{"jsonrpc":"2.0","id":12,"result":${result}}\n`);
+  // The server's 64 KiB chunks go out as they came: joined, they would be a copy of the result.
+  assert.ok(Math.max(...sizes) <= 65_536, `writes of ${Math.max(...sizes)} bytes`);
   assert.deepEqual(JSON.parse(text).result, JSON.parse(result));
 });
 
