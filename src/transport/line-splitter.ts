@@ -129,7 +129,7 @@ function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
   return joined.slice(Math.max(0, joined.length - EDGE_BYTES));
 }
 
-function isBlank(line: Uint8Array): boolean {
+export function isBlank(line: Uint8Array): boolean {
   for (const byte of line) {
     if (byte !== 0x20 && byte !== 0x09 && byte !== CARRIAGE_RETURN) return false;
   }

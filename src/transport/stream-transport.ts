@@ -3,7 +3,7 @@
  * our own stdio and every child's, so it is the only framing code in the product.
  */
 import type { JSONRPCMessage, RequestId, Transport } from "../sdk.ts";
-import { concatBytes, DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./line-splitter.ts";
+import { concatBytes, DEFAULT_MAX_LINE_BYTES, isBlank, LineSplitter } from "./line-splitter.ts";
 import { type Checked, checkMessage, INVALID_REQUEST, PARSE_ERROR, type Refused, refuseChecked } from "./jsonrpc-check.ts";
 import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "./json-depth.ts";
 import { scanJson } from "./json-scan.ts";
@@ -255,7 +255,10 @@ export class StreamTransport implements Transport {
   #deliverPieces(pieces: Uint8Array[], bytes: number): boolean {
     const scan = scanJson(pieces, MAX_JSON_DEPTH);
     const message = scan.ok ? rawResponse(pieces, scan.members) : undefined;
-    return message ? this.#accept(message, bytes, true) : this.#deliver(concatBytes(pieces));
+    if (message) return this.#accept(message, bytes, true);
+    const line = concatBytes(pieces);
+    // Blank lines are skipped, whatever their length.
+    return !isBlank(line) && this.#deliver(line);
   }
 
   /** Checks and hands over one parsed message; true when it was a notification. */

@@ -92,6 +92,7 @@ test("raw relay: long messages of any other shape are parsed and checked as befo
     `{"jsonrpc":"2.0","id":"wb-2","result":{"text":"${filler}"}`, // not JSON
     `{"jsonrpc":"2.0","id":"wb-3","result":{"text":"${filler}","deep":${"[".repeat(1_001)}${"]".repeat(1_001)}}}`,
     `{"jsonrpc":"1.0","id":"wb-4","result":{"text":"${filler}"}}`,
+    ` \t${" ".repeat(RAW_FROM_BYTES)}\r`, // blank: skipped without a word
   ];
   const { claimed, delivered, errors } = await receive(lines.join("\n") + "\n", ["wb-1", "wb-2", "wb-3", "wb-4"]);
   assert.equal(claimed.length, 1);
