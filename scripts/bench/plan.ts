@@ -11,6 +11,8 @@ export interface Plan {
   inFlight: number;
   blobMiB: number[];
   blobRepeats: number;
+  /** Fresh workbenches that each relay one 32 MiB result, for its peak memory. */
+  peakRuns: number;
   /**
    * Each call figure alternates direct and workbench in this many rounds: drift on a shared
    * machine then hits both sides alike.
@@ -27,6 +29,7 @@ export const FULL: Plan = {
   inFlight: 64,
   blobMiB: [1, 8, 32, 64],
   blobRepeats: 5,
+  peakRuns: 3,
   rounds: 4,
 };
 
@@ -39,6 +42,7 @@ export const QUICK: Plan = {
   inFlight: 64,
   blobMiB: [1, 8, 32],
   blobRepeats: 3,
+  peakRuns: 2,
   rounds: 2,
 };
 

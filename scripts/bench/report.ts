@@ -2,6 +2,7 @@
 import type { StartupFigures, OpenFigures } from "./startup.ts";
 import type { LatencyFigures, ThroughputFigures } from "./calls.ts";
 import type { BlobFigures } from "./blobs.ts";
+import type { PeakFigures } from "./peak.ts";
 import type { ContextFigures } from "./context.ts";
 import type { Plan } from "./plan.ts";
 import type { Target } from "./targets.ts";
@@ -20,6 +21,8 @@ export interface Results {
   latency: LatencyFigures;
   throughput: ThroughputFigures;
   blobs: BlobFigures;
+  /** Figure 5's memory: peak RSS relaying one 32 MiB result (absent from runs before issue 15). */
+  blobPeak?: PeakFigures;
   context: ContextFigures;
   /** Figure 9: sequential echo to a Streamable HTTP server (absent from runs before it existed). */
   http?: LatencyFigures;
@@ -65,6 +68,7 @@ export function checkTargets(results: Results): Check[] {
     check("tools/list + instructions, 3 toolboxes", `${context.alwaysBytes} B`, "< 2200 B", context.alwaysBytes < 2200),
     check("open_toolbox response vs downstream tools", `${fmt(listRatio, 3)}x`, "<= 1.15x", listRatio <= 1.15),
     ...referenceChecks(context),
+    checkPeak(results.blobPeak),
   ];
 }
 
@@ -81,6 +85,12 @@ function check64(blobs: BlobFigures): Check {
   const blob64 = blobs.sizes.find((size) => size.mib === 64);
   if (!blob64) return { target: "64 MiB blob passes", value: "not run (--quick)", limit: "passes", status: "n/a" };
   return check("64 MiB blob passes", blob64.error ? "fails (see figure 5)" : "yes", "passes", !blob64.error);
+}
+
+function checkPeak(peak: PeakFigures | undefined): Check {
+  const target = "peak RSS relaying a 32 MiB result";
+  if (!peak) return { target, value: "not measured", limit: "< 150 MiB", status: "n/a" };
+  return check(target, `${fmt(peak.peakMiB, 1)} MiB`, "< 150 MiB", peak.peakMiB < 150);
 }
 
 function check(target: string, value: string, limit: string, ok: boolean, override?: "n/a"): Check {
@@ -153,14 +163,25 @@ function callRows({ latency, throughput, plan }: Results): string[][] {
   ];
 }
 
-function blobRows({ blobs, plan }: Results): string[][] {
+function blobRows(results: Results): string[][] {
+  const { blobs, plan } = results;
   const rows = blobs.sizes.map((size, index) => [
     `${index === 0 ? "5" : " "} blob ${size.mib} MiB, ms (median of ${plan.blobRepeats})`,
     size.error ? "failed" : fmt(size.workbenchMs, 0),
     fmt(size.directMs, 0),
     size.error ? lastClause(size.error) : `${fmt(size.ratio)}x`,
   ]);
-  return [...rows, ["  blob time 32 MiB / 8 MiB (linear: 4)", fmt(blobs.ratio32over8), fmt(directRatio(blobs)), ""]];
+  return [
+    ...rows,
+    ["  blob time 32 MiB / 8 MiB (linear: 4)", fmt(blobs.ratio32over8), fmt(directRatio(blobs)), ""],
+    ...peakRows(results.blobPeak, plan),
+  ];
+}
+
+function peakRows(peak: PeakFigures | undefined, plan: Plan): string[][] {
+  if (!peak) return [];
+  const label = `  peak RSS relaying ${peak.blobMiB} MiB, MiB (median of ${plan.peakRuns})`;
+  return [[label, fmt(peak.peakMiB, 1), "", `from ${fmt(peak.beforeMiB, 1)} before the call`]];
 }
 
 /**

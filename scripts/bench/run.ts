@@ -7,6 +7,7 @@ import { ensureExecutable, executableBytes, runtimeVersions, type Target } from 
 import { measureOpenToolbox, measureStartup } from "./startup.ts";
 import { measureLatency, measureThroughput, type Pair } from "./calls.ts";
 import { measureBlobs } from "./blobs.ts";
+import { measureBlobPeak } from "./peak.ts";
 import { measureContext } from "./context.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { checkTargets, type Results } from "./report.ts";
@@ -34,6 +35,8 @@ export async function runBench(args: BenchArgs, log: (text: string) => void = co
       const blobs = await measureBlobs(pair, plan);
       return { latency, throughput, blobs };
     });
+    log("5 peak memory of a 32 MiB result");
+    const blobPeak = await measureBlobPeak(args.target, setup, plan);
     log("7 context cost");
     const context = await measureContext(args.target, setup);
     log("9 echo over Streamable HTTP");
@@ -51,6 +54,7 @@ export async function runBench(args: BenchArgs, log: (text: string) => void = co
       latency,
       throughput,
       blobs,
+      blobPeak,
       context,
       http,
       executableBytes: executableBytes(),

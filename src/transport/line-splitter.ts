@@ -1,6 +1,7 @@
 /**
  * Splits a byte stream into newline-terminated lines. Each byte is scanned once and each line is
- * copied once (when it is complete), so framing stays linear in the message size.
+ * copied once (when it is complete), so framing stays linear in the message size; a long line is
+ * not copied at all but handed over as its pieces.
  */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -10,6 +11,8 @@ export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
  */
 export type LineEvent =
   | { kind: "line"; bytes: Uint8Array }
+  /** A line of at least `piecesFrom` bytes, as the chunks it came in: joining them is left to the reader. */
+  | { kind: "pieces"; pieces: Uint8Array[]; bytes: number }
   | { kind: "oversized"; bytes: number; head: Uint8Array; tail: Uint8Array };
 
 /** How much of each end of an oversized line is kept. */
@@ -24,7 +27,7 @@ export class LineSplitter {
   /** Set while skipping the rest of a line that went over the limit. */
   #discarding?: { bytes: number; head: Uint8Array; tail: Uint8Array };
 
-  constructor(readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {}
+  constructor(readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES, readonly piecesFrom: number = Infinity) {}
 
   /** Feeds one chunk; returns the lines it completed, in order. */
   push(chunk: Uint8Array): LineEvent[] {
@@ -76,9 +79,16 @@ export class LineSplitter {
       this.#discarding = undefined;
       return;
     }
-    let line = this.#pending.length === 1 ? this.#pending[0] : concat(this.#pending, this.#pendingBytes);
+    const pieces = this.#pending;
+    const bytes = this.#pendingBytes;
     this.#pending = [];
     this.#pendingBytes = 0;
+    if (bytes >= this.piecesFrom) {
+      // A CR before the newline is JSON's whitespace: it can stay.
+      events.push({ kind: "pieces", pieces, bytes });
+      return;
+    }
+    let line = pieces.length === 1 ? pieces[0] : concat(pieces, bytes);
     if (line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN) line = line.subarray(0, -1);
     if (!isBlank(line)) events.push({ kind: "line", bytes: line });
   }
@@ -119,7 +129,7 @@ function lastBytes(kept: Uint8Array, piece: Uint8Array): Uint8Array {
   return joined.slice(Math.max(0, joined.length - EDGE_BYTES));
 }
 
-function isBlank(line: Uint8Array): boolean {
+export function isBlank(line: Uint8Array): boolean {
   for (const byte of line) {
     if (byte !== 0x20 && byte !== 0x09 && byte !== CARRIAGE_RETURN) return false;
   }

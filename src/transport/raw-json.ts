@@ -1,0 +1,102 @@
+/**
+ * A large JSON value passed on as the bytes it came in. A tool's result read from a server is sent
+ * to the client unchanged, so it need not be decoded, parsed, stringified and encoded on the way:
+ * it stays the server's bytes, and its response frame is our few bytes of envelope around them.
+ * Whatever reads or changes the value gets it parsed (then it is an ordinary object, and its bytes
+ * are let go): the CLI, which prints it, or the SDK, which checks it.
+ */
+import { concatBytes } from "./line-splitter.ts";
+import { type Member, sliceOf } from "./json-scan.ts";
+
+/** What each lazy object stands for: its bytes until something looks inside, then the parsed value. */
+interface Lazy {
+  pieces?: Uint8Array[];
+  parsed?: object;
+}
+
+const lazies = new WeakMap<object, Lazy>();
+
+/**
+ * An object that stands for the JSON object in `pieces` (already checked by scanJson), parsed on
+ * the first look inside it. One look is free: a Promise resolved with it asks for `then`, and JSON
+ * has no functions, so no JSON value is a thenable.
+ */
+export function lazyJsonObject(pieces: Uint8Array[]): Record<string, unknown> {
+  const lazy: Lazy = { pieces };
+  const value = () => parsedValue(lazy);
+  const proxy = new Proxy({}, {
+    get: (_, key) => key === "then" && !lazy.parsed ? undefined : Reflect.get(value(), key),
+    has: (_, key) => Reflect.has(value(), key),
+    ownKeys: () => Reflect.ownKeys(value()),
+    getOwnPropertyDescriptor: (_, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(value(), key);
+      // A proxy may not report a property as fixed that its (empty) target does not have.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+    set: (_, key, item) => Reflect.set(value(), key, item),
+    deleteProperty: (_, key) => Reflect.deleteProperty(value(), key),
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(value(), key, descriptor),
+    getPrototypeOf: () => Reflect.getPrototypeOf(value()),
+  });
+  lazies.set(proxy, lazy);
+  return proxy;
+}
+
+function parsedValue(lazy: Lazy): object {
+  if (!lazy.parsed) {
+    const pieces = lazy.pieces!;
+    lazy.pieces = undefined;
+    lazy.parsed = JSON.parse(new TextDecoder().decode(pieces.length === 1 ? pieces[0] : concatBytes(pieces))) as object;
+  }
+  return lazy.parsed;
+}
+
+/** The bytes of a value made by lazyJsonObject and never looked into; undefined for anything else. */
+export function rawJsonOf(value: unknown): Uint8Array[] | undefined {
+  return typeof value === "object" && value !== null ? lazies.get(value)?.pieces : undefined;
+}
+
+/** The value itself: an ordinary object for one made by lazyJsonObject, else `value` unchanged. */
+export function plainJson<T>(value: T): T {
+  const lazy = typeof value === "object" && value !== null ? lazies.get(value) : undefined;
+  return lazy ? parsedValue(lazy) as T : value;
+}
+
+/** Members of a response that may be read from its bytes: small ones are parsed, the result is kept raw. */
+const RESPONSE_KEYS = ["jsonrpc", "id", "result"];
+const LONGEST_SMALL_MEMBER = 1024;
+
+/**
+ * The response in `pieces` with its result left raw, when it is exactly `{"jsonrpc", "id",
+ * "result": {...}}` (each once, any order); undefined for any other message, which is then
+ * parsed the ordinary way.
+ */
+export function rawResponse(pieces: Uint8Array[], members: Member[]): Record<string, unknown> | undefined {
+  const keys = members.map((member) => member.key);
+  if (keys.length !== RESPONSE_KEYS.length || !RESPONSE_KEYS.every((key) => keys.includes(key))) return undefined;
+  const message: Record<string, unknown> = {};
+  for (const member of members) {
+    const bytes = sliceOf(pieces, member.start, member.end);
+    if (member.key === "result") {
+      if (bytes[0][0] !== 0x7b) return undefined;
+      message.result = lazyJsonObject(bytes);
+    } else {
+      if (member.end - member.start > LONGEST_SMALL_MEMBER) return undefined;
+      message[member.key!] = JSON.parse(new TextDecoder().decode(concatBytes(bytes)));
+    }
+  }
+  return message;
+}
+
+/**
+ * The frame of a response `{"jsonrpc":"2.0","id":...,"result":...}` whose result is still raw, as
+ * pieces to write one after the other: the envelope, the server's bytes, the end of the line.
+ */
+export function rawResponseFrame(message: object, encoder: TextEncoder): Uint8Array[] | undefined {
+  const { jsonrpc, id, result, ...rest } = message as { jsonrpc?: unknown; id?: unknown; result?: unknown };
+  const raw = rawJsonOf(result);
+  if (!raw || jsonrpc !== "2.0" || Object.keys(rest).length > 0) return undefined;
+  if (typeof id !== "string" && typeof id !== "number") return undefined;
+  const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+  return [head, ...raw, encoder.encode("}\n")];
+}
