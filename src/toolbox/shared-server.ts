@@ -36,8 +36,6 @@ export class SharedServer {
   readonly restarts = new RestartPolicy();
   /** How long the last attempt took, in whole milliseconds. */
   startMs?: number;
-  /** Stopped for being idle, not failed: the next call starts it again without counting a failure. */
-  idleStopped = false;
   readonly #host: SharedServerHost;
   readonly #timers: Timers;
   #connecting?: Promise<void>;
@@ -143,7 +141,6 @@ export class SharedServer {
       await connection.connect();
       this.connection = connection;
       this.error = undefined;
-      this.idleStopped = false;
       connection.onToolsChanged = () => this.#listed();
       this.#listed();
       this.#arm();
@@ -179,7 +176,6 @@ export class SharedServer {
     const connection = this.connection;
     if (this.#inFlight > 0 || this.#connecting || !connection || connection.lostReason) return;
     this.connection = undefined;
-    this.idleStopped = true;
     const { toolbox, server, config } = this.target;
     this.#host.connectionHost.writeStderr(`[${toolbox}/${server}] stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
     void this.#release(connection);
