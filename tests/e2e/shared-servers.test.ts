@@ -48,6 +48,26 @@ test("shared servers: two toolboxes with one definition start one process, each 
   });
 });
 
+test("shared servers: a toolbox opened after another that started its server is open; one never opened is refused", async () => {
+  const log = spawnLog();
+  const q = fx("q", {}, log.env);
+  const config = {
+    toolboxes: {
+      a: { description: "A", mcpServers: { q } },
+      b: { description: "B", mcpServers: { q: { ...q, toolFilters: ["echo"] } } },
+    },
+  };
+  await withWorkbench(config, async (session) => {
+    // b is not open yet, though its server will be: refused as the spec says.
+    assert.match(errorText(await useTool(session, "b", "q", "echo", { text: "early" })), /Toolbox 'b' is not open/);
+    opened(await openToolbox(session, "a"));
+    assert.deepEqual(toolsOf(opened(await openToolbox(session, "b")), "q"), ["echo"]);
+    assert.equal(okText(await useTool(session, "b", "q", "echo", { text: "hi" })), "q: hi");
+    assert.equal(okText(await useTool(session, "a", "q", "echo", { text: "hi" })), "q: hi");
+    assert.deepEqual(log.spawned().map((line) => line.split(" ")[0]), ["q"]);
+  });
+});
+
 test("shared servers: 200 opens and calls across toolboxes that share servers leave one process per definition", async () => {
   const log = spawnLog();
   const a = fx("a", {}, log.env);
