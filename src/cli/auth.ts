@@ -14,6 +14,7 @@ import { AuthStore, authDir } from "../remote/auth-store.ts";
 import { serverUrlOf } from "../remote/server-url.ts";
 import { WorkbenchOAuthProvider } from "../remote/oauth-provider.ts";
 import { Redactor } from "../remote/redact.ts";
+import { toolboxNotFound } from "../tools/lookup.ts";
 
 /** How long the login waits for the browser to come back. */
 const LOGIN_WAIT_MS = 5 * 60_000;
@@ -28,7 +29,7 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
   const browser = args.options["--no-browser"] !== true;
   const toolboxConfig = Object.hasOwn(config.toolboxes, toolbox) ? config.toolboxes[toolbox] : undefined;
   if (!toolboxConfig) {
-    say(`Toolbox '${toolbox}' not found in configuration`);
+    say(toolboxNotFound(config, toolbox));
     return EXIT_USAGE;
   }
   const serverConfig = Object.hasOwn(toolboxConfig.mcpServers, server) ? toolboxConfig.mcpServers[server] : undefined;

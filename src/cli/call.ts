@@ -10,7 +10,7 @@ import { useTool } from "../tools/use-tool.ts";
 import { messageOf } from "../errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
-import { availableToolboxes } from "../tools/lookup.ts";
+import { toolboxNotFound } from "../tools/lookup.ts";
 
 export async function runCall(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, tool, given] = args.positionals;
@@ -23,7 +23,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
   if (!Object.hasOwn(config.toolboxes, toolbox)) {
-    sayError(platform, `Toolbox '${toolbox}' not found in configuration; ${availableToolboxes(config)}`);
+    sayError(platform, toolboxNotFound(config, toolbox));
     return EXIT_USAGE;
   }
   const registry = new ToolboxRegistry(config, commandHost(platform));

@@ -8,7 +8,7 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import { ToolboxRegistry, type OpenToolbox, type ServerSlot } from "../toolbox/registry.ts";
 import { fullEntries } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../server/toolbox-figures.ts";
-import { availableToolboxes } from "../tools/lookup.ts";
+import { toolboxNotFound } from "../tools/lookup.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 
@@ -19,14 +19,16 @@ export interface ServerReport {
   ok: boolean;
   /** Tools after toolFilters. */
   tools: number;
-  /** Estimated tokens of those tools' definitions as open_toolbox gives them to a model. */
-  tokens: number;
+  /** Estimated tokens of those tools' definitions as open_toolbox gives them to a model; null for a server that failed. */
+  tokens: number | null;
   startMs: number;
   error?: string;
   warnings: string[];
 }
 
 export interface CheckReport {
+  /** The configuration file checked. */
+  config: string;
   ok: boolean;
   servers: ServerReport[];
 }
@@ -35,10 +37,10 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   const fallbacks: { name: string; location: string }[] = [];
   const loaded = await loadForCommand(platform, args.configPath, (name, location) => fallbacks.push({ name, location }));
   if (!loaded) return EXIT_USAGE;
-  const { config } = loaded;
+  const { config, path } = loaded;
   const only = args.options["--toolbox"];
   if (typeof only === "string" && !Object.hasOwn(config.toolboxes, only)) {
-    sayError(platform, `Toolbox '${only}' not found in configuration; ${availableToolboxes(config)}`);
+    sayError(platform, toolboxNotFound(config, only));
     return EXIT_USAGE;
   }
   const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
@@ -48,7 +50,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   try {
     const toolboxes = await Promise.all(names.map((name) => registry.open(name)));
     const servers = toolboxes.flatMap((toolbox) => reportToolbox(toolbox, fallbacks));
-    report = { ok: servers.every((server) => server.ok), servers };
+    report = { config: path, ok: servers.every((server) => server.ok), servers };
   } finally {
     progress?.done();
     await registry.closeAll();
@@ -79,7 +81,7 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       transport: config.transport,
       ok: slot.connection !== undefined,
       tools: tools.length,
-      tokens: estimateTokens(tools),
+      tokens: slot.connection ? estimateTokens(tools) : null,
       startMs: slot.startMs ?? 0,
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
@@ -103,7 +105,8 @@ function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[]
 const quoteAll = (names: string[]) => names.map((name) => `'${name}'`).join(", ");
 
 function table(report: CheckReport): string {
-  if (report.servers.length === 0) return "No servers to check\n";
+  const source = `Configuration: ${report.config}\n`;
+  if (report.servers.length === 0) return `${source}No servers to check\n`;
   const header = ["TOOLBOX", "SERVER", "TRANSPORT", "STATUS", "TOOLS", "TOKENS", "START"];
   const rows = report.servers.map((s) => [
     s.toolbox,
@@ -111,7 +114,7 @@ function table(report: CheckReport): string {
     s.transport,
     s.ok ? "ok" : "FAILED",
     s.ok ? String(s.tools) : "-",
-    s.ok ? String(s.tokens) : "-",
+    s.tokens === null ? "-" : String(s.tokens),
     `${s.startMs} ms`,
   ]);
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
@@ -125,7 +128,7 @@ function table(report: CheckReport): string {
   const failed = report.servers.filter((server) => !server.ok).length;
   const total = report.servers.length;
   lines.push("", failed === 0 ? `All ${total} server(s) ok` : `${failed} of ${total} server(s) failed`);
-  return `${lines.join("\n")}\n`;
+  return `${source}${lines.join("\n")}\n`;
 }
 
 /** One line on a terminal's stderr, rewritten as servers finish starting. */

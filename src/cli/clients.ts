@@ -2,35 +2,10 @@
  * Where MCP clients keep their server lists, how those lists are shaped, and how each client wants
  * the workbench's own entry: for `mcp-workbench init`.
  */
-import { resolveConfigPath } from "../config/index.ts";
+import { configFolder, join, type Places } from "../config/user-file.ts";
 
 export const CLIENTS = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf"] as const;
 export type ClientName = typeof CLIENTS[number];
-
-/** The folders client locations are made of, from the environment. */
-export interface Places {
-  os: string;
-  home: string;
-  cwd: string;
-  env: Record<string, string | undefined>;
-}
-
-/** Joins a relative path (forward slashes) onto an absolute folder, in that folder's style. */
-export function join(base: string, relative: string): string {
-  return resolveConfigPath({ flag: relative, env: {}, cwd: base });
-}
-
-/** The user's home folder: HOME, else USERPROFILE (Windows). */
-export function homeOf(env: Record<string, string | undefined>): string | undefined {
-  return env.HOME || env.USERPROFILE || undefined;
-}
-
-/** The platform's folder for configuration files (XDG_CONFIG_HOME, Application Support, APPDATA). */
-export function configFolder(places: Places): string {
-  if (places.os === "darwin") return join(places.home, "Library/Application Support");
-  if (places.os === "windows") return places.env.APPDATA || join(places.home, "AppData/Roaming");
-  return places.env.XDG_CONFIG_HOME || join(places.home, ".config");
-}
 
 /** The files a client reads its servers from, in the order they are merged (later entries win). */
 export function clientFiles(client: ClientName, places: Places): string[] {

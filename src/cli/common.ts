@@ -1,6 +1,7 @@
 /** What every subcommand needs: its output streams, the configuration, and a host for servers. */
 import type { Platform } from "../platform/types.ts";
-import { ConfigError, type FallbackObserver, loadConfig, resolveConfigPath, type WorkbenchConfig } from "../config/index.ts";
+import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type WorkbenchConfig } from "../config/index.ts";
+import { homeOf, userConfigFile } from "../config/user-file.ts";
 import type { ConnectionHost } from "../toolbox/connection.ts";
 import { commandSearchFor } from "../toolbox/command-path.ts";
 import { NAME } from "../version.ts";
@@ -25,7 +26,8 @@ export function sayError(platform: Platform, text: string): void {
 }
 
 /**
- * Loads the configuration as serving does; a bad file is reported whole on stderr and gives
+ * Loads the configuration as serving does (--config, WORKBENCH_CONFIG, ./workbench-config.json,
+ * then the per-user file `init` writes); a bad file is reported whole on stderr and gives
  * undefined (the caller exits with EXIT_USAGE).
  */
 export async function loadForCommand(
@@ -34,8 +36,11 @@ export async function loadForCommand(
   onFallback?: FallbackObserver,
 ): Promise<{ path: string; config: WorkbenchConfig } | undefined> {
   try {
-    const path = resolveConfigPath({ flag: configPath, env: platform.env, cwd: platform.cwd });
-    return await loadConfig({ path, env: platform.env, readTextFile: platform.readTextFile, onFallback });
+    const { env, cwd } = platform;
+    const home = homeOf(env);
+    const userFile = home === undefined ? undefined : userConfigFile({ os: platform.os, home, cwd, env });
+    const location = locateConfig({ flag: configPath, env, cwd, userFile });
+    return await loadConfig({ ...location, env, readTextFile: platform.readTextFile, onFallback });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     sayError(platform, error.message);

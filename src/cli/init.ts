@@ -9,19 +9,8 @@ import { resolveConfigPath } from "../config/index.ts";
 import { CONFIG_SCHEMA_URL } from "../config/json-schema.ts";
 import { messageOf } from "../errors.ts";
 import type { SubcommandArgs } from "./args.ts";
-import {
-  type ClientName,
-  CLIENTS,
-  clientFiles,
-  configFolder,
-  convertEntry,
-  homeOf,
-  join,
-  pasteBlock,
-  type Places,
-  serversKey,
-  stripJsonComments,
-} from "./clients.ts";
+import { type ClientName, CLIENTS, clientFiles, convertEntry, pasteBlock, serversKey, stripJsonComments } from "./clients.ts";
+import { homeOf, type Places, userConfigFile } from "../config/user-file.ts";
 import { EXIT_FAILED, EXIT_USAGE, sayError, writeStdout } from "./common.ts";
 
 /** What was found in the client's files: servers in file order, and notes for the user. */
@@ -33,6 +22,8 @@ interface Imported {
 }
 
 class InitError extends Error {}
+/** A file named by the user is not there. */
+class NoSuchFile extends InitError {}
 
 export async function runInit(platform: Platform, args: SubcommandArgs): Promise<number> {
   const home = homeOf(platform.env);
@@ -50,7 +41,7 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
   const outOption = args.options["--out"];
   const out = typeof outOption === "string"
     ? resolveConfigPath({ flag: outOption, env: {}, cwd: platform.cwd })
-    : join(configFolder(places), "mcp-workbench/workbench-config.json");
+    : userConfigFile(places);
 
   let imported: Imported | undefined;
   try {
@@ -61,8 +52,10 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     return EXIT_USAGE;
   }
   const config = imported ? importedConfig(imported, toolbox) : starterConfig(toolbox);
+  // env and headers values are often keys and tokens: such a file is for the user's eyes only.
+  const secret = imported !== undefined && holdsSecrets(imported.servers);
   try {
-    await platform.createFile(out, `${JSON.stringify(config, null, 2)}\n`, { overwrite: args.options["--force"] === true });
+    await platform.createFile(out, `${JSON.stringify(config, null, 2)}\n`, { overwrite: args.options["--force"] === true, private: secret });
   } catch (error) {
     if ((error as Error | undefined)?.name === "AlreadyExists") {
       sayError(platform, `File exists: '${out}' (it is left as it is; use --force to overwrite it)`);
@@ -71,7 +64,7 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     }
     return EXIT_FAILED;
   }
-  await writeStdout(platform, report(platform, imported, toolbox, out));
+  await writeStdout(platform, report(platform, imported, toolbox, out, secret));
   return 0;
 }
 
@@ -80,7 +73,13 @@ async function importServers(platform: Platform, from: string, places: Places): 
   const files = client ? clientFiles(client, places) : [resolveConfigPath({ flag: from, env: {}, cwd: places.cwd })];
   const found: { file: string; data: Record<string, unknown> }[] = [];
   for (const file of files) {
-    const data = await readClientFile(platform, file, client === undefined);
+    const data = await readClientFile(platform, file, client === undefined).catch((error) => {
+      // A bare word that names no file was meant as a client's name.
+      if (client === undefined && error instanceof NoSuchFile && !/[\\/.]/.test(from)) {
+        throw new InitError(`Unknown client '${from}': expected ${CLIENTS.map((name) => `'${name}'`).join(", ")} or a file's path`);
+      }
+      throw error;
+    });
     if (data) found.push({ file, data });
   }
   if (found.length === 0) {
@@ -124,8 +123,9 @@ async function readClientFile(platform: Platform, file: string, named: boolean):
   try {
     text = await platform.readTextFile(file);
   } catch (error) {
-    if ((error as Error | undefined)?.name === "NotFound" && !named) return undefined;
-    throw new InitError(`Cannot read '${file}': ${messageOf(error)}`);
+    const missing = (error as Error | undefined)?.name === "NotFound";
+    if (missing && !named) return undefined;
+    throw new (missing ? NoSuchFile : InitError)(`Cannot read '${file}': ${messageOf(error)}`);
   }
   let data: unknown;
   try {
@@ -166,13 +166,20 @@ function starterConfig(toolbox: string): Record<string, unknown> {
   };
 }
 
-function report(platform: Platform, imported: Imported | undefined, toolbox: string, out: string): string {
+/** Whether any server has an `env` or `headers` value. */
+function holdsSecrets(servers: Imported["servers"]): boolean {
+  const filled = (field: unknown) => typeof field === "object" && field !== null && Object.keys(field).length > 0;
+  return Object.values(servers).some((server) => filled(server.env) || filled(server.headers));
+}
+
+function report(platform: Platform, imported: Imported | undefined, toolbox: string, out: string, secret: boolean): string {
   const self = platform.selfCommand();
   const client = imported?.client ?? "claude-desktop";
   const lines: string[] = [];
   if (imported) {
     const names = Object.keys(imported.servers);
     lines.push(`Wrote '${out}': toolbox '${toolbox}' with ${names.length} server(s) from ${imported.files.map((f) => `'${f}'`).join(", ")}: ${names.join(", ")}`);
+    if (secret) lines.push("It holds env or headers values, so only you can read it (mode 0600)");
     lines.push(...imported.notes);
   } else {
     lines.push(`Wrote '${out}': a starter configuration with one example toolbox '${toolbox}'; edit it for your servers`);

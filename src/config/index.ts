@@ -1,7 +1,15 @@
 export { ConfigError } from "./errors.ts";
 export { type Environment, expandConfig, type FallbackObserver } from "./expand.ts";
 export { parseJson } from "./json.ts";
-export { CONFIG_PATH_VARIABLE, DEFAULT_CONFIG_FILE, type LoadedConfig, loadConfig, resolveConfigPath } from "./load.ts";
+export {
+  CONFIG_PATH_VARIABLE,
+  type ConfigLocation,
+  DEFAULT_CONFIG_FILE,
+  type LoadedConfig,
+  loadConfig,
+  locateConfig,
+  resolveConfigPath,
+} from "./load.ts";
 export {
   DEFAULT_OPEN_DETAIL,
   DEFAULT_SETTINGS,

@@ -25,6 +25,22 @@ export function resolveConfigPath(options: { flag?: string; env: Environment; cw
   return isAbsolutePath(chosen) ? chosen : joinPath(options.cwd, chosen);
 }
 
+/** Where to read the configuration: a path, and the file to read instead when it is not there. */
+export interface ConfigLocation {
+  path: string;
+  orElse?: string;
+}
+
+/**
+ * resolveConfigPath's choice; when neither --config nor WORKBENCH_CONFIG names a file, the
+ * per-user file (where `init` writes) is read if ./workbench-config.json does not exist.
+ */
+export function locateConfig(options: { flag?: string; env: Environment; cwd: string; userFile?: string }): ConfigLocation {
+  const path = resolveConfigPath(options);
+  const named = options.flag !== undefined || Boolean(options.env[CONFIG_PATH_VARIABLE]);
+  return named || options.userFile === undefined || options.userFile === path ? { path } : { path, orElse: options.userFile };
+}
+
 /** POSIX `/x`, Windows `C:\x` or `C:/x`, UNC `\\server\share`, and rooted `\x`. */
 function isAbsolutePath(path: string): boolean {
   return /^(?:[\\/]|[A-Za-z]:[\\/])/.test(path);
@@ -53,14 +69,12 @@ function joinPath(base: string, relative: string): string {
  * Reads, parses, validates and expands the configuration file at `path`.
  * `env` supplies the variables for `${NAME}` references.
  */
-export async function loadConfig(options: {
-  path: string;
+export async function loadConfig(options: ConfigLocation & {
   readTextFile: (path: string) => Promise<string>;
   env: Environment;
   onFallback?: FallbackObserver;
 }): Promise<LoadedConfig> {
-  const { path } = options;
-  const text = await readConfigFile(path, options.readTextFile);
+  const { path, text } = await readConfigFile(options, options.readTextFile);
   try {
     const config = expandConfig(validateConfig(parseJson(text, path), path), options.env, options.onFallback);
     return { path, config };
@@ -71,19 +85,28 @@ export async function loadConfig(options: {
   }
 }
 
-async function readConfigFile(path: string, readTextFile: (path: string) => Promise<string>): Promise<string> {
-  try {
-    return await readTextFile(path);
-  } catch (error) {
-    if (isNotFound(error)) {
-      throw new ConfigError(
-        `Configuration file not found: '${path}' (set another path with --config PATH or the ${CONFIG_PATH_VARIABLE} environment variable)`,
-        { cause: error },
-      );
+/** Reads the first of the location's files that exists. */
+async function readConfigFile(
+  { path, orElse }: ConfigLocation,
+  readTextFile: (path: string) => Promise<string>,
+): Promise<{ path: string; text: string }> {
+  let notFound: unknown;
+  for (const candidate of orElse === undefined ? [path] : [path, orElse]) {
+    try {
+      return { path: candidate, text: await readTextFile(candidate) };
+    } catch (error) {
+      if (!isNotFound(error)) {
+        throw new ConfigError(`Cannot read configuration file '${candidate}': ${messageOf(error)}`, { cause: error });
+      }
+      notFound = error;
     }
-    const reason = messageOf(error);
-    throw new ConfigError(`Cannot read configuration file '${path}': ${reason}`, { cause: error });
   }
+  const looked = orElse === undefined ? `'${path}'` : `'${path}' nor '${orElse}'`;
+  const init = orElse === undefined ? "" : "write one with mcp-workbench init, or ";
+  throw new ConfigError(
+    `Configuration file not found: ${looked} (${init}set another path with --config PATH or the ${CONFIG_PATH_VARIABLE} environment variable)`,
+    { cause: notFound },
+  );
 }
 
 /** Deno names a missing file "NotFound"; Bun and Node set code ENOENT. */

@@ -4,6 +4,7 @@ import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { watchParent } from "./parent-watch.ts";
 import { loginSupport } from "./bun-login.ts";
+import { temporaryPath } from "./login-shared.ts";
 
 const isWindows = process.platform === "win32";
 const isLinux = process.platform === "linux";
@@ -142,15 +143,29 @@ async function writeTextFile(path: string, text: string): Promise<void> {
   }
 }
 
-/** Bun sets code EEXIST for a file that is there; Deno's name is "AlreadyExists": give both. */
-async function createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void> {
-  const [{ mkdir, writeFile }, { dirname }] = await Promise.all([fsp(), import("node:path")]);
+/**
+ * Bun sets code EEXIST for a file that is there; Deno's name is "AlreadyExists": give both. A
+ * private file is written whole under a temporary name with mode 0600, then renamed (overwrite)
+ * or hard-linked (which fails if the file is there) into place: never readable by others, even
+ * for a moment, and never half written.
+ */
+async function createFile(path: string, text: string, options: { overwrite: boolean; private?: boolean }): Promise<void> {
+  const [{ chmod, link, mkdir, rename, rm, writeFile }, { dirname }] = await Promise.all([fsp(), import("node:path")]);
   await mkdir(dirname(path), { recursive: true });
+  const temporary = options.private ? temporaryPath(path) : undefined;
   try {
-    await writeFile(path, text, { encoding: "utf8", flag: options.overwrite ? "w" : "wx" });
+    if (temporary === undefined) {
+      await writeFile(path, text, { encoding: "utf8", flag: options.overwrite ? "w" : "wx" });
+      return;
+    }
+    await writeFile(temporary, text, { encoding: "utf8", flag: "wx", mode: 0o600 });
+    await chmod(temporary, 0o600);
+    await (options.overwrite ? rename : link)(temporary, path);
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code === "EEXIST") (error as Error).name = "AlreadyExists";
     throw error;
+  } finally {
+    if (temporary !== undefined) await rm(temporary, { force: true }).catch(() => {});
   }
 }
 

@@ -4,6 +4,7 @@ import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
 import { loginSupport } from "./deno-login.ts";
+import { temporaryPath } from "./login-shared.ts";
 
 const isWindows = Deno.build.os === "windows";
 const isLinux = Deno.build.os === "linux";
@@ -116,11 +117,20 @@ async function writeTextFile(path: string, text: string): Promise<void> {
   }
 }
 
-async function createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void> {
+/** As on Bun: a private file goes in whole with mode 0600, renamed or hard-linked into place. */
+async function createFile(path: string, text: string, options: { overwrite: boolean; private?: boolean }): Promise<void> {
   const folder = path.replace(/[\\/][^\\/]*$/, "");
   if (folder !== "" && folder !== path) await Deno.mkdir(folder, { recursive: true });
   // createNew fails with Deno.errors.AlreadyExists, whose name is "AlreadyExists".
-  await Deno.writeTextFile(path, text, { createNew: !options.overwrite });
+  if (!options.private) return await Deno.writeTextFile(path, text, { createNew: !options.overwrite });
+  const temporary = temporaryPath(path);
+  try {
+    await Deno.writeTextFile(temporary, text, { mode: 0o600, createNew: true });
+    if (!isWindows) await Deno.chmod(temporary, 0o600);
+    await (options.overwrite ? Deno.rename : Deno.link)(temporary, path);
+  } finally {
+    await Deno.remove(temporary).catch(() => {});
+  }
 }
 
 /** Run from source, the deno executable needs the script and the permissions serving takes. */

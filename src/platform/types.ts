@@ -76,9 +76,10 @@ export interface Platform extends LoginSupport {
   makeDirectory(path: string): Promise<void>;
   /**
    * Writes UTF-8, creating missing folders. An existing file is left as it is and rejects with an
-   * Error whose name is "AlreadyExists", unless `overwrite`.
+   * Error whose name is "AlreadyExists", unless `overwrite`. A `private` file gets mode 0600 and
+   * appears whole, atomically.
    */
-  createFile(path: string, text: string, options: { overwrite: boolean }): Promise<void>;
+  createFile(path: string, text: string, options: { overwrite: boolean; private?: boolean }): Promise<void>;
   /** True when stderr is a terminal: someone is watching, so live progress may go there. */
   stderrIsTerminal(): boolean;
   /** How to start this program again from anywhere: the executable's absolute path, plus the script when run from source. */

@@ -42,6 +42,8 @@ export class SharedServer {
   #inFlight = 0;
   #idleTimer?: unknown;
   #lastTools: Tool[] = [];
+  /** It connected once: a later failure is a failed restart, not a failed start. */
+  #started = false;
 
   constructor(target: ConnectionTarget, host: SharedServerHost) {
     this.target = target;
@@ -95,7 +97,7 @@ export class SharedServer {
     if (signal?.aborted) return { ok: false, error: "cancelled by the client" };
     await this.connect();
     if (this.connection) return { ok: true, connection: this.connection };
-    return { ok: false, error: `restart failed: ${this.error}` };
+    return { ok: false, error: `${this.#started ? "restart failed" : "failed to start"}: ${this.error}` };
   }
 
   /** Calls a tool; while any call is in flight the idle clock does not run. */
@@ -140,6 +142,7 @@ export class SharedServer {
       this.#host.live.add(connection);
       await connection.connect();
       this.connection = connection;
+      this.#started = true;
       this.error = undefined;
       connection.onToolsChanged = () => this.#listed();
       this.#listed();

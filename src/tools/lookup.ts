@@ -13,6 +13,11 @@ export function closestToolbox(config: WorkbenchConfig, name: string): string {
   return didYouMean(name, Object.keys(config.toolboxes));
 }
 
+/** "Toolbox 'x' not found in configuration; available toolboxes: …. Did you mean …?" for every command. */
+export function toolboxNotFound(config: WorkbenchConfig, name: string): string {
+  return `Toolbox '${name}' not found in configuration; ${availableToolboxes(config)}${closestToolbox(config, name)}`;
+}
+
 /** Longest toolbox list in open_toolbox's description, in characters, before "and N more". */
 const MAX_LISTING = 800;
 

@@ -9,7 +9,8 @@ import type { OpenDetail, WorkbenchConfig } from "../config/index.ts";
 import { Failure, Success, type Tool, textResult } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import type { OpenToolbox } from "../toolbox/registry.ts";
-import { availableToolboxes, closestToolbox, toolboxListing } from "./lookup.ts";
+import { toolboxListing, toolboxNotFound } from "./lookup.ts";
+import { withoutSchemaKey } from "./schema-key.ts";
 import { summaryLine } from "./summary.ts";
 import { didYouMean } from "./suggest.ts";
 
@@ -36,7 +37,10 @@ interface ToolboxHeader {
   toolbox: string;
   description: string;
   servers_connected: number;
-  /** What servers said about using them when they initialized: only servers that said something. */
+  /**
+   * What servers said about using them when they initialized: only servers that said something,
+   * and a text several servers gave once, under their names joined by ", ".
+   */
   instructions?: Record<string, string>;
 }
 
@@ -66,10 +70,7 @@ export const openToolbox: Tool<typeof schema, OpenToolboxValue> = {
   async run({ toolbox_name, detail, tools }, ctx) {
     const config = ctx.config.toolboxes[toolbox_name];
     if (!Object.hasOwn(ctx.config.toolboxes, toolbox_name) || !config) {
-      return Failure(
-        `Toolbox '${toolbox_name}' not found in configuration; ${availableToolboxes(ctx.config)}` +
-          closestToolbox(ctx.config, toolbox_name),
-      );
+      return Failure(toolboxNotFound(ctx.config, toolbox_name));
     }
     const toolbox = await ctx.registry.open(toolbox_name);
     if (toolbox.servers.length > 0 && !anyConnected(toolbox)) {
@@ -140,10 +141,15 @@ function selectTools(toolbox: OpenToolbox, names: string[]): { tools: ToolInfo[]
   return { tools, errors };
 }
 
+/** Keyed by server; a text that several servers give (one server twice) comes once, keyed "a, b". */
 function serverInstructions(toolbox: OpenToolbox): Record<string, string> | undefined {
-  const given = toolbox.servers.filter((server) => server.connection && server.instructions);
-  if (given.length === 0) return undefined;
-  return Object.fromEntries(given.map((server) => [server.name, server.instructions!]));
+  const byText = new Map<string, string[]>();
+  for (const server of toolbox.servers) {
+    if (!server.connection || !server.instructions) continue;
+    byText.set(server.instructions, [...byText.get(server.instructions) ?? [], server.name]);
+  }
+  if (byText.size === 0) return undefined;
+  return Object.fromEntries([...byText].map(([text, servers]) => [servers.join(", "), text]));
 }
 
 function connectErrors(toolbox: OpenToolbox): string[] {
@@ -165,10 +171,4 @@ export function toolInfo(tool: McpTool, toolbox: string, server: string, withOut
     ...(withOutput && tool.outputSchema !== undefined && { outputSchema: withoutSchemaKey(tool.outputSchema) }),
     ...(tool.annotations !== undefined && { annotations: tool.annotations }),
   };
-}
-
-function withoutSchemaKey<T extends object>(schema: T): T {
-  if (!("$schema" in schema)) return schema;
-  const { $schema: _, ...rest } = schema as T & { $schema?: unknown };
-  return rest as T;
 }

@@ -9,6 +9,7 @@ import { checkArguments } from "./argument-check.ts";
 import { exampleForShape } from "./call-example.ts";
 import type { OpenToolbox } from "../toolbox/registry.ts";
 import { messageOf } from "../errors.ts";
+import { withoutSchemaKey } from "./schema-key.ts";
 
 const schema = z.strictObject({
   tool: z.strictObject({
@@ -64,7 +65,7 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
       if (!check.ok) {
         return Failure(
           `Invalid arguments for tool '${id.name}' ${where}:\n${check.problems.map((p) => `- ${p}`).join("\n")}\n` +
-            `inputSchema: ${JSON.stringify(definition.inputSchema)}`,
+            `inputSchema: ${JSON.stringify(withoutSchemaKey(definition.inputSchema))}`,
         );
       }
     }

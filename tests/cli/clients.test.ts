@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clientFiles, configFolder, convertEntry, pasteBlock, type Places, stripJsonComments } from "../../src/cli/clients.ts";
+import { clientFiles, convertEntry, pasteBlock, stripJsonComments } from "../../src/cli/clients.ts";
+import { configFolder, type Places } from "../../src/config/user-file.ts";
 
 const linux: Places = { os: "linux", home: "/home/me", cwd: "/home/me/project", env: {} };
 const mac: Places = { os: "darwin", home: "/Users/me", cwd: "/Users/me/project", env: {} };

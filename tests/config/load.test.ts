@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
-import { ConfigError, loadConfig, resolveConfigPath } from "../../src/config/index.ts";
+import { ConfigError, loadConfig, locateConfig, resolveConfigPath } from "../../src/config/index.ts";
 import { CONFIG_PATH, configErrorOf, loadJson, memoryReader, rejectsWithConfigError, withServer } from "./helpers.ts";
 
 const cwd = "/home/me/project";
@@ -74,6 +74,30 @@ test("loadConfig: a missing file says how to point at another one, for Deno's an
   await rejectsWithConfigError(loadConfig({ path: CONFIG_PATH, readTextFile: memoryReader({}), env: {} }), message);
   const enoent = Object.assign(new Error("ENOENT: no such file or directory"), { code: "ENOENT" });
   await rejectsWithConfigError(loadConfig({ path: CONFIG_PATH, readTextFile: () => Promise.reject(enoent), env: {} }), message);
+});
+
+test("locateConfig: the per-user file comes after ./workbench-config.json, only when neither --config nor WORKBENCH_CONFIG names one", () => {
+  const userFile = "/home/me/.config/mcp-workbench/workbench-config.json";
+  assert.deepEqual(locateConfig({ env: {}, cwd, userFile }), { path: `${cwd}/workbench-config.json`, orElse: userFile });
+  assert.deepEqual(locateConfig({ env: { WORKBENCH_CONFIG: "" }, cwd, userFile }).orElse, userFile);
+  assert.deepEqual(locateConfig({ flag: "wb.json", env: {}, cwd, userFile }), { path: `${cwd}/wb.json` });
+  assert.deepEqual(locateConfig({ env: { WORKBENCH_CONFIG: "/etc/wb.json" }, cwd, userFile }), { path: "/etc/wb.json" });
+  assert.deepEqual(locateConfig({ env: {}, cwd }), { path: `${cwd}/workbench-config.json` });
+  assert.deepEqual(locateConfig({ env: {}, cwd: "/home/me/.config/mcp-workbench", userFile }), { path: userFile });
+});
+
+test("loadConfig: reads the per-user file when the first is not there; names both when neither is", async () => {
+  const userFile = "/home/me/.config/mcp-workbench/workbench-config.json";
+  const text = JSON.stringify({ toolboxes: { a: { mcpServers: {} } } });
+  const loaded = await loadConfig({ path: CONFIG_PATH, orElse: userFile, readTextFile: memoryReader({ [userFile]: text }), env: {} });
+  assert.equal(loaded.path, userFile);
+  const first = await loadConfig({ path: CONFIG_PATH, orElse: userFile, readTextFile: memoryReader({ [CONFIG_PATH]: text, [userFile]: "{" }), env: {} });
+  assert.equal(first.path, CONFIG_PATH);
+  await rejectsWithConfigError(
+    loadConfig({ path: CONFIG_PATH, orElse: userFile, readTextFile: memoryReader({}), env: {} }),
+    `Configuration file not found: '${CONFIG_PATH}' nor '${userFile}' (write one with mcp-workbench init, or set another path ` +
+      "with --config PATH or the WORKBENCH_CONFIG environment variable)",
+  );
 });
 
 test("loadConfig: other read errors pass on their message", async () => {

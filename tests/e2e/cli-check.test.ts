@@ -53,7 +53,8 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
   assert.equal(result.code, 1, result.stderr);
   const report = JSON.parse(result.stdout) as CheckReport;
   assert.equal(report.ok, false);
-  assert.deepEqual(Object.keys(report), ["ok", "servers"]);
+  assert.deepEqual(Object.keys(report), ["config", "ok", "servers"]);
+  assert.equal(report.config, result.path, "the report names the file it checked");
   assert.deepEqual(report.servers.map((s) => `${s.toolbox}/${s.server}`), ["dev/good", "dev/missing", "dev/crashing", "dev/slow", "dev/lingering", "other/stuck"]);
   const [good, missing, crashing, slow, lingering, stuck] = report.servers;
   assert.equal(lingering.ok, true, JSON.stringify(lingering));
@@ -71,9 +72,10 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
       "toolFilters names 'nope', which the server does not have",
     ],
   });
-  assert.ok(good.tokens > 20 && good.tokens < 400, `tokens ${good.tokens}`);
+  assert.ok(good.tokens !== null && good.tokens > 20 && good.tokens < 400, `tokens ${good.tokens}`);
   assert.deepEqual(Object.keys(missing), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "error", "warnings"]);
   assert.equal(missing.ok, false);
+  assert.equal(missing.tokens, null, "a server that failed has no token estimate");
   assert.equal(missing.error, "Cannot start 'no-such-command-xyz': command not found on PATH '/opt/none/bin'");
   assert.equal(
     crashing.error,
@@ -97,9 +99,10 @@ test("check: every server ok: exit 0 and a table with a line per server; --toolb
   const all = await check(config);
   assert.equal(all.code, 0, all.stderr);
   const lines = all.stdout.trimEnd().split("\n");
-  assert.match(lines[0], /^TOOLBOX +SERVER +TRANSPORT +STATUS +TOOLS +TOKENS +START$/);
-  assert.match(lines[1], /^notes +memory +stdio +ok +9 +\d+ +\d+ ms$/);
-  assert.match(lines[2], /^dev +fx +stdio +ok +19 +\d+ +\d+ ms$/);
+  assert.equal(lines[0], `Configuration: ${all.path}`);
+  assert.match(lines[1], /^TOOLBOX +SERVER +TRANSPORT +STATUS +TOOLS +TOKENS +START$/);
+  assert.match(lines[2], /^notes +memory +stdio +ok +9 +\d+ +\d+ ms$/);
+  assert.match(lines[3], /^dev +fx +stdio +ok +19 +\d+ +\d+ ms$/);
   assert.equal(lines.at(-1), "All 2 server(s) ok");
   const one = await check(config, ["--toolbox", "dev", "--json"]);
   assert.equal(one.code, 0, one.stderr);

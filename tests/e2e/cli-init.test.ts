@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { tempDir, withWorkbench } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
@@ -169,3 +169,61 @@ test("init without --from writes a commented starter file that validates; a miss
   }
 });
 
+
+test("README's set-up path on a fresh HOME: init --from claude-desktop, then check and serving with no --config find the file", async () => {
+  const root = tempDir();
+  try {
+    const home = `${root}/home`;
+    const work = `${root}/work`;
+    mkdirSync(work, { recursive: true });
+    writeFiles(home, work, { "~/.config/Claude/claude_desktop_config.json": { mcpServers: { desk: entry("desk") } } });
+    const env = { HOME: home };
+    const file = `${home}/.config/mcp-workbench/workbench-config.json`;
+    const init = await runCli(["init", "--from", "claude-desktop"], { env, cwd: work });
+    assert.equal(init.code, 0, init.stderr);
+    assert.ok(init.stdout.includes("It holds env or headers values, so only you can read it (mode 0600)"), init.stdout);
+    assert.equal(statSync(file).mode & 0o777, 0o600, "a file with env values is the user's alone");
+    assert.deepEqual(readdirSync(dirname(file)), ["workbench-config.json"], "no temporary file left beside it");
+    const checked = await runCli(["check"], { env, cwd: work });
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+    assert.equal(checked.stdout.split("\n")[0], `Configuration: ${file}`);
+    // Serving (stdin closed at once) says which file it serves.
+    const served = await runCli([], { env, cwd: work, input: "" });
+    assert.ok(served.stderr.includes(`serving 1 toolbox(es) from ${file}`), served.stderr);
+    // ./workbench-config.json comes before the user's file.
+    writeFileSync(`${work}/workbench-config.json`, JSON.stringify({ toolboxes: { here: { mcpServers: {} } } }));
+    const local = await runCli(["check"], { env, cwd: work });
+    assert.equal(local.stdout.split("\n")[0], `Configuration: ${work}/workbench-config.json`);
+    // Neither there: both are named.
+    const none = await runCli(["check"], { env: { HOME: `${root}/nobody` }, cwd: root });
+    assert.equal(none.code, 2);
+    assert.equal(
+      none.stderr,
+      `mcp-workbench: Configuration file not found: '${root}/workbench-config.json' nor '${root}/nobody/.config/mcp-workbench/workbench-config.json' ` +
+        "(write one with mcp-workbench init, or set another path with --config PATH or the WORKBENCH_CONFIG environment variable)\n",
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("init: a starter file holds no secrets and keeps the usual mode; an unknown client name lists the known ones", async () => {
+  const root = tempDir();
+  try {
+    const starter = await runCli(["init", "--out", "starter.json"], { env: { HOME: root }, cwd: root });
+    assert.equal(starter.code, 0, starter.stderr);
+    assert.ok(!starter.stdout.includes("mode 0600"), starter.stdout);
+    assert.notEqual(statSync(`${root}/starter.json`).mode & 0o077, 0, "readable as any file the user writes");
+    const unknown = await runCli(["init", "--from", "nosuchclient"], { env: { HOME: root }, cwd: root });
+    assert.equal(unknown.code, 2);
+    assert.equal(
+      unknown.stderr,
+      "mcp-workbench: Unknown client 'nosuchclient': expected 'claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf' or a file's path\n",
+    );
+    const path = await runCli(["init", "--from", "./nosuch.json"], { env: { HOME: root }, cwd: root });
+    assert.equal(path.code, 2);
+    assert.match(path.stderr, /^mcp-workbench: Cannot read '.*\/nosuch\.json': /);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -103,7 +103,7 @@ test("call: a result with isError exits 1 with its text on stderr; a failed call
   assert.equal(down.code, 1);
   assert.match(
     down.stderr,
-    /^mcp-workbench: Error executing tool 'echo' in server 'quitter' \(toolbox 'broken'\): .*server exited with code 5 during initialization; its stderr ended with: TOKEN is not set\n$/,
+    /^mcp-workbench: Error executing tool 'echo' in server 'quitter' \(toolbox 'broken'\): failed to start: server exited with code 5 during initialization; its stderr ended with: TOKEN is not set\n$/,
   );
 });
 
@@ -119,6 +119,15 @@ test("call: bad ARGS, a missing ARGS file and an unknown toolbox exit 2", async 
   assert.match(noFile.stderr, /^mcp-workbench: Cannot read ARGS file '.*\/missing\.json': /);
   const noToolbox = await cli(["call", "nope", "fx", "echo", "{}"]);
   assert.equal(noToolbox.code, 2);
+  const misspelt = await cli(["call", "dve", "fx", "echo", "{}"]);
+  assert.equal(misspelt.code, 2);
+  assert.equal(
+    misspelt.stderr,
+    "mcp-workbench: Toolbox 'dve' not found in configuration; available toolboxes: 'dev', 'multiline', 'broken'. Did you mean 'dev'?\n",
+  );
+  // Arguments that do not fit the tool's schema are a failed call, not a usage error.
+  const badFit = await cli(["call", "dev", "fx", "echo", '{"text": 5}']);
+  assert.equal(badFit.code, 1, badFit.stderr);
   const missingArgument = await cli(["call", "dev", "fx"]);
   assert.equal(missingArgument.code, 2);
   assert.equal(

@@ -383,7 +383,7 @@ test("open_toolbox: a server that fails to start says why: its last stderr lines
     // use_tool starts it again, and its error says why too.
     assert.equal(
       errorText(await useTool(session, "dev", "keyless", "echo")),
-      "Error executing tool 'echo' in server 'keyless' (toolbox 'dev'): restart failed: server exited with code 2 " +
+      "Error executing tool 'echo' in server 'keyless' (toolbox 'dev'): failed to start: server exited with code 2 " +
         "during initialization; its stderr ended with: MY_API_KEY is not set",
     );
   });

@@ -157,15 +157,22 @@ test("server instructions: open_toolbox gives what servers said in initialize, o
     toolboxes: {
       dev: {
         description: "Dev",
-        mcpServers: { guide: fx("guide", {}, { FIXTURE_INSTRUCTIONS: "Call echo before anything else." }), plain: fx("plain") },
+        mcpServers: {
+          guide: fx("guide", {}, { FIXTURE_INSTRUCTIONS: "Call echo before anything else." }),
+          plain: fx("plain"),
+          // Two definitions (another label) that say the same: the text comes once, naming both.
+          twin: fx("twin", {}, { FIXTURE_INSTRUCTIONS: "Same words." }),
+          again: fx("again", {}, { FIXTURE_INSTRUCTIONS: "Same words." }),
+        },
       },
     },
   };
   await withWorkbench(config, async (session) => {
     const full = opened(await openToolbox(session, "dev"));
-    assert.deepEqual(full.instructions, { guide: "Call echo before anything else." });
+    const expected = { guide: "Call echo before anything else.", "twin, again": "Same words." };
+    assert.deepEqual(full.instructions, expected);
     const summary = JSON.parse(okText(await session.call("open_toolbox", { toolbox_name: "dev", detail: "summary" })));
-    assert.deepEqual(summary.instructions, { guide: "Call echo before anything else." });
+    assert.deepEqual(summary.instructions, expected);
     // A selection of tools follows an open that gave them already.
     const some = JSON.parse(okText(await session.call("open_toolbox", { toolbox_name: "dev", tools: ["echo"] })));
     assert.equal(some.instructions, undefined);
