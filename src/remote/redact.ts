@@ -1,25 +1,36 @@
 /**
- * What the user wrote as a secret for a remote server, kept out of every message about it: header
- * values, the user:password part of the URL, query-string values and OAuth client secrets. Every
- * error, `_errors` entry and log line about a remote server goes through `redact`.
+ * What the user wrote as a secret for a server, kept out of every message about it: for a remote
+ * server header values, the user:password part of the URL, query-string values and OAuth client
+ * secrets; for a stdio server its `env` values. Every error, `_errors` entry and log line about a
+ * server, and every stderr line it writes, goes through `redact`.
  */
 import type { RemoteServerConfig } from "../config/index.ts";
 
 export const MASK = "***";
 /** Shorter values (a header "1", a query "?v=2") would mask common text; they are no secret either. */
 const MIN_SECRET_LENGTH = 3;
+/**
+ * A stdio server's env holds settings as well as keys ("production", "info", a port): only values
+ * this long are masked, which every real key or token is.
+ */
+const MIN_ENV_SECRET_LENGTH = 8;
 
 export class Redactor {
   /** Longest first, so that a value containing another is masked whole. */
   readonly #secrets: string[];
 
-  constructor(secrets: Iterable<string>) {
-    const unique = new Set([...secrets].filter((secret) => secret.length >= MIN_SECRET_LENGTH));
+  constructor(secrets: Iterable<string>, minLength = MIN_SECRET_LENGTH) {
+    const unique = new Set([...secrets].filter((secret) => secret.length >= minLength));
     this.#secrets = [...unique].sort((a, b) => b.length - a.length);
   }
 
   static forServer(config: RemoteServerConfig): Redactor {
     return new Redactor(secretsOf(config));
+  }
+
+  /** For a stdio server: the values of its configured `env` (what a crash message may print). */
+  static forEnv(env: Record<string, string>): Redactor {
+    return new Redactor(Object.values(env), MIN_ENV_SECRET_LENGTH);
   }
 
   /** The text with every secret replaced by `***`. */

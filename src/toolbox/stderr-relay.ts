@@ -31,16 +31,18 @@ export class StderrTail {
   }
 }
 
+/** Each line is relayed and kept as `redact` gives it: a server may print its own keys. */
 export async function relayStderr(
   stderr: ReadableStream<Uint8Array>,
   prefix: string,
   write: (text: string) => void,
   tail?: StderrTail,
+  redact: (line: string) => string = (line) => line,
 ): Promise<void> {
   const splitter = new LineSplitter(MAX_LOG_LINE_BYTES);
   const decoder = new TextDecoder();
   const emit = (bytes: Uint8Array) => {
-    const line = decoder.decode(bytes);
+    const line = redact(decoder.decode(bytes));
     tail?.push(line);
     write(`${prefix} ${line}\n`);
   };

@@ -7,6 +7,7 @@ import type { ConnectionHost, ConnectionTarget } from "./connection.ts";
 import type { ServerLink } from "./link.ts";
 import { childEnvironment } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
+import { Redactor } from "../remote/redact.ts";
 
 /** How long a child gets after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
@@ -23,6 +24,8 @@ export class StdioLink implements ServerLink {
   /** What the server last wrote to stderr, for the message of a failed start. */
   readonly #stderrTail = new StderrTail();
   readonly #stderrDone: Promise<void>;
+  /** The configured env values: a server that prints its key must not show it to the client. */
+  readonly #redactor: Redactor;
 
   private constructor(
     child: ChildProcess,
@@ -33,7 +36,9 @@ export class StdioLink implements ServerLink {
     const config = target.config;
     this.#child = child;
     this.#log = log;
-    this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail);
+    this.#redactor = Redactor.forEnv(config.env);
+    const redact = (text: string) => this.#redactor.redact(text);
+    this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail, redact);
     this.transport = new StreamTransport(child.stdout, child.stdin, {
       maxMessageBytes: config.maxMessageBytes,
       readGate: host.readGate,
@@ -62,7 +67,7 @@ export class StdioLink implements ServerLink {
   }
 
   redact(text: string): string {
-    return text;
+    return this.#redactor.redact(text);
   }
 
   /** A child that exited has usually said why on stderr: its last lines are read first. */

@@ -6,7 +6,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fx, okText, opened, openToolbox, useTool } from "../helpers/toolbox.ts";
-import { tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { tempDir, textOf, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { runCli } from "../helpers/cli.ts";
+import { rmSync } from "node:fs";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { runToEnd } from "../helpers/process.ts";
 
@@ -74,4 +76,34 @@ test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ou
     assert.equal(inherited.WORKBENCH_TEST_SECRET, "hunter2");
     assert.equal(inherited.USER, "wb-user");
   }, ours);
+});
+
+test("environment: a server that prints its own env values has them masked in _errors, use_tool errors, check and stderr", async () => {
+  const token = "ghp_0123456789abcdefSECRET";
+  const server = {
+    command: "sh",
+    args: ["-c", 'echo "boom token=$GITHUB_TOKEN mode=$MODE" >&2; exit 1'],
+    // ${VAR} values are masked as they are used, after expansion; short values are settings, not secrets.
+    env: { GITHUB_TOKEN: "${WB_TEST_SECRET}", MODE: "debug" },
+  };
+  const said = "server exited with code 1 during initialization; its stderr ended with: boom token=*** mode=debug";
+  // A second server that works keeps the toolbox open, so that use_tool reaches the failed one.
+  const config = { toolboxes: { dev: { description: "d", mcpServers: { fx: server, ok: fx("ok") } } } };
+  await withWorkbench(config, async (session) => {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.deepEqual(value._errors, [`Failed to connect to server 'fx' in toolbox 'dev': ${said}`]);
+    const failed = await useTool(session, "dev", "fx", "echo", { text: "x" });
+    assert.equal(textOf(failed), `Error executing tool 'echo' in server 'fx' (toolbox 'dev'): failed to start: ${said}`);
+    assert.ok(session.stderr().includes("[dev/fx] boom token=*** mode=debug"), session.stderr());
+    assert.ok(!session.stderr().includes(token), "the relayed stderr lines are masked");
+  }, { WB_TEST_SECRET: token });
+  const dir = tempDir();
+  try {
+    const checked = await runCli(["check", "--config", writeConfig(dir, one(server))], { env: { WB_TEST_SECRET: token }, cwd: dir });
+    assert.equal(checked.code, 1);
+    assert.ok(checked.stdout.includes(`  error: ${said}\n`), checked.stdout);
+    assert.ok(!`${checked.stdout}${checked.stderr}`.includes(token));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

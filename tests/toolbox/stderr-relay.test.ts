@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { relayStderr, StderrTail } from "../../src/toolbox/stderr-relay.ts";
+import { Redactor } from "../../src/remote/redact.ts";
 
 function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -35,4 +36,13 @@ test("stderr tail: the last 3 non-blank lines without the prefix, at most 300 ch
   assert.equal(long.text().length, 300);
   assert.equal(long.text(), `…${"a".repeat(96)} | ${"b".repeat(200)}`);
   assert.equal(new StderrTail().explain("timeout"), "timeout");
+});
+
+test("stderr relay: a stdio server's env values of 8 characters or more are masked in the lines and the tail", async () => {
+  const redactor = Redactor.forEnv({ API_KEY: "sk-live-12345678", MODE: "debug", PORT: "8080" });
+  const tail = new StderrTail();
+  let out = "";
+  await relayStderr(streamOf("key=sk-live-12345678 mode=debug port=8080\n"), "[a/b]", (text) => (out += text), tail, (line) => redactor.redact(line));
+  assert.equal(out, "[a/b] key=*** mode=debug port=8080\n");
+  assert.equal(tail.text(), "key=*** mode=debug port=8080");
 });
