@@ -1,7 +1,8 @@
 /**
  * A server reached at a URL, over the SDK's fetch-based client transports: Streamable HTTP, or
  * the older HTTP+SSE. A url without a type tries Streamable HTTP and falls back to SSE when the
- * server answers the first POST with 400, 404 or 405, as the MCP specification describes.
+ * server answers the first POST with 400, 404 or 405 without a JSON-RPC error in the body, as the
+ * MCP specification describes.
  */
 import type { JSONRPCMessage, Transport } from "../sdk.ts";
 import {
@@ -15,7 +16,7 @@ import { serverUrlOf } from "./server-url.ts";
 import type { RemoteServerConfig } from "../config/index.ts";
 import type { ServerLink } from "../toolbox/link.ts";
 import { messageOf } from "../errors.ts";
-import { Redactor } from "./redact.ts";
+import { displayUrl, Redactor } from "./redact.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
 import { withServerHeaders } from "./server-headers.ts";
@@ -88,6 +89,9 @@ export class HttpLink implements ServerLink, Transport {
       await this.#inner.send(message);
       this.#mayFallBack = false;
     } catch (error) {
+      // A JSON-RPC error in the body is the server's answer (an unsupported protocol version), not a sign of SSE.
+      const answer = jsonRpcErrorOf(error);
+      if (answer) return this.#answer(message, answer, error);
       if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES)) {
         this.#mayFallBack = false;
         this.#options.log("no Streamable HTTP here (the first POST failed); trying SSE");
@@ -103,11 +107,24 @@ export class HttpLink implements ServerLink, Transport {
         throw new SessionExpired();
       }
       if (isNetworkFailure(error)) {
-        this.#lose(`cannot reach the server: ${this.redact(messageOf(error))}`);
+        // Which server: a toolbox may list several, and the URL may come from an environment variable.
+        this.#lose(this.redact(`cannot reach the server at ${displayUrl(this.#url.href)}: ${messageOf(error)}`));
         throw error;
       }
       throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
     }
+  }
+
+  /** The request gets the server's error answer as if it came as a message; anything else fails alone. */
+  #answer(message: JSONRPCMessage, answer: JsonRpcErrorBody, cause: unknown): void {
+    this.#mayFallBack = false;
+    const id = "id" in message ? message.id : undefined;
+    if (id !== undefined && answer.id === id) {
+      this.#inner.onmessage?.({ jsonrpc: "2.0", id, error: answer.error });
+      return;
+    }
+    const { code, message: text } = answer.error;
+    throw new MessageRefused(this.redact(`the server answered with an error: ${text} (JSON-RPC error ${code})`), { cause });
   }
 
   #closed?: Promise<void>;
@@ -174,6 +191,31 @@ export class HttpLink implements ServerLink, Transport {
     this.#lostReason = reason;
     this.onLost?.(reason);
   }
+}
+
+interface JsonRpcErrorBody {
+  id: string | number | null;
+  error: { code: number; message: string; data?: unknown };
+}
+
+/** The JSON-RPC error an HTTP error status carried in its body, if it was one (the SDK puts the body in its message). */
+function jsonRpcErrorOf(error: unknown): JsonRpcErrorBody | undefined {
+  if (!(error instanceof StreamableHTTPError)) return undefined;
+  const marker = "Error POSTing to endpoint: ";
+  const text = messageOf(error);
+  const at = text.indexOf(marker);
+  if (at < 0) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text.slice(at + marker.length));
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== "object" || body === null || (body as { jsonrpc?: unknown }).jsonrpc !== "2.0") return undefined;
+  const { id, error: inner } = body as { id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+  if (typeof inner !== "object" || inner === null || typeof inner.code !== "number" || typeof inner.message !== "string") return undefined;
+  const validId = typeof id === "string" || typeof id === "number" ? id : null;
+  return { id: validId, error: { code: inner.code, message: inner.message, ...(inner.data !== undefined && { data: inner.data }) } };
 }
 
 function isStatus(error: unknown, statuses: Set<number>): boolean {
