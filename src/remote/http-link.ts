@@ -12,7 +12,7 @@ import {
   StreamableHTTPError,
 } from "../sdk-remote.ts";
 import { MessageRefused, SessionExpired } from "./link-errors.ts";
-import { serverUrlOf } from "./server-url.ts";
+import { requestTarget } from "./request-target.ts";
 import type { RemoteServerConfig } from "../config/index.ts";
 import type { ServerLink } from "../toolbox/link.ts";
 import { messageOf } from "../errors.ts";
@@ -20,6 +20,7 @@ import { displayUrl, Redactor } from "./redact.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
 import { withServerHeaders } from "./server-headers.ts";
+import { type RecheckedLogin, recheckingFetch } from "./token-recheck.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../transport/json-depth.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
@@ -32,7 +33,7 @@ export interface HttpLinkOptions {
   /** Reading responses waits while this is held: the client is not taking what we send. */
   readGate?: FlowGate;
   /** For servers that need OAuth; none means a 401 is an error like any other. */
-  authProvider?: OAuthClientProvider;
+  authProvider?: OAuthClientProvider & RecheckedLogin;
   log(text: string): void;
 }
 
@@ -91,8 +92,7 @@ export class HttpLink implements ServerLink, Transport {
     } catch (error) {
       // A JSON-RPC error in the body is the server's answer (an unsupported protocol version), not a sign of SSE.
       const answer = jsonRpcErrorOf(error);
-      if (answer) return this.#answer(message, answer, error);
-      if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES)) {
+      if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES) && !answer) {
         this.#mayFallBack = false;
         this.#options.log("no Streamable HTTP here (the first POST failed); trying SSE");
         const tried = this.#inner;
@@ -111,6 +111,7 @@ export class HttpLink implements ServerLink, Transport {
         this.#lose(this.redact(`cannot reach the server at ${displayUrl(this.#url.href)}: ${messageOf(error)}`));
         throw error;
       }
+      if (answer) return this.#answer(message, answer, error);
       throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
     }
   }
@@ -159,7 +160,8 @@ export class HttpLink implements ServerLink, Transport {
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
     const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
-    const fetch = withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate));
+    const direct = withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate));
+    const fetch = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
     const options = { authProvider, fetch };
     const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
     inner.onmessage = (message) => {
@@ -230,18 +232,4 @@ function isNetworkFailure(error: unknown): boolean {
 /** Only Streamable HTTP has a session id in a header; SSE's lives in its endpoint URL. */
 function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport): string | undefined {
   return transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
-}
-
-/**
- * The URL without its user:password, which becomes a Basic Authorization header unless the config
- * gives one: Deno's fetch would send it so and Bun's would drop it, and browsers refuse such URLs.
- */
-function requestTarget(config: RemoteServerConfig): { url: URL; headers: Record<string, string>; basic?: string } {
-  const url = new URL(serverUrlOf(config));
-  const written = new URL(config.url);
-  if (written.username === "" && written.password === "") return { url, headers: config.headers };
-  const credentials = `${decodeURIComponent(written.username)}:${decodeURIComponent(written.password)}`;
-  const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
-  const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
-  return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
 }
