@@ -5,14 +5,17 @@
  */
 import { auth } from "../sdk-remote.ts";
 import type { Platform } from "../platform/types.ts";
-import { isRemote } from "../config/index.ts";
+import { isRemote, type RemoteServerConfig } from "../config/index.ts";
+import { clientCredentialsOf } from "../remote/remote-auth.ts";
+import type { ClientCredentialsLogin } from "../remote/client-credentials.ts";
 import { messageOf } from "../errors.ts";
 import { NAME } from "../version.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, sayError } from "./common.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
 import { serverUrlOf } from "../remote/server-url.ts";
-import { WorkbenchOAuthProvider } from "../remote/oauth-provider.ts";
+import { joinScopes, WorkbenchOAuthProvider } from "../remote/oauth-provider.ts";
+import { challengeOf } from "../remote/challenge.ts";
 import { Redactor } from "../remote/redact.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 
@@ -42,29 +45,38 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
     return EXIT_USAGE;
   }
   const redactor = Redactor.forServer(serverConfig);
+  const machine = clientCredentialsOf(serverConfig, loaded.path, platform.readTextFile);
+  if (machine) return await checkClientCredentials(platform, machine, { toolbox, server, serverConfig, redactor });
   const callback = waitForCallback();
-  const loopback = await platform.serve(callback.handler);
+  const store = new AuthStore(authDir(platform.env, platform.os), platform);
+  const serverUrl = serverUrlOf(serverConfig);
+  // The redirect URL the stored client was registered with, if its port is free: no new registration.
+  const loopback = await platform.serve(callback.handler, registeredPort((await store.load(serverUrl)).redirectUrl));
   try {
-    const serverUrl = serverUrlOf(serverConfig);
+    // What the server's refusal names: where its metadata is, and the scope it wants.
+    const challenge = await challengeOf(serverConfig);
+    const given = typeof args.options["--scope"] === "string" ? args.options["--scope"] : undefined;
+    const scope = joinScopes(given, challenge.scope, serverConfig.oauth?.scopes?.join(" "));
+    const { resourceMetadataUrl } = challenge;
     const provider = new WorkbenchOAuthProvider({
-      store: new AuthStore(authDir(platform.env, platform.os), platform),
+      store,
       serverUrl,
       oauth: serverConfig.oauth,
       mode: {
         kind: "login",
         redirectUrl: `${loopback.url}${CALLBACK_PATH}`,
+        scope,
         onAuthorizationUrl: (url) => {
           platform.writeStderr(`Open this URL to log in to server '${server}' (toolbox '${toolbox}'):\n${url.href}\n`);
           if (browser) platform.openBrowser(url.href);
         },
       },
     });
-    const scope = serverConfig.oauth?.scopes?.join(" ") || undefined;
-    const started = await auth(provider, { serverUrl, scope });
+    const started = await auth(provider, { serverUrl, scope, resourceMetadataUrl });
     if (started === "REDIRECT") {
       const { code, state } = await callback.result(LOGIN_WAIT_MS);
       if (state !== provider.state()) throw new Error("the redirect came back with another state (not from this login)");
-      const finished = await auth(provider, { serverUrl, scope, authorizationCode: code });
+      const finished = await auth(provider, { serverUrl, scope, resourceMetadataUrl, authorizationCode: code });
       if (finished !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
     }
     platform.writeStderr(`Logged in to server '${server}' in toolbox '${toolbox}'; saved in ${await provider.path()}\n`);
@@ -74,6 +86,43 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
     return 1;
   } finally {
     await loopback.close().catch(() => {});
+  }
+}
+
+/**
+ * A server with grant "client_credentials" needs no login: the workbench gets its tokens itself.
+ * `auth` gets one now, to show that the credentials work, and keeps nothing.
+ */
+async function checkClientCredentials(
+  platform: Platform,
+  provider: ClientCredentialsLogin,
+  target: { toolbox: string; server: string; serverConfig: RemoteServerConfig; redactor: Redactor },
+): Promise<number> {
+  const { toolbox, server, serverConfig, redactor } = target;
+  try {
+    const { resourceMetadataUrl, scope } = await challengeOf(serverConfig);
+    const serverUrl = serverUrlOf(serverConfig);
+    const result = await auth(provider, { serverUrl, resourceMetadataUrl, scope: joinScopes(scope, serverConfig.oauth?.scopes?.join(" ")) });
+    if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue a token");
+    platform.writeStderr(
+      `Server '${server}' in toolbox '${toolbox}' uses client credentials: a token was issued; ` +
+        `the workbench gets its own tokens, no login is kept\n`,
+    );
+    return 0;
+  } catch (error) {
+    sayError(platform, `Client credentials of server '${server}' in toolbox '${toolbox}' failed: ${redactor.redact(messageOf(error))}`);
+    return 1;
+  }
+}
+
+/** The loopback port of a stored redirect URL, to listen on it again. */
+function registeredPort(redirectUrl: string | undefined): number | undefined {
+  if (!redirectUrl) return undefined;
+  try {
+    const url = new URL(redirectUrl);
+    return url.hostname === "127.0.0.1" && url.pathname === CALLBACK_PATH && url.port !== "" ? Number(url.port) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -58,6 +58,6 @@ export async function loadForCommand(
  */
 export function commandHost(platform: Platform, configPath: string): ConnectionHost {
   const commandSearch = commandSearchFor(platform, platform.writeStderr);
-  const auth = storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), configPath);
+  const auth = storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), configPath, platform.readTextFile);
   return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {}, commandSearch, auth };
 }

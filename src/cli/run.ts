@@ -75,7 +75,7 @@ export async function run(platform: Platform): Promise<number> {
     writeStderr: platform.writeStderr,
     commandSearch: commandSearchFor(platform, platform.writeStderr),
     readGate: backpressure,
-    auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path),
+    auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path, platform.readTextFile),
   }, { catalog });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,

@@ -6,10 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
-import { tempDir, withWorkbench } from "../helpers/workbench.ts";
-import { startHttpFixture } from "../helpers/http-fixture.ts";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
+import { tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { type HttpFixture, startHttpFixture } from "../helpers/http-fixture.ts";
+import { runCli } from "../helpers/cli.ts";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 
 const TOKEN_TTL_MS = 2_000;
@@ -39,7 +40,8 @@ async function login(args: string[], env: Record<string, string>): Promise<{ cod
 
 test("oauth: login required is listed with the exact command; auth logs in; tokens are stored privately and refreshed", async () => {
   const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1", FIXTURE_TOKEN_TTL_MS: String(TOKEN_TTL_MS) });
-  const authDir = `${tempDir()}/auth`;
+  const home = tempDir();
+  const authDir = `${home}/auth`;
   const env = { WORKBENCH_AUTH_DIR: authDir };
   try {
     const config = { toolboxes: { dev: { description: "d", mcpServers: { local: fx("L"), linear: { url: fixture.url("/mcp") } } } } };
@@ -83,6 +85,7 @@ test("oauth: login required is listed with the exact command; auth logs in; toke
     }, env);
   } finally {
     await fixture.stop();
+    rmSync(home, { recursive: true, force: true });
   }
 });
 
@@ -96,4 +99,75 @@ test("oauth: auth refuses a stdio server and an unknown server, naming them", as
   const missing = await login(["dev", "nope", "--config", configPath], { WORKBENCH_AUTH_DIR: `${dir}/auth` });
   assert.equal(missing.code, 2);
   assert.match(missing.output, /^mcp-workbench: Server 'nope' not found in toolbox 'dev'$/m);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A folder with a config of one remote server at the fixture, and a private token store; removed after `fn`. */
+async function withLoginSetup(
+  fn: (setup: { fixture: HttpFixture; configPath: string; env: Record<string, string>; config: unknown }) => Promise<void>,
+): Promise<void> {
+  const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1" });
+  const dir = tempDir();
+  try {
+    const config = { toolboxes: { dev: { mcpServers: { linear: { url: fixture.url("/mcp") } } } } };
+    const configPath = writeConfig(dir, config);
+    await fn({ fixture, configPath, env: { WORKBENCH_AUTH_DIR: `${dir}/auth` }, config });
+  } finally {
+    await fixture.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const statsOf = async (fixture: HttpFixture) =>
+  await (await fetch(fixture.url("/oauth-stats"))).json() as { registrations: number; authorizations: number; scopes: string[] };
+
+test("oauth: tools, call and check use the stored login right after auth; auth asks for the challenge's scope and registers once", async () => {
+  await withLoginSetup(async ({ fixture, configPath, env }) => {
+    const first = await login(["dev", "linear", "--config", configPath], env);
+    assert.equal(first.code, 0, first.output);
+    const tools = await runCli(["tools", "dev", "--config", configPath], { env });
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /^linear\/echo\s+remote: echo the text back$/m);
+    const called = await runCli(["call", "dev", "linear", "echo", '{"text": "hi"}', "--config", configPath], { env });
+    assert.equal(called.code, 0, called.stderr);
+    assert.equal(called.stdout, "remote: hi\n");
+    const checked = await runCli(["check", "--config", configPath, "--json"], { env });
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+
+    const second = await login(["dev", "linear", "--config", configPath], env);
+    assert.equal(second.code, 0, second.output);
+    const stats = await statsOf(fixture);
+    assert.equal(stats.authorizations, 2);
+    assert.equal(stats.registrations, 1, "the second login reuses the client and its redirect URL");
+    assert.deepEqual(stats.scopes, ["read", "read"], "the scope of the 401 challenge is asked for");
+  });
+});
+
+test("oauth: a missing scope names the login that asks for old and new scopes; a login in a terminal is used by the running workbench on its next call", async () => {
+  await withLoginSetup(async ({ fixture, env, config }) => {
+    await withWorkbench(config, async (session) => {
+      const servingConfig = `${session.dir}/workbench-config.json`;
+      assert.equal((await login(["dev", "linear", "--config", servingConfig], env)).code, 0);
+      assert.equal(opened(await openToolbox(session, "dev")).servers_connected, 1);
+      assert.equal(okText(await useTool(session, "dev", "linear", "echo", { text: "in" })), "remote: in");
+
+      const refused = errorText(await useTool(session, "dev", "linear", "guarded"));
+      const command = `mcp-workbench auth dev linear --scope 'read write' --config ${servingConfig}`;
+      assert.ok(
+        refused.endsWith(`the server needs the scope "read write", which the stored login lacks: run "${command}"`),
+        refused,
+      );
+      const stepUp = await login(["dev", "linear", "--scope", "read write", "--config", servingConfig], env);
+      assert.equal(stepUp.code, 0, stepUp.output);
+      assert.equal((await statsOf(fixture)).scopes.at(-1), "read write");
+      assert.equal(okText(await useTool(session, "dev", "linear", "guarded")), "remote: written", "no restart needed");
+
+      // Every token revoked: the refresh fails too, the workbench says to log in; once done, the next call works.
+      await (await fetch(fixture.url("/oauth-revoke"), { method: "POST" })).body?.cancel();
+      const lost = errorText(await useTool(session, "dev", "linear", "echo", { text: "x" }));
+      assert.match(lost, /login required: run "mcp-workbench auth dev linear --config [^"]+"$/);
+      assert.equal((await login(["dev", "linear", "--config", servingConfig], env)).code, 0);
+      assert.equal(okText(await useTool(session, "dev", "linear", "echo", { text: "back" })), "remote: back");
+    }, env);
+  });
 });
