@@ -1,13 +1,14 @@
 /**
  * `mcp-workbench auth TOOLBOX SERVER`: the OAuth login of one remote server, in a terminal. It
- * listens on a loopback port for the redirect, prints the authorization URL and opens it in the
- * browser, then stores the client registration and tokens where the workbench finds them.
+ * first asks the server as any client would and reads its refusal (metadata URL, scope), listens
+ * on a loopback port for the redirect, prints the authorization URL and opens it in the browser,
+ * then stores the client registration and tokens where the workbench finds them.
  */
 import { auth } from "../sdk-remote.ts";
 import type { Platform } from "../platform/types.ts";
-import { isRemote, type RemoteServerConfig } from "../config/index.ts";
+import { isRemote } from "../config/index.ts";
 import { clientCredentialsOf } from "../remote/remote-auth.ts";
-import type { ClientCredentialsLogin } from "../remote/client-credentials.ts";
+import { checkClientCredentials } from "./auth-client-credentials.ts";
 import { messageOf } from "../errors.ts";
 import { NAME } from "../version.ts";
 import type { SubcommandArgs } from "./args.ts";
@@ -86,32 +87,6 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
     return 1;
   } finally {
     await loopback.close().catch(() => {});
-  }
-}
-
-/**
- * A server with grant "client_credentials" needs no login: the workbench gets its tokens itself.
- * `auth` gets one now, to show that the credentials work, and keeps nothing.
- */
-async function checkClientCredentials(
-  platform: Platform,
-  provider: ClientCredentialsLogin,
-  target: { toolbox: string; server: string; serverConfig: RemoteServerConfig; redactor: Redactor },
-): Promise<number> {
-  const { toolbox, server, serverConfig, redactor } = target;
-  try {
-    const { resourceMetadataUrl, scope } = await challengeOf(serverConfig);
-    const serverUrl = serverUrlOf(serverConfig);
-    const result = await auth(provider, { serverUrl, resourceMetadataUrl, scope: joinScopes(scope, serverConfig.oauth?.scopes?.join(" ")) });
-    if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue a token");
-    platform.writeStderr(
-      `Server '${server}' in toolbox '${toolbox}' uses client credentials: a token was issued; ` +
-        `the workbench gets its own tokens, no login is kept\n`,
-    );
-    return 0;
-  } catch (error) {
-    sayError(platform, `Client credentials of server '${server}' in toolbox '${toolbox}' failed: ${redactor.redact(messageOf(error))}`);
-    return 1;
   }
 }
 
