@@ -99,9 +99,11 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider, RecheckedLog
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     const { oauth, mode } = this.#options;
     const record = await this.#load();
-    if (oauth?.clientId && oauth.clientMetadataUrl && mode.kind === "login" && this.#registersItself()) {
-      // Configured as the last resort behind a metadata document: a stored client of this redirect, or a new one.
-      return record.redirectUrl === mode.redirectUrl && record.client?.client_id !== oauth.clientId ? record.client : undefined;
+    if (oauth?.clientId && oauth.clientMetadataUrl) {
+      // The configured client is the last resort behind a metadata document and a registration.
+      const other = record.client?.client_id !== oauth.clientId ? record.client : undefined;
+      if (mode.kind === "serve" && other) return other;
+      if (mode.kind === "login" && this.#registersItself()) return record.redirectUrl === mode.redirectUrl ? other : undefined;
     }
     if (oauth?.clientId) {
       // The stored copy carries the issuer the SDK stamped on it; the configured id decides.

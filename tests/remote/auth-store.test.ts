@@ -103,3 +103,13 @@ test("provider (login mode): with clientMetadataUrl, a configured clientId comes
   discovered({});
   assert.deepEqual(await provider.clientInformation(), { client_id: "cid" }, "neither: the configured client");
 });
+
+test("provider (serve mode): with clientMetadataUrl and clientId, the client the login used is kept", async () => {
+  const { store } = memoryStore();
+  const serverUrl = "http://127.0.0.1:1/mcp";
+  const oauth = { clientId: "cid", clientMetadataUrl: "https://a.example/client.json" };
+  const serve = () => new WorkbenchOAuthProvider({ store, serverUrl, oauth, mode: { kind: "serve", loginCommand: () => "x" } });
+  assert.deepEqual(await serve().clientInformation(), { client_id: "cid" }, "nothing stored: the configured client");
+  await store.save(serverUrl, { server: serverUrl, client: { client_id: oauth.clientMetadataUrl } });
+  assert.deepEqual(await serve().clientInformation(), { client_id: oauth.clientMetadataUrl });
+});
