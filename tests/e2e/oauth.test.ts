@@ -119,7 +119,12 @@ async function withLoginSetup(
 }
 
 const statsOf = async (fixture: HttpFixture) =>
-  await (await fetch(fixture.url("/oauth-stats"))).json() as { registrations: number; authorizations: number; scopes: string[] };
+  await (await fetch(fixture.url("/oauth-stats"))).json() as {
+    registrations: number;
+    authorizations: number;
+    clientCredentials: number;
+    scopes: string[];
+  };
 
 test("oauth: tools, call and check use the stored login right after auth; auth asks for the challenge's scope and registers once", async () => {
   await withLoginSetup(async ({ fixture, configPath, env }) => {
@@ -170,4 +175,38 @@ test("oauth: a missing scope names the login that asks for old and new scopes; a
       assert.equal(okText(await useTool(session, "dev", "linear", "echo", { text: "back" })), "remote: back");
     }, env);
   });
+});
+
+test("oauth: client credentials need no login: auth checks them, tools and serving get tokens themselves and a new one when it expires", async () => {
+  const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1", FIXTURE_TOKEN_TTL_MS: String(TOKEN_TTL_MS) });
+  const dir = tempDir();
+  const secret = "ci-bot-secret";
+  const env = { WORKBENCH_AUTH_DIR: `${dir}/auth`, BOT_SECRET: secret };
+  try {
+    const oauth = { grant: "client_credentials", clientId: "ci-bot", clientSecret: "${BOT_SECRET}" };
+    const config = { toolboxes: { dev: { mcpServers: { bot: { url: fixture.url("/mcp"), oauth } } } } };
+    const configPath = writeConfig(dir, config);
+    const checked = await login(["dev", "bot", "--config", configPath], env);
+    assert.equal(checked.code, 0, checked.output);
+    assert.match(checked.output, /^Server 'bot' in toolbox 'dev' uses client credentials: a token was issued; the workbench gets its own tokens, no login is kept$/m);
+    const tools = await runCli(["tools", "dev", "--config", configPath], { env });
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /^bot\/echo /m);
+    const before = (await statsOf(fixture)).clientCredentials;
+    await withWorkbench(config, async (session) => {
+      assert.equal(opened(await openToolbox(session, "dev")).servers_connected, 1);
+      assert.equal(okText(await useTool(session, "dev", "bot", "echo", { text: "one" })), "remote: one");
+      await sleep(TOKEN_TTL_MS + 500);
+      assert.equal(okText(await useTool(session, "dev", "bot", "echo", { text: "two" })), "remote: two");
+      assert.ok(!session.stderr().includes(secret));
+    }, env);
+    const stats = await statsOf(fixture);
+    assert.equal(stats.clientCredentials - before, 2, "one token, then a new one when it expired");
+    assert.equal(stats.authorizations, 0, "no login");
+    assert.deepEqual(readdirSync(dir).filter((name) => name === "auth"), [], "nothing stored");
+    assert.ok(![checked.output, tools.stdout, tools.stderr].join("\n").includes(secret));
+  } finally {
+    await fixture.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
