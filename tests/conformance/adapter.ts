@@ -29,8 +29,12 @@ interface Ran {
 }
 
 /** Runs the workbench; for `auth`, follows the authorization URL it prints. */
+/** The workbench running now, for a stop by the runner (its timeout). */
+let running: ReturnType<typeof spawn> | undefined;
+
 function run(args: string[], env: Record<string, string>): Promise<Ran> {
   const child = spawn(workbench, [...workbenchArgs, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  running = child;
   let output = "";
   let followed = false;
   const timer = setTimeout(() => child.kill("SIGKILL"), STEP_MS);
@@ -107,6 +111,12 @@ async function main(): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<string, string>;
   const dir = mkdtempSync(`${tmpdir()}/workbench-conformance-`);
+  // The runner ends a client that takes too long with SIGTERM: clean up all the same.
+  process.once("SIGTERM", () => {
+    running?.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(1);
+  });
   try {
     const configPath = `${dir}/workbench-config.json`;
     const config = { toolboxes: { tb: { mcpServers: { srv: serverEntry(scenario, url, context, dir) } } } };
