@@ -18,6 +18,7 @@ import type { FlowGate } from "../transport/flow-gate.ts";
 import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
 import { CallError, ToolCallLane } from "./call-lane.ts";
+import { callAsTask, requiresTask } from "./task-call.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
 import { StdioLink } from "./stdio-link.ts";
@@ -265,14 +266,16 @@ export class ServerConnection {
   #call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     if (this.lostReason || !this.#lane) return Promise.reject(new Error(this.lostReason ?? "not connected"));
     const { callTimeoutMs, maxCallTimeMs } = options.limits ?? this.target.config;
-    return this.#lane.call({
+    const call = {
       name,
       arguments: args,
       idleTimeoutMs: callTimeoutMs,
       maxTimeMs: maxCallTimeMs,
       signal: options.signal,
       onProgress: options.onProgress,
-    });
+    };
+    if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, call);
+    return this.#lane.call(call);
   }
 
   /** Drops the expired session and initializes a new one on a new link. */
