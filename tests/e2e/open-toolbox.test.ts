@@ -148,6 +148,10 @@ test("open_toolbox: several servers come in config order, each server's tools in
       const answer = await useTool(session, tool.toolbox_name, tool.source_server, tool.name, { text: "hi" });
       assert.equal(okText(answer), `${tool.source_server === "zeta" ? "Z" : "A"}: hi`);
     }
+    // Asked for by name, a tool two servers share comes from both, in config order.
+    const selected = opened(await call(session, "open_toolbox", { toolbox_name: "dev", tools: ["echo"] }));
+    assert.deepEqual(selected.tools.map((tool) => [tool.name, tool.source_server]), [["echo", "zeta"], ["echo", "alpha"]]);
+    assert.equal("_errors" in selected, false);
   });
 });
 
