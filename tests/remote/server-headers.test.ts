@@ -43,7 +43,7 @@ test("server headers: a look-alike origin (the server's host as a prefix, or ano
   const fetch = withServerHeaders(new URL("https://mcp.example.test/mcp"), { "X-Api-Key": "k-secret" }, inner);
   await fetch("https://mcp.example.test.evil.test/mcp");
   await fetch("https://mcp.example.test:8443/mcp");
-  await fetch(new Request("https://mcp.example.test.evil.test/token", { method: "POST" }));
+  await fetch(new URL("https://mcp.example.test.evil.test/token"), { method: "POST" });
   assert.deepEqual(seen, [
     { url: "https://mcp.example.test.evil.test/mcp", headers: {} },
     { url: "https://mcp.example.test:8443/mcp", headers: {} },
