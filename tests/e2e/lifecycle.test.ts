@@ -1,14 +1,17 @@
 /** Fault tolerance over real processes: crashes, restarts, timeouts, cancellation, progress, limits. */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { errorText, eventually, fx, okText, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
-import { type Session, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { removeTempDirs, type Session, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { fixturePids, isAlive, waitGone, waitReaped } from "../helpers/procs.ts";
 import type { CallToolResult } from "../helpers/sdk.ts";
 import { RpcClient } from "../../scripts/bench/rpc-client.ts";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const one = (server: Record<string, unknown>) => ({ toolboxes: { dev: { description: "d", mcpServers: { fx: server } } } });
 const ERR = "Error executing tool";
