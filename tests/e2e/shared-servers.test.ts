@@ -3,12 +3,15 @@
  * servers stopped and started again unseen, tool lists that follow the server's list_changed, and
  * the servers' own instructions in open_toolbox.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Session } from "../helpers/workbench.ts";
-import { withWorkbench } from "../helpers/workbench.ts";
+import { removeTempDirs, withWorkbench } from "../helpers/workbench.ts";
 import { errorText, eventually, fx, okText, opened, openToolbox, spawnLog, toolsOf, useTool } from "../helpers/toolbox.ts";
 import { fixturePids, isAlive, waitGone, waitReaped } from "../helpers/procs.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const ERR = "Error executing tool";
 

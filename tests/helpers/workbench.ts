@@ -16,8 +16,23 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** Folders made by tempDir() and not yet removed. */
+const made = new Set<string>();
+
+/**
+ * A fresh folder in the temp dir. Removed by removeTempDirs(), which every test file that makes
+ * folders it does not remove itself runs when its tests are done: `after(removeTempDirs)`.
+ */
 export function tempDir(): string {
-  return mkdtempSync(`${tmpdir()}/workbench-test-`);
+  const dir = mkdtempSync(`${tmpdir()}/workbench-test-`);
+  made.add(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir() has made so far (those removed already are skipped). */
+export function removeTempDirs(): void {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  made.clear();
 }
 
 export function writeConfig(dir: string, config: unknown): string {
