@@ -125,7 +125,11 @@ export class ToolboxRegistry {
     const toolbox = this.#open.get(name) ?? this.#fresh(name);
     const missing = toolbox.servers.filter((slot) => !slot.shared.live);
     for (const slot of toolbox.servers) if (slot.shared.live) slot.shared.touch();
-    if (missing.length === 0) return Promise.resolve(toolbox);
+    if (missing.length === 0) {
+      // Every server already runs (for another toolbox that shares them): open at once.
+      if (!this.#closed) this.#open.set(name, toolbox);
+      return Promise.resolve(toolbox);
+    }
     const attempt = Promise.all(missing.map(async (slot) => {
       // An open starts over a server that was given up on; one already starting is joined.
       slot.restarts.reset();
