@@ -26,6 +26,8 @@ const CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} }, s
 const CONDITIONAL = ["get-roots-list", "trigger-elicitation-request", "trigger-url-elicitation", "trigger-sampling-request"];
 /** The `slow` toolbox's call timeout: the client's handler takes longer than this to answer. */
 const SLOW_CALL_TIMEOUT_MS = 1_000;
+/** The `slow` toolbox's cap on a call, which runs on while the client is asked. */
+const SLOW_MAX_CALL_MS = 4_000;
 
 /** What the test's client does when asked; each check sets what it needs. */
 interface Behaviour {
@@ -89,7 +91,7 @@ test("client relay: capabilities, elicitation, sampling, roots and logging pass 
         },
       },
       // The same everything process, with a call timeout shorter than the client takes to answer.
-      slow: { mcpServers: { everything: { ...everything, callTimeoutMs: SLOW_CALL_TIMEOUT_MS } } },
+      slow: { mcpServers: { everything: { ...everything, callTimeoutMs: SLOW_CALL_TIMEOUT_MS, maxCallTimeMs: SLOW_MAX_CALL_MS } } },
     },
   }, {}, relayClient(behaviour, logs, completed));
   try {
@@ -147,6 +149,15 @@ test("client relay: capabilities, elicitation, sampling, roots and logging pass 
       opened(await openToolbox(session, "slow"));
       const result = await useTool(session, "slow", "everything", "trigger-elicitation-request", {});
       assert.ok(JSON.stringify(result).includes("Slow"), JSON.stringify(result));
+    });
+
+    await t.test("a client that never answers: the call ends at maxCallTimeMs and the question is withdrawn", async () => {
+      let withdrawn = false;
+      behaviour.elicit = (_params, signal) =>
+        new Promise((resolve) => signal.addEventListener("abort", () => (withdrawn = true, resolve({ action: "cancel" })), { once: true }));
+      const result = await useTool(session, "slow", "everything", "trigger-elicitation-request", {});
+      assert.match(errorText(result), /maximum call time of 4000 ms \(maxCallTimeMs\)/);
+      await eventually("the withdrawn question", () => withdrawn, (done) => done);
     });
 
     await t.test("cancelling the use_tool call cancels the elicitation waiting on the client", async () => {
