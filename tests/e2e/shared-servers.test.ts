@@ -26,6 +26,7 @@ test("shared servers: two toolboxes with one definition start one process, each 
     toolboxes: {
       dev: { description: "Dev", mcpServers: { files: { ...fs, toolFilters: ["echo", "pid", "exit"] } } },
       docs: { description: "Docs", mcpServers: { fs: { ...fs, toolFilters: ["echo", "pid"] }, other: fx("other", {}, log.env) } },
+      later: { description: "Later", mcpServers: { fs } },
     },
   };
   await withWorkbench(config, async (session) => {
@@ -48,6 +49,10 @@ test("shared servers: two toolboxes with one definition start one process, each 
     assert.equal(afterDev, afterDocs, "one restart for both toolboxes");
     assert.equal(log.spawned().filter((line) => line.startsWith("shared ")).length, 2, "started once, restarted once");
     assert.equal(fixturePids(session).length, 2, "one process per definition");
+
+    // Opened after its only server runs for other toolboxes: open all the same, and usable.
+    opened(await openToolbox(session, "later"));
+    assert.equal(okText(await useTool(session, "later", "fs", "echo", { text: "later" })), "shared: later");
   });
 });
 

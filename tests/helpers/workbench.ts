@@ -41,7 +41,12 @@ export function writeConfig(dir: string, config: unknown): string {
   return path;
 }
 
-export async function startWorkbench(config: unknown, env: Record<string, string> = {}): Promise<Session> {
+/** `client` is the SDK client in front, unconnected: one that declares capabilities, with its handlers. */
+export async function startWorkbench(
+  config: unknown,
+  env: Record<string, string> = {},
+  client = new Client({ name: "workbench-test", version: "1.0.0" }),
+): Promise<Session> {
   const dir = tempDir();
   const path = writeConfig(dir, config);
   const { command, args } = workbenchCommand(["--config", path]);
@@ -54,7 +59,6 @@ export async function startWorkbench(config: unknown, env: Record<string, string
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
-  const client = new Client({ name: "workbench-test", version: "1.0.0" });
   await client.connect(transport);
   return {
     client,
