@@ -4,12 +4,18 @@
  * Extra arguments (files or folders) narrow the run.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import process from "node:process";
 
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 const only = process.argv.slice(2);
-const env = { ...process.env, NO_COLOR: "1" };
+// Every run gets a temp dir of its own: what the tests leave there is theirs alone, whatever else
+// runs on this machine meanwhile. It is checked at the end (see leftInTemp) and removed in any case.
+const suiteTemp = mkdtempSync(`${tmpdir()}/mcp-workbench-suite-`);
+process.on("exit", () => rmSync(suiteTemp, { recursive: true, force: true }));
+const env = { ...process.env, NO_COLOR: "1", TMPDIR: suiteTemp };
 
 function run(title: string, command: string, args: string[], extraEnv: Record<string, string> = {}): string {
   console.log(`\n=== ${title}: ${[command.replace(root, ""), ...args].join(" ")}`);
@@ -69,7 +75,20 @@ if (only.length === 0 || only.some((path) => path.includes("e2e"))) {
     binPassed += count(output, /^\s*(\d+) pass$/m, "bun (deno executable)");
   }
 }
+const left = leftInTemp();
+if (left.length > 0) {
+  console.error(`\nThe tests left ${left.length} folder(s) or file(s) of ours in the temp dir: ${left.join(", ")}`);
+  process.exit(1);
+}
 console.log(`${bunPassed + denoPassed + binPassed} passed, 0 failed`);
+
+/**
+ * What the tests made in the temp dir and did not remove (every test removes what it makes): ours
+ * by name, since the runtimes may keep files of their own there.
+ */
+function leftInTemp(): string[] {
+  return readdirSync(suiteTemp).filter((name) => /^(mcp-)?workbench-/.test(name)).sort();
+}
 
 /** `deno task compile`, when a denort runtime can be had (DENORT_BIN, or a download). */
 function denoExecutable(): { path: string } | { skip: string } {

@@ -16,6 +16,7 @@ import { helpText, parseArgs, type SubcommandArgs, type SubcommandName } from ".
 import { EXIT_USAGE, loadForCommand, writeStdout } from "./common.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
 import { storedLogins } from "../remote/remote-auth.ts";
+import { ClientUpstream } from "../relay/upstream.ts";
 
 export { EXIT_USAGE };
 
@@ -68,6 +69,8 @@ export async function run(platform: Platform): Promise<number> {
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const backpressure = new FlowGate();
   const catalog = new CatalogCache(platform);
+  // Servers start after the client's initialize: by then it is known what the client declared.
+  const upstream = new ClientUpstream();
   const registry = new ToolboxRegistry(config, {
     spawn: platform.spawn,
     env: platform.env,
@@ -76,6 +79,7 @@ export async function run(platform: Platform): Promise<number> {
     commandSearch: commandSearchFor(platform, platform.writeStderr),
     readGate: backpressure,
     auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path, platform.readTextFile),
+    upstream,
   }, { catalog });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,
@@ -99,6 +103,7 @@ export async function run(platform: Platform): Promise<number> {
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
     onInitialized: () => platform.startupDone(),
+    upstream,
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   const reason = await stopped;

@@ -16,6 +16,8 @@ export interface ServerSettings {
   validateArguments: boolean;
   /** Stop the server after this long without a call (0: never); the next call starts it again. */
   idleTimeoutMs: number;
+  /** Give the server the client's roots, as a client connected directly would (false: its own arguments only). */
+  roots: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -26,6 +28,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   inheritEnv: false,
   validateArguments: true,
   idleTimeoutMs: 0,
+  roots: true,
 };
 
 /** What open_toolbox returns when not told: the spec's full entries, or one summary line per tool. */
@@ -196,6 +199,7 @@ const settingsEntries = {
   inheritEnv: v.optional(v.boolean("expected true or false")),
   validateArguments: v.optional(v.boolean("expected true or false")),
   idleTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_IDLE_TIMEOUT, 0),
+  roots: v.optional(v.boolean("expected true or false")),
 };
 
 /** Settable at the top of the file (for every toolbox) and per toolbox; optional, like settingsEntries. */

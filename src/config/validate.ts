@@ -92,5 +92,6 @@ function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSett
     inheritEnv: pick("inheritEnv"),
     validateArguments: pick("validateArguments"),
     idleTimeoutMs: pick("idleTimeoutMs"),
+    roots: pick("roots"),
   };
 }

@@ -11,7 +11,7 @@ import { JsonRpcError, type ToolDispatcher } from "../tools/dispatcher.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { messageOf } from "../errors.ts";
 
-export type SharedContext = Omit<ToolContext, "signal" | "onProgress">;
+export type SharedContext = Omit<ToolContext, "signal" | "onProgress" | "requestId">;
 
 interface ToolCall {
   id: RequestId;
@@ -32,6 +32,7 @@ export function serveToolCalls(transport: StreamTransport, dispatcher: ToolDispa
     try {
       const result = await dispatcher.call(call.name, call.arguments, {
         ...context,
+        requestId: call.id,
         signal: controller.signal,
         onProgress: progress.report,
       });

@@ -14,6 +14,7 @@ import { buildInstructions } from "./instructions.ts";
 import type { ToolboxFigures } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-lane.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
+import type { ClientUpstream } from "../relay/upstream.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -26,6 +27,8 @@ export interface WorkbenchServerOptions {
   onError: (error: Error) => void;
   /** The client sent `notifications/initialized`. */
   onInitialized?: () => void;
+  /** Takes the client's logging level and roots changes for the servers behind us. */
+  upstream?: ClientUpstream;
 }
 
 /** Creates the server and connects it to the client's transport. */
@@ -34,13 +37,14 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   const server = new Server(
     { name: NAME, version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, logging: {} },
       instructions: buildInstructions(config, configPath, options.figures),
       jsonSchemaValidator: lazySchemaValidator,
     },
   );
   const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
+  options.upstream?.attach(server);
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(transport, dispatcher, { config, registry });
   server.onclose = options.onClose;

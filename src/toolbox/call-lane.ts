@@ -6,7 +6,7 @@
  * the idle timer), a cap on the total time, cancellation sent downstream, and failure of every
  * pending call when the connection ends. Everything else on the connection stays with the SDK.
  */
-import type { CallToolResult, JSONRPCMessage, Progress } from "../sdk.ts";
+import type { CallToolResult, JSONRPCMessage, Progress, RequestId } from "../sdk.ts";
 
 export type CallFailure =
   | { kind: "remote"; message: string }
@@ -31,12 +31,27 @@ export interface LaneCall {
   maxTimeMs: number;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** The client's request this call serves (a use_tool call), for what the server asks meanwhile. */
+  relatedRequestId?: RequestId;
+}
+
+/** A call in flight, as a request the server makes meanwhile sees it. */
+export interface CallInFlight {
+  relatedRequestId?: RequestId;
+  /**
+   * Aborted when the call is given up (cancelled, timed out, its connection closed), not when it
+   * gets its answer: a request the server made meanwhile may be for other work.
+   */
+  abandoned: AbortSignal;
+  /** Stops the idle timer until the returned release is called (time spent waiting on the client). */
+  hold(): () => void;
 }
 
 interface Pending {
   resolve(result: CallToolResult): void;
   fail(failure: CallFailure): void;
   progress(progress: Progress): void;
+  inFlight: CallInFlight;
 }
 
 /** Our ids are strings with a prefix, so they never meet the SDK Client's numeric ids. */
@@ -72,9 +87,22 @@ export class ToolCallLane {
     return new Promise<CallToolResult>((resolve, reject) => {
       const timers = this.#timers;
       let idle: unknown;
+      let holds = 0;
+      const abandoned = new AbortController();
       const armIdle = () => {
         timers.clear(idle);
-        idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
+        if (holds === 0) idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
+      };
+      const hold = () => {
+        holds++;
+        armIdle();
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          holds--;
+          if (this.#pending.has(id)) armIdle();
+        };
       };
       const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
       const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
@@ -89,12 +117,14 @@ export class ToolCallLane {
         settle();
         // The server stops work nobody waits for; a closed connection has no one to tell.
         if (failure.kind !== "remote" && failure.kind !== "closed") this.#cancel(id, failure);
+        if (failure.kind !== "remote") abandoned.abort(failure.kind);
         reject(new CallError(failure));
       };
       this.#pending.set(id, {
         resolve: (result) => (settle(), resolve(result)),
         fail,
         progress: (progress) => (armIdle(), call.onProgress?.(progress)),
+        inFlight: { relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold },
       });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       armIdle();
@@ -120,6 +150,13 @@ export class ToolCallLane {
       return true;
     }
     return false;
+  }
+
+  /** The call sent last of those still in flight: the one a request from the server most likely serves. */
+  latest(): CallInFlight | undefined {
+    let last: Pending | undefined;
+    for (const pending of this.#pending.values()) last = pending;
+    return last?.inFlight;
   }
 
   /** The connection is gone: every pending call fails now rather than at its timeout. */

@@ -10,6 +10,7 @@ import {
   ListToolsResultSchema,
   McpError,
   type Progress,
+  type RequestId,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "../sdk.ts";
@@ -20,6 +21,7 @@ import type { FlowGate } from "../transport/flow-gate.ts";
 import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
 import { CallError, ToolCallLane } from "./call-lane.ts";
+import { callAsTask, requiresTask } from "./task-call.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
 import { StdioLink } from "./stdio-link.ts";
@@ -27,6 +29,8 @@ import { lazySchemaValidator } from "../schema-validator.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
 import type { RemoteAuth } from "../remote/remote-auth.ts";
 import type { CommandSearch } from "./command-path.ts";
+import type { Upstream } from "../relay/upstream.ts";
+import { DownstreamRelay } from "../relay/downstream-relay.ts";
 
 /** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
 const EXIT_REPORT_MS = 500;
@@ -46,6 +50,8 @@ export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "w
   auth?: RemoteAuth;
   /** Where a command not on the child's PATH is looked for; without it, nowhere else. */
   commandSearch?: CommandSearch;
+  /** The client in front of us, whose capabilities each server is given; none for the subcommands. */
+  upstream?: Upstream;
 };
 
 /** A call's own limits: each toolbox that shares a server keeps those it configured. */
@@ -57,6 +63,8 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void;
   /** The limits of the toolbox's server entry; the connection's own configuration otherwise. */
   limits?: CallLimits;
+  /** The client's request (a use_tool call) this call serves. */
+  relatedRequestId?: RequestId;
 }
 
 export class ServerConnection {
@@ -78,6 +86,7 @@ export class ServerConnection {
   #linkLost?: string;
   #client!: Client;
   #lane?: ToolCallLane;
+  #relay?: DownstreamRelay;
   #closing?: Promise<void>;
   /** A new session after the server forgot ours, shared by the calls that found out. */
   #renewing?: Promise<void>;
@@ -141,7 +150,11 @@ export class ServerConnection {
 
   /** A fresh SDK Client and tools/call lane on the link. */
   #attach(link: ServerLink): ServerLink {
-    const client = new Client({ name: NAME, version: VERSION }, { capabilities: {}, jsonSchemaValidator: lazySchemaValidator });
+    this.#relay?.dispose();
+    const relay = this.#relayFor(() => lane.latest());
+    const capabilities = relay?.capabilities ?? {};
+    const client = new Client({ name: NAME, version: VERSION }, { capabilities, jsonSchemaValidator: lazySchemaValidator });
+    relay?.handle(client);
     const lane: ToolCallLane = new ToolCallLane((message) => this.#sendForLane(link, lane, message));
     link.claim = (message) => lane.claim(message);
     link.onLost = (reason) => {
@@ -149,6 +162,7 @@ export class ServerConnection {
       this.#linkLost = reason;
       this.lostReason ??= reason;
       lane.close();
+      relay?.dispose();
       void client.close().catch(() => {});
     };
     link.transport.onerror = (error) => {
@@ -159,8 +173,18 @@ export class ServerConnection {
     };
     this.#client = client;
     this.#lane = lane;
+    this.#relay = relay;
     this.#linkLost = undefined;
     return link;
+  }
+
+  /** What the client in front of us lets this server ask and tell it, if a client is there. */
+  #relayFor(latestCall: () => ReturnType<ToolCallLane["latest"]>): DownstreamRelay | undefined {
+    const upstream = this.#host.upstream;
+    if (!upstream) return undefined;
+    const { toolbox, server, config } = this.target;
+    const target = { toolbox, server, roots: config.roots, requestTimeoutMs: config.maxCallTimeMs };
+    return new DownstreamRelay(upstream, target, latestCall, (text) => this.#log(text));
   }
 
   /**
@@ -192,6 +216,7 @@ export class ServerConnection {
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#toolsChanged(client));
     await client.connect(this.#link.transport, { timeout });
+    this.#relay?.connected(client);
     this.instructions = client.getInstructions() || undefined;
     this.tools = await this.#listTools(client, timeout);
   }
@@ -269,14 +294,17 @@ export class ServerConnection {
   #call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     if (this.lostReason || !this.#lane) return Promise.reject(new Error(this.lostReason ?? "not connected"));
     const { callTimeoutMs, maxCallTimeMs } = options.limits ?? this.target.config;
-    return this.#lane.call({
+    const call = {
       name,
       arguments: args,
       idleTimeoutMs: callTimeoutMs,
       maxTimeMs: maxCallTimeMs,
       signal: options.signal,
       onProgress: options.onProgress,
-    });
+      relatedRequestId: options.relatedRequestId,
+    };
+    if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, call);
+    return this.#lane.call(call);
   }
 
   /** Drops the expired session and initializes a new one on a new link. */
@@ -322,6 +350,7 @@ export class ServerConnection {
   async #shutdown(graceful: boolean): Promise<void> {
     this.lostReason ??= "connection closed";
     this.#lane?.close();
+    this.#relay?.dispose();
     // The link first: it must know a close is coming before the child leaves. One still being
     // opened (a command looked for on the login shell's PATH) is closed once it is there.
     const link = this.#link ?? await this.#firstLink?.catch(() => undefined);

@@ -14,7 +14,8 @@ export function sharingKey(config: ServerConfig): string {
 /**
  * The settings one shared connection runs with, from every server that shares it: the most
  * generous of each, so that sharing never makes a toolbox's server fail sooner than configured
- * alone. An idle stop is the exception that proves it: one toolbox that says never (0) wins.
+ * alone. An idle stop is the exception that proves it: one toolbox that says never (0) wins; so
+ * does one that says `"roots": false`.
  * Call limits, toolFilters and validateArguments stay each toolbox's own.
  */
 export function sharedConfig(configs: ServerConfig[]): ServerConfig {
@@ -26,6 +27,8 @@ export function sharedConfig(configs: ServerConfig[]): ServerConfig {
     connectTimeoutMs: most((config) => config.connectTimeoutMs),
     maxMessageBytes: most((config) => config.maxMessageBytes),
     idleTimeoutMs: idle,
+    // One toolbox that keeps the server on its own directories keeps the shared process on them.
+    roots: configs.every((config) => config.roots),
   };
 }
 

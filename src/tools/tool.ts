@@ -1,6 +1,6 @@
 /** The one shape every meta-tool has (the spec's ADR 004): schema next to the tool, results as values. */
 import type * as z from "zod";
-import type { CallToolResult, Progress } from "../sdk.ts";
+import type { CallToolResult, Progress, RequestId } from "../sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
 
@@ -14,6 +14,8 @@ export interface ToolContext {
   registry: ToolboxRegistry;
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
+  /** The id of the client's tools/call request, for requests a server makes while serving it. */
+  requestId?: RequestId;
   /** Set when the client asked for progress (a progressToken): reports progress to it. */
   onProgress?: (progress: Progress) => void;
 }

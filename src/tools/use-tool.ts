@@ -70,7 +70,11 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
       }
     }
     try {
-      const result = await server.callTool(connection, id.name, args, { signal: ctx.signal, onProgress: ctx.onProgress });
+      const result = await server.callTool(connection, id.name, args, {
+        signal: ctx.signal,
+        onProgress: ctx.onProgress,
+        relatedRequestId: ctx.requestId,
+      });
       return Success(result);
     } catch (error) {
       return Failure(`Error executing tool '${id.name}' ${where}: ${messageOf(error)}`);

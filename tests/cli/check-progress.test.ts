@@ -2,24 +2,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
-import { platform } from "#platform";
-import type { Platform } from "../../src/platform/types.ts";
 import { runCheck } from "../../src/cli/check.ts";
+import { capturedPlatform } from "../helpers/captured-platform.ts";
 import { fx } from "../helpers/toolbox.ts";
 import { tempDir, writeConfig } from "../helpers/workbench.ts";
 
-/** The real platform with stderr and stdout captured, and stderr a terminal or not. */
-function captured(terminal: boolean) {
-  const out = { stderr: "", stdout: "" };
-  const decoder = new TextDecoder();
-  // Own properties over the real adapter (whose stdout is a getter that cannot be assigned).
-  const fake = Object.create(platform, {
-    stderrIsTerminal: { value: () => terminal },
-    writeStderr: { value: (text: string) => void (out.stderr += text) },
-    stdout: { value: new WritableStream<Uint8Array>({ write: (chunk) => void (out.stdout += decoder.decode(chunk)) }) },
-  }) as Platform;
-  return { fake, out };
-}
+const captured = (terminal: boolean) => capturedPlatform({ terminal });
 
 test("check: on a terminal, stderr shows how many servers have started, then the line is cleared", async () => {
   const dir = tempDir();

@@ -219,6 +219,7 @@ test("validateConfig: result: keeps every field given", () => {
     connectTimeoutMs: 5000,
     validateArguments: false,
     idleTimeoutMs: 60000,
+    roots: false,
   };
   assert.deepEqual(validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs, server);
 });
@@ -257,6 +258,7 @@ test("validateConfig: settings: bad values are located at the top level and per 
     `${AT_FS}.maxMessageBytes: expected a positive integer of bytes (at most 536870912)`,
   );
   assert.equal(serverError({ command: "x", inheritEnv: "yes" }), `${AT_FS}.inheritEnv: expected true or false`);
+  assert.equal(serverError({ command: "x", roots: "no" }), `${AT_FS}.roots: expected true or false`);
   assert.equal(
     serverError({ command: "x", idleTimeoutMs: -1 }),
     `${AT_FS}.idleTimeoutMs: expected an integer of milliseconds, 0 for never (at most 2147483647)`,

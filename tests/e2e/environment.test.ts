@@ -3,14 +3,17 @@
  * unset one stops the workbench naming the variable and the server, and a server gets only the
  * minimal set of it (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus its own `env`.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { fx, okText, opened, openToolbox, useTool } from "../helpers/toolbox.ts";
-import { tempDir, textOf, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { removeTempDirs, tempDir, textOf, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
 import { rmSync } from "node:fs";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { runToEnd } from "../helpers/process.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const one = (server: Record<string, unknown>) => ({ toolboxes: { dev: { description: "d", mcpServers: { fx: server } } } });
 

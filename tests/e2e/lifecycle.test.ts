@@ -1,13 +1,17 @@
 /** Fault tolerance over real processes: crashes, restarts, timeouts, cancellation, progress, limits. */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
+import process from "node:process";
 import { errorText, eventually, fx, okText, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
-import { type Session, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { removeTempDirs, type Session, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { fixturePids, isAlive, waitGone, waitReaped } from "../helpers/procs.ts";
 import type { CallToolResult } from "../helpers/sdk.ts";
 import { RpcClient } from "../../scripts/bench/rpc-client.ts";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const one = (server: Record<string, unknown>) => ({ toolboxes: { dev: { description: "d", mcpServers: { fx: server } } } });
 const ERR = "Error executing tool";
@@ -51,7 +55,7 @@ test("lifecycle: a crash takes down what the server started", async () => {
   });
 });
 
-test("lifecycle: failed restarts back off, give up after 5 failures, and open_toolbox starts it again", async () => {
+test("lifecycle: failed restarts back off, give up after 5 failures, and open_toolbox starts it again with its count reset", async () => {
   const flag = `${tempDir()}/fail`;
   await withWorkbench(one(fx("A", {}, { FIXTURE_FAIL_IF_EXISTS: flag })), async (session) => {
     opened(await openToolbox(session, "dev"));
@@ -79,6 +83,13 @@ test("lifecycle: failed restarts back off, give up after 5 failures, and open_to
     rmSync(flag);
     const reopened = opened(await openToolbox(session, "dev"));
     assert.equal(reopened.servers_connected, 1);
+    // The open itself starts the count over: a crash before any call (which would reset it too)
+    // is one failure, restarted at once, not the sixth.
+    const running = fixturePids(session);
+    assert.equal(running.length, 1, `fixture servers: ${running}`);
+    const [restarted] = running;
+    process.kill(restarted, "SIGKILL");
+    assert.ok(await waitReaped(restarted, 10_000), "the killed server is reaped");
     assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "up" })), "A: up");
   });
 });

@@ -3,15 +3,18 @@
  * the `auth` subcommand (its browser replaced by following the printed URL with fetch), the token
  * store, a server that checks the bearer token, and a refresh when the access token expires.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
-import { tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { removeTempDirs, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { type HttpFixture, startHttpFixture } from "../helpers/http-fixture.ts";
 import { runCli } from "../helpers/cli.ts";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const TOKEN_TTL_MS = 2_000;
 

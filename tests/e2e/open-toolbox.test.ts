@@ -1,8 +1,8 @@
 /** open_toolbox over real stdio (spec 003): result shape, ordering, filters, errors, partial failure. */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { fixtureServer } from "../helpers/runtime.ts";
-import { withWorkbench, textOf } from "../helpers/workbench.ts";
+import { removeTempDirs, withWorkbench, textOf } from "../helpers/workbench.ts";
 import { fixturePids } from "../helpers/procs.ts";
 import {
   call,
@@ -17,6 +17,9 @@ import {
   toolsOf,
   useTool,
 } from "../helpers/toolbox.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const EMPTY = { type: "object" as const, properties: {}, required: [] as string[] };
 
@@ -148,6 +151,10 @@ test("open_toolbox: several servers come in config order, each server's tools in
       const answer = await useTool(session, tool.toolbox_name, tool.source_server, tool.name, { text: "hi" });
       assert.equal(okText(answer), `${tool.source_server === "zeta" ? "Z" : "A"}: hi`);
     }
+    // Asked for by name, a tool two servers share comes from both, in config order.
+    const selected = opened(await call(session, "open_toolbox", { toolbox_name: "dev", tools: ["echo"] }));
+    assert.deepEqual(selected.tools.map((tool) => [tool.name, tool.source_server]), [["echo", "zeta"], ["echo", "alpha"]]);
+    assert.equal("_errors" in selected, false);
   });
 });
 

@@ -3,12 +3,15 @@
  * servers stopped and started again unseen, tool lists that follow the server's list_changed, and
  * the servers' own instructions in open_toolbox.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Session } from "../helpers/workbench.ts";
-import { withWorkbench } from "../helpers/workbench.ts";
+import { removeTempDirs, withWorkbench } from "../helpers/workbench.ts";
 import { errorText, eventually, fx, okText, opened, openToolbox, spawnLog, toolsOf, useTool } from "../helpers/toolbox.ts";
 import { fixturePids, isAlive, waitGone, waitReaped } from "../helpers/procs.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const ERR = "Error executing tool";
 
@@ -23,6 +26,7 @@ test("shared servers: two toolboxes with one definition start one process, each 
     toolboxes: {
       dev: { description: "Dev", mcpServers: { files: { ...fs, toolFilters: ["echo", "pid", "exit"] } } },
       docs: { description: "Docs", mcpServers: { fs: { ...fs, toolFilters: ["echo", "pid"] }, other: fx("other", {}, log.env) } },
+      later: { description: "Later", mcpServers: { fs } },
     },
   };
   await withWorkbench(config, async (session) => {
@@ -45,6 +49,10 @@ test("shared servers: two toolboxes with one definition start one process, each 
     assert.equal(afterDev, afterDocs, "one restart for both toolboxes");
     assert.equal(log.spawned().filter((line) => line.startsWith("shared ")).length, 2, "started once, restarted once");
     assert.equal(fixturePids(session).length, 2, "one process per definition");
+
+    // Opened after its only server runs for other toolboxes: open all the same, and usable.
+    opened(await openToolbox(session, "later"));
+    assert.equal(okText(await useTool(session, "later", "fs", "echo", { text: "later" })), "shared: later");
   });
 });
 

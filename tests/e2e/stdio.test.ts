@@ -1,12 +1,15 @@
 /** The workbench as a client sees it: a real process over stdio, driven by the official SDK client. */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import pkg from "../../package.json" with { type: "json" };
 import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { runToEnd } from "../helpers/process.ts";
 import { existsSync, readFileSync } from "node:fs";
-import { withWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
+import { removeTempDirs, withWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { INITIALIZE, INITIALIZED } from "../helpers/raw-session.ts";
+
+// The folders this file's tests made with tempDir() or spawnLog() go once they are done.
+after(removeTempDirs);
 
 const env = workbenchEnv();
 

@@ -140,6 +140,32 @@ test("use_tool: lookup errors name the missing toolbox, server or tool exactly",
   });
 });
 
+test("use_tool and open_toolbox: names that are keys of every object (constructor, toString, __proto__) are not found", async () => {
+  await withWorkbench(ONE_FIXTURE, async (session) => {
+    for (const name of ["constructor", "toString", "__proto__"]) {
+      assert.equal(
+        errorText(await useTool(session, name, "fx", "echo")),
+        `Error executing tool: Toolbox '${name}' not found in configuration`,
+      );
+      assert.equal(
+        errorText(await openToolbox(session, name)),
+        `Toolbox '${name}' not found in configuration; available toolboxes: 'dev'`,
+      );
+    }
+    opened(await openToolbox(session, "dev"));
+    for (const name of ["constructor", "toString", "__proto__"]) {
+      assert.equal(
+        errorText(await useTool(session, "dev", name, "echo")),
+        `Error executing tool: Server '${name}' not found in toolbox 'dev'`,
+      );
+      assert.equal(
+        errorText(await useTool(session, "dev", "fx", name)),
+        `Error executing tool: Tool '${name}' not found in server 'fx' (toolbox 'dev')`,
+      );
+    }
+  });
+});
+
 test("use_tool: invalid invocations are errors with exact validation messages", async () => {
   await withWorkbench(ONE_FIXTURE, async (session) => {
     opened(await openToolbox(session, "dev"));

@@ -3,6 +3,7 @@
  * every line it answers is kept, and the test can stop reading its stdout (backpressure).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { workbenchCommand, workbenchEnv } from "./runtime.ts";
 import { tempDir, writeConfig } from "./workbench.ts";
 
@@ -57,7 +58,11 @@ export async function startRaw(config: unknown, options: { initialize?: boolean;
   });
   child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    child.on("exit", (code, signal) => resolve({ code, signal }));
+    child.on("exit", (code, signal) => {
+      // Its folder holds the config and is its cwd: needed until it ends, whoever ends it.
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ code, signal });
+    });
   });
 
   const reply = (match: (reply: Reply) => boolean, timeoutMs = 20_000) =>

@@ -1,7 +1,7 @@
 /** How tests start things with the runtime that runs them (Bun or Deno), and where things are. */
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { existsSync, mkdtempSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 
 export const isDeno = "Deno" in globalThis;
@@ -53,6 +53,7 @@ let cacheDirs = 0;
 export function workbenchEnv(extra: Record<string, string> = {}): Record<string, string> {
   if (!toolsDir) {
     toolsDir = mkdtempSync(`${tmpdir()}/workbench-path-`);
+    removeAtExit(toolsDir);
     for (const tool of TOOLS) {
       const found = ["/usr/bin", "/bin"].map((dir) => `${dir}/${tool}`).find((path) => existsSync(path));
       if (found) symlinkSync(found, `${toolsDir}/${tool}`);
@@ -60,4 +61,15 @@ export function workbenchEnv(extra: Record<string, string> = {}): Record<string,
   }
   const cache = `${toolsDir}/cache-${process.pid}-${++cacheDirs}`;
   return { PATH: toolsDir, HOME: process.env.HOME ?? tmpdir(), WORKBENCH_CACHE_DIR: cache, ...extra };
+}
+
+/**
+ * The tools folder serves every test file the process runs (Bun runs them all in one process,
+ * Deno loads this module once per file), so no test's `after` owns it: it goes when the process
+ * or the module's realm ends. Bun gives `exit`, `deno test` only `unload`.
+ */
+function removeAtExit(dir: string): void {
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once("exit", remove);
+  globalThis.addEventListener?.("unload", remove, { once: true });
 }

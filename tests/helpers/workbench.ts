@@ -16,8 +16,23 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** Folders made by tempDir() and not yet removed. */
+const made = new Set<string>();
+
+/**
+ * A fresh folder in the temp dir. Removed by removeTempDirs(), which every test file that makes
+ * folders it does not remove itself runs when its tests are done: `after(removeTempDirs)`.
+ */
 export function tempDir(): string {
-  return mkdtempSync(`${tmpdir()}/workbench-test-`);
+  const dir = mkdtempSync(`${tmpdir()}/workbench-test-`);
+  made.add(dir);
+  return dir;
+}
+
+/** Removes every folder tempDir() has made so far (those removed already are skipped). */
+export function removeTempDirs(): void {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  made.clear();
 }
 
 export function writeConfig(dir: string, config: unknown): string {
@@ -26,7 +41,12 @@ export function writeConfig(dir: string, config: unknown): string {
   return path;
 }
 
-export async function startWorkbench(config: unknown, env: Record<string, string> = {}): Promise<Session> {
+/** `client` is the SDK client in front, unconnected: one that declares capabilities, with its handlers. */
+export async function startWorkbench(
+  config: unknown,
+  env: Record<string, string> = {},
+  client = new Client({ name: "workbench-test", version: "1.0.0" }),
+): Promise<Session> {
   const dir = tempDir();
   const path = writeConfig(dir, config);
   const { command, args } = workbenchCommand(["--config", path]);
@@ -39,7 +59,6 @@ export async function startWorkbench(config: unknown, env: Record<string, string
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
-  const client = new Client({ name: "workbench-test", version: "1.0.0" });
   await client.connect(transport);
   return {
     client,

@@ -39,3 +39,10 @@ test("displayUrl: masks user:password and every query value, keeps the rest", ()
   assert.equal(displayUrl("https://u:p@example.test:8443/mcp?key=s3cret&a=b"), "https://***:***@example.test:8443/mcp?key=***&a=***");
   assert.equal(displayUrl("http://127.0.0.1:9/sse"), "http://127.0.0.1:9/sse");
 });
+
+test("redact: with() adds values found at run time and keeps the configured secrets; the original is unchanged", () => {
+  const configured = Redactor.forServer(server("http://127.0.0.1/mcp?token=q-secret", { "X-Key": "k-42-k" }, "cs-999"));
+  const extended = configured.with(["run-time-token"]);
+  assert.equal(extended.redact("k-42-k q-secret cs-999 run-time-token"), "*** *** *** ***");
+  assert.equal(configured.redact("k-42-k run-time-token"), "*** run-time-token");
+});

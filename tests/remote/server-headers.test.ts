@@ -37,3 +37,16 @@ test("server headers: the configured headers win over the transport's own, as re
   await fetch("http://127.0.0.1:9/mcp", { headers: { Authorization: "Bearer from-oauth" } });
   assert.equal(seen[0].headers.authorization, "Bearer static");
 });
+
+test("server headers: a look-alike origin (the server's host as a prefix, or another port) gets none of them", async () => {
+  const { seen, inner } = recorder();
+  const fetch = withServerHeaders(new URL("https://mcp.example.test/mcp"), { "X-Api-Key": "k-secret" }, inner);
+  await fetch("https://mcp.example.test.evil.test/mcp");
+  await fetch("https://mcp.example.test:8443/mcp");
+  await fetch(new URL("https://mcp.example.test.evil.test/token"), { method: "POST" });
+  assert.deepEqual(seen, [
+    { url: "https://mcp.example.test.evil.test/mcp", headers: {} },
+    { url: "https://mcp.example.test:8443/mcp", headers: {} },
+    { url: "https://mcp.example.test.evil.test/token", headers: {} },
+  ]);
+});

@@ -137,3 +137,47 @@ test("call lane: an abort cancels downstream; closing fails every pending call a
   // A late answer for a settled call is not ours any more.
   assert.equal(l.claim({ jsonrpc: "2.0", id, result: {} } as JSONRPCMessage), false);
 });
+
+test("call lane: a hold (the client answering the server) stops the idle timer; release starts it over", async () => {
+  const { timers, advance } = manualTimers();
+  const { lane: l } = lane(timers);
+  const pending = tracked(l.call({ ...call, maxTimeMs: 20_000, relatedRequestId: 7 }));
+  const inFlight = l.latest()!;
+  assert.equal(inFlight.relatedRequestId, 7);
+  await advance(4_000);
+  const release = inFlight.hold();
+  await advance(6_000);
+  assert.equal(pending.settled, false, "no idle timeout while held");
+  release();
+  await advance(4_999);
+  assert.equal(pending.settled, false, "a full idle period after the release");
+  await advance(1);
+  assert.deepEqual(pending.failure, { kind: "idle-timeout" });
+  assert.equal(inFlight.abandoned.aborted, true);
+  assert.equal(l.latest(), undefined);
+});
+
+test("call lane: the total time runs on while held", async () => {
+  const { timers, advance } = manualTimers();
+  const { lane: l } = lane(timers);
+  const pending = tracked(l.call(call));
+  l.latest()!.hold();
+  await advance(10_000);
+  assert.deepEqual(pending.failure, { kind: "max-time" });
+});
+
+test("call lane: the latest call in flight is abandoned when given up, not when it is answered", async () => {
+  const { lane: l, lastId } = lane();
+  const answered = l.call(call);
+  const first = l.latest()!;
+  l.claim({ jsonrpc: "2.0", id: lastId(), result: { content: [] } } as JSONRPCMessage);
+  await answered;
+  assert.equal(first.abandoned.aborted, false);
+  const controller = new AbortController();
+  const cancelled = l.call({ ...call, signal: controller.signal });
+  const second = l.latest()!;
+  assert.notEqual(second, first);
+  controller.abort("gone");
+  await failureOf(cancelled);
+  assert.equal(second.abandoned.aborted, true);
+});

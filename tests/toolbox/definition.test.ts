@@ -42,3 +42,8 @@ test("definition: a shared connection gets the most generous limits; one idleTim
   assert.deepEqual([merged.connectTimeoutMs, merged.maxMessageBytes, merged.idleTimeoutMs], [3_000, 10, 900]);
   assert.equal(sharedConfig([stdio({ idleTimeoutMs: 500 }), stdio({ idleTimeoutMs: 0 })]).idleTimeoutMs, 0);
 });
+
+test('definition: one toolbox that says "roots": false keeps the shared connection off the client\'s roots', () => {
+  assert.equal(sharedConfig([stdio(), stdio()]).roots, true);
+  assert.equal(sharedConfig([stdio(), stdio({ roots: false })]).roots, false);
+});

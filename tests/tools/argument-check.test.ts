@@ -54,6 +54,17 @@ test("argument check: more than ten problems are counted, not listed", () => {
   }
 });
 
+test("argument check: exactly ten problems are all listed, eleven give ten and \"and 1 more\"", () => {
+  /** A call with `count` wrong arguments (each a string where a number is expected). */
+  const wrong = (count: number) => {
+    const properties = Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: "number" }]));
+    return checkArguments(tool({ properties }), Object.fromEntries(Object.keys(properties).map((key) => [key, "x"])));
+  };
+  const listed = (i: number) => `arguments.p${i}: expected number, got string`;
+  assert.deepEqual(wrong(10), { ok: false, problems: Array.from({ length: 10 }, (_, i) => listed(i)) });
+  assert.deepEqual(wrong(11), { ok: false, problems: [...Array.from({ length: 10 }, (_, i) => listed(i)), "and 1 more"] });
+});
+
 test("argument check: formats are not checked (the server knows its own), nor unknown keywords rejected", () => {
   const formatted = tool({ properties: { url: { type: "string", format: "uri" }, n: { type: "number", "x-unit": "ms" } } });
   assert.deepEqual(checkArguments(formatted, { url: "not a uri", n: 1 }), { ok: true });

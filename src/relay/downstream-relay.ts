@@ -1,0 +1,137 @@
+/**
+ * One downstream session's side of the relay: the SDK Client declares to the server what the
+ * client in front of us declared, and what the server asks of it (elicitation, sampling, roots)
+ * or tells it (log messages, the end of a URL elicitation) goes to that client and back. A request
+ * made while a use_tool call to the server is in flight belongs to that call: it is sent as
+ * related to it, the call's idle timer does not run while the client answers, and it is cancelled
+ * at the client when the call is given up (cancelled or timed out).
+ */
+import {
+  type Client,
+  type ClientCapabilities,
+  CreateMessageRequestSchema,
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  type LoggingLevel,
+  LoggingMessageNotificationSchema,
+  McpError,
+} from "../sdk.ts";
+import type { CallInFlight } from "../toolbox/call-lane.ts";
+import { messageOf } from "../errors.ts";
+import type { Upstream } from "./upstream.ts";
+
+export interface RelayTarget {
+  toolbox: string;
+  server: string;
+  /** `false` keeps the server on its own arguments: it is not told the client's roots. */
+  roots: boolean;
+  /** How long a request waits on the client at most (the server's maxCallTimeMs). */
+  requestTimeoutMs: number;
+}
+
+/** What a downstream initialize declares: the client's own capabilities for what we relay. */
+export function mirroredCapabilities(client: ClientCapabilities | undefined, roots: boolean): ClientCapabilities {
+  if (!client) return {};
+  const { elicitation, sampling, extensions } = client;
+  return {
+    ...(elicitation && { elicitation }),
+    ...(sampling && { sampling }),
+    ...(roots && client.roots && { roots: client.roots }),
+    ...(extensions && { extensions }),
+  };
+}
+
+export class DownstreamRelay {
+  readonly capabilities: ClientCapabilities;
+  readonly #upstream: Upstream;
+  readonly #target: RelayTarget;
+  readonly #latestCall: () => CallInFlight | undefined;
+  readonly #log: (text: string) => void;
+  readonly #unsubscribe: (() => void)[] = [];
+
+  constructor(
+    upstream: Upstream,
+    target: RelayTarget,
+    latestCall: () => CallInFlight | undefined,
+    log: (text: string) => void,
+  ) {
+    this.#upstream = upstream;
+    this.#target = target;
+    this.#latestCall = latestCall;
+    this.#log = log;
+    this.capabilities = mirroredCapabilities(upstream.capabilities, target.roots);
+  }
+
+  /** Registers the handlers on a Client made with `capabilities`, before it connects. */
+  handle(client: Client): void {
+    const { elicitation, sampling, roots } = this.capabilities;
+    if (elicitation) {
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#relay(request, extra.signal));
+      if (elicitation.url) {
+        client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => this.#notify(notification));
+      }
+    }
+    if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.#relay(request, extra.signal));
+    if (roots) client.setRequestHandler(ListRootsRequestSchema, (request, extra) => this.#relay(request, extra.signal));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      const prefix = `${this.#target.toolbox}/${this.#target.server}`;
+      return this.#notify({ method: "notifications/message", params: { ...params, logger: params.logger ? `${prefix}/${params.logger}` : prefix } });
+    });
+  }
+
+  /** The client initialized: it gets the level the client set, now and whenever it sets another. */
+  connected(client: Client): void {
+    const setLevel = (level: LoggingLevel) => {
+      if (!client.getServerCapabilities()?.logging) return;
+      client.setLoggingLevel(level).catch((error) => this.#log(`setting the logging level failed: ${messageOf(error)}`));
+    };
+    const level = this.#upstream.logLevel;
+    if (level) setLevel(level);
+    this.#unsubscribe.push(this.#upstream.onLogLevel(setLevel));
+    if (this.capabilities.roots?.listChanged) {
+      this.#unsubscribe.push(this.#upstream.onRootsChanged(() => {
+        client.sendRootsListChanged().catch((error) => this.#log(`passing on the roots change failed: ${messageOf(error)}`));
+      }));
+    }
+  }
+
+  /** The session ended: nothing more reaches its Client. */
+  dispose(): void {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+  }
+
+  async #relay(request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal) {
+    const call = this.#latestCall();
+    const release = call?.hold();
+    try {
+      return await this.#upstream.request(request.method, request.params, {
+        signal: call ? AbortSignal.any([signal, call.abandoned]) : signal,
+        relatedRequestId: call?.relatedRequestId,
+        timeout: this.#target.requestTimeoutMs,
+      });
+    } catch (error) {
+      throw asRelayedError(error);
+    } finally {
+      release?.();
+    }
+  }
+
+  async #notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void> {
+    try {
+      await this.#upstream.notify(notification.method, notification.params, this.#latestCall()?.relatedRequestId);
+    } catch (error) {
+      this.#log(`passing on ${notification.method} failed: ${messageOf(error)}`);
+    }
+  }
+}
+
+/**
+ * The client's error as the server would get it directly: its code and data, and its message
+ * without the "MCP error <code>: " the SDK puts in front (the server's SDK adds its own).
+ */
+function asRelayedError(error: unknown): unknown {
+  if (!(error instanceof McpError)) return error;
+  const message = error.message.replace(/^MCP error -?\d+: /, "");
+  return Object.assign(new Error(message), { code: error.code, data: error.data });
+}
