@@ -108,8 +108,9 @@ test("oauth: auth refuses a stdio server and an unknown server, naming them", as
 /** A folder with a config of one remote server at the fixture, and a private token store; removed after `fn`. */
 async function withLoginSetup(
   fn: (setup: { fixture: HttpFixture; configPath: string; env: Record<string, string>; config: unknown }) => Promise<void>,
+  fixtureEnv: Record<string, string> = {},
 ): Promise<void> {
-  const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1" });
+  const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1", ...fixtureEnv });
   const dir = tempDir();
   try {
     const config = { toolboxes: { dev: { mcpServers: { linear: { url: fixture.url("/mcp") } } } } };
@@ -124,15 +125,17 @@ async function withLoginSetup(
 const statsOf = async (fixture: HttpFixture) =>
   await (await fetch(fixture.url("/oauth-stats"))).json() as {
     registrations: number;
+    refreshes: number;
     authorizations: number;
     clientCredentials: number;
     scopes: string[];
   };
 
-test("oauth: tools, call and check use the stored login right after auth; auth asks for the challenge's scope and registers once", async () => {
+test("oauth: tools, call and check use the stored login right after auth and refresh it; auth asks for the challenge's scope and registers once", async () => {
   await withLoginSetup(async ({ fixture, configPath, env }) => {
     const first = await login(["dev", "linear", "--config", configPath], env);
     assert.equal(first.code, 0, first.output);
+    await sleep(TOKEN_TTL_MS + 500);
     const tools = await runCli(["tools", "dev", "--config", configPath], { env });
     assert.equal(tools.code, 0, tools.stderr);
     assert.match(tools.stdout, /^linear\/echo\s+remote: echo the text back$/m);
@@ -145,10 +148,11 @@ test("oauth: tools, call and check use the stored login right after auth; auth a
     const second = await login(["dev", "linear", "--config", configPath], env);
     assert.equal(second.code, 0, second.output);
     const stats = await statsOf(fixture);
+    assert.ok(stats.refreshes >= 1, "the expired token was refreshed, not logged in again");
     assert.equal(stats.authorizations, 2);
     assert.equal(stats.registrations, 1, "the second login reuses the client and its redirect URL");
     assert.deepEqual(stats.scopes, ["read", "read"], "the scope of the 401 challenge is asked for");
-  });
+  }, { FIXTURE_TOKEN_TTL_MS: String(TOKEN_TTL_MS) });
 });
 
 test("oauth: a missing scope names the login that asks for old and new scopes; a login in a terminal is used by the running workbench on its next call", async () => {
