@@ -19,9 +19,13 @@ import type { RecheckedLogin } from "./token-recheck.ts";
 
 /** The server needs a login that only the user can give. */
 export class LoginRequired extends Error {
-  constructor(command: string, reason = "login required") {
+  /** The scopes the login must ask for, when the server asked for more than the stored login has. */
+  readonly scope?: string;
+
+  constructor(command: string, reason = "login required", scope?: string) {
     super(`${reason}: run "${command}"`);
     this.name = "LoginRequired";
+    this.scope = scope;
   }
 }
 
@@ -156,7 +160,7 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider, RecheckedLog
     const record = await this.#load();
     const wanted = joinScopes(record.tokens?.scope ?? record.scope, scope);
     const command = mode.kind === "serve" ? mode.loginCommand(wanted) : "";
-    return new LoginRequired(command, `the server needs the scope "${scope ?? ""}", which the stored login lacks`);
+    return new LoginRequired(command, `the server needs the scope "${scope ?? ""}", which the stored login lacks`, wanted);
   }
 
   saveCodeVerifier(verifier: string): void {

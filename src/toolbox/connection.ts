@@ -28,6 +28,7 @@ import { StdioLink } from "./stdio-link.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
 import type { RemoteAuth } from "../remote/remote-auth.ts";
+import type { ChatLogin } from "../remote/chat-login.ts";
 import type { CommandSearch } from "./command-path.ts";
 import type { Upstream } from "../relay/upstream.ts";
 import { DownstreamRelay } from "../relay/downstream-relay.ts";
@@ -52,6 +53,8 @@ export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "w
   commandSearch?: CommandSearch;
   /** The client in front of us, whose capabilities each server is given; none for the subcommands. */
   upstream?: Upstream;
+  /** A login the user gives in the client (URL elicitation); none for the subcommands. */
+  chatLogin?: ChatLogin;
 };
 
 /** A call's own limits: each toolbox that shares a server keeps those it configured. */
