@@ -6,6 +6,8 @@
  * folder, logs in with `mcp-workbench auth tb srv --no-browser` where the scenario needs OAuth
  * (following the printed URL as a browser would; for client credentials it only checks them),
  * then lists or calls tools with the workbench.
+ * The elicitation scenario is played by an SDK client in front of the workbench instead
+ * (elicitation-client.ts): the server's question must reach a client through the relay.
  * When a call names a login that asks for more scopes, it runs that login once and calls again,
  * as the user told so would. The workbench is WORKBENCH_COMMAND (a JSON array: the test gives
  * the runtime and source it runs under), else WORKBENCH_BIN, else dist/mcp-workbench.
@@ -15,6 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { playElicitationDefaults } from "./elicitation-client.ts";
 
 const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 const STEP_MS = 20_000;
@@ -99,7 +102,6 @@ function useArgs(scenario: string): string[] {
   }
   if (scenario === "tools_call") return ["call", "tb", "srv", "add_numbers", '{"a": 5, "b": 3}'];
   if (scenario === "sse-retry") return ["call", "tb", "srv", "test_reconnection"];
-  if (scenario.startsWith("elicitation")) return ["call", "tb", "srv", "test_client_elicitation_defaults"];
   return ["call", "tb", "srv", "test-tool"];
 }
 
@@ -110,6 +112,8 @@ async function main(): Promise<number> {
   const url = process.argv.at(-1)!;
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<string, string>;
+  // The server asks the client something mid-call: an SDK client in front answers, through the relay.
+  if (scenario.startsWith("elicitation")) return await playElicitationDefaults(url, [workbench, ...workbenchArgs]);
   const dir = mkdtempSync(`${tmpdir()}/workbench-conformance-`);
   // The runner ends a client that takes too long with SIGTERM: clean up all the same.
   process.once("SIGTERM", () => {
