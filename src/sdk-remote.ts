@@ -8,10 +8,18 @@ export { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 // @ts-types="@modelcontextprotocol/sdk/client/sse.d.ts"
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth.d.ts"
-export { auth, type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+export {
+  auth,
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  UnauthorizedError,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 // @ts-types="@modelcontextprotocol/sdk/shared/auth.d.ts"
 export type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+// @ts-types="@modelcontextprotocol/sdk/client/auth-extensions.d.ts"
+export { createPrivateKeyJwtAuth } from "@modelcontextprotocol/sdk/client/auth-extensions.js";

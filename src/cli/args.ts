@@ -59,9 +59,12 @@ export const SUBCOMMANDS = {
     positionals: [],
   },
   auth: {
-    usage: "<toolbox> <server> [--no-browser]",
+    usage: "<toolbox> <server> [--scope SCOPES] [--no-browser]",
     summary: "Log in to a remote server that needs OAuth and keep its tokens",
-    options: { "--no-browser": { about: "Print the authorization URL instead of opening a browser" } },
+    options: {
+      "--scope": { value: "SCOPES", about: "Scopes to ask for besides those the server names (space-separated)" },
+      "--no-browser": { about: "Print the authorization URL instead of opening a browser" },
+    },
     positionals: ["toolbox", "server"],
   },
 } satisfies Record<string, SubcommandSpec>;

@@ -1,24 +1,18 @@
 /**
- * `mcp-workbench auth TOOLBOX SERVER`: the OAuth login of one remote server, in a terminal. It
- * listens on a loopback port for the redirect, prints the authorization URL and opens it in the
- * browser, then stores the client registration and tokens where the workbench finds them.
+ * `mcp-workbench auth TOOLBOX SERVER`: the OAuth login of one remote server, in a terminal: the
+ * authorization URL is printed and opened in the browser (see remote/login.ts for the flow).
  */
-import { auth } from "../sdk-remote.ts";
 import type { Platform } from "../platform/types.ts";
 import { isRemote } from "../config/index.ts";
+import { clientCredentialsOf } from "../remote/remote-auth.ts";
+import { checkClientCredentials } from "./auth-client-credentials.ts";
 import { messageOf } from "../errors.ts";
-import { NAME } from "../version.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, sayError } from "./common.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
-import { serverUrlOf } from "../remote/server-url.ts";
-import { WorkbenchOAuthProvider } from "../remote/oauth-provider.ts";
 import { Redactor } from "../remote/redact.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
-
-/** How long the login waits for the browser to come back. */
-const LOGIN_WAIT_MS = 5 * 60_000;
-const CALLBACK_PATH = "/callback";
+import { logIn } from "../remote/login.ts";
 
 export async function runAuth(platform: Platform, args: SubcommandArgs): Promise<number> {
   const say = (text: string) => sayError(platform, text);
@@ -42,81 +36,25 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
     return EXIT_USAGE;
   }
   const redactor = Redactor.forServer(serverConfig);
-  const callback = waitForCallback();
-  const loopback = await platform.serve(callback.handler);
+  const machine = clientCredentialsOf(serverConfig, loaded.path, platform.readTextFile);
+  if (machine) return await checkClientCredentials(platform, machine, { toolbox, server, serverConfig, redactor });
+  const store = new AuthStore(authDir(platform.env, platform.os), platform);
   try {
-    const serverUrl = serverUrlOf(serverConfig);
-    const provider = new WorkbenchOAuthProvider({
-      store: new AuthStore(authDir(platform.env, platform.os), platform),
-      serverUrl,
-      oauth: serverConfig.oauth,
-      mode: {
-        kind: "login",
-        redirectUrl: `${loopback.url}${CALLBACK_PATH}`,
-        onAuthorizationUrl: (url) => {
-          platform.writeStderr(`Open this URL to log in to server '${server}' (toolbox '${toolbox}'):\n${url.href}\n`);
-          if (browser) platform.openBrowser(url.href);
-        },
+    const saved = await logIn({
+      serve: platform.serve,
+      store,
+      config: serverConfig,
+      scope: typeof args.options["--scope"] === "string" ? args.options["--scope"] : undefined,
+      doneText: "Logged in. You can close this tab and go back to the terminal.",
+      onAuthorizationUrl: (url) => {
+        platform.writeStderr(`Open this URL to log in to server '${server}' (toolbox '${toolbox}'):\n${url.href}\n`);
+        if (browser) platform.openBrowser(url.href);
       },
     });
-    const scope = serverConfig.oauth?.scopes?.join(" ") || undefined;
-    const started = await auth(provider, { serverUrl, scope });
-    if (started === "REDIRECT") {
-      const { code, state } = await callback.result(LOGIN_WAIT_MS);
-      if (state !== provider.state()) throw new Error("the redirect came back with another state (not from this login)");
-      const finished = await auth(provider, { serverUrl, scope, authorizationCode: code });
-      if (finished !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
-    }
-    platform.writeStderr(`Logged in to server '${server}' in toolbox '${toolbox}'; saved in ${await provider.path()}\n`);
+    platform.writeStderr(`Logged in to server '${server}' in toolbox '${toolbox}'; saved in ${saved}\n`);
     return 0;
   } catch (error) {
     say(`Login to server '${server}' in toolbox '${toolbox}' failed: ${redactor.redact(messageOf(error))}`);
     return 1;
-  } finally {
-    await loopback.close().catch(() => {});
   }
-}
-
-interface Callback {
-  handler(request: Request): Response;
-  result(timeoutMs: number): Promise<{ code: string; state: string | null }>;
-}
-
-/** The redirect from the authorization server: a code, or an error it reports. */
-function waitForCallback(): Callback {
-  let settle!: (outcome: { code: string; state: string | null } | Error) => void;
-  const outcome = new Promise<{ code: string; state: string | null } | Error>((resolve) => (settle = resolve));
-  return {
-    handler(request) {
-      const url = new URL(request.url);
-      if (url.pathname !== CALLBACK_PATH) return new Response("Not found", { status: 404 });
-      const code = url.searchParams.get("code");
-      const error = url.searchParams.get("error");
-      if (code) {
-        settle({ code, state: url.searchParams.get("state") });
-        return page("Logged in. You can close this tab and go back to the terminal.");
-      }
-      const detail = url.searchParams.get("error_description") ?? error ?? "no code in the redirect";
-      settle(new Error(`the authorization server refused: ${detail}`));
-      return page(`Login failed: ${detail}`, 400);
-    },
-    async result(timeoutMs) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<Error>((resolve) => {
-        timer = setTimeout(() => resolve(new Error(`no redirect came back within ${timeoutMs / 1000} s`)), timeoutMs);
-      });
-      const value = await Promise.race([outcome, late]);
-      clearTimeout(timer);
-      if (value instanceof Error) throw value;
-      return value;
-    },
-  };
-}
-
-function page(text: string, status = 200): Response {
-  const escaped = text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!);
-  return new Response(`<!doctype html><title>${NAME}</title><p>${escaped}</p>`, {
-    status,
-    headers: { "content-type": "text/html; charset=utf-8" },
-  });
 }

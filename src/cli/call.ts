@@ -11,6 +11,7 @@ import { messageOf } from "../errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
+import { didYouMean } from "../tools/suggest.ts";
 
 export async function runCall(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, tool, given] = args.positionals;
@@ -26,9 +27,19 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     sayError(platform, toolboxNotFound(config, toolbox));
     return EXIT_USAGE;
   }
-  const registry = new ToolboxRegistry(config, commandHost(platform));
+  const registry = new ToolboxRegistry(config, commandHost(platform, loaded.path));
   try {
-    await registry.open(toolbox);
+    // What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.
+    const opened = await registry.open(toolbox);
+    const slot = opened.servers.find((candidate) => candidate.name === server);
+    if (!slot) {
+      sayError(platform, `Server '${server}' not found in toolbox '${toolbox}'${didYouMean(server, opened.servers.map((s) => s.name))}`);
+      return EXIT_USAGE;
+    }
+    if (!slot.connection) {
+      sayError(platform, `Failed to connect to server '${server}' in toolbox '${toolbox}': ${slot.error ?? "not connected"}`);
+      return EXIT_FAILED;
+    }
     const ctx = { config, registry, signal: new AbortController().signal };
     const outcome = await useTool.run({ tool: { toolbox, server, name: tool }, arguments: parsed }, ctx);
     if (!outcome.ok) {

@@ -45,7 +45,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   }
   const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
   const progress = platform.stderrIsTerminal() ? new Progress(platform, countServers(config, names)) : undefined;
-  const registry = new ToolboxRegistry(config, commandHost(platform), { onSettled: () => progress?.tick() });
+  const registry = new ToolboxRegistry(config, commandHost(platform, loaded.path), { onSettled: () => progress?.tick() });
   let report: CheckReport;
   try {
     const toolboxes = await Promise.all(names.map((name) => registry.open(name)));

@@ -5,6 +5,8 @@ import { homeOf, userConfigFile } from "../config/user-file.ts";
 import type { ConnectionHost } from "../toolbox/connection.ts";
 import { commandSearchFor } from "../toolbox/command-path.ts";
 import { NAME } from "../version.ts";
+import { AuthStore, authDir } from "../remote/auth-store.ts";
+import { storedLogins } from "../remote/remote-auth.ts";
 
 /** Exit code for a usage or configuration error, as most CLIs do. */
 export const EXIT_USAGE = 2;
@@ -51,9 +53,11 @@ export async function loadForCommand(
 /**
  * Servers started by a command: their stderr lines are not relayed (they would bury the output),
  * since a server that fails carries its last ones in its message. Which PATH found a command is
- * still said: it explains why a server runs here and not from a desktop client.
+ * still said: it explains why a server runs here and not from a desktop client. Remote servers
+ * use the logins `auth` stored, as serving does, and refresh them.
  */
-export function commandHost(platform: Platform): ConnectionHost {
+export function commandHost(platform: Platform, configPath: string): ConnectionHost {
   const commandSearch = commandSearchFor(platform, platform.writeStderr);
-  return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {}, commandSearch };
+  const auth = storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), configPath, platform.readTextFile);
+  return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {}, commandSearch, auth };
 }

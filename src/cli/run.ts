@@ -15,6 +15,7 @@ import { NAME, VERSION } from "../version.ts";
 import { helpText, parseArgs, type SubcommandArgs, type SubcommandName } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, writeStdout } from "./common.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
+import { chatLogin } from "../remote/chat-login.ts";
 import { storedLogins } from "../remote/remote-auth.ts";
 import { ClientUpstream } from "../relay/upstream.ts";
 
@@ -71,6 +72,7 @@ export async function run(platform: Platform): Promise<number> {
   const catalog = new CatalogCache(platform);
   // Servers start after the client's initialize: by then it is known what the client declared.
   const upstream = new ClientUpstream();
+  const store = new AuthStore(authDir(platform.env, platform.os), platform);
   const registry = new ToolboxRegistry(config, {
     spawn: platform.spawn,
     env: platform.env,
@@ -78,8 +80,9 @@ export async function run(platform: Platform): Promise<number> {
     writeStderr: platform.writeStderr,
     commandSearch: commandSearchFor(platform, platform.writeStderr),
     readGate: backpressure,
-    auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path),
+    auth: storedLogins(store, path, platform.readTextFile),
     upstream,
+    chatLogin: chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
   }, { catalog });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,

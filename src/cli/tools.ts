@@ -10,7 +10,7 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
   const [name] = args.positionals;
-  const registry = new ToolboxRegistry(config, commandHost(platform));
+  const registry = new ToolboxRegistry(config, commandHost(platform, loaded.path));
   try {
     const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, { config, registry, signal: new AbortController().signal });
     if (!result.ok) {

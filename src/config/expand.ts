@@ -116,9 +116,31 @@ function expandRemote(server: RemoteServerConfig, path: PathSegment[], expand: E
     const oauth = { ...server.oauth };
     if (oauth.clientId !== undefined) oauth.clientId = expand(oauth.clientId, [...path, "oauth", "clientId"]);
     if (oauth.clientSecret !== undefined) oauth.clientSecret = expand(oauth.clientSecret, [...path, "oauth", "clientSecret"]);
+    if (oauth.clientMetadataUrl !== undefined) {
+      const at = [...path, "oauth", "clientMetadataUrl"];
+      const before = problems.length;
+      oauth.clientMetadataUrl = expand(oauth.clientMetadataUrl, at);
+      // The authorization server fetches it: an https URL with a path (the SDK refuses anything else).
+      if (problems.length === before && !isMetadataDocumentUrl(oauth.clientMetadataUrl)) {
+        problems.push(invalidAt(at, "expected an https URL with a path after expanding environment variables"));
+      }
+    }
+    if (oauth.privateKeyJwt !== undefined) {
+      const keyFile = expand(oauth.privateKeyJwt.keyFile, [...path, "oauth", "privateKeyJwt", "keyFile"]);
+      oauth.privateKeyJwt = { ...oauth.privateKeyJwt, keyFile };
+    }
     expanded.oauth = oauth;
   }
   return expanded;
+}
+
+function isMetadataDocumentUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "https:" && url.pathname !== "/";
+  } catch {
+    return false;
+  }
 }
 
 function isHttpUrl(text: string): boolean {

@@ -15,6 +15,7 @@ export {
   DEFAULT_SETTINGS,
   isRemote,
   type OAuthSettings,
+  type PrivateKeyJwtSettings,
   type OpenDetail,
   type RemoteServerConfig,
   type ServerConfig,

@@ -45,12 +45,30 @@ export interface StdioServerConfig extends ServerSettings {
   transport: "stdio";
 }
 
-/** Client credentials for a server whose authorization server does not take dynamic registration. */
+/**
+ * How the workbench gets tokens for a server. The default grant, authorization_code, is a login
+ * by the user (`mcp-workbench auth`); its client is a Client ID Metadata Document at
+ * clientMetadataUrl where the authorization server takes one, else a dynamic registration, else
+ * the configured clientId. client_credentials gets tokens with no one present, with clientSecret
+ * or a key that signs a JWT (privateKeyJwt).
+ */
 export interface OAuthSettings {
+  grant?: "authorization_code" | "client_credentials";
   clientId?: string;
   clientSecret?: string;
   scopes?: string[];
+  clientMetadataUrl?: string;
+  privateKeyJwt?: PrivateKeyJwtSettings;
 }
+
+/** A private key in a PEM file that signs the client's assertion (RFC 7523). */
+export interface PrivateKeyJwtSettings {
+  keyFile: string;
+  alg: JwtAlgorithm;
+}
+
+export const JWT_ALGORITHMS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"] as const;
+export type JwtAlgorithm = typeof JWT_ALGORITHMS[number];
 
 /**
  * A server reached at a URL: "http" is Streamable HTTP, "sse" the older HTTP+SSE transport, and
@@ -196,10 +214,34 @@ const stringRecord = () =>
     additionalProperties: { type: "string" },
   });
 
+const privateKeyJwtSchema = strictJsonObject({
+  keyFile: nonEmptyString(),
+  alg: v.optional(v.picklist(JWT_ALGORITHMS, `expected one of ${JWT_ALGORITHMS.map((alg) => `"${alg}"`).join(", ")}`), "ES256"),
+}, "expected an object");
+
+type OAuthEntries = v.InferOutput<typeof oauthSchema>;
+
+/** What is wrong with the combination of oauth keys, or undefined. */
+function oauthProblem(oauth: OAuthEntries): string | undefined {
+  if (oauth.grant === "client_credentials") {
+    if (oauth.clientId === undefined) return `grant "client_credentials" needs 'clientId'`;
+    if ((oauth.clientSecret === undefined) === (oauth.privateKeyJwt === undefined)) {
+      return `grant "client_credentials" needs either 'clientSecret' or 'privateKeyJwt'`;
+    }
+    if (oauth.clientMetadataUrl !== undefined) return `'clientMetadataUrl' is for logins, not for grant "client_credentials"`;
+    return undefined;
+  }
+  if (oauth.privateKeyJwt !== undefined) return `'privateKeyJwt' is for grant "client_credentials"`;
+  return undefined;
+}
+
 const oauthSchema = strictJsonObject({
+  grant: v.optional(v.picklist(["authorization_code", "client_credentials"], 'expected "authorization_code" or "client_credentials"')),
   clientId: v.optional(nonEmptyString()),
   clientSecret: v.optional(v.string(EXPECTED_STRING)),
   scopes: v.optional(stringArray()),
+  clientMetadataUrl: v.optional(nonEmptyString()),
+  privateKeyJwt: v.optional(privateKeyJwtSchema),
 }, "expected an object");
 
 const serverEntries = {
@@ -274,6 +316,10 @@ export const serverSchema = v.pipe(
   v.forward(
     v.check((server) => kindProblem(server) !== undefined || isRemoteKind(server) || server.command !== undefined, EXPECTED_NON_EMPTY_STRING),
     ["command"],
+  ),
+  v.forward(
+    v.check((server) => !server.oauth || oauthProblem(server.oauth) === undefined, (issue) => oauthProblem(issue.input.oauth!)!),
+    ["oauth"],
   ),
   v.transform(toServerConfig),
   // Last in the pipeline, so that the JSON Schema generator describes the server here (json-schema.ts).

@@ -6,8 +6,15 @@ const os = operatingSystem(process.platform);
 
 export const loginSupport: LoginSupport = {
   os,
-  serve(handler) {
-    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: handler });
+  serve(handler, port) {
+    const listen = (on: number) => Bun.serve({ hostname: "127.0.0.1", port: on, fetch: handler });
+    let server: ReturnType<typeof listen>;
+    try {
+      server = listen(port ?? 0);
+    } catch {
+      // The port is taken (another program, another login): any free one will do.
+      server = listen(0);
+    }
     return Promise.resolve({
       url: `http://127.0.0.1:${server.port}`,
       close: async () => {

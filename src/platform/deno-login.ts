@@ -1,19 +1,26 @@
 /** Loopback listener, browser and private files for logins, on Deno. */
-import type { LoginSupport } from "./types.ts";
+import type { LoginSupport, LoopbackServer } from "./types.ts";
 import { browserCommand, operatingSystem, temporaryPath } from "./login-shared.ts";
 
 const os = operatingSystem(Deno.build.os);
 
 export const loginSupport: LoginSupport = {
   os,
-  serve(handler) {
-    return new Promise((resolve) => {
-      const server = Deno.serve({
-        hostname: "127.0.0.1",
-        port: 0,
-        onListen: ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, close: () => server.shutdown() }),
-      }, handler);
-    });
+  async serve(handler, port) {
+    const listen = (on: number) =>
+      new Promise<LoopbackServer>((resolve) => {
+        const server = Deno.serve({
+          hostname: "127.0.0.1",
+          port: on,
+          onListen: ({ port }) => resolve({ url: `http://127.0.0.1:${port}`, close: () => server.shutdown() }),
+        }, handler);
+      });
+    try {
+      return await listen(port ?? 0);
+    } catch {
+      // The port is taken (another program, another login): any free one will do.
+      return await listen(0);
+    }
   },
   openBrowser(url) {
     const { command, args } = browserCommand(os, url);

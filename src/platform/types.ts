@@ -45,8 +45,11 @@ export interface LoopbackServer {
 export interface LoginSupport {
   /** The operating system: where per-user files (logins, caches, other programs' configurations) live. */
   os: "windows" | "darwin" | "linux" | "other";
-  /** Serves `handler` on 127.0.0.1 and a free port until closed. */
-  serve(handler: (request: Request) => Response | Promise<Response>): Promise<LoopbackServer>;
+  /**
+   * Serves `handler` on 127.0.0.1 until closed: on `port` when it is given and free (a login
+   * reuses the redirect URL its client was registered with), else on any free port.
+   */
+  serve(handler: (request: Request) => Response | Promise<Response>, port?: number): Promise<LoopbackServer>;
   /** Opens the URL in the user's browser (open, xdg-open, start); never throws. */
   openBrowser(url: string): void;
   /**

@@ -13,6 +13,8 @@ export interface AuthRecord {
   tokens?: OAuthTokens;
   /** Where the authorization server redirected to when the client was registered. */
   redirectUrl?: string;
+  /** The scope the last login asked for (the token response may not say which it got). */
+  scope?: string;
 }
 
 export type StoreFiles = Pick<Platform, "readTextFile" | "writePrivateFile">;

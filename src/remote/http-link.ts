@@ -1,7 +1,8 @@
 /**
  * A server reached at a URL, over the SDK's fetch-based client transports: Streamable HTTP, or
  * the older HTTP+SSE. A url without a type tries Streamable HTTP and falls back to SSE when the
- * server answers the first POST with 400, 404 or 405, as the MCP specification describes.
+ * server answers the first POST with 400, 404 or 405 without a JSON-RPC error in the body, as the
+ * MCP specification describes.
  */
 import type { JSONRPCMessage, Transport } from "../sdk.ts";
 import {
@@ -11,14 +12,15 @@ import {
   StreamableHTTPError,
 } from "../sdk-remote.ts";
 import { MessageRefused, SessionExpired } from "./link-errors.ts";
-import { serverUrlOf } from "./server-url.ts";
+import { requestTarget } from "./request-target.ts";
 import type { RemoteServerConfig } from "../config/index.ts";
 import type { ServerLink } from "../toolbox/link.ts";
 import { messageOf } from "../errors.ts";
-import { Redactor } from "./redact.ts";
+import { displayUrl, Redactor } from "./redact.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
 import { withServerHeaders } from "./server-headers.ts";
+import { type RecheckedLogin, recheckingFetch } from "./token-recheck.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../transport/json-depth.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
@@ -31,7 +33,7 @@ export interface HttpLinkOptions {
   /** Reading responses waits while this is held: the client is not taking what we send. */
   readGate?: FlowGate;
   /** For servers that need OAuth; none means a 401 is an error like any other. */
-  authProvider?: OAuthClientProvider;
+  authProvider?: OAuthClientProvider & RecheckedLogin;
   log(text: string): void;
 }
 
@@ -88,7 +90,9 @@ export class HttpLink implements ServerLink, Transport {
       await this.#inner.send(message);
       this.#mayFallBack = false;
     } catch (error) {
-      if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES)) {
+      // A JSON-RPC error in the body is the server's answer (an unsupported protocol version), not a sign of SSE.
+      const answer = jsonRpcErrorOf(error);
+      if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES) && !answer) {
         this.#mayFallBack = false;
         this.#options.log("no Streamable HTTP here (the first POST failed); trying SSE");
         const tried = this.#inner;
@@ -103,11 +107,25 @@ export class HttpLink implements ServerLink, Transport {
         throw new SessionExpired();
       }
       if (isNetworkFailure(error)) {
-        this.#lose(`cannot reach the server: ${this.redact(messageOf(error))}`);
+        // Which server: a toolbox may list several, and the URL may come from an environment variable.
+        this.#lose(this.redact(`cannot reach the server at ${displayUrl(this.#url.href)}: ${messageOf(error)}`));
         throw error;
       }
+      if (answer) return this.#answer(message, answer, error);
       throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
     }
+  }
+
+  /** The request gets the server's error answer as if it came as a message; anything else fails alone. */
+  #answer(message: JSONRPCMessage, answer: JsonRpcErrorBody, cause: unknown): void {
+    this.#mayFallBack = false;
+    const id = "id" in message ? message.id : undefined;
+    if (id !== undefined && answer.id === id) {
+      this.#inner.onmessage?.({ jsonrpc: "2.0", id, error: answer.error });
+      return;
+    }
+    const { code, message: text } = answer.error;
+    throw new MessageRefused(this.redact(`the server answered with an error: ${text} (JSON-RPC error ${code})`), { cause });
   }
 
   #closed?: Promise<void>;
@@ -142,7 +160,8 @@ export class HttpLink implements ServerLink, Transport {
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
     const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
-    const fetch = withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate));
+    const direct = withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate));
+    const fetch = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
     const options = { authProvider, fetch };
     const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
     inner.onmessage = (message) => {
@@ -176,6 +195,31 @@ export class HttpLink implements ServerLink, Transport {
   }
 }
 
+interface JsonRpcErrorBody {
+  id: string | number | null;
+  error: { code: number; message: string; data?: unknown };
+}
+
+/** The JSON-RPC error an HTTP error status carried in its body, if it was one (the SDK puts the body in its message). */
+function jsonRpcErrorOf(error: unknown): JsonRpcErrorBody | undefined {
+  if (!(error instanceof StreamableHTTPError)) return undefined;
+  const marker = "Error POSTing to endpoint: ";
+  const text = messageOf(error);
+  const at = text.indexOf(marker);
+  if (at < 0) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text.slice(at + marker.length));
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== "object" || body === null || (body as { jsonrpc?: unknown }).jsonrpc !== "2.0") return undefined;
+  const { id, error: inner } = body as { id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+  if (typeof inner !== "object" || inner === null || typeof inner.code !== "number" || typeof inner.message !== "string") return undefined;
+  const validId = typeof id === "string" || typeof id === "number" ? id : null;
+  return { id: validId, error: { code: inner.code, message: inner.message, ...(inner.data !== undefined && { data: inner.data }) } };
+}
+
 function isStatus(error: unknown, statuses: Set<number>): boolean {
   return error instanceof StreamableHTTPError && error.code !== undefined && statuses.has(error.code);
 }
@@ -188,18 +232,4 @@ function isNetworkFailure(error: unknown): boolean {
 /** Only Streamable HTTP has a session id in a header; SSE's lives in its endpoint URL. */
 function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport): string | undefined {
   return transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
-}
-
-/**
- * The URL without its user:password, which becomes a Basic Authorization header unless the config
- * gives one: Deno's fetch would send it so and Bun's would drop it, and browsers refuse such URLs.
- */
-function requestTarget(config: RemoteServerConfig): { url: URL; headers: Record<string, string>; basic?: string } {
-  const url = new URL(serverUrlOf(config));
-  const written = new URL(config.url);
-  if (written.username === "" && written.password === "") return { url, headers: config.headers };
-  const credentials = `${decodeURIComponent(written.username)}:${decodeURIComponent(written.password)}`;
-  const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
-  const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
-  return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
 }

@@ -5,17 +5,34 @@
  * - "serve" (the workbench serving a client): uses stored tokens and refreshes them, but never
  *   starts a login: it fails with the exact command that does.
  */
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "../sdk-remote.ts";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from "../sdk-remote.ts";
 import type { OAuthSettings } from "../config/index.ts";
 import { type AuthRecord, AuthStore } from "./auth-store.ts";
 import { NAME } from "../version.ts";
+import type { RecheckedLogin } from "./token-recheck.ts";
 
 /** The server needs a login that only the user can give. */
 export class LoginRequired extends Error {
-  constructor(command: string) {
-    super(`login required: run "${command}"`);
+  /** The scopes the login must ask for, when the server asked for more than the stored login has. */
+  readonly scope?: string;
+
+  constructor(command: string, reason = "login required", scope?: string) {
+    super(`${reason}: run "${command}"`);
     this.name = "LoginRequired";
+    this.scope = scope;
   }
+}
+
+/** The words of one or more scope strings, each once, in the order first given. */
+export function joinScopes(...scopes: (string | undefined)[]): string | undefined {
+  const words = [...new Set(scopes.flatMap((scope) => scope?.split(/\s+/) ?? []).filter((word) => word !== ""))];
+  return words.length === 0 ? undefined : words.join(" ");
 }
 
 /** A redirect URL for serve mode, where no redirect ever happens: the SDK needs one to know the flow is interactive. */
@@ -26,17 +43,20 @@ export interface ProviderOptions {
   /** The server's URL as requests go to it (no user:password). */
   serverUrl: string;
   oauth?: OAuthSettings;
-  mode: { kind: "serve"; loginCommand: string } | {
+  mode: { kind: "serve"; loginCommand(scope?: string): string } | {
     kind: "login";
     redirectUrl: string;
+    /** The scope this login asks for, kept with its tokens: a later step-up asks for it again. */
+    scope?: string;
     onAuthorizationUrl(url: URL): void;
   };
 }
 
-export class WorkbenchOAuthProvider implements OAuthClientProvider {
+export class WorkbenchOAuthProvider implements OAuthClientProvider, RecheckedLogin {
   readonly #options: ProviderOptions;
   #record?: Promise<AuthRecord>;
   #verifier?: string;
+  #serverMetadata?: OAuthDiscoveryState["authorizationServerMetadata"];
   readonly #state = crypto.randomUUID();
 
   constructor(options: ProviderOptions) {
@@ -59,14 +79,36 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
     };
   }
 
+  /** The authorization server takes our metadata document, or registers clients. */
+  #registersItself(): boolean {
+    const metadata = this.#serverMetadata;
+    return metadata?.client_id_metadata_document_supported === true || metadata?.registration_endpoint !== undefined;
+  }
+
   /** The state sent with the authorization request; the redirect must bring it back. */
   state(): string {
     return this.#state;
   }
 
+  /** A Client ID Metadata Document: the SDK uses it as client_id where the authorization server takes one. */
+  get clientMetadataUrl(): string | undefined {
+    return this.#options.oauth?.clientMetadataUrl;
+  }
+
+  /** What discovery found, for the choice between a metadata document, a registration and a configured client. */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#serverMetadata = state.authorizationServerMetadata;
+  }
+
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     const { oauth, mode } = this.#options;
     const record = await this.#load();
+    if (oauth?.clientId && oauth.clientMetadataUrl) {
+      // The configured client is the last resort behind a metadata document and a registration.
+      const other = record.client?.client_id !== oauth.clientId ? record.client : undefined;
+      if (mode.kind === "serve" && other) return other;
+      if (mode.kind === "login" && this.#registersItself()) return record.redirectUrl === mode.redirectUrl ? other : undefined;
+    }
     if (oauth?.clientId) {
       // The stored copy carries the issuer the SDK stamped on it; the configured id decides.
       const stored = record.client?.client_id === oauth.clientId ? record.client : {};
@@ -74,7 +116,7 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
     }
     // A registration is bound to its redirect URL: a login on another port registers again.
     if (mode.kind === "login") return record.redirectUrl === mode.redirectUrl ? record.client : undefined;
-    if (!record.client) throw new LoginRequired(mode.loginCommand);
+    if (!record.client) throw new LoginRequired(mode.loginCommand());
     return record.client;
   }
 
@@ -82,7 +124,7 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
     const record = await this.#load();
     const { mode } = this.#options;
     // Serve mode only keeps what it has (the SDK stamps the issuer); registering is the login's job.
-    if (mode.kind === "serve" && record.client?.client_id !== client.client_id) throw new LoginRequired(mode.loginCommand);
+    if (mode.kind === "serve" && record.client?.client_id !== client.client_id) throw new LoginRequired(mode.loginCommand());
     await this.#save({ ...record, client, redirectUrl: mode.kind === "login" ? mode.redirectUrl : record.redirectUrl });
   }
 
@@ -93,13 +135,32 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.#save({ ...await this.#load(), tokens });
+    const { mode } = this.#options;
+    const record = await this.#load();
+    // A refresh keeps the scope of the login; a login records what it asked for.
+    const scope = mode.kind === "login" ? tokens.scope ?? mode.scope : record.scope;
+    await this.#save({ ...record, tokens, ...(scope !== undefined ? { scope } : {}) });
   }
 
   redirectToAuthorization(url: URL): void {
     const { mode } = this.#options;
-    if (mode.kind === "serve") throw new LoginRequired(mode.loginCommand);
+    if (mode.kind === "serve") throw new LoginRequired(mode.loginCommand());
     mode.onAuthorizationUrl(url);
+  }
+
+  /** The login in the store now: another process (`auth` in a terminal) may have replaced it. */
+  async reread(): Promise<string | undefined> {
+    this.#record = undefined;
+    return (await this.#load()).tokens?.access_token;
+  }
+
+  /** A login that asks for the scopes held now and those the server asked for. */
+  async stepUpRequired(scope: string | undefined): Promise<Error> {
+    const { mode } = this.#options;
+    const record = await this.#load();
+    const wanted = joinScopes(record.tokens?.scope ?? record.scope, scope);
+    const command = mode.kind === "serve" ? mode.loginCommand(wanted) : "";
+    return new LoginRequired(command, `the server needs the scope "${scope ?? ""}", which the stored login lacks`, wanted);
   }
 
   saveCodeVerifier(verifier: string): void {

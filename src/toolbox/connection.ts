@@ -5,8 +5,10 @@
 import {
   type CallToolResult,
   Client,
+  ErrorCode,
   type JSONRPCMessage,
   ListToolsResultSchema,
+  McpError,
   type Progress,
   type RequestId,
   type Tool,
@@ -26,6 +28,7 @@ import { StdioLink } from "./stdio-link.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
 import type { RemoteAuth } from "../remote/remote-auth.ts";
+import type { ChatLogin } from "../remote/chat-login.ts";
 import type { CommandSearch } from "./command-path.ts";
 import type { Upstream } from "../relay/upstream.ts";
 import { DownstreamRelay } from "../relay/downstream-relay.ts";
@@ -50,6 +53,8 @@ export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "w
   commandSearch?: CommandSearch;
   /** The client in front of us, whose capabilities each server is given; none for the subcommands. */
   upstream?: Upstream;
+  /** A login the user gives in the client (URL elicitation); none for the subcommands. */
+  chatLogin?: ChatLogin;
 };
 
 /** A call's own limits: each toolbox that shares a server keeps those it configured. */
@@ -131,9 +136,11 @@ export class ServerConnection {
     try {
       await Promise.race([this.#initialize(connectTimeoutMs), timeout]);
     } catch (error) {
-      const ended = timedOut ? undefined : await link.endedWithin(EXIT_REPORT_MS);
+      // The server's own error answer (an unsupported protocol version) is the reason, even if it exited after it.
+      const answered = isServerAnswer(error);
+      const ended = timedOut || answered ? undefined : await link.endedWithin(EXIT_REPORT_MS);
       // Why the link was lost (a remote server out of reach) says more than the SDK's error.
-      const lost = timedOut ? undefined : this.#linkLost;
+      const lost = timedOut || answered ? undefined : this.#linkLost;
       const reason = ended ? `${ended} during initialization` : link.redact(lost ?? messageOf(error));
       // MCP clients hide our stderr: what the server said last goes into the message itself.
       const explained = await link.explain?.(reason) ?? reason;
@@ -369,4 +376,9 @@ export class ServerConnection {
   #log(text: string): void {
     this.#host.writeStderr(`[${this.target.toolbox}/${this.target.server}] ${text}\n`);
   }
+}
+
+/** A JSON-RPC error the server sent, not one the SDK made up for a closed link or a timeout. */
+function isServerAnswer(error: unknown): boolean {
+  return error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
 }

@@ -7,6 +7,8 @@ import type { CallToolResult, Tool } from "../sdk.ts";
 import { messageOf } from "../errors.ts";
 import { type CallOptions, type ConnectionHost, type ConnectionTarget, ServerConnection } from "./connection.ts";
 import { RestartPolicy } from "./restart-policy.ts";
+import { isRemote } from "../config/index.ts";
+import { loginNeededIn } from "../remote/chat-login.ts";
 import type { Timers } from "./call-lane.ts";
 
 export type Connected = { ok: true; connection: ServerConnection } | { ok: false; error: string };
@@ -135,8 +137,20 @@ export class SharedServer {
       this.error = "the workbench is shutting down";
       return;
     }
-    let connection: ServerConnection | undefined;
     const started = performance.now();
+    const failed = await this.#connectOnce();
+    // A server that needs a login gets one in the client when it can show a URL; then it connects.
+    const error = failed && await this.#loggedIn(failed) ? await this.#connectOnce() : failed;
+    if (error) {
+      this.error = messageOf(error);
+      this.restarts.failed(this.error);
+    }
+    this.startMs = Math.round(performance.now() - started);
+  }
+
+  /** Connects; gives the error if it failed. */
+  async #connectOnce(): Promise<unknown> {
+    let connection: ServerConnection | undefined;
     try {
       connection = ServerConnection.open(this.target, this.#host.connectionHost);
       this.#host.live.add(connection);
@@ -147,12 +161,20 @@ export class SharedServer {
       connection.onToolsChanged = () => this.#listed();
       this.#listed();
       this.#arm();
+      return undefined;
     } catch (error) {
-      this.error = messageOf(error);
-      this.restarts.failed(this.error);
       if (connection) this.#host.live.delete(connection);
+      return error;
     }
-    this.startMs = Math.round(performance.now() - started);
+  }
+
+  /** True when the server needed a login and the user gave it in the client (see chat-login.ts). */
+  async #loggedIn(error: unknown): Promise<boolean> {
+    const needed = loginNeededIn(error);
+    const { config } = this.target;
+    const login = this.#host.connectionHost.chatLogin;
+    if (!needed || !login || !isRemote(config) || this.#host.closed()) return false;
+    return await login.logIn({ ...this.target, config }, needed);
   }
 
   #listed(): void {

@@ -87,7 +87,7 @@ test("cli args: auth <toolbox> <server> with --config and --no-browser", () => {
   });
   assert.deepEqual(parseArgs(["auth", "dev"]), {
     kind: "usage-error",
-    message: "Missing argument server: auth <toolbox> <server> [--no-browser] (see --help)",
+    message: "Missing argument server: auth <toolbox> <server> [--scope SCOPES] [--no-browser] (see --help)",
   });
   assert.deepEqual(parseArgs(["auth", "a", "b", "c"]), { kind: "usage-error", message: "Unexpected argument 'c' (see --help)" });
   assert.deepEqual(parseArgs(["auth", "a", "b", "--open"]), { kind: "usage-error", message: "Unknown option '--open' (see --help)" });

@@ -83,3 +83,40 @@ test("remote config: a url that is not http(s) after expansion is an error that 
     );
   }
 });
+
+test("remote config: oauth grant client_credentials takes a clientId and either a secret or a private key; clientMetadataUrl is for logins", () => {
+  const oauthOf = (oauth: Record<string, unknown>) => {
+    const server = serverOf({ url: URL_, oauth });
+    return "oauth" in server ? server.oauth : undefined;
+  };
+  const secret = { grant: "client_credentials", clientId: "ci", clientSecret: "s" };
+  assert.deepEqual(oauthOf(secret), secret);
+  const keyed = oauthOf({ grant: "client_credentials", clientId: "ci", privateKeyJwt: { keyFile: "k.pem" } });
+  assert.deepEqual(keyed?.privateKeyJwt, { keyFile: "k.pem", alg: "ES256" }, "ES256 by default");
+  assert.equal(errorFor({ url: URL_, oauth: { grant: "client_credentials", clientSecret: "s" } }), `${AT_FS}.oauth: grant "client_credentials" needs 'clientId'`);
+  const either = `${AT_FS}.oauth: grant "client_credentials" needs either 'clientSecret' or 'privateKeyJwt'`;
+  assert.equal(errorFor({ url: URL_, oauth: { grant: "client_credentials", clientId: "ci" } }), either);
+  assert.equal(errorFor({ url: URL_, oauth: { ...secret, privateKeyJwt: { keyFile: "k.pem" } } }), either);
+  assert.equal(
+    errorFor({ url: URL_, oauth: { ...secret, clientMetadataUrl: "https://a.example/c.json" } }),
+    `${AT_FS}.oauth: 'clientMetadataUrl' is for logins, not for grant "client_credentials"`,
+  );
+  assert.equal(
+    errorFor({ url: URL_, oauth: { privateKeyJwt: { keyFile: "k.pem" } } }),
+    `${AT_FS}.oauth: 'privateKeyJwt' is for grant "client_credentials"`,
+  );
+  assert.equal(errorFor({ url: URL_, oauth: { grant: "password" } }), `${AT_FS}.oauth.grant: expected "authorization_code" or "client_credentials"`);
+  assert.match(errorFor({ url: URL_, oauth: { grant: "client_credentials", clientId: "c", privateKeyJwt: { keyFile: "k", alg: "HS256" } } }), /oauth\.privateKeyJwt\.alg: expected one of "ES256", /);
+});
+
+test("remote config: clientMetadataUrl must be an https URL with a path, after expanding variables", async () => {
+  const { config } = await loadJson(withServer({ url: URL_, oauth: { clientMetadataUrl: "https://${HOST}/client.json" } }), { HOST: "a.example" });
+  const server = config.toolboxes.dev.mcpServers.fs;
+  assert.equal("oauth" in server ? server.oauth?.clientMetadataUrl : undefined, "https://a.example/client.json");
+  for (const url of ["http://a.example/client.json", "https://a.example/", "not a url"]) {
+    await rejectsWithConfigError(
+      loadJson(withServer({ url: URL_, oauth: { clientMetadataUrl: url } })),
+      "Invalid configuration at toolboxes.dev.mcpServers.fs.oauth.clientMetadataUrl: expected an https URL with a path after expanding environment variables",
+    );
+  }
+});

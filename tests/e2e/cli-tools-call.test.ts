@@ -103,7 +103,7 @@ test("call: a result with isError exits 1 with its text on stderr; a failed call
   assert.equal(down.code, 1);
   assert.match(
     down.stderr,
-    /^mcp-workbench: Error executing tool 'echo' in server 'quitter' \(toolbox 'broken'\): failed to start: server exited with code 5 during initialization; its stderr ended with: TOKEN is not set\n$/,
+    /^mcp-workbench: Failed to connect to server 'quitter' in toolbox 'broken': server exited with code 5 during initialization; its stderr ended with: TOKEN is not set\n$/,
   );
 });
 

@@ -6,10 +6,11 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
-import { removeTempDirs, tempDir, withWorkbench } from "../helpers/workbench.ts";
-import { startHttpFixture } from "../helpers/http-fixture.ts";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
+import { removeTempDirs, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
+import { type HttpFixture, startHttpFixture } from "../helpers/http-fixture.ts";
+import { runCli } from "../helpers/cli.ts";
 import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 
 // The folders this file's tests made with tempDir() or spawnLog() go once they are done.
@@ -42,7 +43,8 @@ async function login(args: string[], env: Record<string, string>): Promise<{ cod
 
 test("oauth: login required is listed with the exact command; auth logs in; tokens are stored privately and refreshed", async () => {
   const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1", FIXTURE_TOKEN_TTL_MS: String(TOKEN_TTL_MS) });
-  const authDir = `${tempDir()}/auth`;
+  const home = tempDir();
+  const authDir = `${home}/auth`;
   const env = { WORKBENCH_AUTH_DIR: authDir };
   try {
     const config = { toolboxes: { dev: { description: "d", mcpServers: { local: fx("L"), linear: { url: fixture.url("/mcp") } } } } };
@@ -86,6 +88,7 @@ test("oauth: login required is listed with the exact command; auth logs in; toke
     }, env);
   } finally {
     await fixture.stop();
+    rmSync(home, { recursive: true, force: true });
   }
 });
 
@@ -99,4 +102,118 @@ test("oauth: auth refuses a stdio server and an unknown server, naming them", as
   const missing = await login(["dev", "nope", "--config", configPath], { WORKBENCH_AUTH_DIR: `${dir}/auth` });
   assert.equal(missing.code, 2);
   assert.match(missing.output, /^mcp-workbench: Server 'nope' not found in toolbox 'dev'$/m);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A folder with a config of one remote server at the fixture, and a private token store; removed after `fn`. */
+async function withLoginSetup(
+  fn: (setup: { fixture: HttpFixture; configPath: string; env: Record<string, string>; config: unknown }) => Promise<void>,
+  fixtureEnv: Record<string, string> = {},
+): Promise<void> {
+  const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1", ...fixtureEnv });
+  const dir = tempDir();
+  try {
+    const config = { toolboxes: { dev: { mcpServers: { linear: { url: fixture.url("/mcp") } } } } };
+    const configPath = writeConfig(dir, config);
+    await fn({ fixture, configPath, env: { WORKBENCH_AUTH_DIR: `${dir}/auth` }, config });
+  } finally {
+    await fixture.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const statsOf = async (fixture: HttpFixture) =>
+  await (await fetch(fixture.url("/oauth-stats"))).json() as {
+    registrations: number;
+    refreshes: number;
+    authorizations: number;
+    clientCredentials: number;
+    scopes: string[];
+  };
+
+test("oauth: tools, call and check use the stored login right after auth and refresh it; auth asks for the challenge's scope and registers once", async () => {
+  await withLoginSetup(async ({ fixture, configPath, env }) => {
+    const first = await login(["dev", "linear", "--config", configPath], env);
+    assert.equal(first.code, 0, first.output);
+    await sleep(TOKEN_TTL_MS + 500);
+    const tools = await runCli(["tools", "dev", "--config", configPath], { env });
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /^linear\/echo\s+remote: echo the text back$/m);
+    const called = await runCli(["call", "dev", "linear", "echo", '{"text": "hi"}', "--config", configPath], { env });
+    assert.equal(called.code, 0, called.stderr);
+    assert.equal(called.stdout, "remote: hi\n");
+    const checked = await runCli(["check", "--config", configPath, "--json"], { env });
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+
+    const second = await login(["dev", "linear", "--config", configPath], env);
+    assert.equal(second.code, 0, second.output);
+    const stats = await statsOf(fixture);
+    assert.ok(stats.refreshes >= 1, "the expired token was refreshed, not logged in again");
+    assert.equal(stats.authorizations, 2);
+    assert.equal(stats.registrations, 1, "the second login reuses the client and its redirect URL");
+    assert.deepEqual(stats.scopes, ["read", "read"], "the scope of the 401 challenge is asked for");
+  }, { FIXTURE_TOKEN_TTL_MS: String(TOKEN_TTL_MS) });
+});
+
+test("oauth: a missing scope names the login that asks for old and new scopes; a login in a terminal is used by the running workbench on its next call", async () => {
+  await withLoginSetup(async ({ fixture, env, config }) => {
+    await withWorkbench(config, async (session) => {
+      const servingConfig = `${session.dir}/workbench-config.json`;
+      assert.equal((await login(["dev", "linear", "--config", servingConfig], env)).code, 0);
+      assert.equal(opened(await openToolbox(session, "dev")).servers_connected, 1);
+      assert.equal(okText(await useTool(session, "dev", "linear", "echo", { text: "in" })), "remote: in");
+
+      const refused = errorText(await useTool(session, "dev", "linear", "guarded"));
+      const command = `mcp-workbench auth dev linear --scope 'read write' --config ${servingConfig}`;
+      assert.ok(
+        refused.endsWith(`the server needs the scope "read write", which the stored login lacks: run "${command}"`),
+        refused,
+      );
+      const stepUp = await login(["dev", "linear", "--scope", "read write", "--config", servingConfig], env);
+      assert.equal(stepUp.code, 0, stepUp.output);
+      assert.equal((await statsOf(fixture)).scopes.at(-1), "read write");
+      assert.equal(okText(await useTool(session, "dev", "linear", "guarded")), "remote: written", "no restart needed");
+
+      // Every token revoked: the refresh fails too, the workbench says to log in; once done, the next call works.
+      await (await fetch(fixture.url("/oauth-revoke"), { method: "POST" })).body?.cancel();
+      const lost = errorText(await useTool(session, "dev", "linear", "echo", { text: "x" }));
+      assert.match(lost, /login required: run "mcp-workbench auth dev linear --config [^"]+"$/);
+      assert.equal((await login(["dev", "linear", "--config", servingConfig], env)).code, 0);
+      assert.equal(okText(await useTool(session, "dev", "linear", "echo", { text: "back" })), "remote: back");
+    }, env);
+  });
+});
+
+test("oauth: client credentials need no login: auth checks them, tools and serving get tokens themselves and a new one when it expires", async () => {
+  const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1", FIXTURE_TOKEN_TTL_MS: String(TOKEN_TTL_MS) });
+  const dir = tempDir();
+  const secret = "ci-bot-secret";
+  const env = { WORKBENCH_AUTH_DIR: `${dir}/auth`, BOT_SECRET: secret };
+  try {
+    const oauth = { grant: "client_credentials", clientId: "ci-bot", clientSecret: "${BOT_SECRET}" };
+    const config = { toolboxes: { dev: { mcpServers: { bot: { url: fixture.url("/mcp"), oauth } } } } };
+    const configPath = writeConfig(dir, config);
+    const checked = await login(["dev", "bot", "--config", configPath], env);
+    assert.equal(checked.code, 0, checked.output);
+    assert.match(checked.output, /^Server 'bot' in toolbox 'dev' uses client credentials: a token was issued; the workbench gets its own tokens, no login is kept$/m);
+    const tools = await runCli(["tools", "dev", "--config", configPath], { env });
+    assert.equal(tools.code, 0, tools.stderr);
+    assert.match(tools.stdout, /^bot\/echo /m);
+    const before = (await statsOf(fixture)).clientCredentials;
+    await withWorkbench(config, async (session) => {
+      assert.equal(opened(await openToolbox(session, "dev")).servers_connected, 1);
+      assert.equal(okText(await useTool(session, "dev", "bot", "echo", { text: "one" })), "remote: one");
+      await sleep(TOKEN_TTL_MS + 500);
+      assert.equal(okText(await useTool(session, "dev", "bot", "echo", { text: "two" })), "remote: two");
+      assert.ok(!session.stderr().includes(secret));
+    }, env);
+    const stats = await statsOf(fixture);
+    assert.equal(stats.clientCredentials - before, 2, "one token, then a new one when it expired");
+    assert.equal(stats.authorizations, 0, "no login");
+    assert.deepEqual(readdirSync(dir).filter((name) => name === "auth"), [], "nothing stored");
+    assert.ok(![checked.output, tools.stdout, tools.stderr].join("\n").includes(secret));
+  } finally {
+    await fixture.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

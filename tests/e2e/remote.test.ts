@@ -124,12 +124,13 @@ test("remote: headers with ${VAR} go with every request, and no secret shows in 
 
 test("remote: a server that is down is listed in _errors; the others work", async () => {
   await withFixture({}, async (fixture) => {
-    const config = box({ up: { type: "http", url: fixture.url() }, down: { type: "http", url: "http://127.0.0.1:1/mcp" } });
+    const config = box({ up: { type: "http", url: fixture.url() }, down: { type: "http", url: "http://127.0.0.1:1/mcp?key=down-secret-1" } });
     await withWorkbench(config, async (session) => {
       const value = opened(await openToolbox(session, "dev"));
       assert.equal(value.servers_connected, 1);
       assert.equal(value._errors?.length, 1);
-      assert.match(value._errors![0], /^Failed to connect to server 'down' in toolbox 'dev': cannot reach the server: \S/);
+      assert.match(value._errors![0], /^Failed to connect to server 'down' in toolbox 'dev': cannot reach the server at http:\/\/127\.0\.0\.1:1\/mcp\?key=\*\*\*: \S/);
+      assert.ok(!value._errors![0].includes("down-secret-1"));
       assert.equal(okText(await useTool(session, "dev", "up", "echo", { text: "ok" })), "remote: ok");
     });
   });

@@ -364,6 +364,23 @@ test(`platform contract (${runtimeName}): serve answers on 127.0.0.1 with the ha
   await assert.rejects(fetch(`${server.url}/again`));
 });
 
+test(`platform contract (${runtimeName}): serve takes the port asked for when it is free, another when it is taken`, async () => {
+  const handler = () => new Response("ok");
+  const first = await platform.serve(handler);
+  const port = Number(new URL(first.url).port);
+  await within(10_000, "close", first.close());
+  const again = await platform.serve(handler, port);
+  try {
+    assert.equal(again.url, `http://127.0.0.1:${port}`, "the freed port is taken again");
+    const other = await platform.serve(handler, port);
+    assert.notEqual(other.url, again.url, "a taken port gives another");
+    assert.equal(await (await within(10_000, "the other answer", fetch(`${other.url}/x`))).text(), "ok");
+    await within(10_000, "close", other.close());
+  } finally {
+    await within(10_000, "close", again.close());
+  }
+});
+
 test(`platform contract (${runtimeName}): writePrivateFile creates folders 0700 and files 0600, replacing atomically`, async () => {
   const { mkdtempSync, readdirSync, statSync, rmSync } = await import("node:fs");
   const root = mkdtempSync(`${(await import("node:os")).tmpdir()}/workbench-private-`);

@@ -40,7 +40,7 @@ test("provider (serve mode): no stored client means login required, with the com
   const { store } = memoryStore();
   const command = loginCommand("dev", "linear", "/home/u/my config.json");
   assert.equal(command, "mcp-workbench auth dev linear --config '/home/u/my config.json'");
-  const provider = new WorkbenchOAuthProvider({ store, serverUrl: "http://127.0.0.1:1/mcp", mode: { kind: "serve", loginCommand: command } });
+  const provider = new WorkbenchOAuthProvider({ store, serverUrl: "http://127.0.0.1:1/mcp", mode: { kind: "serve", loginCommand: () => command } });
   await assert.rejects(Promise.resolve().then(() => provider.clientInformation()), new LoginRequired(command));
   assert.throws(() => provider.redirectToAuthorization(new URL("http://127.0.0.1:1/authorize")), LoginRequired);
   assert.equal(new LoginRequired(command).message, `login required: run "${command}"`);
@@ -68,8 +68,48 @@ test("provider: a configured clientId and clientSecret are used as they are", as
     store,
     serverUrl: "http://127.0.0.1:1/mcp",
     oauth: { clientId: "cid", clientSecret: "cs", scopes: ["read", "write"] },
-    mode: { kind: "serve", loginCommand: "x" },
+    mode: { kind: "serve", loginCommand: () => "x" },
   });
   assert.deepEqual(await provider.clientInformation(), { client_id: "cid", client_secret: "cs" });
   assert.equal(provider.clientMetadata.scope, "read write");
+});
+
+test("provider (login mode): with clientMetadataUrl, a configured clientId comes after the metadata document and a registration", async () => {
+  const { store } = memoryStore();
+  const oauth = { clientId: "cid", clientMetadataUrl: "https://a.example/client.json" };
+  const redirectUrl = "http://127.0.0.1:5000/callback";
+  const provider = new WorkbenchOAuthProvider({
+    store,
+    serverUrl: "http://127.0.0.1:1/mcp",
+    oauth,
+    mode: { kind: "login", redirectUrl, onAuthorizationUrl: () => {} },
+  });
+  assert.equal(provider.clientMetadataUrl, oauth.clientMetadataUrl);
+  const discovered = (metadata: Record<string, unknown>) =>
+    provider.saveDiscoveryState({
+      authorizationServerUrl: "http://127.0.0.1:1",
+      authorizationServerMetadata: {
+        issuer: "http://127.0.0.1:1",
+        authorization_endpoint: "http://127.0.0.1:1/authorize",
+        token_endpoint: "http://127.0.0.1:1/token",
+        response_types_supported: ["code"],
+        ...metadata,
+      },
+    });
+  discovered({ client_id_metadata_document_supported: true });
+  assert.equal(await provider.clientInformation(), undefined, "the SDK uses the metadata document");
+  discovered({ registration_endpoint: "http://127.0.0.1:1/register" });
+  assert.equal(await provider.clientInformation(), undefined, "the SDK registers");
+  discovered({});
+  assert.deepEqual(await provider.clientInformation(), { client_id: "cid" }, "neither: the configured client");
+});
+
+test("provider (serve mode): with clientMetadataUrl and clientId, the client the login used is kept", async () => {
+  const { store } = memoryStore();
+  const serverUrl = "http://127.0.0.1:1/mcp";
+  const oauth = { clientId: "cid", clientMetadataUrl: "https://a.example/client.json" };
+  const serve = () => new WorkbenchOAuthProvider({ store, serverUrl, oauth, mode: { kind: "serve", loginCommand: () => "x" } });
+  assert.deepEqual(await serve().clientInformation(), { client_id: "cid" }, "nothing stored: the configured client");
+  await store.save(serverUrl, { server: serverUrl, client: { client_id: oauth.clientMetadataUrl } });
+  assert.deepEqual(await serve().clientInformation(), { client_id: oauth.clientMetadataUrl });
 });

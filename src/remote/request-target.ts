@@ -1,0 +1,17 @@
+/** Where a remote server's requests go and with which headers: for its link and for a login's first request. */
+import type { RemoteServerConfig } from "../config/index.ts";
+import { serverUrlOf } from "./server-url.ts";
+
+/**
+ * The URL without its user:password, which becomes a Basic Authorization header unless the config
+ * gives one: Deno's fetch would send it so and Bun's would drop it, and browsers refuse such URLs.
+ */
+export function requestTarget(config: RemoteServerConfig): { url: URL; headers: Record<string, string>; basic?: string } {
+  const url = new URL(serverUrlOf(config));
+  const written = new URL(config.url);
+  if (written.username === "" && written.password === "") return { url, headers: config.headers };
+  const credentials = `${decodeURIComponent(written.username)}:${decodeURIComponent(written.password)}`;
+  const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
+  const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+  return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
+}
