@@ -7,6 +7,7 @@ import type { CallToolResult, Tool } from "../sdk.ts";
 import { messageOf } from "../errors.ts";
 import { type CallOptions, type ConnectionHost, type ConnectionTarget, ServerConnection } from "./connection.ts";
 import { RestartPolicy } from "./restart-policy.ts";
+import { EMPTY_CATALOG, type ServerCatalog } from "../catalog/server-catalog.ts";
 import type { Timers } from "./call-lane.ts";
 
 export type Connected = { ok: true; connection: ServerConnection } | { ok: false; error: string };
@@ -19,6 +20,10 @@ export interface SharedServerHost {
   closed(): boolean;
   /** A list of tools came (on connect, or after the server said they changed). */
   onListed?(server: SharedServer): void;
+  /** Prompts or resources were listed (on connect, or after the server said they changed). */
+  onCatalogListed?(server: SharedServer): void;
+  /** The server said a subscribed resource changed. */
+  onResourceUpdated?(server: SharedServer, uri: string): void;
   timers?: Timers;
 }
 
@@ -42,6 +47,8 @@ export class SharedServer {
   #inFlight = 0;
   #idleTimer?: unknown;
   #lastTools: Tool[] = [];
+  #lastCatalog: ServerCatalog = EMPTY_CATALOG;
+  #listedOnce = false;
 
   constructor(target: ConnectionTarget, host: SharedServerHost) {
     this.target = target;
@@ -56,6 +63,23 @@ export class SharedServer {
   /** The last tools the server listed (none before it first connected). */
   get tools(): Tool[] {
     return this.connection?.tools ?? this.#lastTools;
+  }
+
+  /** The last prompts, resources and templates the server listed; undefined before it first connected. */
+  get catalog(): ServerCatalog | undefined {
+    return this.connection?.catalog ?? (this.#listedOnce ? this.#lastCatalog : undefined);
+  }
+
+  /** Passes a request on (prompts/get, resources/read...); the idle clock waits for it like for a call. */
+  async request<T>(connection: ServerConnection, method: string, params: Record<string, unknown>, schema: Parameters<ServerConnection["request"]>[2]): Promise<T> {
+    this.#inFlight++;
+    this.#disarm();
+    try {
+      return await connection.request<T>(method, params, schema);
+    } finally {
+      this.#inFlight--;
+      this.#arm();
+    }
   }
 
 
@@ -142,7 +166,10 @@ export class SharedServer {
       this.connection = connection;
       this.error = undefined;
       connection.onToolsChanged = () => this.#listed();
+      connection.onCatalogChanged = () => this.#catalogListed();
+      connection.onResourceUpdated = (uri) => this.#host.onResourceUpdated?.(this, uri);
       this.#listed();
+      this.#catalogListed();
       this.#arm();
     } catch (error) {
       this.error = messageOf(error);
@@ -155,6 +182,13 @@ export class SharedServer {
   #listed(): void {
     if (this.connection) this.#lastTools = this.connection.tools;
     this.#host.onListed?.(this);
+  }
+
+  #catalogListed(): void {
+    if (!this.connection) return;
+    this.#lastCatalog = this.connection.catalog;
+    this.#listedOnce = true;
+    this.#host.onCatalogListed?.(this);
   }
 
   #arm(): void {

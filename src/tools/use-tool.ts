@@ -70,6 +70,10 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
     }
     try {
       const result = await server.callTool(connection, id.name, args, { signal: ctx.signal, onProgress: ctx.onProgress });
+      if (ctx.onToolResult) {
+        const owner = ctx.registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);
+        if (owner) ctx.onToolResult(owner, result);
+      }
       return Success(result);
     } catch (error) {
       return Failure(`Error executing tool '${id.name}' ${where}: ${messageOf(error)}`);

@@ -1,0 +1,215 @@
+/**
+ * The prompts, resources and completions of every toolbox, served as one (issue 20, point 4).
+ * Lists come from what each server last listed, else from the catalog cache: listing starts no
+ * server. prompts/get, resources/read, resources/subscribe and completion/complete start the
+ * server they go to. Prompt names carry their origin (prompt-names.ts); resource URIs are never
+ * rewritten and are routed by the URI table (uri-table.ts).
+ */
+import {
+  type CompleteRequest,
+  CompleteResultSchema,
+  EmptyResultSchema,
+  ErrorCode,
+  type GetPromptRequest,
+  GetPromptResultSchema,
+  McpError,
+  type Prompt,
+  type ReadResourceRequest,
+  ReadResourceResultSchema,
+  type Resource,
+  type ResourceTemplate,
+} from "../sdk.ts";
+import type { CatalogCache } from "../toolbox/catalog-cache.ts";
+import type { ConfiguredServer, ToolboxRegistry } from "../toolbox/registry.ts";
+import type { ServerConnection } from "../toolbox/connection.ts";
+import { messageOf } from "../errors.ts";
+import type { ServerCatalog } from "./server-catalog.ts";
+import { namePrompts, type PromptOrigin } from "./prompt-names.ts";
+import type { UriOwner, UriTable } from "./uri-table.ts";
+
+/** MCP's error code for a resource that does not exist. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+interface Source {
+  configured: ConfiguredServer;
+  catalog: ServerCatalog;
+}
+
+interface NamedPrompt extends PromptOrigin {
+  configured: ConfiguredServer;
+  definition: Prompt;
+}
+
+type Schema = Parameters<ServerConnection["request"]>[2];
+
+export class WorkbenchCatalog {
+  readonly #registry: ToolboxRegistry;
+  readonly #cache?: CatalogCache;
+  readonly #table: UriTable;
+  /** The cache files, read once, on the first request that needs them. */
+  #cached?: Promise<(ServerCatalog | undefined)[]>;
+
+  constructor(registry: ToolboxRegistry, table: UriTable, cache?: CatalogCache) {
+    this.#registry = registry;
+    this.#table = table;
+    this.#cache = cache;
+  }
+
+  async listPrompts(): Promise<{ prompts: Prompt[] }> {
+    const named = namedPrompts(await this.#sources());
+    return { prompts: [...named].map(([name, { toolbox, server, definition }]) => ({ ...labelled(definition, toolbox, server), name })) };
+  }
+
+  async getPrompt(params: GetPromptRequest["params"]): Promise<unknown> {
+    const prompt = await this.#prompt(params.name);
+    return await this.#forward(prompt.configured, "prompts/get", { ...params, name: prompt.prompt }, GetPromptResultSchema);
+  }
+
+  /** Each URI once, from the first server in configuration order that lists it. */
+  async listResources(): Promise<{ resources: Resource[] }> {
+    const seen = new Set<string>();
+    const resources: Resource[] = [];
+    for (const { configured: { toolbox, server }, catalog } of await this.#sources()) {
+      for (const resource of catalog.resources) {
+        if (seen.has(resource.uri)) continue;
+        seen.add(resource.uri);
+        resources.push(labelled(resource, toolbox, server));
+      }
+    }
+    return { resources };
+  }
+
+  async listResourceTemplates(): Promise<{ resourceTemplates: ResourceTemplate[] }> {
+    const seen = new Set<string>();
+    const resourceTemplates: ResourceTemplate[] = [];
+    for (const { configured: { toolbox, server }, catalog } of await this.#sources()) {
+      for (const template of catalog.resourceTemplates) {
+        if (seen.has(template.uriTemplate)) continue;
+        seen.add(template.uriTemplate);
+        resourceTemplates.push(labelled(template, toolbox, server));
+      }
+    }
+    return { resourceTemplates };
+  }
+
+  /**
+   * Goes to the server the table names. A URI it does not know (one from a tool result too large
+   * to be parsed on its way) is tried on each connected server with resources, in configuration
+   * order, and remembered for the one that has it.
+   */
+  async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
+    await this.#sources();
+    const owner = this.#table.ownerOf(params.uri);
+    if (owner) return await this.#forward(this.#configured(owner), "resources/read", params, ReadResourceResultSchema);
+    for (const configured of this.#registry.configured) {
+      const shared = this.#registry.slot(configured).shared;
+      const connection = shared.live ? shared.connection! : undefined;
+      if (!connection || (connection.catalog.resources.length === 0 && connection.catalog.resourceTemplates.length === 0)) continue;
+      try {
+        const result = await shared.request(connection, "resources/read", params, ReadResourceResultSchema);
+        this.#table.learn(configured, params.uri);
+        return result;
+      } catch {
+        // Not this server's: the next one in configuration order.
+      }
+    }
+    throw new McpError(
+      RESOURCE_NOT_FOUND,
+      `Resource '${params.uri}' not found: no server lists it, has a template that matches it or returned it from a tool`,
+    );
+  }
+
+  subscribe(uri: string): Promise<unknown> {
+    return this.#toOwner(uri, "resources/subscribe");
+  }
+
+  unsubscribe(uri: string): Promise<unknown> {
+    return this.#toOwner(uri, "resources/unsubscribe");
+  }
+
+  /** A prompt's argument by our prompt name, or a template's variable by its template (or URI). */
+  async complete(params: CompleteRequest["params"]): Promise<unknown> {
+    const { ref } = params;
+    if (ref.type === "ref/prompt") {
+      const prompt = await this.#prompt(ref.name);
+      return await this.#forward(prompt.configured, "completion/complete", { ...params, ref: { ...ref, name: prompt.prompt } }, CompleteResultSchema);
+    }
+    await this.#sources();
+    const owner = this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri);
+    if (!owner) throw new McpError(ErrorCode.InvalidParams, `Resource template '${ref.uri}' not found in any toolbox`);
+    return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema);
+  }
+
+  async #toOwner(uri: string, method: string): Promise<unknown> {
+    await this.#sources();
+    const owner = this.#table.ownerOf(uri);
+    if (!owner) throw new McpError(RESOURCE_NOT_FOUND, `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`);
+    return await this.#forward(this.#configured(owner), method, { uri }, EmptyResultSchema);
+  }
+
+  async #prompt(name: string): Promise<NamedPrompt> {
+    const prompt = namedPrompts(await this.#sources()).get(name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Prompt '${name}' not found in any toolbox`);
+    return prompt;
+  }
+
+  /** Starts the server if it is not running, then passes the request on. */
+  async #forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
+    const slot = this.#registry.slot(configured);
+    const connected = await this.#registry.connected(slot);
+    const where = `server '${configured.server}' in toolbox '${configured.toolbox}'`;
+    if (!connected.ok) throw new McpError(ErrorCode.InternalError, `Cannot reach ${where}: ${connected.error}`);
+    try {
+      return await slot.shared.request(connected.connection, method, params, schema);
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      throw new McpError(ErrorCode.InternalError, `${method} failed in ${where}: ${messageOf(error)}`);
+    }
+  }
+
+  #configured(owner: UriOwner): ConfiguredServer {
+    return this.#registry.configured[owner.rank];
+  }
+
+  /**
+   * Every configured server whose lists are known, in configuration order: as it last listed them,
+   * else as the cache has them. A server in neither is left out until it connects. The URI table
+   * learns each server's resources and templates here.
+   */
+  async #sources(): Promise<Source[]> {
+    const configured = this.#registry.configured;
+    this.#cached ??= Promise.all(configured.map(async (server) => (await this.#cache?.readEntry(server.config))?.catalog));
+    const cached = await this.#cached;
+    const sources: Source[] = [];
+    configured.forEach((server, index) => {
+      const catalog = this.#registry.slot(server).shared.catalog ?? cached[index];
+      if (!catalog) return;
+      sources.push({ configured: server, catalog });
+      this.#table.setListed(server, catalog.resources.map((resource) => resource.uri));
+      this.#table.setTemplates(server, catalog.resourceTemplates.map((template) => template.uriTemplate));
+    });
+    return sources;
+  }
+}
+
+function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {
+  return namePrompts(sources.flatMap(({ configured, catalog }) =>
+    catalog.prompts.map((definition) => ({
+      toolbox: configured.toolbox,
+      server: configured.server,
+      prompt: definition.name,
+      configured,
+      definition,
+    }))
+  ));
+}
+
+/** Title and description name where the item comes from: `Title (toolbox/server)`. */
+function labelled<T extends { name: string; title?: string; description?: string }>(item: T, toolbox: string, server: string): T {
+  const origin = `${toolbox}/${server}`;
+  return {
+    ...item,
+    title: `${item.title ?? item.name} (${origin})`,
+    description: item.description ? `${item.description} (from ${origin})` : `From ${origin}`,
+  };
+}
