@@ -23,34 +23,35 @@ interface TemplateEntry {
 export const MAX_LEARNED_URIS = 10_000;
 
 export class UriTable {
-  readonly #exact = new Map<string, UriOwner>();
+  /** Each server's listed URIs, in configuration order: the first that has a URI owns it. */
+  #listed: { owner: UriOwner; uris: Set<string> }[] = [];
   readonly #learned = new Map<string, UriOwner>();
   #templates: TemplateEntry[] = [];
 
   /** The URIs a server listed (resources/list), replacing what it listed before. */
   setListed(owner: UriOwner, uris: string[]): void {
-    for (const [uri, known] of this.#exact) if (same(known, owner)) this.#exact.delete(uri);
-    for (const uri of uris) this.#claim(this.#exact, uri, owner);
+    const kept = this.#listed.filter((entry) => !same(entry.owner, owner));
+    this.#listed = [...kept, { owner, uris: new Set(uris) }].sort((x, y) => x.owner.rank - y.owner.rank);
   }
 
   /** The templates a server listed (resources/templates/list), replacing what it listed before. */
   setTemplates(owner: UriOwner, templates: string[]): void {
     const kept = this.#templates.filter((entry) => !same(entry.owner, owner));
     const added = templates.map((template) => ({ template, pattern: templatePattern(template), owner }));
-    this.#templates = [...kept, ...added].sort((a, b) => a.owner.rank - b.owner.rank);
+    this.#templates = [...kept, ...added].sort((x, y) => x.owner.rank - y.owner.rank);
   }
 
   /** A URI a server's tool returned (a resource_link or an embedded resource). */
   learn(owner: UriOwner, uri: string): void {
-    if (!this.#learned.has(uri) && this.#learned.size >= MAX_LEARNED_URIS) {
-      this.#learned.delete(this.#learned.keys().next().value!);
-    }
-    this.#claim(this.#learned, uri, owner);
+    const known = this.#learned.get(uri);
+    if (known && known.rank <= owner.rank) return;
+    if (!known && this.#learned.size >= MAX_LEARNED_URIS) this.#learned.delete(this.#learned.keys().next().value!);
+    this.#learned.set(uri, owner);
   }
 
   /** The server a URI goes to: listed or learned exactly first, then the first matching template. */
   ownerOf(uri: string): UriOwner | undefined {
-    const exact = earliest(this.#exact.get(uri), this.#learned.get(uri));
+    const exact = earliest(this.#listed.find((entry) => entry.uris.has(uri))?.owner, this.#learned.get(uri));
     if (exact) return exact;
     return this.#templates.find((entry) => entry.pattern.test(uri))?.owner;
   }
@@ -58,11 +59,6 @@ export class UriTable {
   /** The server that listed a template (for completions of a template's variables). */
   ownerOfTemplate(template: string): UriOwner | undefined {
     return this.#templates.find((entry) => entry.template === template)?.owner;
-  }
-
-  #claim(map: Map<string, UriOwner>, uri: string, owner: UriOwner): void {
-    const known = map.get(uri);
-    if (!known || owner.rank < known.rank) map.set(uri, owner);
   }
 }
 
