@@ -120,17 +120,23 @@ test("prompts and resources: listed from the cache before any start, got, comple
         );
       });
 
-      await t.test("resources/subscribe reaches the server and its updates come back", async () => {
+      await t.test("resources/subscribe reaches the URI's server (a tool's link beats a template) and its updates come back", async () => {
         const updated: string[] = [];
         session.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
-        // Both servers have the template; dev's comes first in the configuration, so dev owns the URI.
-        const uri = "demo://resource/dynamic/text/1";
-        await session.client.subscribeResource({ uri });
-        // The server sends an update for each subscribed URI at once when its updates are switched on.
+        // Both servers have the template; dev's comes first in the configuration, so dev owns its URIs,
+        // except the one ops's tool returned above: that one goes to ops.
+        const fromOps = "demo://resource/dynamic/text/2";
+        const fromDev = "demo://resource/dynamic/text/1";
+        await session.client.subscribeResource({ uri: fromOps });
+        await session.client.subscribeResource({ uri: fromDev });
+        // A server sends an update for each URI subscribed to it at once when its updates are switched on.
+        await useTool(session, "ops", "everything", "toggle-subscriber-updates");
+        await eventually("the update from ops", () => updated, (uris) => uris.includes(fromOps));
+        assert.ok(!updated.includes(fromDev), "dev's URI was not subscribed on ops");
         await openToolbox(session, "dev");
         await useTool(session, "dev", "everything", "toggle-subscriber-updates");
-        await eventually("notifications/resources/updated", () => updated, (uris) => uris.includes(uri));
-        await session.client.unsubscribeResource({ uri });
+        await eventually("the update from dev", () => updated, (uris) => uris.includes(fromDev));
+        await session.client.unsubscribeResource({ uri: fromOps });
       });
     } finally {
       await session.close();
