@@ -162,7 +162,8 @@ export class WorkbenchCatalog {
     try {
       return await slot.shared.request(connected.connection, method, params, schema);
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      // The server's own error, code and words, without the "MCP error <code>: " the SDK put in front.
+      if (error instanceof McpError) throw new McpError(error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
       throw new McpError(ErrorCode.InternalError, `${method} failed in ${where}: ${messageOf(error)}`);
     }
   }
