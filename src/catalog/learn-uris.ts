@@ -2,8 +2,8 @@
  * The URIs a tool result names (resource_link items, embedded resources), for the URI table: a
  * client reads them back with resources/read, and that request must reach the same server.
  * A result relayed as the server's bytes (over 1 MiB, see raw-json.ts) is not looked into:
- * parsing it here would undo the memory that relay saves. Reading such a URI still works while its
- * server is connected (WorkbenchCatalog.readResource asks the connected servers in turn).
+ * parsing it here would undo the memory that relay saves. A URI only such a result names is read
+ * only if its server lists it or has a template that matches it.
  */
 import type { CallToolResult } from "../sdk.ts";
 import { rawJsonOf } from "../transport/raw-json.ts";

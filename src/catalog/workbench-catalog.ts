@@ -92,39 +92,16 @@ export class WorkbenchCatalog {
     return { resourceTemplates };
   }
 
-  /**
-   * Goes to the server the table names. A URI it does not know (one from a tool result too large
-   * to be parsed on its way) is tried on each connected server with resources, in configuration
-   * order, and remembered for the one that has it.
-   */
   async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
-    await this.#sources();
-    const owner = this.#table.ownerOf(params.uri);
-    if (owner) return await this.#forward(this.#configured(owner), "resources/read", params, ReadResourceResultSchema);
-    for (const configured of this.#registry.configured) {
-      const shared = this.#registry.slot(configured).shared;
-      const connection = shared.live ? shared.connection! : undefined;
-      if (!connection || (connection.catalog.resources.length === 0 && connection.catalog.resourceTemplates.length === 0)) continue;
-      try {
-        const result = await shared.request(connection, "resources/read", params, ReadResourceResultSchema);
-        this.#table.learn(configured, params.uri);
-        return result;
-      } catch {
-        // Not this server's: the next one in configuration order.
-      }
-    }
-    throw new McpError(
-      RESOURCE_NOT_FOUND,
-      `Resource '${params.uri}' not found: no server lists it, has a template that matches it or returned it from a tool`,
-    );
+    return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema);
   }
 
   subscribe(uri: string): Promise<unknown> {
-    return this.#toOwner(uri, "resources/subscribe");
+    return this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema);
   }
 
   unsubscribe(uri: string): Promise<unknown> {
-    return this.#toOwner(uri, "resources/unsubscribe");
+    return this.#toOwner(uri, "resources/unsubscribe", { uri }, EmptyResultSchema);
   }
 
   /** A prompt's argument by our prompt name, or a template's variable by its template (or URI). */
@@ -136,20 +113,26 @@ export class WorkbenchCatalog {
     }
     await this.#sources();
     const owner = this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri);
-    if (!owner) throw new McpError(ErrorCode.InvalidParams, `Resource template '${ref.uri}' not found in any toolbox`);
+    if (!owner) throw errorWithCode(ErrorCode.InvalidParams, `Resource template '${ref.uri}' not found in any toolbox`);
     return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema);
   }
 
-  async #toOwner(uri: string, method: string): Promise<unknown> {
+  /** A request about one URI goes to the server the URI table names. */
+  async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
     await this.#sources();
     const owner = this.#table.ownerOf(uri);
-    if (!owner) throw new McpError(RESOURCE_NOT_FOUND, `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`);
-    return await this.#forward(this.#configured(owner), method, { uri }, EmptyResultSchema);
+    if (!owner) {
+      throw errorWithCode(
+        RESOURCE_NOT_FOUND,
+        `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`,
+      );
+    }
+    return await this.#forward(this.#configured(owner), method, params, schema);
   }
 
   async #prompt(name: string): Promise<NamedPrompt> {
     const prompt = namedPrompts(await this.#sources()).get(name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Prompt '${name}' not found in any toolbox`);
+    if (!prompt) throw errorWithCode(ErrorCode.InvalidParams, `Prompt '${name}' not found in any toolbox`);
     return prompt;
   }
 
@@ -158,13 +141,12 @@ export class WorkbenchCatalog {
     const slot = this.#registry.slot(configured);
     const connected = await this.#registry.connected(slot);
     const where = `server '${configured.server}' in toolbox '${configured.toolbox}'`;
-    if (!connected.ok) throw new McpError(ErrorCode.InternalError, `Cannot reach ${where}: ${connected.error}`);
+    if (!connected.ok) throw errorWithCode(ErrorCode.InternalError, `Cannot reach ${where}: ${connected.error}`);
     try {
       return await slot.shared.request(connected.connection, method, params, schema);
     } catch (error) {
-      // The server's own error, code and words, without the "MCP error <code>: " the SDK put in front.
-      if (error instanceof McpError) throw new McpError(error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
-      throw new McpError(ErrorCode.InternalError, `${method} failed in ${where}: ${messageOf(error)}`);
+      if (error instanceof McpError) throw asServerSent(error);
+      throw errorWithCode(ErrorCode.InternalError, `Request '${method}' to ${where} failed: ${messageOf(error)}`);
     }
   }
 
@@ -191,6 +173,19 @@ export class WorkbenchCatalog {
     });
     return sources;
   }
+}
+
+/**
+ * The server's error as it sent it: the SDK Server answers with an error's code, message and data,
+ * and an McpError's message has "MCP error <code>: " in front of the server's words.
+ */
+function asServerSent(error: McpError): Error {
+  return errorWithCode(error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
+}
+
+/** An error the SDK Server answers with this code and exactly this message (an McpError's has a prefix). */
+function errorWithCode(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data !== undefined && { data }) });
 }
 
 function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {

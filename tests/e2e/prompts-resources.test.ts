@@ -17,6 +17,7 @@ import {
   ReadResourceResultSchema,
   ResourceUpdatedNotificationSchema,
 } from "../../src/sdk.ts";
+import { Client, StdioClientTransport } from "../helpers/sdk.ts";
 import { npmServer } from "../helpers/runtime.ts";
 import { startWorkbench, tempDir } from "../helpers/workbench.ts";
 import { eventually, openToolbox, useTool } from "../helpers/toolbox.ts";
@@ -81,6 +82,22 @@ test("prompts and resources: listed from the cache before any start, got, comple
         assert.deepEqual(result.messages[0].content, { type: "text", text: "What's weather in Paris, TX?" });
       });
 
+      await t.test("the server's own error comes back as a client connected directly sees it", async () => {
+        const params = { name: "args-prompt" };
+        const errorOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: Error & { code?: number }) => error);
+        const direct = new Client({ name: "direct", version: "1.0.0" });
+        await direct.connect(new StdioClientTransport({ ...npmServer("everything"), stderr: "ignore" }));
+        let expected: (Error & { code?: number }) | undefined;
+        try {
+          expected = await errorOf(direct.request({ method: "prompts/get", params }, GetPromptResultSchema));
+        } finally {
+          await direct.close();
+        }
+        const error = await errorOf(request({ method: "prompts/get", params: { name: "ops__everything__args-prompt" } }, GetPromptResultSchema));
+        assert.equal(error?.code, expected?.code);
+        assert.equal(error?.message, expected?.message);
+      });
+
       await t.test("completion/complete maps our prompt name back to the server's", async () => {
         const result = await request({
           method: "completion/complete",
@@ -116,7 +133,7 @@ test("prompts and resources: listed from the cache before any start, got, comple
       await t.test("an unknown URI is an error that names it", async () => {
         await assert.rejects(
           request({ method: "resources/read", params: { uri: "nowhere://x" } }, ReadResourceResultSchema),
-          /Resource 'nowhere:\/\/x' not found/,
+          { code: -32002, message: "MCP error -32002: Resource 'nowhere://x' not found: no server lists it, has a template that matches it or returned it from a tool" },
         );
       });
 
