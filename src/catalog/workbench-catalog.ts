@@ -96,12 +96,26 @@ export class WorkbenchCatalog {
     return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema);
   }
 
-  subscribe(uri: string): Promise<unknown> {
-    return this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema);
+  /** A server with subscriptions is not stopped for being idle: it would stop sending updates. */
+  async subscribe(uri: string): Promise<unknown> {
+    const result = await this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema);
+    const shared = this.#sharedOf(uri);
+    shared?.subscriptions.add(uri);
+    shared?.touch();
+    return result;
   }
 
-  unsubscribe(uri: string): Promise<unknown> {
-    return this.#toOwner(uri, "resources/unsubscribe", { uri }, EmptyResultSchema);
+  async unsubscribe(uri: string): Promise<unknown> {
+    const result = await this.#toOwner(uri, "resources/unsubscribe", { uri }, EmptyResultSchema);
+    const shared = this.#sharedOf(uri);
+    shared?.subscriptions.delete(uri);
+    shared?.touch();
+    return result;
+  }
+
+  #sharedOf(uri: string) {
+    const owner = this.#table.ownerOf(uri);
+    return owner && this.#registry.slot(this.#configured(owner)).shared;
   }
 
   /** A prompt's argument by our prompt name, or a template's variable by its template (or URI). */

@@ -48,6 +48,8 @@ export class SharedServer {
   #idleTimer?: unknown;
   #lastTools: Tool[] = [];
   #lastCatalog: ServerCatalog = EMPTY_CATALOG;
+  /** URIs the client subscribed to here: while there are any, the idle clock does not run. */
+  readonly subscriptions = new Set<string>();
   #listedOnce = false;
 
   constructor(target: ConnectionTarget, host: SharedServerHost) {
@@ -194,7 +196,7 @@ export class SharedServer {
   #arm(): void {
     this.#disarm();
     const { idleTimeoutMs } = this.target.config;
-    if (idleTimeoutMs === 0 || this.#inFlight > 0 || !this.live) return;
+    if (idleTimeoutMs === 0 || this.#inFlight > 0 || this.subscriptions.size > 0 || !this.live) return;
     this.#idleTimer = this.#timers.set(() => this.#idleStop(), idleTimeoutMs);
   }
 

@@ -20,7 +20,7 @@ import {
 import { Client, StdioClientTransport } from "../helpers/sdk.ts";
 import { npmServer } from "../helpers/runtime.ts";
 import { startWorkbench, tempDir } from "../helpers/workbench.ts";
-import { eventually, openToolbox, useTool } from "../helpers/toolbox.ts";
+import { eventually, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
 
 const config = {
   toolboxes: {
@@ -28,6 +28,11 @@ const config = {
     // Another definition (its env differs): a second process whose prompts have the same names.
     ops: { description: "Ops", mcpServers: { everything: { ...npmServer("everything"), env: { OPS: "1" } } } },
   },
+};
+
+const IDLE_MS = 1_000;
+const withIdleDev = {
+  toolboxes: { ...config.toolboxes, dev: { description: "Dev", mcpServers: { everything: { ...npmServer("everything"), idleTimeoutMs: IDLE_MS } } } },
 };
 
 const parsed = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text);
@@ -58,7 +63,8 @@ test("prompts and resources: listed from the cache before any start, got, comple
       await first.close();
     }
 
-    const session = await startWorkbench(config, env);
+    // The same definitions (the cache's key ignores idleTimeoutMs); dev stops after a second without a call.
+    const session = await startWorkbench(withIdleDev, env);
     try {
       const request = session.client.request.bind(session.client);
 
@@ -146,6 +152,11 @@ test("prompts and resources: listed from the cache before any start, got, comple
         const fromDev = "demo://resource/dynamic/text/1";
         await session.client.subscribeResource({ uri: fromOps });
         await session.client.subscribeResource({ uri: fromDev });
+        // A subscribed server is not stopped for being idle: it would stop sending updates.
+        const stops = () => session.stderr().split("[dev/everything] stopped after").length;
+        const stopsBefore = stops();
+        await sleep(IDLE_MS * 1.5);
+        assert.equal(stops(), stopsBefore, session.stderr());
         // A server sends an update for each URI subscribed to it at once when its updates are switched on.
         await useTool(session, "ops", "everything", "toggle-subscriber-updates");
         await eventually("the update from ops", () => updated, (uris) => uris.includes(fromOps));
