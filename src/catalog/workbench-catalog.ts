@@ -7,17 +7,23 @@
  */
 import {
   type CompleteRequest,
+  CompleteRequestSchema,
   CompleteResultSchema,
   EmptyResultSchema,
   ErrorCode,
   type GetPromptRequest,
+  GetPromptRequestSchema,
   GetPromptResultSchema,
+  type JSONRPCRequest,
   McpError,
   type Prompt,
   type ReadResourceRequest,
+  ReadResourceRequestSchema,
   ReadResourceResultSchema,
   type Resource,
   type ResourceTemplate,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "../sdk.ts";
 import type { CatalogCache } from "../toolbox/catalog-cache.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolbox/registry.ts";
@@ -53,6 +59,30 @@ export class WorkbenchCatalog {
     this.#registry = registry;
     this.#table = table;
     this.#cache = cache;
+  }
+
+  /** One request from the client, its params checked with the SDK's schema as setRequestHandler would. */
+  async handle(request: JSONRPCRequest): Promise<unknown> {
+    switch (request.method) {
+      case "prompts/list":
+        return this.listPrompts();
+      case "prompts/get":
+        return this.getPrompt(checked(GetPromptRequestSchema, request).params);
+      case "resources/list":
+        return this.listResources();
+      case "resources/templates/list":
+        return this.listResourceTemplates();
+      case "resources/read":
+        return this.readResource(checked(ReadResourceRequestSchema, request).params);
+      case "resources/subscribe":
+        return this.subscribe(checked(SubscribeRequestSchema, request).params.uri);
+      case "resources/unsubscribe":
+        return this.unsubscribe(checked(UnsubscribeRequestSchema, request).params.uri);
+      case "completion/complete":
+        return this.complete(checked(CompleteRequestSchema, request).params);
+      default:
+        return Promise.reject(errorWithCode(ErrorCode.MethodNotFound, "Method not found"));
+    }
   }
 
   async listPrompts(): Promise<{ prompts: Prompt[] }> {
@@ -187,6 +217,13 @@ export class WorkbenchCatalog {
     });
     return sources;
   }
+}
+
+/** The request as the schema reads it; one it rejects is an invalid-params error. */
+function checked<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, request: unknown): T {
+  const result = schema.safeParse(request);
+  if (!result.success) throw errorWithCode(ErrorCode.InvalidParams, `Invalid params: ${result.error.message}`);
+  return result.data;
 }
 
 /**

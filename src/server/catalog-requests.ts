@@ -1,25 +1,26 @@
 /**
- * Prompts, resources and completions on the workbench server: the SDK Server answers them through
+ * Prompts, resources and completions on the workbench server: the SDK Server passes them to
  * WorkbenchCatalog, loaded on the first such request (a session that never asks pays nothing at
  * start-up). Servers' list changes and resource updates are told to the client from here.
  */
-import {
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  type Server,
-  type ServerCapabilities,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "../sdk.ts";
+import { ErrorCode, type Server, type ServerCapabilities } from "../sdk.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
 import type { CatalogCache } from "../toolbox/catalog-cache.ts";
 import type { SharedServer } from "../toolbox/shared-server.ts";
 import type { WorkbenchCatalog } from "../catalog/workbench-catalog.ts";
 import type { UriTable } from "../catalog/uri-table.ts";
+
+/** The methods WorkbenchCatalog answers. */
+const METHODS = new Set([
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "completion/complete",
+]);
 
 export const CATALOG_CAPABILITIES: ServerCapabilities = {
   prompts: { listChanged: true },
@@ -31,14 +32,12 @@ export function serveCatalog(server: Server, registry: ToolboxRegistry, table: U
   let loaded: Promise<WorkbenchCatalog> | undefined;
   const catalog = () =>
     loaded ??= import("../catalog/workbench-catalog.ts").then(({ WorkbenchCatalog }) => new WorkbenchCatalog(registry, table, cache));
-  server.setRequestHandler(ListPromptsRequestSchema, async () => (await catalog()).listPrompts());
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => (await catalog()).getPrompt(request.params) as never);
-  server.setRequestHandler(ListResourcesRequestSchema, async () => (await catalog()).listResources());
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => (await catalog()).listResourceTemplates());
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => (await catalog()).readResource(request.params) as never);
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => (await catalog()).subscribe(request.params.uri) as never);
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => (await catalog()).unsubscribe(request.params.uri) as never);
-  server.setRequestHandler(CompleteRequestSchema, async (request) => (await catalog()).complete(request.params) as never);
+  // Not setRequestHandler, which reads each request schema at start-up: nothing of this runs
+  // before a client asks. WorkbenchCatalog checks the params with the same schemas.
+  server.fallbackRequestHandler = async (request) => {
+    if (!METHODS.has(request.method)) throw Object.assign(new Error("Method not found"), { code: ErrorCode.MethodNotFound });
+    return await (await catalog()).handle(request) as never;
+  };
 
   // What each server's lists were when last told, so that an unchanged list is not announced.
   const told = new WeakMap<SharedServer, { prompts: string; resources: string }>();

@@ -136,6 +136,11 @@ test("prompts and resources: listed from the cache before any start, got, comple
         }
       });
 
+      await t.test("a malformed request is invalid params; a method nobody serves is still not found", async () => {
+        await assert.rejects(request({ method: "resources/read", params: {} }, ReadResourceResultSchema), { code: -32602 });
+        await assert.rejects(request({ method: "nothing/here", params: {} }, ReadResourceResultSchema), { code: -32601 });
+      });
+
       await t.test("an unknown URI is an error that names it", async () => {
         await assert.rejects(
           request({ method: "resources/read", params: { uri: "nowhere://x" } }, ReadResourceResultSchema),
