@@ -112,6 +112,14 @@ test("prompts and resources: listed from the cache before any start, got, comple
         assert.deepEqual(result.completion.values, ["Engineering"]);
       });
 
+      await t.test("completion/complete for a template's variable goes to the template's server", async () => {
+        const result = await request({
+          method: "completion/complete",
+          params: { ref: { type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" }, argument: { name: "resourceId", value: "3" } },
+        }, CompleteResultSchema);
+        assert.deepEqual(result.completion.values, ["3"]);
+      });
+
       await t.test("a listed resource and a templated one are read back under their own URIs", async () => {
         const { resources } = await request({ method: "resources/list" }, ListResourcesResultSchema);
         assert.ok(resources.length > 0);
