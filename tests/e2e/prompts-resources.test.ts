@@ -15,6 +15,7 @@ import {
   ListResourceTemplatesResultSchema,
   PromptListChangedNotificationSchema,
   ReadResourceResultSchema,
+  ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from "../../src/sdk.ts";
 import { Client, StdioClientTransport } from "../helpers/sdk.ts";
@@ -142,6 +143,22 @@ test("prompts and resources: listed from the cache before any start, got, comple
           const read = await request({ method: "resources/read", params: { uri: link.uri } }, ReadResourceResultSchema);
           assert.equal(read.contents[0].uri, link.uri);
         }
+      });
+
+      await t.test("a resource a server adds is listed after its list_changed, and the client hears of it", async () => {
+        let changed = 0;
+        session.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
+        const result = await useTool(session, "ops", "everything", "gzip-file-as-resource", {
+          name: "hello.txt.gz",
+          data: "data:text/plain;base64,aGVsbG8=",
+        });
+        const link = result.content.find((item) => item.type === "resource_link");
+        assert.ok(link, JSON.stringify(result));
+        await eventually("notifications/resources/list_changed", () => changed, (n) => n > 0);
+        const { resources } = await request({ method: "resources/list" }, ListResourcesResultSchema);
+        assert.ok(resources.some((resource) => resource.uri === link.uri), JSON.stringify(resources.map((resource) => resource.uri)));
+        const read = await request({ method: "resources/read", params: { uri: link.uri } }, ReadResourceResultSchema);
+        assert.equal(read.contents[0].uri, link.uri);
       });
 
       await t.test("a malformed request is invalid params; a method nobody serves is still not found", async () => {
