@@ -103,6 +103,7 @@ export async function run(platform: Platform): Promise<number> {
     configPath: path,
     registry,
     figures: await toolboxFigures(config, catalog),
+    catalog,
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
     onInitialized: () => platform.startupDone(),

@@ -15,6 +15,10 @@ import type { ToolboxFigures } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-lane.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
 import type { ClientUpstream } from "../relay/upstream.ts";
+import type { CatalogCache } from "../toolbox/catalog-cache.ts";
+import { UriTable } from "../catalog/uri-table.ts";
+import { learnUris } from "../catalog/learn-uris.ts";
+import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog-requests.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -22,6 +26,8 @@ export interface WorkbenchServerOptions {
   registry: ToolboxRegistry;
   /** Tool counts and token estimates from the catalog cache, for the instructions. */
   figures?: Record<string, ToolboxFigures>;
+  /** Where prompts, resources and templates are listed from before their servers start. */
+  catalog?: CatalogCache;
   /** Set before connecting, so that a client that leaves at once is still seen leaving. */
   onClose: () => void;
   onError: (error: Error) => void;
@@ -37,7 +43,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   const server = new Server(
     { name: NAME, version: VERSION },
     {
-      capabilities: { tools: {}, logging: {} },
+      capabilities: { tools: {}, logging: {}, ...CATALOG_CAPABILITIES },
       instructions: buildInstructions(config, configPath, options.figures),
       jsonSchemaValidator: lazySchemaValidator,
     },
@@ -45,8 +51,14 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server);
+  const uris = new UriTable();
+  serveCatalog(server, registry, uris, options.catalog);
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
-  serveToolCalls(transport, dispatcher, { config, registry });
+  serveToolCalls(transport, dispatcher, {
+    config,
+    registry,
+    onToolResult: (owner, result) => learnUris(uris, owner, result),
+  });
   server.onclose = options.onClose;
   server.oninitialized = options.onInitialized;
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));

@@ -4,6 +4,9 @@
  * spawning anything. One file per server, named by a SHA-256 of its resolved definition (command,
  * args, env, cwd, toolFilters): a changed definition misses, and secrets never appear in clear.
  * A cache that cannot be read or written is ignored with one stderr line, then left alone.
+ * Files also keep the server's prompts, resources and resource templates, so that prompts/list and
+ * resources/list are answered without starting anything; a file from before has tools only, and
+ * then those lists are unknown until the server connects.
  */
 import type { Tool } from "../sdk.ts";
 import { isRemote, type ServerConfig } from "../config/index.ts";
@@ -11,6 +14,7 @@ import type { Platform } from "../platform/types.ts";
 import { NAME } from "../version.ts";
 import { messageOf } from "../errors.ts";
 import { sha256Hex } from "./sha256.ts";
+import type { ServerCatalog } from "../catalog/server-catalog.ts";
 
 /** Set to use another directory (tests, sandboxes); empty is unset. */
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
@@ -19,9 +23,15 @@ const FORMAT = 1;
 
 export type CacheHost = Pick<Platform, "env" | "os" | "readTextFile" | "writeTextFile" | "makeDirectory" | "writeStderr">;
 
-interface CacheFile {
+interface CacheFile extends Partial<ServerCatalog> {
   format: number;
   tools: Tool[];
+}
+
+/** What a file holds: the tools, and the rest when the file has it. */
+export interface CacheEntry {
+  tools: Tool[];
+  catalog?: ServerCatalog;
 }
 
 export class CatalogCache {
@@ -41,6 +51,11 @@ export class CatalogCache {
 
   /** The server's tools as last listed, or undefined when unknown (or the cache is unusable). */
   async read(server: ServerConfig): Promise<Tool[] | undefined> {
+    return (await this.readEntry(server))?.tools;
+  }
+
+  /** The server's tools and, when known, its prompts, resources and templates as last listed. */
+  async readEntry(server: ServerConfig): Promise<CacheEntry | undefined> {
     if (!this.dir || this.#disabled) return undefined;
     const path = this.#pathOf(server);
     let text: string;
@@ -50,16 +65,16 @@ export class CatalogCache {
       if ((error as { name?: unknown } | null)?.name !== "NotFound") this.#ignore(`cannot read '${path}': ${messageOf(error)}`);
       return undefined;
     }
-    const tools = parseCacheFile(text);
-    if (tools) this.#known.set(path, text);
-    return tools;
+    const entry = parseCacheFile(text);
+    if (entry) this.#known.set(path, text);
+    return entry;
   }
 
   /** Keeps a server's freshly listed tools; never throws, never delays the caller. */
-  async remember(server: ServerConfig, tools: Tool[]): Promise<void> {
+  async remember(server: ServerConfig, tools: Tool[], catalog?: ServerCatalog): Promise<void> {
     if (!this.dir || this.#disabled) return;
     const path = this.#pathOf(server);
-    const text = JSON.stringify({ format: FORMAT, tools } satisfies CacheFile);
+    const text = JSON.stringify({ format: FORMAT, tools, ...catalog } satisfies CacheFile);
     if (this.#known.get(path) === text) return;
     this.#known.set(path, text);
     try {
@@ -112,12 +127,17 @@ export function definitionKey(server: ServerConfig): string {
   return sha256Hex(definition);
 }
 
-/** The tools of a well-formed file of this format; anything else is a miss. */
-function parseCacheFile(text: string): Tool[] | undefined {
+/** What a well-formed file of this format holds; anything else is a miss. */
+function parseCacheFile(text: string): CacheEntry | undefined {
   try {
     const value = JSON.parse(text) as Partial<CacheFile> | null;
     if (value?.format !== FORMAT || !Array.isArray(value.tools)) return undefined;
-    return value.tools.every((tool) => typeof tool?.name === "string") ? value.tools : undefined;
+    if (!value.tools.every((tool) => typeof tool?.name === "string")) return undefined;
+    const { prompts, resources, resourceTemplates } = value;
+    const whole = Array.isArray(prompts) && prompts.every((prompt) => typeof prompt?.name === "string") &&
+      Array.isArray(resources) && resources.every((resource) => typeof resource?.uri === "string") &&
+      Array.isArray(resourceTemplates) && resourceTemplates.every((template) => typeof template?.uriTemplate === "string");
+    return whole ? { tools: value.tools, catalog: { prompts, resources, resourceTemplates } } : { tools: value.tools };
   } catch {
     return undefined;
   }

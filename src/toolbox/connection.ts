@@ -11,9 +11,13 @@ import {
   McpError,
   type Progress,
   type RequestId,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "../sdk.ts";
+import { EMPTY_CATALOG, listCatalog, type ServerCatalog } from "../catalog/server-catalog.ts";
 import { isRemote, type ServerConfig } from "../config/index.ts";
 import type { Platform } from "../platform/types.ts";
 import { RefusedMessage } from "../transport/stream-transport.ts";
@@ -78,6 +82,12 @@ export class ServerConnection {
   instructions?: string;
   /** The server changed its tools (notifications/tools/list_changed) and they were listed again. */
   onToolsChanged?: () => void;
+  /** Prompts, resources and resource templates, as last listed (empty when not declared). */
+  catalog: ServerCatalog = EMPTY_CATALOG;
+  /** The server changed its prompts or resources and they were listed again. */
+  onCatalogChanged?: () => void;
+  /** notifications/resources/updated from the server, for a subscribed URI. */
+  onResourceUpdated?: (uri: string) => void;
   /** Set once the connection is lost; the reason says why. */
   lostReason?: string;
   readonly #host: ConnectionHost;
@@ -96,6 +106,9 @@ export class ServerConnection {
   /** A list under way after notifications/tools/list_changed, and whether another was asked for meanwhile. */
   #relisting?: Promise<void>;
   #relistAgain = false;
+  /** The same for prompts and resources. */
+  #recatalog?: Promise<void>;
+  #recatalogAgain = false;
 
   private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
@@ -218,10 +231,45 @@ export class ServerConnection {
       this.#lane?.close();
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#toolsChanged(client));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#catalogChanged(client));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.#catalogChanged(client));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      if (this.#client === client) this.onResourceUpdated?.(notification.params.uri);
+    });
     await client.connect(this.#link.transport, { timeout });
     this.#relay?.connected(client);
     this.instructions = client.getInstructions() || undefined;
     this.tools = await this.#listTools(client, timeout);
+    this.catalog = await listCatalog(client, timeout, (text) => this.#log(this.#link.redact(text)));
+  }
+
+  /** Prompts or resources changed: list them again, once more at most for notifications meanwhile. */
+  #catalogChanged(client: Client): void {
+    if (this.#client !== client || this.lostReason) return;
+    if (this.#recatalog) {
+      this.#recatalogAgain = true;
+      return;
+    }
+    this.#recatalog = (async () => {
+      do {
+        this.#recatalogAgain = false;
+        const catalog = await listCatalog(client, this.target.config.connectTimeoutMs, (text) => this.#log(this.#link.redact(text)));
+        if (this.#client !== client) return;
+        this.catalog = catalog;
+        this.onCatalogChanged?.();
+      } while (this.#recatalogAgain && !this.lostReason);
+    })().finally(() => (this.#recatalog = undefined));
+  }
+
+  /**
+   * A request passed on as the client made it (prompts/get, resources/read, completion/complete,
+   * resources/subscribe): the server's answer, or its error, comes back as it gave it.
+   */
+  request<T>(method: string, params: Record<string, unknown>, schema: Parameters<Client["request"]>[1]): Promise<T> {
+    if (this.lostReason) return Promise.reject(new Error(this.lostReason));
+    const { callTimeoutMs, maxCallTimeMs } = this.target.config;
+    const options = { timeout: callTimeoutMs, resetTimeoutOnProgress: true, maxTotalTimeout: maxCallTimeMs || undefined };
+    return this.#client.request({ method, params }, schema, options) as Promise<T>;
   }
 
   async #listTools(client: Client, timeout: number): Promise<Tool[]> {

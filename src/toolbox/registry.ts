@@ -78,6 +78,23 @@ export class ServerSlot {
   }
 }
 
+/** Who hears of prompts and resources: the workbench server, to tell its client. */
+export interface CatalogWatcher {
+  /** A server listed its prompts and resources (it connected, or they changed). */
+  catalogListed(shared: SharedServer): void;
+  /** A server said a subscribed resource changed. */
+  resourceUpdated(shared: SharedServer, uri: string): void;
+}
+
+/** A configured server, whether or not its toolbox is open. */
+export interface ConfiguredServer {
+  toolbox: string;
+  server: string;
+  config: ServerConfig;
+  /** Position in the configuration (toolboxes, then servers, in file order). */
+  rank: number;
+}
+
 export interface OpenToolbox {
   name: string;
   config: ToolboxConfig;
@@ -97,6 +114,10 @@ export class ToolboxRegistry {
   /** Every live connection, connecting or connected, so that shutdown reaches them all. */
   readonly #connections = new Set<ServerConnection>();
   readonly #options: RegistryOptions;
+  /** Every configured server in configuration order, and its slot once one is asked for outside an open. */
+  readonly configured: ConfiguredServer[] = [];
+  readonly #slots = new Map<ConfiguredServer, ServerSlot>();
+  #watcher?: CatalogWatcher;
   #closed = false;
 
   constructor(config: WorkbenchConfig, host: ConnectionHost, options: RegistryOptions = {}) {
@@ -109,6 +130,7 @@ export class ToolboxRegistry {
         const users = this.#byKey.get(key) ?? [];
         users.push({ toolbox, server, config: serverConfig });
         this.#byKey.set(key, users);
+        this.configured.push({ toolbox, server, config: serverConfig, rank: this.configured.length });
       }
     }
   }
@@ -126,7 +148,7 @@ export class ToolboxRegistry {
     const missing = toolbox.servers.filter((slot) => !slot.shared.live);
     for (const slot of toolbox.servers) if (slot.shared.live) slot.shared.touch();
     if (missing.length === 0) {
-      // Every server is live already (shared with a toolbox opened before): this one is open too.
+      // Its servers may all be running already (shared with another toolbox, or started for a prompt).
       if (!this.#closed) this.#open.set(name, toolbox);
       return Promise.resolve(toolbox);
     }
@@ -148,6 +170,21 @@ export class ToolboxRegistry {
   /** The server's connection, started again first if it was lost or stopped for being idle. */
   connected(slot: ServerSlot, signal?: AbortSignal): Promise<Connected> {
     return slot.shared.connected(signal);
+  }
+
+  /** A configured server's slot, without opening its toolbox: for prompts and resources. */
+  slot(configured: ConfiguredServer): ServerSlot {
+    let slot = this.#slots.get(configured);
+    if (!slot) {
+      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config));
+      this.#slots.set(configured, slot);
+    }
+    return slot;
+  }
+
+  /** Set once, by the server that tells the client about prompts and resources. */
+  watch(watcher: CatalogWatcher): void {
+    this.#watcher = watcher;
   }
 
   /** Ends every connection and child; later opens fail. */
@@ -179,6 +216,11 @@ export class ToolboxRegistry {
         live: this.#connections,
         closed: () => this.#closed,
         onListed: () => this.#remember(users, shared!),
+        onCatalogListed: () => {
+          this.#remember(users, shared!);
+          this.#watcher?.catalogListed(shared!);
+        },
+        onResourceUpdated: (_, uri) => this.#watcher?.resourceUpdated(shared!, uri),
         timers: this.#options.timers,
       });
       this.#shared.set(key, shared);
@@ -191,7 +233,7 @@ export class ToolboxRegistry {
     const catalog = this.#options.catalog;
     if (!catalog) return;
     for (const { config } of users) {
-      void catalog.remember(config, applyToolFilters(shared.tools, config.toolFilters)).catch(() => {});
+      void catalog.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.catalog).catch(() => {});
     }
   }
 }

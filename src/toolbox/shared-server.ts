@@ -9,6 +9,7 @@ import { type CallOptions, type ConnectionHost, type ConnectionTarget, ServerCon
 import { RestartPolicy } from "./restart-policy.ts";
 import { isRemote } from "../config/index.ts";
 import { loginNeededIn } from "../remote/chat-login.ts";
+import { EMPTY_CATALOG, type ServerCatalog } from "../catalog/server-catalog.ts";
 import type { Timers } from "./call-lane.ts";
 
 export type Connected = { ok: true; connection: ServerConnection } | { ok: false; error: string };
@@ -21,6 +22,10 @@ export interface SharedServerHost {
   closed(): boolean;
   /** A list of tools came (on connect, or after the server said they changed). */
   onListed?(server: SharedServer): void;
+  /** Prompts or resources were listed (on connect, or after the server said they changed). */
+  onCatalogListed?(server: SharedServer): void;
+  /** The server said a subscribed resource changed. */
+  onResourceUpdated?(server: SharedServer, uri: string): void;
   timers?: Timers;
 }
 
@@ -46,6 +51,10 @@ export class SharedServer {
   #lastTools: Tool[] = [];
   /** It connected once: a later failure is a failed restart, not a failed start. */
   #started = false;
+  #lastCatalog: ServerCatalog = EMPTY_CATALOG;
+  /** URIs the client subscribed to here: while there are any, the idle clock does not run. */
+  readonly subscriptions = new Set<string>();
+  #listedOnce = false;
 
   constructor(target: ConnectionTarget, host: SharedServerHost) {
     this.target = target;
@@ -60,6 +69,23 @@ export class SharedServer {
   /** The last tools the server listed (none before it first connected). */
   get tools(): Tool[] {
     return this.connection?.tools ?? this.#lastTools;
+  }
+
+  /** The last prompts, resources and templates the server listed; undefined before it first connected. */
+  get catalog(): ServerCatalog | undefined {
+    return this.connection?.catalog ?? (this.#listedOnce ? this.#lastCatalog : undefined);
+  }
+
+  /** Passes a request on (prompts/get, resources/read...); the idle clock waits for it like for a call. */
+  async request<T>(connection: ServerConnection, method: string, params: Record<string, unknown>, schema: Parameters<ServerConnection["request"]>[2]): Promise<T> {
+    this.#inFlight++;
+    this.#disarm();
+    try {
+      return await connection.request<T>(method, params, schema);
+    } finally {
+      this.#inFlight--;
+      this.#arm();
+    }
   }
 
 
@@ -159,7 +185,10 @@ export class SharedServer {
       this.#started = true;
       this.error = undefined;
       connection.onToolsChanged = () => this.#listed();
+      connection.onCatalogChanged = () => this.#catalogListed();
+      connection.onResourceUpdated = (uri) => this.#host.onResourceUpdated?.(this, uri);
       this.#listed();
+      this.#catalogListed();
       this.#arm();
       return undefined;
     } catch (error) {
@@ -182,10 +211,17 @@ export class SharedServer {
     this.#host.onListed?.(this);
   }
 
+  #catalogListed(): void {
+    if (!this.connection) return;
+    this.#lastCatalog = this.connection.catalog;
+    this.#listedOnce = true;
+    this.#host.onCatalogListed?.(this);
+  }
+
   #arm(): void {
     this.#disarm();
     const { idleTimeoutMs } = this.target.config;
-    if (idleTimeoutMs === 0 || this.#inFlight > 0 || !this.live) return;
+    if (idleTimeoutMs === 0 || this.#inFlight > 0 || this.subscriptions.size > 0 || !this.live) return;
     this.#idleTimer = this.#timers.set(() => this.#idleStop(), idleTimeoutMs);
   }
 

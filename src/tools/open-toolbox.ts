@@ -42,6 +42,17 @@ interface ToolboxHeader {
    * and a text several servers gave once, under their names joined by ", ".
    */
   instructions?: Record<string, string>;
+  /**
+   * How many prompts and resources each connected server offers (served as MCP prompts and
+   * resources, never put in the model's context by this tool): only servers with some.
+   */
+  prompts_and_resources?: Record<string, CatalogCounts>;
+}
+
+export interface CatalogCounts {
+  prompts?: number;
+  resources?: number;
+  resource_templates?: number;
 }
 
 export interface OpenToolboxResult extends ToolboxHeader {
@@ -96,6 +107,8 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   const instructions = serverInstructions(toolbox);
   // A `tools` selection follows an open that gave the instructions already.
   if (instructions && !("tools" in view)) header.instructions = instructions;
+  const counts = catalogCounts(toolbox);
+  if (counts && !("tools" in view)) header.prompts_and_resources = counts;
   const errors = connectErrors(toolbox);
   let result: OpenToolboxValue;
   if ("tools" in view) {
@@ -150,6 +163,20 @@ function serverInstructions(toolbox: OpenToolbox): Record<string, string> | unde
   }
   if (byText.size === 0) return undefined;
   return Object.fromEntries([...byText].map(([text, servers]) => [servers.join(", "), text]));
+}
+
+function catalogCounts(toolbox: OpenToolbox): Record<string, CatalogCounts> | undefined {
+  const counts: Record<string, CatalogCounts> = {};
+  for (const server of toolbox.servers) {
+    const catalog = server.connection ? server.shared.catalog : undefined;
+    if (!catalog) continue;
+    const entry: CatalogCounts = {};
+    if (catalog.prompts.length > 0) entry.prompts = catalog.prompts.length;
+    if (catalog.resources.length > 0) entry.resources = catalog.resources.length;
+    if (catalog.resourceTemplates.length > 0) entry.resource_templates = catalog.resourceTemplates.length;
+    if (Object.keys(entry).length > 0) counts[server.name] = entry;
+  }
+  return Object.keys(counts).length > 0 ? counts : undefined;
 }
 
 function connectErrors(toolbox: OpenToolbox): string[] {

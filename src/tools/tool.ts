@@ -2,7 +2,7 @@
 import type * as z from "zod";
 import type { CallToolResult, Progress, RequestId } from "../sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import type { ToolboxRegistry } from "../toolbox/registry.ts";
+import type { ConfiguredServer, ToolboxRegistry } from "../toolbox/registry.ts";
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -18,6 +18,8 @@ export interface ToolContext {
   requestId?: RequestId;
   /** Set when the client asked for progress (a progressToken): reports progress to it. */
   onProgress?: (progress: Progress) => void;
+  /** A downstream tool's result, for the URIs it names (see src/catalog/learn-uris.ts). */
+  onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
 }
 
 export interface Tool<TSchema extends z.ZodType, TOut> {

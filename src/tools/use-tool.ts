@@ -75,6 +75,10 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
         onProgress: ctx.onProgress,
         relatedRequestId: ctx.requestId,
       });
+      if (ctx.onToolResult) {
+        const owner = ctx.registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);
+        if (owner) ctx.onToolResult(owner, result);
+      }
       return Success(result);
     } catch (error) {
       return Failure(`Error executing tool '${id.name}' ${where}: ${messageOf(error)}`);

@@ -84,7 +84,10 @@ test("context: on the reference servers, full entries are at most 0.8 and summar
         assert.equal(summary.servers[server].length, names.length, server);
         summary.servers[server].forEach((line, index) => assert.ok(line.startsWith(`${names[index]}(`), line));
       }
-      assert.deepEqual(Object.keys(summary), ["toolbox", "description", "servers_connected", "instructions", "servers"]);
+      assert.deepEqual(Object.keys(summary), ["toolbox", "description", "servers_connected", "instructions", "prompts_and_resources", "servers"]);
+      // Prompts and resources are only counted, and only for servers that have some (not filesystem).
+      assert.deepEqual(Object.keys(summary.prompts_and_resources!), ["everything", "memory"]);
+      assert.deepEqual(full.prompts_and_resources, summary.prompts_and_resources);
       // Only everything gives instructions (with a phrase meant to show that they reach the model).
       assert.deepEqual(Object.keys(instructions), ["everything"]);
       assert.match(instructions.everything, /Server instructions are working!/);

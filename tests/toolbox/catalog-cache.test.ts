@@ -119,3 +119,21 @@ test("catalog cache: tokens are the UTF-8 bytes of the compact JSON over 4, roun
   assert.equal(formatTokens(6_140), "6.1k");
   assert.equal(formatTokens(1_000), "1.0k");
 });
+
+test("catalog cache: prompts, resources and templates are kept next to the tools; a file with tools only still loads", async () => {
+  await withDir(async (dir) => {
+    const { host: h } = host({ WORKBENCH_CACHE_DIR: dir });
+    const tools = fixtureTools("A");
+    const catalog = {
+      prompts: [{ name: "summarize", arguments: [{ name: "pr", required: true }] }],
+      resources: [{ uri: "file:///a.txt", name: "a" }],
+      resourceTemplates: [{ uriTemplate: "file:///{path}", name: "files" }],
+    };
+    await new CatalogCache(h).remember(server(), tools, catalog);
+    assert.deepEqual(await new CatalogCache(h).readEntry(server()), { tools, catalog });
+    // A file written before prompts and resources were kept: its tools count, the rest is unknown.
+    writeFileSync(`${dir}/${definitionKey(server())}.json`, JSON.stringify({ format: 1, tools }));
+    assert.deepEqual(await new CatalogCache(h).readEntry(server()), { tools });
+    assert.deepEqual(await new CatalogCache(h).read(server()), tools);
+  });
+});
