@@ -26,6 +26,7 @@ import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
 import { CallError, ToolCallLane } from "./call-lane.ts";
 import { callAsTask, requiresTask } from "./task-call.ts";
+import { Rerun } from "./rerun.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
 import { StdioLink } from "./stdio-link.ts";
@@ -103,12 +104,8 @@ export class ServerConnection {
   #closing?: Promise<void>;
   /** A new session after the server forgot ours, shared by the calls that found out. */
   #renewing?: Promise<void>;
-  /** A list under way after notifications/tools/list_changed, and whether another was asked for meanwhile. */
-  #relisting?: Promise<void>;
-  #relistAgain = false;
-  /** The same for prompts and resources. */
-  #recatalog?: Promise<void>;
-  #recatalogAgain = false;
+  /** Lists again after notifications/tools/list_changed, one list at a time. */
+  #relistTools?: Rerun;
 
   private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
@@ -230,9 +227,11 @@ export class ServerConnection {
       this.lostReason ??= "connection closed";
       this.#lane?.close();
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#toolsChanged(client));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.#catalogChanged(client));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.#catalogChanged(client));
+    const relistTools = this.#relistTools = new Rerun(() => this.#toolsChanged(client));
+    const relistCatalog = new Rerun(() => this.#catalogChanged(client));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => relistTools.request());
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => relistCatalog.request());
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => relistCatalog.request());
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       if (this.#client === client) this.onResourceUpdated?.(notification.params.uri);
     });
@@ -243,22 +242,14 @@ export class ServerConnection {
     this.catalog = await listCatalog(client, timeout, (text) => this.#log(this.#link.redact(text)));
   }
 
-  /** Prompts or resources changed: list them again, once more at most for notifications meanwhile. */
-  #catalogChanged(client: Client): void {
-    if (this.#client !== client || this.lostReason) return;
-    if (this.#recatalog) {
-      this.#recatalogAgain = true;
-      return;
-    }
-    this.#recatalog = (async () => {
-      do {
-        this.#recatalogAgain = false;
-        const catalog = await listCatalog(client, this.target.config.connectTimeoutMs, (text) => this.#log(this.#link.redact(text)));
-        if (this.#client !== client) return;
-        this.catalog = catalog;
-        this.onCatalogChanged?.();
-      } while (this.#recatalogAgain && !this.lostReason);
-    })().finally(() => (this.#recatalog = undefined));
+  /** Prompts or resources changed: list them again; false once this client is no longer ours. */
+  async #catalogChanged(client: Client): Promise<boolean> {
+    if (this.#client !== client || this.lostReason) return false;
+    const catalog = await listCatalog(client, this.target.config.connectTimeoutMs, (text) => this.#log(this.#link.redact(text)));
+    if (this.#client !== client) return false;
+    this.catalog = catalog;
+    this.onCatalogChanged?.();
+    return !this.lostReason;
   }
 
   /**
@@ -287,34 +278,23 @@ export class ServerConnection {
 
   /** Resolves once the tools are listed as the server last said they changed. */
   toolsSettled(): Promise<void> {
-    return this.#relisting ?? Promise.resolve();
+    return this.#relistTools?.settled() ?? Promise.resolve();
   }
 
-  /**
-   * The server's tools changed: list them again. Notifications that come while a list is under way
-   * ask for one more list after it, not one each.
-   */
-  #toolsChanged(client: Client): void {
-    if (this.#client !== client || this.lostReason) return;
-    if (this.#relisting) {
-      this.#relistAgain = true;
-      return;
+  /** The server's tools changed: list them again; false once this client is no longer ours, or it failed. */
+  async #toolsChanged(client: Client): Promise<boolean> {
+    if (this.#client !== client || this.lostReason) return false;
+    try {
+      const tools = await this.#listTools(client, this.target.config.connectTimeoutMs);
+      if (this.#client !== client) return false;
+      // A new array: each toolbox's view made from the old one sees that it is stale.
+      this.tools = tools;
+      this.onToolsChanged?.();
+      return !this.lostReason;
+    } catch (error) {
+      this.#log(`listing the changed tools failed: ${this.#link.redact(messageOf(error))}`);
+      return false;
     }
-    this.#relisting = (async () => {
-      do {
-        this.#relistAgain = false;
-        try {
-          const tools = await this.#listTools(client, this.target.config.connectTimeoutMs);
-          if (this.#client !== client) return;
-          // A new array: each toolbox's view made from the old one sees that it is stale.
-          this.tools = tools;
-          this.onToolsChanged?.();
-        } catch (error) {
-          this.#log(`listing the changed tools failed: ${this.#link.redact(messageOf(error))}`);
-          return;
-        }
-      } while (this.#relistAgain && !this.lostReason);
-    })().finally(() => (this.#relisting = undefined));
   }
 
   /**
