@@ -49,12 +49,11 @@ export class SharedServer {
   #inFlight = 0;
   #idleTimer?: unknown;
   #lastTools: Tool[] = [];
-  /** It connected once: a later failure is a failed restart, not a failed start. */
+  /** It connected (and listed) once: a later failure is a failed restart, not a failed start. */
   #started = false;
   #lastCatalog: ServerCatalog = EMPTY_CATALOG;
   /** URIs the client subscribed to here: while there are any, the idle clock does not run. */
   readonly subscriptions = new Set<string>();
-  #listedOnce = false;
 
   constructor(target: ConnectionTarget, host: SharedServerHost) {
     this.target = target;
@@ -73,7 +72,7 @@ export class SharedServer {
 
   /** The last prompts, resources and templates the server listed; undefined before it first connected. */
   get catalog(): ServerCatalog | undefined {
-    return this.connection?.catalog ?? (this.#listedOnce ? this.#lastCatalog : undefined);
+    return this.connection?.catalog ?? (this.#started ? this.#lastCatalog : undefined);
   }
 
   /** Passes a request on (prompts/get, resources/read...); the idle clock waits for it like for a call. */
@@ -214,7 +213,6 @@ export class SharedServer {
   #catalogListed(): void {
     if (!this.connection) return;
     this.#lastCatalog = this.connection.catalog;
-    this.#listedOnce = true;
     this.#host.onCatalogListed?.(this);
   }
 
