@@ -67,6 +67,7 @@ export async function run(platform: Platform): Promise<number> {
 
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const backpressure = new FlowGate();
+  const serversBehind = new FlowGate();
   const catalog = new CatalogCache(platform);
   const registry = new ToolboxRegistry(config, {
     spawn: platform.spawn,
@@ -75,6 +76,7 @@ export async function run(platform: Platform): Promise<number> {
     writeStderr: platform.writeStderr,
     commandSearch: commandSearchFor(platform, platform.writeStderr),
     readGate: backpressure,
+    sendGate: serversBehind,
     auth: storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), path),
   }, { catalog });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
@@ -82,7 +84,7 @@ export async function run(platform: Platform): Promise<number> {
     quoteIgnoredLines: false,
     answerInvalid: true,
     backlog: { gate: backpressure, highWaterMark: CLIENT_BACKLOG_BYTES },
-    readGate: backpressure,
+    readGate: [backpressure, serversBehind],
   });
   let stop!: (reason: string) => void;
   const stopped = new Promise<string>((resolve) => (stop = resolve));
