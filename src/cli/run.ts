@@ -69,6 +69,7 @@ export async function run(platform: Platform): Promise<number> {
 
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const backpressure = new FlowGate();
+  const serversBehind = new FlowGate();
   const catalog = new CatalogCache(platform);
   // Servers start after the client's initialize: by then it is known what the client declared.
   const upstream = new ClientUpstream();
@@ -80,6 +81,7 @@ export async function run(platform: Platform): Promise<number> {
     writeStderr: platform.writeStderr,
     commandSearch: commandSearchFor(platform, platform.writeStderr),
     readGate: backpressure,
+    sendGate: serversBehind,
     auth: storedLogins(store, path, platform.readTextFile),
     upstream,
     chatLogin: chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
@@ -89,7 +91,7 @@ export async function run(platform: Platform): Promise<number> {
     quoteIgnoredLines: false,
     answerInvalid: true,
     backlog: { gate: backpressure, highWaterMark: CLIENT_BACKLOG_BYTES },
-    readGate: backpressure,
+    readGate: [backpressure, serversBehind],
   });
   let stop!: (reason: string) => void;
   const stopped = new Promise<string>((resolve) => (stop = resolve));

@@ -52,6 +52,8 @@ export interface ConnectionTarget {
 export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "windows"> & {
   /** Reading from servers waits while this is held: the client is not taking what we send. */
   readGate?: FlowGate;
+  /** Held while a server is not taking what we send it: reading from the client waits. */
+  sendGate?: FlowGate;
   /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
   auth?: RemoteAuth;
   /** Where a command not on the child's PATH is looked for; without it, nowhere else. */

@@ -13,6 +13,8 @@ import { Redactor } from "../remote/redact.ts";
 const GRACE_MS = 2_000;
 /** How long a failure waits for an exited child's last stderr lines to be read. */
 const STDERR_REPORT_MS = 500;
+/** Past this many bytes waiting to be written to a server, host.sendGate is held. */
+const SERVER_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export class StdioLink implements ServerLink {
   readonly transport: StreamTransport;
@@ -42,6 +44,8 @@ export class StdioLink implements ServerLink {
     this.transport = new StreamTransport(child.stdout, child.stdin, {
       maxMessageBytes: config.maxMessageBytes,
       readGate: host.readGate,
+      backlog: host.sendGate && { gate: host.sendGate, highWaterMark: SERVER_BACKLOG_BYTES },
+      drainAfterClose: true,
     });
     child.exited.then((status) => this.#onExit(status));
   }
@@ -101,6 +105,8 @@ export class StdioLink implements ServerLink {
   /** A crash: report it and take down what the server left behind. */
   #onExit(status: ExitStatus): void {
     this.#status = status;
+    // What a grandchild still writes to the inherited stdout is not waited for.
+    this.transport.stopDraining();
     if (this.#closing) return;
     const reason = describeExit(status);
     this.#log(reason);

@@ -34,8 +34,14 @@ export interface StreamTransportOptions {
   answerInvalid?: boolean;
   /** While more than `highWaterMark` bytes wait to be written to the peer, hold `gate`. */
   backlog?: { gate: FlowGate; highWaterMark: number };
-  /** Reading from the peer waits while this gate is held. */
-  readGate?: FlowGate;
+  /** Reading from the peer waits while this gate (or any of these gates) is held. */
+  readGate?: FlowGate | readonly FlowGate[];
+  /**
+   * After close, keep reading what the peer writes, and discard it, until the stream ends or
+   * stopDraining(): a child still finishing its work would fail its last writes (EPIPE) if its
+   * stdout were closed under it.
+   */
+  drainAfterClose?: boolean;
 }
 
 /**
@@ -89,7 +95,8 @@ export class StreamTransport implements Transport {
   readonly #quoteIgnoredLines: boolean;
   readonly #answerInvalid: boolean;
   readonly #backlog?: { gate: FlowGate; highWaterMark: number };
-  readonly #readGate?: FlowGate;
+  readonly #readGates: readonly FlowGate[];
+  readonly #drainAfterClose: boolean;
   /** Ids of the peer's requests that have no response yet. */
   readonly #unanswered = new Set<RequestId>();
   /** Ids of our requests to the peer that have no response yet (kept with answerInvalid). */
@@ -115,7 +122,8 @@ export class StreamTransport implements Transport {
     this.#quoteIgnoredLines = options.quoteIgnoredLines ?? true;
     this.#answerInvalid = options.answerInvalid ?? false;
     this.#backlog = options.backlog;
-    this.#readGate = options.readGate;
+    this.#readGates = options.readGate === undefined ? [] : Array.isArray(options.readGate) ? options.readGate : [options.readGate as FlowGate];
+    this.#drainAfterClose = options.drainAfterClose ?? false;
     // A peer that goes away must not surface as an unhandled rejection.
     this.#writer.closed.catch(() => {});
   }
@@ -136,7 +144,7 @@ export class StreamTransport implements Transport {
       this.#queue.push(frame);
       this.#queuedBytes += frame.length;
     }
-    if (this.#backlog && this.#queuedBytes > this.#backlog.highWaterMark) this.#backlog.gate.hold();
+    if (this.#backlog && this.#queuedBytes > this.#backlog.highWaterMark) this.#backlog.gate.hold(this);
     if (this.#answerInvalid && "method" in message && "id" in message) this.#ours.add(message.id);
     this.#flushing ??= this.#flush();
     await this.#flushing;
@@ -158,7 +166,7 @@ export class StreamTransport implements Transport {
         const batch = this.#nextBatch();
         await this.#writer.write(batch);
         this.#queuedBytes -= batch.length;
-        if (this.#backlog && this.#queuedBytes <= this.#backlog.highWaterMark) this.#backlog.gate.release();
+        if (this.#backlog && this.#queuedBytes <= this.#backlog.highWaterMark) this.#backlog.gate.release(this);
       }
     } catch (error) {
       // A peer that closed its end is gone: once said, and the connection ends as if it had left.
@@ -191,8 +199,9 @@ export class StreamTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#queue = [];
-    this.#backlog?.gate.release();
-    const closing = Promise.allSettled([this.#reader?.cancel(), this.#writer.close()]);
+    this.#backlog?.gate.release(this);
+    const reading = this.#drainAfterClose ? undefined : this.#reader?.cancel();
+    const closing = Promise.allSettled([reading, this.#writer.close()]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), CLOSE_TIMEOUT_MS)));
     // abort() itself waits for the write under way, so it is not awaited: it ends when the peer
@@ -208,8 +217,8 @@ export class StreamTransport implements Transport {
         const { value, done } = await reader.read();
         if (done) break;
         // Checked after the read: a read already under way when the gate closed delivers nothing.
-        const gate = this.#readGate?.passage();
-        if (gate) await gate;
+        for (let gate = this.#passage(); gate; gate = this.#passage()) await gate;
+        if (this.#closed) break;
         for (const event of this.#splitter.push(value)) {
           if (event.kind === "oversized") this.#refuseOversized(event);
           else if (event.kind === "pieces" ? this.#deliverPieces(event.pieces, event.bytes) : this.#deliver(event.bytes)) {
@@ -222,6 +231,21 @@ export class StreamTransport implements Transport {
     }
     await this.#drain();
     await this.close();
+    if (this.#drainAfterClose) await discardRest(reader);
+  }
+
+  /** Stops the discarding read after close (the child has exited; a grandchild may hold the pipe). */
+  stopDraining(): void {
+    if (this.#closed) void this.#reader?.cancel().catch(() => {});
+  }
+
+  /** The first held read gate's passage; undefined when all are open. */
+  #passage(): Promise<void> | undefined {
+    for (const gate of this.#readGates) {
+      const passage = gate.passage();
+      if (passage) return passage;
+    }
+    return undefined;
   }
 
   /** Waits (bounded) until every request the peer sent has been answered. */
@@ -358,6 +382,17 @@ export class StreamTransport implements Transport {
 
   #reportError(text: string): void {
     this.onerror?.(new Error(text));
+  }
+}
+
+/** Reads to the end of the stream (or until it is cancelled) and drops what comes. */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  try {
+    while (!(await reader.read()).done) {
+      // Discarded: nobody waits for a closed connection's messages.
+    }
+  } catch {
+    // Cancelled or broken: either way there is nothing more to read.
   }
 }
 

@@ -24,12 +24,12 @@ test("boundedFetch: a JSON body is measured whole", async () => {
 
 test("boundedFetch: reading waits while the read gate is held", async () => {
   const gate = new FlowGate();
-  gate.hold();
+  gate.hold(test);
   const response = await boundedFetch(1_000, gate, serving("application/json", '{"a":1}'))(URL_);
   let done = false;
   const text = readText(response).then((value) => ((done = true), value));
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.equal(done, false, "read while the gate was held");
-  gate.release();
+  gate.release(test);
   assert.equal(await text, '{"a":1}');
 });

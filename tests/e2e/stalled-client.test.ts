@@ -1,0 +1,72 @@
+/**
+ * A client that writes many large calls without reading its stdout (issue 19): the requests the
+ * workbench has read wait to be written to the server, whose answers wait to be written to the
+ * client. Both backlogs stop the reading of the client's stdin, so memory stays bounded end to
+ * end (before: a peak of 742 to 899 MB for this input), and every answer comes on resuming.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import process from "node:process";
+import { fixtureServer } from "../helpers/runtime.ts";
+import { startRaw } from "../helpers/raw-session.ts";
+import { residentBytes } from "../../scripts/bench/memory.ts";
+import { sleep } from "../helpers/toolbox.ts";
+
+const MiB = 1024 * 1024;
+const CALLS = 300;
+/** Past the raw session's initialize (id 1). */
+const FIRST_ID = 100;
+/** The issue's bound for a stalled reader. */
+const PEAK_LIMIT_MIB = 300;
+/** The peak is read once it has not grown for this long (the pipes are full), or at the bound. */
+const STEADY_MS = 3_000;
+const MEASURE_BOUND_MS = 90_000;
+
+const call = (id: number) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: {
+      name: "use_tool",
+      arguments: { tool: { toolbox: "dev", server: "fx", name: "echo" }, arguments: { text: `${id}:`.padEnd(MiB, "x") } },
+    },
+  }) + "\n";
+
+test("e2e stalled client: 300 calls of 1 MiB written without reading keep the peak RSS under 300 MB, and all are answered", async (t) => {
+  if (process.platform !== "linux") {
+    t.skip("VmHWM is read from /proc (Linux only)");
+    return;
+  }
+  const session = await startRaw({ toolboxes: { dev: { mcpServers: { fx: fixtureServer("fixture-server.ts") } } } });
+  try {
+    await session.write(JSON.stringify({ jsonrpc: "2.0", id: "open", method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }) + "\n");
+    await session.answer("open", 60_000);
+    session.pause();
+    // Not awaited one by one: the workbench is meant to stop reading, and the writes to wait.
+    session.child.stdin!.on("error", () => {});
+    for (let id = FIRST_ID; id < FIRST_ID + CALLS; id++) void session.write(call(id)).catch(() => {});
+    const started = Date.now();
+    let peak = 0;
+    let steadySince = Date.now();
+    while (Date.now() - started < MEASURE_BOUND_MS && Date.now() - steadySince < STEADY_MS) {
+      await sleep(250);
+      const now = residentBytes(session.pid, "VmHWM");
+      if (now > peak) [peak, steadySince] = [now, Date.now()];
+    }
+    t.diagnostic(`peak VmHWM ${(peak / MiB).toFixed(1)} MiB while ${CALLS} calls of 1 MiB were written unread`);
+    assert.ok(peak / 1e6 < PEAK_LIMIT_MIB, `peak VmHWM ${(peak / 1e6).toFixed(0)} MB, over ${PEAK_LIMIT_MIB} MB`);
+    session.resume();
+    for (let id = FIRST_ID; id < FIRST_ID + CALLS; id++) {
+      const reply = await session.answer(id, 120_000);
+      const text: string = reply.result?.content?.[0]?.text ?? JSON.stringify(reply).slice(0, 300);
+      assert.equal(reply.result?.isError, undefined, `call ${id}: ${JSON.stringify(reply).slice(0, 300)}`);
+      const sent = `${id}:`.padEnd(MiB, "x");
+      assert.ok(text.endsWith(`: ${sent}`), `call ${id} answered ${JSON.stringify(text.slice(0, 40))}, ${text.length} characters`);
+    }
+  } finally {
+    await session.close();
+    rmSync(session.dir, { recursive: true, force: true });
+  }
+});
