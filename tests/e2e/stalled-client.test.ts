@@ -39,10 +39,14 @@ test("e2e stalled client: 300 calls of 1 MiB written without reading keep the pe
     t.skip("VmHWM is read from /proc (Linux only)");
     return;
   }
-  const session = await startRaw({ toolboxes: { dev: { mcpServers: { fx: fixtureServer("fixture-server.ts") } } } });
+  // The server stops reading for a while after its first echo: the calls pile up on our side too.
+  const server = fixtureServer("fixture-server.ts", { env: { FIXTURE_STALL_STDIN_MS: "5000" } });
+  const session = await startRaw({ toolboxes: { dev: { mcpServers: { fx: server } } } });
   try {
     await session.write(JSON.stringify({ jsonrpc: "2.0", id: "open", method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }) + "\n");
     await session.answer("open", 60_000);
+    await session.write(call(FIRST_ID - 1));
+    await session.answer(FIRST_ID - 1, 60_000);
     session.pause();
     // Not awaited one by one: the workbench is meant to stop reading, and the writes to wait.
     session.child.stdin!.on("error", () => {});
