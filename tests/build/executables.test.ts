@@ -3,7 +3,7 @@
  * environment (`env -i`), serves a real MCP session. The Deno one needs `denort`, which `deno
  * compile` downloads unless DENORT_BIN names one; where none can be had, its tests skip, saying why.
  */
-import { after, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -12,7 +12,7 @@ import process from "node:process";
 import pkg from "../../package.json" with { type: "json" };
 import { Client, StdioClientTransport } from "../helpers/sdk.ts";
 import { errorText, okText, opened } from "../helpers/toolbox.ts";
-import { fixture, npmServer, repoRoot, runScript } from "../helpers/runtime.ts";
+import { fixture, npmServer, removeAtExit, repoRoot, runScript } from "../helpers/runtime.ts";
 import { writeConfig } from "../helpers/workbench.ts";
 
 const bun = `${repoRoot}/node_modules/.bin/bun`;
@@ -54,12 +54,11 @@ function buildDeno(): Build {
 }
 
 const builds: Record<string, Build> = { bun: buildBun(), deno: buildDeno() };
-// The copies in temporary directories go when the file's tests are done (dist/ is the build's own).
-after(() => {
-  for (const build of Object.values(builds)) {
-    if ("path" in build) rmSync(build.path.slice(0, build.path.lastIndexOf("/")), { recursive: true, force: true });
-  }
-});
+// The copies in temporary directories go at the end (dist/ is the build's own). Not in `after`:
+// Deno skips it when the file's last test is ignored, as the Deno executable's are without denort.
+for (const build of Object.values(builds)) {
+  if ("path" in build) removeAtExit(build.path.slice(0, build.path.lastIndexOf("/")));
+}
 for (const [name, build] of Object.entries(builds)) {
   if ("skip" in build) console.log(`SKIPPED: the ${name} executable's tests: ${build.skip}`);
 }

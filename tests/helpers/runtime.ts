@@ -68,7 +68,7 @@ export function workbenchEnv(extra: Record<string, string> = {}): Record<string,
  * Deno loads this module once per file), so no test's `after` owns it: it goes when the process
  * or the module's realm ends. Bun gives `exit`, `deno test` only `unload`.
  */
-function removeAtExit(dir: string): void {
+export function removeAtExit(dir: string): void {
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
   globalThis.addEventListener?.("unload", remove, { once: true });
