@@ -28,7 +28,7 @@ import {
 import type { CatalogCache } from "../toolbox/catalog-cache.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolbox/registry.ts";
 import type { ServerConnection } from "../toolbox/connection.ts";
-import { messageOf } from "../errors.ts";
+import { errorWithCode, messageOf, passedOn } from "../errors.ts";
 import type { ServerCatalog } from "./server-catalog.ts";
 import { namePrompts, type PromptOrigin } from "./prompt-names.ts";
 import type { UriOwner, UriTable } from "./uri-table.ts";
@@ -189,7 +189,7 @@ export class WorkbenchCatalog {
     try {
       return await slot.shared.request(connected.connection, method, params, schema);
     } catch (error) {
-      if (error instanceof McpError) throw asServerSent(error);
+      if (error instanceof McpError) throw passedOn(error);
       throw errorWithCode(ErrorCode.InternalError, `Request '${method}' to ${where} failed: ${messageOf(error)}`);
     }
   }
@@ -226,18 +226,6 @@ function checked<T>(schema: { safeParse(value: unknown): { success: true; data: 
   return result.data;
 }
 
-/**
- * The server's error as it sent it: the SDK Server answers with an error's code, message and data,
- * and an McpError's message has "MCP error <code>: " in front of the server's words.
- */
-function asServerSent(error: McpError): Error {
-  return errorWithCode(error.code, error.message.replace(/^MCP error -?\d+: /, ""), error.data);
-}
-
-/** An error the SDK Server answers with this code and exactly this message (an McpError's has a prefix). */
-function errorWithCode(code: number, message: string, data?: unknown): Error {
-  return Object.assign(new Error(message), { code, ...(data !== undefined && { data }) });
-}
 
 function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {
   return namePrompts(sources.flatMap(({ configured, catalog }) =>

@@ -18,7 +18,7 @@ import {
   McpError,
 } from "../sdk.ts";
 import type { CallInFlight } from "../toolbox/call-lane.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf, passedOn } from "../errors.ts";
 import type { Upstream } from "./upstream.ts";
 
 export interface RelayTarget {
@@ -126,12 +126,7 @@ export class DownstreamRelay {
   }
 }
 
-/**
- * The client's error as the server would get it directly: its code and data, and its message
- * without the "MCP error <code>: " the SDK puts in front (the server's SDK adds its own).
- */
+/** The client's error as the server would get it directly (see passedOn); anything else as it is. */
 function asRelayedError(error: unknown): unknown {
-  if (!(error instanceof McpError)) return error;
-  const message = error.message.replace(/^MCP error -?\d+: /, "");
-  return Object.assign(new Error(message), { code: error.code, data: error.data });
+  return error instanceof McpError ? passedOn(error) : error;
 }
