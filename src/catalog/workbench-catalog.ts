@@ -97,29 +97,28 @@ export class WorkbenchCatalog {
 
   /** Each URI once, from the first server in configuration order that lists it. */
   async listResources(): Promise<{ resources: Resource[] }> {
-    const seen = new Set<string>();
-    const resources: Resource[] = [];
-    for (const { configured: { toolbox, server }, catalog } of await this.#sources()) {
-      for (const resource of catalog.resources) {
-        if (seen.has(resource.uri)) continue;
-        seen.add(resource.uri);
-        resources.push(labelled(resource, toolbox, server));
-      }
-    }
-    return { resources };
+    return { resources: await this.#firstOfEach((catalog) => catalog.resources, (resource) => resource.uri) };
   }
 
   async listResourceTemplates(): Promise<{ resourceTemplates: ResourceTemplate[] }> {
+    return { resourceTemplates: await this.#firstOfEach((catalog) => catalog.resourceTemplates, (template) => template.uriTemplate) };
+  }
+
+  /** Every server's items, each key once (the first server in configuration order wins), labelled with its origin. */
+  async #firstOfEach<T extends { name: string; title?: string; description?: string }>(
+    itemsOf: (catalog: ServerCatalog) => T[],
+    keyOf: (item: T) => string,
+  ): Promise<T[]> {
     const seen = new Set<string>();
-    const resourceTemplates: ResourceTemplate[] = [];
+    const items: T[] = [];
     for (const { configured: { toolbox, server }, catalog } of await this.#sources()) {
-      for (const template of catalog.resourceTemplates) {
-        if (seen.has(template.uriTemplate)) continue;
-        seen.add(template.uriTemplate);
-        resourceTemplates.push(labelled(template, toolbox, server));
+      for (const item of itemsOf(catalog)) {
+        if (seen.has(keyOf(item))) continue;
+        seen.add(keyOf(item));
+        items.push(labelled(item, toolbox, server));
       }
     }
-    return { resourceTemplates };
+    return items;
   }
 
   async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
