@@ -1,0 +1,59 @@
+/**
+ * The words of MCP 2026-07-28 that both sides of the workbench use: the per-request `_meta`
+ * envelope, result types, input requests and the version error. 2025-11-25 is the legacy era:
+ * an `initialize` handshake and a session.
+ */
+
+export const MODERN_VERSION = "2026-07-28";
+export const LEGACY_VERSION = "2025-11-25";
+export type Era = typeof MODERN_VERSION | typeof LEGACY_VERSION;
+
+export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+export const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+export const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
+export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+
+/** JSON-RPC error for a request whose protocol version the peer does not speak. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** One request a server needs answered before it can finish a call, keyed in `inputRequests`. */
+export interface InputRequest {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A result that asks for input: answer `inputRequests` and retry with `inputResponses` and `requestState`. */
+export interface InputRequiredResult {
+  resultType: "input_required";
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  [key: string]: unknown;
+}
+
+/** The server→client requests that 2026-07-28 carries inside results instead. */
+export const INPUT_METHODS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The version a request's `_meta` claims, if it carries the 2026-07-28 envelope. */
+export function claimedVersion(params: unknown): string | undefined {
+  const meta = isObject(params) ? params._meta : undefined;
+  const version = isObject(meta) ? meta[PROTOCOL_VERSION_KEY] : undefined;
+  return typeof version === "string" ? version : undefined;
+}
+
+export function isInputRequired(result: unknown): result is InputRequiredResult {
+  return isObject(result) && result.resultType === "input_required";
+}
+
+/** The method results that 2026-07-28 makes cacheable: they carry `ttlMs` and `cacheScope`. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "server/discover",
+]);
