@@ -14,6 +14,8 @@ import {
   type Server,
   SetLevelRequestSchema,
 } from "../sdk.ts";
+import type { UpstreamGate } from "../era/upstream-gate.ts";
+import { INPUT_METHODS } from "../era/wire.ts";
 
 export interface UpstreamRequestOptions {
   /** Cancels the request at the client (notifications/cancelled). */
@@ -41,24 +43,28 @@ export interface Upstream {
 /** The Upstream of the SDK Server that serves the client: attached once the Server exists. */
 export class ClientUpstream implements Upstream {
   #server?: Server;
+  #gate?: UpstreamGate;
   #logLevel?: LoggingLevel;
   readonly #levelListeners = new Set<(level: LoggingLevel) => void>();
   readonly #rootsListeners = new Set<() => void>();
 
   get capabilities(): ClientCapabilities | undefined {
-    return this.#server?.getClientCapabilities();
+    return this.#gate?.modern ? this.#gate.capabilities : this.#server?.getClientCapabilities();
   }
 
   get logLevel(): LoggingLevel | undefined {
     return this.#logLevel;
   }
 
-  /** Takes logging/setLevel and notifications/roots/list_changed from the client. */
-  attach(server: Server): void {
+  /**
+   * Takes logging/setLevel and notifications/roots/list_changed from the client. The gate tells
+   * whether the client speaks 2026-07-28, which asks through results instead of requests.
+   */
+  attach(server: Server, gate?: UpstreamGate): void {
     this.#server = server;
+    this.#gate = gate;
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
-      this.#logLevel = request.params.level;
-      for (const listener of [...this.#levelListeners]) listener(request.params.level);
+      this.levelSet(request.params.level);
       return {};
     });
     server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
@@ -66,15 +72,32 @@ export class ClientUpstream implements Upstream {
     });
   }
 
+  /** The client set a logging level: with logging/setLevel, or in a 2026-07-28 request's `_meta`. */
+  levelSet(level: string): void {
+    this.#logLevel = level as LoggingLevel;
+    for (const listener of [...this.#levelListeners]) listener(level as LoggingLevel);
+  }
+
   async request(method: string, params: Record<string, unknown> | undefined, options: UpstreamRequestOptions) {
     const server = this.#server;
     if (!server) throw new Error("No client is connected");
+    if (this.#gate?.modern) return await this.#askWithinCall(this.#gate, method, params, options);
     // ResultSchema keeps every field: the server behind us checks the result, as it would directly.
     return await server.request({ method, params } as never, ResultSchema, options) as Record<string, unknown>;
   }
 
   async notify(method: string, params: Record<string, unknown> | undefined, relatedRequestId?: RequestId) {
     await this.#server?.notification({ method, params } as never, { relatedRequestId });
+  }
+
+  /** A 2026-07-28 client is asked within the call the question is for, and answers with its retry. */
+  #askWithinCall(gate: UpstreamGate, method: string, params: Record<string, unknown> | undefined, options: UpstreamRequestOptions) {
+    if (!INPUT_METHODS.has(method) || options.relatedRequestId === undefined) {
+      throw new Error(`The client speaks MCP 2026-07-28, which takes ${method} only during a tool call`);
+    }
+    const timeout = AbortSignal.timeout(options.timeout);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    return gate.parked.ask(options.relatedRequestId, { method, params: withoutProgressToken(params) }, signal);
   }
 
   onLogLevel(listener: (level: LoggingLevel) => void): () => void {
@@ -86,4 +109,13 @@ export class ClientUpstream implements Upstream {
     this.#rootsListeners.add(listener);
     return () => this.#rootsListeners.delete(listener);
   }
+}
+
+/** An embedded request has no progress of its own: the server's token for it would mean nothing. */
+function withoutProgressToken(params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  if (!meta || !("progressToken" in meta)) return params;
+  const { progressToken: _, ...rest } = meta;
+  const { _meta: __, ...others } = params!;
+  return Object.keys(rest).length > 0 ? { ...others, _meta: rest } : others;
 }

@@ -6,10 +6,15 @@
  * request (initialize, tools/list, ping...) is left to the SDK Server.
  */
 import { ErrorCode, type JSONRPCMessage, type Progress, type RequestId } from "../sdk.ts";
-import type { StreamTransport } from "../transport/stream-transport.ts";
 import { JsonRpcError, type ToolDispatcher } from "../tools/dispatcher.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { messageOf } from "../errors.ts";
+
+/** Where the lane takes its calls and sends its answers: the client's connection. */
+export interface LaneTransport {
+  claim?: (message: JSONRPCMessage) => boolean;
+  send(message: JSONRPCMessage): Promise<void>;
+}
 
 export type SharedContext = Omit<ToolContext, "signal" | "onProgress" | "requestId">;
 
@@ -20,7 +25,7 @@ interface ToolCall {
   progressToken?: string | number;
 }
 
-export function serveToolCalls(transport: StreamTransport, dispatcher: ToolDispatcher, context: SharedContext): void {
+export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, context: SharedContext): void {
   const running = new Map<RequestId, AbortController>();
 
   async function serve(call: ToolCall): Promise<void> {

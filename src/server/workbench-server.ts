@@ -19,6 +19,7 @@ import type { CatalogCache } from "../toolbox/catalog-cache.ts";
 import { UriTable } from "../catalog/uri-table.ts";
 import { learnUris } from "../catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog-requests.ts";
+import { UpstreamGate } from "../era/upstream-gate.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -40,21 +41,25 @@ export interface WorkbenchServerOptions {
 /** Creates the server and connects it to the client's transport. */
 export async function serveWorkbench(transport: StreamTransport, options: WorkbenchServerOptions): Promise<Server> {
   const { config, configPath, registry } = options;
-  const server = new Server(
-    { name: NAME, version: VERSION },
-    {
-      capabilities: { tools: {}, logging: {}, ...CATALOG_CAPABILITIES },
-      instructions: buildInstructions(config, configPath, options.figures),
-      jsonSchemaValidator: lazySchemaValidator,
-    },
-  );
+  const serverInfo = { name: NAME, version: VERSION };
+  const capabilities = { tools: {}, logging: {}, ...CATALOG_CAPABILITIES };
+  const instructions = buildInstructions(config, configPath, options.figures);
+  const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: lazySchemaValidator });
+  // Both eras on one connection: the gate speaks 2026-07-28 when the client's first message does.
+  const gate = new UpstreamGate(transport, {
+    capabilities,
+    instructions,
+    serverInfo,
+    onModern: options.onInitialized,
+    onLogLevel: (level) => options.upstream?.levelSet(level),
+  });
   const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
-  options.upstream?.attach(server);
+  options.upstream?.attach(server, gate);
   const uris = new UriTable();
   serveCatalog(server, registry, uris, options.catalog);
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
-  serveToolCalls(transport, dispatcher, {
+  serveToolCalls(gate, dispatcher, {
     config,
     registry,
     onToolResult: (owner, result) => learnUris(uris, owner, result),
@@ -62,7 +67,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   server.onclose = options.onClose;
   server.oninitialized = options.onInitialized;
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
-  await server.connect(transport);
+  await server.connect(gate);
   return server;
 }
 

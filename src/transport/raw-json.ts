@@ -100,3 +100,17 @@ export function rawResponseFrame(message: object, encoder: TextEncoder): Uint8Ar
   const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
   return [head, ...raw, encoder.encode("}\n")];
 }
+
+/**
+ * A raw object with `member` (`"key":value`) put first, still raw: a large result gains a member
+ * without being parsed. Undefined when `value` is not raw, or is `{}`; then add the member the
+ * ordinary way.
+ */
+export function rawWithLeadingMember(value: unknown, member: string): Record<string, unknown> | undefined {
+  const pieces = rawJsonOf(value);
+  if (!pieces) return undefined;
+  const first = pieces[0].subarray(1);
+  const next = first.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
+  if (next === undefined || next === 0x7d) return undefined;
+  return lazyJsonObject([new TextEncoder().encode(`{${member},`), first, ...pieces.slice(1)]);
+}

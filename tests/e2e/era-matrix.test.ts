@@ -1,0 +1,76 @@
+/**
+ * The era matrix: each client (SDK v2 in legacy, auto and pinned-2026 modes, SDK 1.32) in front
+ * of the workbench, each server kind behind it (SDK 1.32 on stdio, SDK v2 serving both eras on
+ * stdio, SDK v2 serving only 2026-07-28 on stdio, SDK v2 over stateless HTTP). In each cell: the
+ * toolbox opens, a call is answered, an elicitation goes to the client and back, and a cancelled
+ * call is cancelled at the server.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { CLIENT_KINDS, connectEraClient, type EraClient, type ToolResult } from "../helpers/era-clients.ts";
+import { fixtureServer } from "../helpers/runtime.ts";
+import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
+import { eventually, sleep } from "../helpers/toolbox.ts";
+
+after(removeTempDirs);
+
+interface ServerKind {
+  entry: Record<string, unknown>;
+  /** What echo {text: "hi"} answers. */
+  echoed: RegExp;
+  wait: { name: string; args: Record<string, unknown> };
+  /** The number of cancelled waits, from the server's stats tool. */
+  cancelled: { name: string; read: (text: string) => number };
+}
+
+const v2Stats = { name: "stats", read: (text: string) => (JSON.parse(text) as { cancelled: number }).cancelled };
+const SERVERS: Record<string, ServerKind> = {
+  "sdk-1.32": {
+    entry: fixtureServer("fixture-server.ts", { env: { FIXTURE_CLIENT_FEATURES: "1" } }),
+    echoed: /^fixture: hi$/,
+    wait: { name: "sleep", args: { ms: 30_000 } },
+    cancelled: { name: "cancellations", read: Number },
+  },
+  "v2-dual": {
+    entry: fixtureServer("v2-server.ts", { args: [...fixtureServer("v2-server.ts").args, "--era", "dual"] }),
+    echoed: /^2026-07-28: hi$|^2025-11-25: hi$/,
+    wait: { name: "wait", args: { ms: 30_000 } },
+    cancelled: v2Stats,
+  },
+};
+
+const textOf = (result: ToolResult) => result.content?.find((block) => block.type === "text")?.text ?? "";
+const use = (client: EraClient, server: string, name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
+  client.call("use_tool", { tool: { toolbox: "era", server, name }, arguments: args }, signal);
+
+for (const kind of CLIENT_KINDS) {
+  test(`era matrix: a ${kind} client`, async (t) => {
+    const dir = tempDir();
+    const servers = Object.fromEntries(Object.entries(SERVERS).map(([name, server]) => [name, server.entry]));
+    const path = writeConfig(dir, { toolboxes: { era: { description: "Servers of both eras", mcpServers: servers } } });
+    const client = await connectEraClient(kind, path, {}, "Ada");
+    try {
+      assert.equal(client.era, kind === "v2-pinned" || kind === "v2-auto" ? "modern" : "legacy");
+      assert.match(client.instructions ?? "", /- era: Servers of both eras/);
+      const opened = JSON.parse(textOf(await client.call("open_toolbox", { toolbox_name: "era" })));
+      assert.equal(opened.servers_connected, Object.keys(SERVERS).length, JSON.stringify(opened));
+      for (const [name, server] of Object.entries(SERVERS)) {
+        await t.test(`${kind} → ${name}`, async () => {
+          assert.match(textOf(await use(client, name, "echo", { text: "hi" })), server.echoed);
+          const confirmed = await use(client, name, "confirm", { what: "deploy" });
+          assert.equal(textOf(confirmed), "deploy confirmed by Ada", `${JSON.stringify(confirmed)}\n${client.stderr()}`);
+          const before = server.cancelled.read(textOf(await use(client, name, server.cancelled.name, {})));
+          const controller = new AbortController();
+          const waiting = use(client, name, server.wait.name, server.wait.args, controller.signal);
+          await sleep(300);
+          controller.abort("the user stopped it");
+          await assert.rejects(waiting);
+          await eventually("the server to see the cancellation", async () =>
+            server.cancelled.read(textOf(await use(client, name, server.cancelled.name, {}))), (count) => count === before + 1);
+        });
+      }
+    } finally {
+      await client.close();
+    }
+  });
+}
