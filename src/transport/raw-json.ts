@@ -108,7 +108,7 @@ export function rawResponseFrame(message: object, encoder: TextEncoder): Uint8Ar
  */
 export function rawWithLeadingMember(value: unknown, member: string): Record<string, unknown> | undefined {
   const pieces = rawJsonOf(value);
-  if (!pieces) return undefined;
+  if (!pieces || pieces[0][0] !== 0x7b) return undefined;
   const first = pieces[0].subarray(1);
   const next = first.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09);
   if (next === undefined || next === 0x7d) return undefined;

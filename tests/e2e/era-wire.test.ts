@@ -1,0 +1,100 @@
+/**
+ * The 2026-07-28 connection in raw lines, for what the matrix's clients take for granted: what
+ * server/discover says, the answer to a version we do not speak, the cache fields, the instructions
+ * in both eras, and subscriptions/listen.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { INITIALIZE, INITIALIZED, startRaw } from "../helpers/raw-session.ts";
+import { npmServer } from "../helpers/runtime.ts";
+import { removeTempDirs } from "../helpers/workbench.ts";
+import { fx } from "../helpers/toolbox.ts";
+
+after(removeTempDirs);
+
+const envelope = (version = "2026-07-28") => ({
+  "io.modelcontextprotocol/protocolVersion": version,
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+});
+const request = (id: number, method: string, params: Record<string, unknown> = {}, version?: string) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope(version) } }) + "\n";
+
+const CONFIG = {
+  toolboxes: {
+    files: { description: "Prompts and resources", mcpServers: { everything: npmServer("everything") } },
+    plain: { description: "Plain tools", mcpServers: { one: fx("one") } },
+  },
+};
+
+test("era wire: server/discover, the version error, cache fields and the instructions of both eras", async () => {
+  const session = await startRaw(CONFIG, { initialize: false });
+  try {
+    await session.write(request(1, "server/discover"));
+    const discovered = (await session.answer(1)).result;
+    assert.equal(discovered.resultType, "complete");
+    assert.deepEqual(discovered.supportedVersions, ["2026-07-28"]);
+    assert.deepEqual(Object.keys(discovered.capabilities).sort(), ["completions", "logging", "prompts", "resources", "tools"]);
+    assert.match(discovered.instructions, /- files: Prompts and resources/);
+    assert.equal(discovered.ttlMs, 0);
+    assert.equal(discovered.cacheScope, "private");
+    assert.equal(discovered._meta["io.modelcontextprotocol/serverInfo"].name, "mcp-workbench");
+
+    await session.write(request(2, "tools/list", {}, "2027-01-01"));
+    const refused = await session.answer(2);
+    assert.equal(refused.error.code, -32022);
+    assert.equal(refused.error.message, 'Unsupported protocol version: "2027-01-01"');
+    assert.deepEqual(refused.error.data, { supported: ["2026-07-28"], requested: "2027-01-01" });
+
+    await session.write(request(3, "tools/list"));
+    const listed = (await session.answer(3)).result;
+    assert.deepEqual([listed.resultType, listed.ttlMs, listed.cacheScope], ["complete", 0, "private"]);
+    assert.deepEqual(listed.tools.map((tool: { name: string }) => tool.name), ["open_toolbox", "use_tool"]);
+
+    await session.write(request(4, "tools/call", { name: "open_toolbox", arguments: { toolbox_name: "plain" } }));
+    const opened = (await session.answer(4)).result;
+    assert.equal(opened.resultType, "complete");
+    assert.equal(JSON.parse(opened.content[0].text).servers_connected, 1);
+  } finally {
+    await session.close();
+  }
+
+  // The same instructions reach a 2025 client in its initialize result.
+  const legacy = await startRaw(CONFIG, { initialize: false });
+  try {
+    await legacy.write(`${INITIALIZE}\n${INITIALIZED}\n`);
+    const initialized = (await legacy.answer(1)).result;
+    assert.match(initialized.instructions, /- files: Prompts and resources/);
+    assert.equal(initialized.resultType, undefined, "a 2025 connection is as it was");
+  } finally {
+    await legacy.close();
+  }
+});
+
+test("era wire: subscriptions/listen hears the prompts and resources lists change when a toolbox opens", async () => {
+  const session = await startRaw(CONFIG, { initialize: false });
+  try {
+    await session.write(request(1, "subscriptions/listen", { notifications: { promptsListChanged: true, resourcesListChanged: true } }));
+    const ack = await session.reply((reply) => reply.method === "notifications/subscriptions/acknowledged");
+    assert.equal(ack.params._meta["io.modelcontextprotocol/subscriptionId"], 1);
+    assert.deepEqual(ack.params.notifications, {
+      toolsListChanged: false,
+      promptsListChanged: true,
+      resourcesListChanged: true,
+      resourceSubscriptions: [],
+    });
+    await session.write(request(2, "tools/call", { name: "open_toolbox", arguments: { toolbox_name: "files" } }));
+    await session.answer(2, 60_000);
+    for (const method of ["notifications/prompts/list_changed", "notifications/resources/list_changed"]) {
+      const changed = await session.reply((reply) => reply.method === method);
+      assert.equal(changed.params._meta["io.modelcontextprotocol/subscriptionId"], 1);
+    }
+    // A cancelled listen ends: it is never answered, and hears no more.
+    await session.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }) + "\n");
+    await session.write(request(3, "tools/list"));
+    await session.answer(3);
+    assert.equal(session.replies.filter((reply) => reply.id === 1).length, 0);
+  } finally {
+    await session.close();
+  }
+});
