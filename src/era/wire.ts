@@ -31,6 +31,17 @@ export interface InputRequiredResult {
   [key: string]: unknown;
 }
 
+/**
+ * What a 2026-07-28 client's retry of use_tool carries for the server behind it, passed on as it
+ * came; and whether that server's input_required may go back to the client as it is (the client
+ * speaks 2026-07-28) rather than be asked of it the 2025 way.
+ */
+export interface CallInput {
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  passInputRequired: boolean;
+}
+
 /** The server→client requests that 2026-07-28 carries inside results instead. */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 

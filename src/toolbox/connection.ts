@@ -29,6 +29,7 @@ import { callAsTask, requiresTask } from "./task-call.ts";
 import { Rerun } from "./rerun.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
+import type { CallInput } from "../era/wire.ts";
 import { StdioLink } from "./stdio-link.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
@@ -75,6 +76,8 @@ export interface CallOptions {
   limits?: CallLimits;
   /** The client's request (a use_tool call) this call serves. */
   relatedRequestId?: RequestId;
+  /** What a 2026-07-28 client's retry carries for the server. */
+  input?: CallInput;
 }
 
 export class ServerConnection {
