@@ -94,6 +94,8 @@ export class ModernSession {
       this.#answered(message);
       return Promise.resolve();
     }
+    // A late answer to an input request of a call given up: the server never asked it.
+    if (typeof message.id === "string" && message.id.startsWith(INPUT_ID_PREFIX)) return Promise.resolve();
     return this.#peer.toServer(message);
   }
 
