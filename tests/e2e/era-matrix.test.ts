@@ -64,6 +64,8 @@ test("era matrix: 2026-07-28 and 2025-11-25 servers behind one workbench", async
           dual: v2("dual"),
           remote: { type: "http", url: http.url("/") },
           legacy: fx("legacy", {}, { FIXTURE_METHOD_LOG: methods }),
+          // Exits when asked server/discover: started again and initialized.
+          strict: { ...runScript(fixture("line-server.ts")), env: { LINE_EXIT_ON_UNKNOWN: "1" } },
         },
       },
     },
@@ -72,7 +74,7 @@ test("era matrix: 2026-07-28 and 2025-11-25 servers behind one workbench", async
   const session = await startWorkbench(config, { WORKBENCH_CACHE_DIR: cache }, elicitingClient(asked));
   try {
     const era = opened(await openToolbox(session, "era"));
-    assert.equal(era.servers_connected, 4, JSON.stringify(era._errors ?? era));
+    assert.equal(era.servers_connected, 5, JSON.stringify(era._errors ?? era));
 
     await t.test("open_toolbox lists every server's tools", () => {
       for (const server of ["modern", "dual", "remote"]) assert.deepEqual(toolsOf(era, server).sort(), V2_TOOLS, server);
@@ -84,6 +86,7 @@ test("era matrix: 2026-07-28 and 2025-11-25 servers behind one workbench", async
         assert.equal(okText(await useTool(session, "era", server, "echo", { text: "hi" })), "2026-07-28: hi", server);
       }
       assert.equal(okText(await useTool(session, "era", "legacy", "echo", { text: "hi" })), "legacy: hi");
+      assert.equal(okText(await useTool(session, "era", "strict", "echo", { text: "hi" })), "hi");
     });
 
     await t.test("an input_required result becomes an elicitation of the client, and the answer goes back", async () => {
@@ -123,11 +126,11 @@ test("era matrix: 2026-07-28 and 2025-11-25 servers behind one workbench", async
   await t.test("the next start remembers each era: no probe of the legacy server", async () => {
     const eras = readdirSync(cache).filter((name) => name.startsWith("era-"))
       .map((name) => JSON.parse(readFileSync(`${cache}/${name}`, "utf8")).era).sort();
-    assert.deepEqual(eras, ["2025-11-25", "2026-07-28", "2026-07-28", "2026-07-28"]);
+    assert.deepEqual(eras, ["2025-11-25", "2025-11-25", "2026-07-28", "2026-07-28", "2026-07-28"]);
     const again = await startWorkbench(config, { WORKBENCH_CACHE_DIR: cache }, elicitingClient(asked));
     try {
       const reopened = opened(await openToolbox(again, "era"));
-      assert.equal(reopened.servers_connected, 4, JSON.stringify(reopened));
+      assert.equal(reopened.servers_connected, 5, JSON.stringify(reopened));
       assert.equal(okText(await useTool(again, "era", "legacy", "echo", { text: "again" })), "legacy: again");
       assert.equal(okText(await useTool(again, "era", "modern", "echo", { text: "again" })), "2026-07-28: again");
       const seen = readFileSync(methods, "utf8").trim().split("\n");
