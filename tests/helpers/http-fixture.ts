@@ -24,6 +24,11 @@ export function startEverythingHttp(which: "streamableHttp" | "sse"): Promise<Ht
   return startListening(runScript(fixture("everything-http.ts"), [which]), {});
 }
 
+/** The SDK v2 fixture (tests/fixtures/v2-server.ts) over Streamable HTTP: stateless 2025-11-25 and 2026-07-28. */
+export function startV2Http(): Promise<HttpFixture> {
+  return startListening(runScript(fixture("v2-server.ts"), ["--http"]), {});
+}
+
 function startListening(run: { command: string; args: string[] }, env: Record<string, string>): Promise<HttpFixture> {
   const child: ChildProcess = spawn(run.command, run.args, {
     env: { ...process.env, ...env },
