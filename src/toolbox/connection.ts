@@ -29,7 +29,7 @@ import { callAsTask, requiresTask } from "./task-call.ts";
 import { Rerun } from "./rerun.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
-import type { CallInput } from "../era/wire.ts";
+import { type CallInput, MODERN_VERSION } from "../era/wire.ts";
 import { StdioLink } from "./stdio-link.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
@@ -349,6 +349,8 @@ export class ServerConnection {
       signal: options.signal,
       onProgress: options.onProgress,
       relatedRequestId: options.relatedRequestId,
+      // Only a 2026-07-28 server has input requests: a 2025 one never sees these fields.
+      input: this.#link instanceof EraLink && this.#link.era === MODERN_VERSION ? options.input : undefined,
     };
     if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, call);
     return this.#lane.call(call);

@@ -11,8 +11,13 @@ import { CLIENT_KINDS, connectEraClient, type EraClient, type ToolResult } from 
 import { fixtureServer } from "../helpers/runtime.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { eventually, sleep } from "../helpers/toolbox.ts";
+import { type HttpFixture, startV2Http } from "../helpers/http-fixture.ts";
 
-after(removeTempDirs);
+let http: HttpFixture | undefined;
+after(async () => {
+  await http?.stop();
+  removeTempDirs();
+});
 
 interface ServerKind {
   entry: Record<string, unknown>;
@@ -24,6 +29,15 @@ interface ServerKind {
 }
 
 const v2Stats = { name: "stats", read: (text: string) => (JSON.parse(text) as { cancelled: number }).cancelled };
+const v2 = (entry: Record<string, unknown>): ServerKind => ({
+  entry,
+  echoed: /^2026-07-28: hi$/,
+  wait: { name: "wait", args: { ms: 30_000 } },
+  cancelled: v2Stats,
+});
+const v2Stdio = (era: string) => fixtureServer("v2-server.ts", { args: [...fixtureServer("v2-server.ts").args, "--era", era] });
+/** Filled in by the first test: the HTTP server is started once, for every client. */
+const httpEntry: Record<string, unknown> = { type: "http" };
 const SERVERS: Record<string, ServerKind> = {
   "sdk-1.32": {
     entry: fixtureServer("fixture-server.ts", { env: { FIXTURE_CLIENT_FEATURES: "1" } }),
@@ -31,12 +45,10 @@ const SERVERS: Record<string, ServerKind> = {
     wait: { name: "sleep", args: { ms: 30_000 } },
     cancelled: { name: "cancellations", read: Number },
   },
-  "v2-dual": {
-    entry: fixtureServer("v2-server.ts", { args: [...fixtureServer("v2-server.ts").args, "--era", "dual"] }),
-    echoed: /^2026-07-28: hi$|^2025-11-25: hi$/,
-    wait: { name: "wait", args: { ms: 30_000 } },
-    cancelled: v2Stats,
-  },
+  // Both eras: the workbench's probe finds 2026-07-28.
+  "v2-dual": v2(v2Stdio("dual")),
+  "v2-2026-only": v2(v2Stdio("2026")),
+  "v2-http": v2(httpEntry),
 };
 
 const textOf = (result: ToolResult) => result.content?.find((block) => block.type === "text")?.text ?? "";
@@ -45,6 +57,8 @@ const use = (client: EraClient, server: string, name: string, args: Record<strin
 
 for (const kind of CLIENT_KINDS) {
   test(`era matrix: a ${kind} client`, async (t) => {
+    http ??= await startV2Http(true);
+    httpEntry.url = http.url("/");
     const dir = tempDir();
     const servers = Object.fromEntries(Object.entries(SERVERS).map(([name, server]) => [name, server.entry]));
     const path = writeConfig(dir, { toolboxes: { era: { description: "Servers of both eras", mcpServers: servers } } });
