@@ -8,36 +8,11 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { CLIENT_KINDS, connectEraClient, type EraClient, type ToolResult } from "../helpers/era-clients.ts";
-import { fixtureServer } from "../helpers/runtime.ts";
+import { eraConfig, SERVERS } from "../helpers/era-servers.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { eventually, sleep } from "../helpers/toolbox.ts";
 
 after(removeTempDirs);
-
-interface ServerKind {
-  entry: Record<string, unknown>;
-  /** What echo {text: "hi"} answers. */
-  echoed: RegExp;
-  wait: { name: string; args: Record<string, unknown> };
-  /** The number of cancelled waits, from the server's stats tool. */
-  cancelled: { name: string; read: (text: string) => number };
-}
-
-const v2Stats = { name: "stats", read: (text: string) => (JSON.parse(text) as { cancelled: number }).cancelled };
-const SERVERS: Record<string, ServerKind> = {
-  "sdk-1.32": {
-    entry: fixtureServer("fixture-server.ts", { env: { FIXTURE_CLIENT_FEATURES: "1" } }),
-    echoed: /^fixture: hi$/,
-    wait: { name: "sleep", args: { ms: 30_000 } },
-    cancelled: { name: "cancellations", read: Number },
-  },
-  "v2-dual": {
-    entry: fixtureServer("v2-server.ts", { args: [...fixtureServer("v2-server.ts").args, "--era", "dual"] }),
-    echoed: /^2026-07-28: hi$|^2025-11-25: hi$/,
-    wait: { name: "wait", args: { ms: 30_000 } },
-    cancelled: v2Stats,
-  },
-};
 
 const textOf = (result: ToolResult) => result.content?.find((block) => block.type === "text")?.text ?? "";
 const use = (client: EraClient, server: string, name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
@@ -46,8 +21,7 @@ const use = (client: EraClient, server: string, name: string, args: Record<strin
 for (const kind of CLIENT_KINDS) {
   test(`era matrix: a ${kind} client`, async (t) => {
     const dir = tempDir();
-    const servers = Object.fromEntries(Object.entries(SERVERS).map(([name, server]) => [name, server.entry]));
-    const path = writeConfig(dir, { toolboxes: { era: { description: "Servers of both eras", mcpServers: servers } } });
+    const path = writeConfig(dir, eraConfig());
     const client = await connectEraClient(kind, path, {}, "Ada");
     try {
       assert.equal(client.era, kind === "v2-pinned" || kind === "v2-auto" ? "modern" : "legacy");
