@@ -85,6 +85,7 @@ export async function run(platform: Platform): Promise<number> {
     auth: storedLogins(store, path, platform.readTextFile),
     upstream,
     chatLogin: chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
+    eras: catalog,
   }, { catalog });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,

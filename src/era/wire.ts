@@ -31,6 +31,17 @@ export interface InputRequiredResult {
   [key: string]: unknown;
 }
 
+/**
+ * What a 2026-07-28 client's retry of use_tool carries for the server behind it, passed on as it
+ * came; and whether that server's input_required may go back to the client as it is (the client
+ * speaks 2026-07-28) rather than be asked of it the 2025 way.
+ */
+export interface CallInput {
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+  passInputRequired: boolean;
+}
+
 /** The server→client requests that 2026-07-28 carries inside results instead. */
 export const INPUT_METHODS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 
@@ -57,3 +68,52 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   "resources/read",
   "server/discover",
 ]);
+
+/** The 2026-07-28 handshake: what the server speaks and can do, asked on any request's envelope. */
+export const DISCOVER_METHOD = "server/discover";
+/** Outgoing `_meta` key of our own: hand an `input_required` result back as it is (stripped before sending). */
+export const PASS_INPUT_REQUIRED_KEY = "workbench/passInputRequired";
+
+/** What `server/discover` answers. */
+export interface DiscoverResult {
+  supportedVersions: string[];
+  capabilities: Record<string, unknown>;
+  instructions?: string;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export function isDiscoverResult(result: unknown): result is DiscoverResult {
+  return isObject(result) && Array.isArray(result.supportedVersions) && isObject(result.capabilities);
+}
+
+/** The client capability keys 2026-07-28 knows; the rest (tasks...) are 2025-only. */
+const MODERN_CLIENT_CAPABILITIES = ["experimental", "sampling", "elicitation", "roots", "extensions"];
+
+/** A client's declared capabilities, reduced to the keys 2026-07-28 has. */
+export function modernClientCapabilities(capabilities: unknown): Json {
+  if (!isObject(capabilities)) return {};
+  return Object.fromEntries(MODERN_CLIENT_CAPABILITIES.filter((key) => capabilities[key] !== undefined).map((key) => [key, capabilities[key]]));
+}
+
+export interface Envelope {
+  clientInfo: { name: string; version: string };
+  clientCapabilities: Json;
+  logLevel?: string;
+}
+
+/** `params` with the 2026-07-28 envelope in its `_meta`; the keys already there (progressToken...) stay. */
+export function withEnvelope(params: unknown, envelope: Envelope): Json {
+  const base = isObject(params) ? params : {};
+  const meta = isObject(base._meta) ? base._meta : {};
+  return {
+    ...base,
+    _meta: {
+      ...meta,
+      [PROTOCOL_VERSION_KEY]: MODERN_VERSION,
+      [CLIENT_INFO_KEY]: envelope.clientInfo,
+      [CLIENT_CAPABILITIES_KEY]: envelope.clientCapabilities,
+      ...(envelope.logLevel !== undefined && { [LOG_LEVEL_KEY]: envelope.logLevel }),
+    },
+  };
+}

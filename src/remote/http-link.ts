@@ -4,7 +4,7 @@
  * server answers the first POST with 400, 404 or 405 without a JSON-RPC error in the body, as the
  * MCP specification describes.
  */
-import type { JSONRPCMessage, Transport } from "../sdk.ts";
+import type { JSONRPCMessage, RequestId, Transport } from "../sdk.ts";
 import {
   type OAuthClientProvider,
   SSEClientTransport,
@@ -22,6 +22,7 @@ import { boundedFetch } from "./bounded-fetch.ts";
 import { withServerHeaders } from "./server-headers.ts";
 import { type RecheckedLogin, recheckingFetch } from "./token-recheck.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../transport/json-depth.ts";
+import { withEraHeaders } from "./era-headers.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -52,6 +53,8 @@ export class HttpLink implements ServerLink, Transport {
   #mayFallBack: boolean;
   #lostReason?: string;
   sessionExpired = false;
+  /** The POST of each 2026-07-28 request still unanswered: ending it is how such a request is cancelled. */
+  readonly #posts = new Map<RequestId, AbortController>();
 
   constructor(options: HttpLinkOptions) {
     this.#options = options;
@@ -90,6 +93,7 @@ export class HttpLink implements ServerLink, Transport {
       await this.#inner.send(message);
       this.#mayFallBack = false;
     } catch (error) {
+      if ("id" in message && message.id !== undefined) this.#posts.delete(message.id);
       // A JSON-RPC error in the body is the server's answer (an unsupported protocol version), not a sign of SSE.
       const answer = jsonRpcErrorOf(error);
       if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES) && !answer) {
@@ -148,6 +152,15 @@ export class HttpLink implements ServerLink, Transport {
     await inner.close().catch(() => {});
   }
 
+  /** 2026-07-28 over HTTP: a request is cancelled by ending its POST (the server sees the stream close). */
+  abortRequest(id: RequestId): boolean {
+    const post = this.#posts.get(id);
+    if (!post) return false;
+    this.#posts.delete(id);
+    post.abort(new Error("cancelled"));
+    return true;
+  }
+
   /** A remote server has no exit status: why it was lost reaches the connection through onLost. */
   endedWithin(): Promise<string | undefined> {
     return Promise.resolve(undefined);
@@ -160,13 +173,14 @@ export class HttpLink implements ServerLink, Transport {
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
     const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
-    const direct = withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate));
+    const direct = withEraHeaders(withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate)), this.#posts);
     const fetch = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
     const options = { authProvider, fetch };
     const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
     inner.onmessage = (message) => {
       // As on stdio: what the lane and our own output would recurse through must have a bounded depth.
       if (nestedDeeperThan(message)) return this.#lose(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if ("id" in message && !("method" in message) && message.id !== undefined) this.#posts.delete(message.id);
       if (!this.claim?.(message)) this.onmessage?.(message);
     };
     inner.onerror = (error) => this.#onError(error);

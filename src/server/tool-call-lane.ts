@@ -16,13 +16,19 @@ export interface LaneTransport {
   send(message: JSONRPCMessage): Promise<void>;
 }
 
-export type SharedContext = Omit<ToolContext, "signal" | "onProgress" | "requestId">;
+export type SharedContext = Omit<ToolContext, "signal" | "onProgress" | "requestId" | "input"> & {
+  /** True when the client speaks 2026-07-28: a server's input_required may then go back to it as it is. */
+  clientSpeaksModern?: () => boolean;
+};
 
 interface ToolCall {
   id: RequestId;
   name: string;
   arguments: unknown;
   progressToken?: string | number;
+  /** A 2026-07-28 retry's answers for the server, passed on as they came. */
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
 }
 
 export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, context: SharedContext): void {
@@ -34,9 +40,15 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
     const send = (message: JSONRPCMessage) => transport.send(message).catch(() => {});
     let reply: JSONRPCMessage;
     const progress = progressSender(call.progressToken, send);
+    const { clientSpeaksModern, ...shared } = context;
     try {
       const result = await dispatcher.call(call.name, call.arguments, {
-        ...context,
+        ...shared,
+        input: {
+          inputResponses: call.inputResponses,
+          requestState: call.requestState,
+          passInputRequired: clientSpeaksModern?.() ?? false,
+        },
         requestId: call.id,
         signal: controller.signal,
         onProgress: progress.report,
@@ -121,7 +133,19 @@ function asToolCall(message: JSONRPCMessage): ToolCall | { id: RequestId; invali
   if (token !== undefined && typeof token !== "string" && typeof token !== "number") {
     return { id, invalid: "params._meta.progressToken must be a string or a number" };
   }
-  return { id, name: params.name, arguments: args, progressToken: token };
+  const { inputResponses, requestState } = params;
+  if (inputResponses !== undefined && (typeof inputResponses !== "object" || inputResponses === null || Array.isArray(inputResponses))) {
+    return { id, invalid: "params.inputResponses must be an object" };
+  }
+  if (requestState !== undefined && typeof requestState !== "string") return { id, invalid: "params.requestState must be a string" };
+  return {
+    id,
+    name: params.name,
+    arguments: args,
+    progressToken: token,
+    inputResponses: inputResponses as Record<string, unknown> | undefined,
+    requestState,
+  };
 }
 
 function asCancellation(message: JSONRPCMessage): { requestId: RequestId; reason?: string } | undefined {

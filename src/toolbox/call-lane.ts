@@ -7,6 +7,7 @@
  * pending call when the connection ends. Everything else on the connection stays with the SDK.
  */
 import type { CallToolResult, JSONRPCMessage, Progress, RequestId } from "../sdk.ts";
+import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../era/wire.ts";
 
 export type CallFailure =
   | { kind: "remote"; message: string }
@@ -33,6 +34,8 @@ export interface LaneCall {
   onProgress?: (progress: Progress) => void;
   /** The client's request this call serves (a use_tool call), for what the server asks meanwhile. */
   relatedRequestId?: RequestId;
+  /** A 2026-07-28 server's call: the client's answers to its input requests, passed on as they came. */
+  input?: CallInput;
 }
 
 /** A call in flight, as a request the server makes meanwhile sees it. */
@@ -128,7 +131,7 @@ export class ToolCallLane {
       });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       armIdle();
-      const params = { name: call.name, arguments: call.arguments, _meta: { progressToken: id } };
+      const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
       this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
     });
   }
@@ -174,4 +177,18 @@ export class ToolCallLane {
 function errorMessage(message: JSONRPCMessage): string {
   const error = (message as { error?: { message?: unknown } }).error;
   return typeof error?.message === "string" ? error.message : "the server answered with an error";
+}
+
+/** A retry's answers and state, as the client sent them (never rewritten). */
+function inputParams(input: CallInput | undefined): Record<string, unknown> {
+  if (!input) return {};
+  const params: Record<string, unknown> = {};
+  if (input.inputResponses !== undefined) params.inputResponses = input.inputResponses;
+  if (input.requestState !== undefined) params.requestState = input.requestState;
+  return params;
+}
+
+/** Asks the era link to hand an input_required back as it is: the client answers it itself. */
+function inputMeta(input: CallInput | undefined): Record<string, unknown> {
+  return input?.passInputRequired ? { [PASS_INPUT_REQUIRED_KEY]: true } : {};
 }

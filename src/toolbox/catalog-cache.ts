@@ -7,6 +7,8 @@
  * Files also keep the server's prompts, resources and resource templates, so that prompts/list and
  * resources/list are answered without starting anything; a file from before has tools only, and
  * then those lists are unknown until the server connects.
+ * Each server definition's protocol era has its own small file (era-<hash>.json), so that a
+ * 2025-11-25 server is not probed with server/discover again at the next start.
  */
 import type { Tool } from "../sdk.ts";
 import { isRemote, type ServerConfig } from "../config/index.ts";
@@ -15,6 +17,8 @@ import { NAME } from "../version.ts";
 import { messageOf } from "../errors.ts";
 import { sha256Hex } from "./sha256.ts";
 import type { ServerCatalog } from "../catalog/server-catalog.ts";
+import { sharingKey } from "./definition.ts";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../era/wire.ts";
 
 /** Set to use another directory (tests, sandboxes); empty is unset. */
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
@@ -43,6 +47,8 @@ export class CatalogCache {
   readonly #paths = new WeakMap<ServerConfig, string>();
   #disabled = false;
   #dirReady?: Promise<void>;
+  /** Each definition's era as found or read in this run, by file path: known at once to a restart. */
+  readonly #eras = new Map<string, Era>();
 
   constructor(host: CacheHost) {
     this.#host = host;
@@ -80,6 +86,45 @@ export class CatalogCache {
     try {
       const dir = this.dir;
       this.#dirReady ??= this.#host.makeDirectory(dir);
+      await this.#dirReady;
+      await this.#host.writeTextFile(path, text);
+    } catch (error) {
+      this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
+    }
+  }
+
+  /** The era the server definition was last found to speak, if known. */
+  async eraOf(server: ServerConfig): Promise<Era | undefined> {
+    const path = this.#eraPath(server);
+    const known = this.#eras.get(path);
+    if (known || !this.dir || this.#disabled) return known;
+    try {
+      const era = (JSON.parse(await this.#host.readTextFile(path)) as { era?: unknown } | null)?.era;
+      if (era !== MODERN_VERSION && era !== LEGACY_VERSION) return undefined;
+      this.#eras.set(path, era);
+      return era;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keeps the era a probe found; never throws, never delays the caller. */
+  rememberEra(server: ServerConfig, era: Era): void {
+    const path = this.#eraPath(server);
+    if (this.#eras.get(path) === era) return;
+    this.#eras.set(path, era);
+    void this.#write(path, JSON.stringify({ format: FORMAT, era }));
+  }
+
+  #eraPath(server: ServerConfig): string {
+    const separator = this.#host.os === "windows" ? "\\" : "/";
+    return `${this.dir ?? ""}${separator}era-${sha256Hex(sharingKey(server))}.json`;
+  }
+
+  async #write(path: string, text: string): Promise<void> {
+    if (!this.dir || this.#disabled) return;
+    try {
+      this.#dirReady ??= this.#host.makeDirectory(this.dir);
       await this.#dirReady;
       await this.#host.writeTextFile(path, text);
     } catch (error) {

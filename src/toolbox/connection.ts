@@ -29,6 +29,7 @@ import { callAsTask, requiresTask } from "./task-call.ts";
 import { Rerun } from "./rerun.ts";
 import { messageOf } from "../errors.ts";
 import type { ServerLink } from "./link.ts";
+import { type CallInput, MODERN_VERSION } from "../era/wire.ts";
 import { StdioLink } from "./stdio-link.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
 import { MessageRefused, SessionExpired } from "../remote/link-errors.ts";
@@ -37,6 +38,7 @@ import type { ChatLogin } from "../remote/chat-login.ts";
 import type { CommandSearch } from "./command-path.ts";
 import type { Upstream } from "../relay/upstream.ts";
 import { DownstreamRelay } from "../relay/downstream-relay.ts";
+import { EraLink, type EraMemory, ExitedDuringProbe } from "../era/era-link.ts";
 
 /** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
 const EXIT_REPORT_MS = 500;
@@ -62,6 +64,8 @@ export type ConnectionHost = Pick<Platform, "spawn" | "env" | "writeStderr" | "w
   upstream?: Upstream;
   /** A login the user gives in the client (URL elicitation); none for the subcommands. */
   chatLogin?: ChatLogin;
+  /** Which protocol era each server definition speaks, from earlier starts: a 2025 server is not probed again. */
+  eras?: EraMemory;
 };
 
 /** A call's own limits: each toolbox that shares a server keeps those it configured. */
@@ -75,6 +79,8 @@ export interface CallOptions {
   limits?: CallLimits;
   /** The client's request (a use_tool call) this call serves. */
   relatedRequestId?: RequestId;
+  /** What a 2026-07-28 client's retry carries for the server. */
+  input?: CallInput;
 }
 
 export class ServerConnection {
@@ -122,12 +128,19 @@ export class ServerConnection {
   static open(target: ConnectionTarget, host: ConnectionHost): ServerConnection {
     const log = (text: string) => host.writeStderr(`[${target.toolbox}/${target.server}] ${text}\n`);
     const { config } = target;
-    if (!isRemote(config)) return new ServerConnection(target, host, () => StdioLink.spawn({ ...target, config }, host, log));
+    // Each link finds out at initialize whether its server speaks 2026-07-28 or 2025-11-25.
+    const era = (link: ServerLink) => new EraLink(link, config, host.eras);
+    if (!isRemote(config)) {
+      return new ServerConnection(target, host, () => {
+        const link = StdioLink.spawn({ ...target, config }, host, log);
+        return link instanceof Promise ? link.then(era) : era(link);
+      });
+    }
     // The SDK's HTTP code loads with the first remote server, not at start-up.
     return new ServerConnection(target, host, async () => {
       const { HttpLink } = await import("../remote/http-link.ts");
       const authProvider = host.auth?.provider({ ...target, config });
-      return new HttpLink({ config, authProvider, log, readGate: host.readGate });
+      return era(new HttpLink({ config, authProvider, log, readGate: host.readGate }));
     });
   }
 
@@ -157,7 +170,8 @@ export class ServerConnection {
       // MCP clients hide our stderr: what the server said last goes into the message itself.
       const explained = await link.explain?.(reason) ?? reason;
       await this.close({ graceful: false });
-      throw new Error(explained, { cause: error });
+      const Failure = link instanceof EraLink && link.exitedDuringProbe ? ExitedDuringProbe : Error;
+      throw new Failure(explained, { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -335,6 +349,8 @@ export class ServerConnection {
       signal: options.signal,
       onProgress: options.onProgress,
       relatedRequestId: options.relatedRequestId,
+      // Only a 2026-07-28 server has input requests: a 2025 one never sees these fields.
+      input: this.#link instanceof EraLink && this.#link.era === MODERN_VERSION ? options.input : undefined,
     };
     if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, call);
     return this.#lane.call(call);

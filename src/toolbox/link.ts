@@ -2,7 +2,7 @@
  * How a connection reaches its server: a child process on stdio or a URL. The connection (SDK
  * Client, tools/call lane, timeouts, lost and restart) does not care which.
  */
-import type { JSONRPCMessage, Transport } from "../sdk.ts";
+import type { JSONRPCMessage, RequestId, Transport } from "../sdk.ts";
 
 export interface ServerLink {
   /** The SDK transport to the server. */
@@ -21,4 +21,6 @@ export interface ServerLink {
   redact(text: string): string;
   /** `reason` followed by what the server said last about it (a child's last stderr lines). */
   explain?(reason: string): Promise<string>;
+  /** Cancels a request by ending its own exchange (an HTTP POST, as 2026-07-28 wants); false if it cannot. */
+  abortRequest?(id: RequestId): boolean;
 }

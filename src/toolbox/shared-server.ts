@@ -11,6 +11,7 @@ import { isRemote } from "../config/index.ts";
 import { loginNeededIn } from "../remote/chat-login.ts";
 import { EMPTY_CATALOG, type ServerCatalog } from "../catalog/server-catalog.ts";
 import type { Timers } from "./call-lane.ts";
+import { ExitedDuringProbe } from "../era/era-link.ts";
 
 export type Connected = { ok: true; connection: ServerConnection } | { ok: false; error: string };
 
@@ -165,7 +166,9 @@ export class SharedServer {
     const started = performance.now();
     const failed = await this.#connectOnce();
     // A server that needs a login gets one in the client when it can show a URL; then it connects.
-    const error = failed && await this.#loggedIn(failed) ? await this.#connectOnce() : failed;
+    // A 2025 server that exited when asked server/discover starts again, to be initialized.
+    const again = failed && (failed instanceof ExitedDuringProbe || await this.#loggedIn(failed));
+    const error = again ? await this.#connectOnce() : failed;
     if (error) {
       this.error = messageOf(error);
       this.restarts.failed(this.error);

@@ -3,6 +3,7 @@ import type * as z from "zod";
 import type { CallToolResult, Progress, RequestId } from "../sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolbox/registry.ts";
+import type { CallInput } from "../era/wire.ts";
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -18,6 +19,8 @@ export interface ToolContext {
   requestId?: RequestId;
   /** Set when the client asked for progress (a progressToken): reports progress to it. */
   onProgress?: (progress: Progress) => void;
+  /** The client's answers to a server's input requests (2026-07-28), for the server's tool. */
+  input?: CallInput;
   /** A downstream tool's result, for the URIs it names (see src/catalog/learn-uris.ts). */
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
 }

@@ -74,6 +74,7 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
         signal: ctx.signal,
         onProgress: ctx.onProgress,
         relatedRequestId: ctx.requestId,
+        input: ctx.input,
       });
       if (ctx.onToolResult) {
         const owner = ctx.registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);

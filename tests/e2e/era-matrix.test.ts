@@ -8,11 +8,14 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { CLIENT_KINDS, connectEraClient, type EraClient, type ToolResult } from "../helpers/era-clients.ts";
-import { eraConfig, SERVERS } from "../helpers/era-servers.ts";
+import { eraConfig, SERVERS, stopEraServers } from "../helpers/era-servers.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { eventually, sleep } from "../helpers/toolbox.ts";
 
-after(removeTempDirs);
+after(async () => {
+  await stopEraServers();
+  removeTempDirs();
+});
 
 const textOf = (result: ToolResult) => result.content?.find((block) => block.type === "text")?.text ?? "";
 const use = (client: EraClient, server: string, name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
@@ -20,8 +23,7 @@ const use = (client: EraClient, server: string, name: string, args: Record<strin
 
 for (const kind of CLIENT_KINDS) {
   test(`era matrix: a ${kind} client`, async (t) => {
-    const dir = tempDir();
-    const path = writeConfig(dir, eraConfig());
+    const path = writeConfig(tempDir(), await eraConfig());
     const client = await connectEraClient(kind, path, {}, "Ada");
     try {
       assert.equal(client.era, kind === "v2-pinned" || kind === "v2-auto" ? "modern" : "legacy");

@@ -9,12 +9,15 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import process from "node:process";
-import { eraConfig, SERVERS } from "../helpers/era-servers.ts";
+import { eraConfig, SERVERS, stopEraServers } from "../helpers/era-servers.ts";
 import { runToEnd } from "../helpers/process.ts";
 import { fixture, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 
-after(removeTempDirs);
+after(async () => {
+  await stopEraServers();
+  removeTempDirs();
+});
 
 const MODES = ["legacy", "auto", "2026-07-28"] as const;
 /** What each mode negotiates, and whether it has the instructions (a pinned client sends no server/discover, so it never gets them). */
@@ -61,7 +64,7 @@ for (const mode of MODES) {
     : `era matrix: a Python SDK ${found.version} client, mode ${mode}`;
   test(name, { skip }, async (t) => {
     if ("skip" in found) return;
-    const path = writeConfig(tempDir(), eraConfig());
+    const path = writeConfig(tempDir(), await eraConfig());
     const { command, args } = workbenchCommand(["--config", path]);
     const started = performance.now();
     const run = await runToEnd(found.python, [fixture("py-client.py"), mode, JSON.stringify(plan), "--", command, ...args], {

@@ -6,7 +6,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { INITIALIZE, INITIALIZED, startRaw } from "../helpers/raw-session.ts";
-import { npmServer } from "../helpers/runtime.ts";
+import { fixture, npmServer, runScript } from "../helpers/runtime.ts";
 import { removeTempDirs } from "../helpers/workbench.ts";
 import { fx } from "../helpers/toolbox.ts";
 
@@ -15,7 +15,7 @@ after(removeTempDirs);
 const envelope = (version = "2026-07-28") => ({
   "io.modelcontextprotocol/protocolVersion": version,
   "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
 });
 const request = (id: number, method: string, params: Record<string, unknown> = {}, version?: string) =>
   JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope(version) } }) + "\n";
@@ -24,6 +24,7 @@ const CONFIG = {
   toolboxes: {
     files: { description: "Prompts and resources", mcpServers: { everything: npmServer("everything") } },
     plain: { description: "Plain tools", mcpServers: { one: fx("one") } },
+    modern: { description: "A 2026-07-28 server", mcpServers: { v2: runScript(fixture("v2-server.ts"), ["--era", "2026"]) } },
   },
 };
 
@@ -94,6 +95,30 @@ test("era wire: subscriptions/listen hears the prompts and resources lists chang
     await session.write(request(3, "tools/list"));
     await session.answer(3);
     assert.equal(session.replies.filter((reply) => reply.id === 1).length, 0);
+  } finally {
+    await session.close();
+  }
+});
+
+test("era wire: a 2026 server's input_required reaches a 2026 client as it is, and the retry goes back to it", async () => {
+  const session = await startRaw(CONFIG, { initialize: false });
+  const confirm = (id: number, extra: Record<string, unknown> = {}) =>
+    request(id, "tools/call", { name: "use_tool", arguments: { tool: { toolbox: "modern", server: "v2", name: "confirm" }, arguments: { what: "deploy" } }, ...extra });
+  try {
+    await session.write(request(1, "tools/call", { name: "open_toolbox", arguments: { toolbox_name: "modern" } }));
+    await session.answer(1, 60_000);
+    await session.write(confirm(2));
+    const asked = (await session.answer(2)).result;
+    assert.equal(asked.resultType, "input_required", JSON.stringify(asked));
+    // The server's own key, request and state: nothing renamed, nothing re-encoded.
+    assert.deepEqual(Object.keys(asked.inputRequests), ["who"]);
+    assert.equal(asked.inputRequests.who.method, "elicitation/create");
+    assert.equal(asked.inputRequests.who.params.message, "Who confirms deploy?");
+    assert.equal(asked.requestState, "v2-fixture-state:é/+= 1");
+    await session.write(confirm(3, { inputResponses: { who: { action: "accept", content: { name: "Ada" } } }, requestState: asked.requestState }));
+    const done = (await session.answer(3)).result;
+    assert.equal(done.resultType, "complete");
+    assert.equal(done.content[0].text, "deploy confirmed by Ada");
   } finally {
     await session.close();
   }

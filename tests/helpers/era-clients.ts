@@ -21,7 +21,11 @@ export interface EraClient {
   /** "modern" for 2026-07-28, "legacy" for 2025-11-25. */
   era: string;
   instructions: string | undefined;
+  /** The workbench's process id. */
+  pid: number;
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>;
+  /** The meta-tools' names (tools/list). */
+  listTools(): Promise<string[]>;
   /** What the workbench wrote to stderr (for failure messages). */
   stderr(): string;
   close(): Promise<void>;
@@ -42,7 +46,9 @@ export async function connectEraClient(kind: ClientKind, configPath: string, env
     return {
       era: "legacy",
       instructions: client.getInstructions(),
+      pid: transport.pid!,
       call: (tool, input, signal) => client.callTool({ name: tool, arguments: input }, undefined, { signal }) as Promise<ToolResult>,
+      listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
       stderr: () => stderr,
       close: () => client.close(),
     };
@@ -59,7 +65,9 @@ export async function connectEraClient(kind: ClientKind, configPath: string, env
   return {
     era: client.getProtocolEra() ?? "none",
     instructions: client.getInstructions(),
+    pid: transport.pid!,
     call: (tool, input, signal) => client.callTool({ name: tool, arguments: input }, { signal }) as Promise<ToolResult>,
+    listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     stderr: () => stderr,
     close: () => client.close(),
   };

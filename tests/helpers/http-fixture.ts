@@ -1,7 +1,7 @@
 /** Starts our HTTP fixture server (or server-everything over HTTP) on loopback and stops it by pid. */
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
-import { fixture, runScript } from "./runtime.ts";
+import { fixture, repoRoot, runScript } from "./runtime.ts";
 
 export interface HttpFixture {
   port: number;
@@ -22,6 +22,17 @@ export function startHttpFixture(env: Record<string, string> = {}): Promise<Http
 /** server-everything's Streamable HTTP ("/mcp") or SSE ("/sse") server, forced onto loopback. */
 export function startEverythingHttp(which: "streamableHttp" | "sse"): Promise<HttpFixture> {
   return startListening(runScript(fixture("everything-http.ts"), [which]), {});
+}
+
+/**
+ * The SDK v2 fixture (tests/fixtures/v2-server.ts) over Streamable HTTP: stateless 2025-11-25 and
+ * 2026-07-28. `servedByBun` runs it with Bun whatever runs the test: a handler served by
+ * Deno.serve is not told when the client ends its POST, so it never sees a cancellation.
+ */
+export function startV2Http(servedByBun = false): Promise<HttpFixture> {
+  const script = fixture("v2-server.ts");
+  const run = servedByBun ? { command: `${repoRoot}/node_modules/.bin/bun`, args: [script, "--http"] } : runScript(script, ["--http"]);
+  return startListening(run, {});
 }
 
 function startListening(run: { command: string; args: string[] }, env: Record<string, string>): Promise<HttpFixture> {

@@ -1,0 +1,116 @@
+/** The probe at initialize, against a scripted link: which era, what is remembered, what falls back. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { JSONRPCMessage, Transport } from "../../src/sdk.ts";
+import type { ServerConfig } from "../../src/config/index.ts";
+import type { ServerLink } from "../../src/toolbox/link.ts";
+import { EraLink, type EraMemory } from "../../src/era/era-link.ts";
+import type { Era } from "../../src/era/wire.ts";
+
+type Message = Record<string, any>;
+
+const INITIALIZE = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+const DISCOVERED = { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "m", version: "1" } } };
+
+/** A link whose server is this test: `reply` answers each message sent, or leaves it unanswered. */
+class ScriptedLink implements ServerLink {
+  readonly sent: Message[] = [];
+  claim?: (message: JSONRPCMessage) => boolean;
+  onLost?: (reason: string) => void;
+  ended?: string;
+  reply: (message: Message) => Message | "exit" | undefined = () => undefined;
+  readonly transport: Transport = {
+    start: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+    send: (message) => {
+      this.sent.push(message);
+      const answer = this.reply(message);
+      if (answer === "exit") {
+        this.ended = "server exited with code 1";
+        this.onLost?.(this.ended);
+      } else if (answer) queueMicrotask(() => this.fromServer({ jsonrpc: "2.0", id: (message as Message).id, ...answer }));
+      return Promise.resolve();
+    },
+  };
+  fromServer(message: Message): void {
+    if (!this.claim?.(message as JSONRPCMessage)) this.transport.onmessage?.(message as JSONRPCMessage);
+  }
+  endedWithin = () => Promise.resolve(this.ended);
+  close = () => Promise.resolve();
+  redact = (text: string) => text;
+}
+
+function memory(initial?: Era) {
+  const eras: Era[] = initial ? [initial] : [];
+  const store: EraMemory = { eraOf: () => Promise.resolve(eras.at(-1)), rememberEra: (_, era) => void eras.push(era) };
+  return { store, eras };
+}
+
+const CONFIG = { connectTimeoutMs: 200 } as ServerConfig;
+
+/** Sends the Client's initialize through `link` and gives what came back to the Client. */
+async function initialize(link: EraLink): Promise<Message> {
+  const answered = new Promise<Message>((resolve) => (link.transport.onmessage = (message) => resolve(message)));
+  await link.transport.send(INITIALIZE as JSONRPCMessage);
+  return await answered;
+}
+
+test("a server that does not answer server/discover in time is initialized on the same link, and remembered", async () => {
+  const inner = new ScriptedLink();
+  inner.reply = (message) => message.method === "initialize" ? { result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "old", version: "1" } } } : undefined;
+  const { store, eras } = memory();
+  const link = new EraLink(inner, CONFIG, store);
+  const started = performance.now();
+  const answer = await initialize(link);
+  // Half the connect timeout, at most PROBE_MS.
+  assert.ok(performance.now() - started >= 95, "waited for the probe");
+  assert.equal(answer.result.serverInfo.name, "old");
+  assert.deepEqual(inner.sent.map((message) => message.method), ["server/discover", "initialize"]);
+  assert.deepEqual(eras, ["2025-11-25"]);
+  assert.equal(link.era, "2025-11-25");
+});
+
+test("a server remembered as 2025-11-25 is not probed", async () => {
+  const inner = new ScriptedLink();
+  inner.reply = (message) => message.method === "initialize" ? { result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "old", version: "1" } } } : undefined;
+  const link = new EraLink(inner, CONFIG, memory("2025-11-25").store);
+  await initialize(link);
+  assert.deepEqual(inner.sent.map((message) => message.method), ["initialize"]);
+});
+
+test("a server remembered as 2026-07-28 that now answers -32601 falls back to initialize, and is remembered so", async () => {
+  const inner = new ScriptedLink();
+  inner.reply = (message) =>
+    message.method === "server/discover"
+      ? { error: { code: -32601, message: "Method not found" } }
+      : { result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "old", version: "1" } } };
+  const { store, eras } = memory("2026-07-28");
+  const link = new EraLink(inner, CONFIG, store);
+  assert.equal((await initialize(link)).result.serverInfo.name, "old");
+  assert.deepEqual(eras, ["2026-07-28", "2025-11-25"]);
+});
+
+test("a server that exits at the probe is marked for a start without it", async () => {
+  const inner = new ScriptedLink();
+  inner.reply = (message) => message.method === "server/discover" ? "exit" : undefined;
+  const { store, eras } = memory();
+  const link = new EraLink(inner, CONFIG, store);
+  await assert.rejects(link.transport.send(INITIALIZE as JSONRPCMessage), /server left while asked for 2026-07-28/);
+  assert.equal(link.exitedDuringProbe, true);
+  assert.deepEqual(eras, ["2025-11-25"]);
+});
+
+test("a server remembered as 2025-11-25 that now refuses it (-32022) is probed and spoken to in 2026-07-28", async () => {
+  const inner = new ScriptedLink();
+  inner.reply = (message) =>
+    message.method === "server/discover"
+      ? { result: DISCOVERED }
+      : { error: { code: -32022, message: "Unsupported protocol version: 2025-11-25", data: { supported: ["2026-07-28"] } } };
+  const { store, eras } = memory("2025-11-25");
+  const link = new EraLink(inner, CONFIG, store);
+  const answer = await initialize(link);
+  assert.equal(answer.result.serverInfo.name, "m");
+  assert.deepEqual(inner.sent.map((message) => message.method), ["initialize", "server/discover"]);
+  assert.deepEqual(eras, ["2025-11-25", "2026-07-28"]);
+  assert.equal(link.era, "2026-07-28");
+});
