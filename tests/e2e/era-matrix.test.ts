@@ -8,48 +8,14 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { CLIENT_KINDS, connectEraClient, type EraClient, type ToolResult } from "../helpers/era-clients.ts";
-import { fixtureServer } from "../helpers/runtime.ts";
+import { eraConfig, SERVERS, stopEraServers } from "../helpers/era-servers.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { eventually, sleep } from "../helpers/toolbox.ts";
-import { type HttpFixture, startV2Http } from "../helpers/http-fixture.ts";
 
-let http: HttpFixture | undefined;
 after(async () => {
-  await http?.stop();
+  await stopEraServers();
   removeTempDirs();
 });
-
-interface ServerKind {
-  entry: Record<string, unknown>;
-  /** What echo {text: "hi"} answers. */
-  echoed: RegExp;
-  wait: { name: string; args: Record<string, unknown> };
-  /** The number of cancelled waits, from the server's stats tool. */
-  cancelled: { name: string; read: (text: string) => number };
-}
-
-const v2Stats = { name: "stats", read: (text: string) => (JSON.parse(text) as { cancelled: number }).cancelled };
-const v2 = (entry: Record<string, unknown>): ServerKind => ({
-  entry,
-  echoed: /^2026-07-28: hi$/,
-  wait: { name: "wait", args: { ms: 30_000 } },
-  cancelled: v2Stats,
-});
-const v2Stdio = (era: string) => fixtureServer("v2-server.ts", { args: [...fixtureServer("v2-server.ts").args, "--era", era] });
-/** Filled in by the first test: the HTTP server is started once, for every client. */
-const httpEntry: Record<string, unknown> = { type: "http" };
-const SERVERS: Record<string, ServerKind> = {
-  "sdk-1.32": {
-    entry: fixtureServer("fixture-server.ts", { env: { FIXTURE_CLIENT_FEATURES: "1" } }),
-    echoed: /^fixture: hi$/,
-    wait: { name: "sleep", args: { ms: 30_000 } },
-    cancelled: { name: "cancellations", read: Number },
-  },
-  // Both eras: the workbench's probe finds 2026-07-28.
-  "v2-dual": v2(v2Stdio("dual")),
-  "v2-2026-only": v2(v2Stdio("2026")),
-  "v2-http": v2(httpEntry),
-};
 
 const textOf = (result: ToolResult) => result.content?.find((block) => block.type === "text")?.text ?? "";
 const use = (client: EraClient, server: string, name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
@@ -57,11 +23,7 @@ const use = (client: EraClient, server: string, name: string, args: Record<strin
 
 for (const kind of CLIENT_KINDS) {
   test(`era matrix: a ${kind} client`, async (t) => {
-    http ??= await startV2Http(true);
-    httpEntry.url = http.url("/");
-    const dir = tempDir();
-    const servers = Object.fromEntries(Object.entries(SERVERS).map(([name, server]) => [name, server.entry]));
-    const path = writeConfig(dir, { toolboxes: { era: { description: "Servers of both eras", mcpServers: servers } } });
+    const path = writeConfig(tempDir(), await eraConfig());
     const client = await connectEraClient(kind, path, {}, "Ada");
     try {
       assert.equal(client.era, kind === "v2-pinned" || kind === "v2-auto" ? "modern" : "legacy");
