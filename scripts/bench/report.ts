@@ -56,6 +56,9 @@ export function checkTargets(results: Results): Check[] {
     check("blob time 32 MiB / 8 MiB", fmt(blobs.ratio32over8), "< 5", blobs.ratio32over8 < 5),
     check64(blobs),
     check("start-up (spawn to initialize)", `${fmt(startupMs, 1)} ms`, "< 60 ms (bin)", startupMs < 60, binOnly),
+    ...(startup.modernMs === undefined ? [] : [
+      check("start-up 2026-07-28 (spawn to server/discover)", `${fmt(startup.modernMs, 1)} ms`, "< 60 ms (bin)", startup.modernMs < 60, binOnly),
+    ]),
     check(
       "memory after initialize",
       `${fmt(rss, 1)} MiB`,
@@ -137,6 +140,7 @@ function startupRows({ startup, openToolbox: open, plan }: Results): string[][] 
       fmt(startup.fixtureMs, 1),
       `+${fmt(gain, 1)} ms`,
     ],
+    ...(startup.modernMs === undefined ? [] : [[`  spawn to server/discover, ms (median of ${plan.startupRuns})`, fmt(startup.modernMs, 1), "", ""]]),
     [`2 open_toolbox 1 server, ms (median of ${plan.openRuns})`, fmt(open.oneServerMs, 1), "", ""],
     [`  open_toolbox 8 servers, ms (median of ${plan.openRuns})`, fmt(open.eightServersMs, 1), "", ""],
   ];

@@ -113,6 +113,16 @@ export class RpcClient {
     return this.initializeResult;
   }
 
+  /** The 2026-07-28 opening: server/discover with the per-request `_meta` envelope. Returns its result. */
+  async discover(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Record<string, unknown>> {
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "mcp-workbench-bench", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    return await this.request("server/discover", { _meta }, timeoutMs) as Record<string, unknown>;
+  }
+
   /**
    * Ends the session as a client does (closes stdin), then escalates by pid: SIGTERM, SIGKILL.
    * Bounded: resolves within about 2 * graceMs.

@@ -9,28 +9,41 @@ import { residentBytes } from "./memory.ts";
 
 export interface StartupFigures {
   workbenchMs: number;
+  /** Spawn to the server/discover answer: a 2026-07-28 client's start. */
+  modernMs?: number;
   fixtureMs: number;
   workbenchSamples: number[];
   fixtureSamples: number[];
 }
 
-/** Time from spawn to the initialize response, for fresh processes of the workbench and the fixture, alternately. */
+/**
+ * Time from spawn to the initialize response, for fresh processes of the workbench and the fixture,
+ * alternately; and to the server/discover response, the 2026-07-28 opening, for the workbench.
+ */
 export async function measureStartup(target: Target, setup: BenchSetup, plan: Plan): Promise<StartupFigures> {
   const workbenchSamples: number[] = [];
   const fixtureSamples: number[] = [];
+  const modernSamples: number[] = [];
   const workbench = { ...workbenchCommand(target, setup.configPath), cwd: setup.dir, env: setup.workbenchEnv };
   for (let run = 0; run < plan.startupRuns; run++) {
     workbenchSamples.push(await spawnToInitialize(() => RpcClient.start(workbench)));
     fixtureSamples.push(await spawnToInitialize(() => RpcClient.start(fixtureCommand("s1"))));
+    modernSamples.push(await spawnToInitialize(() => RpcClient.start(workbench), "discover"));
   }
-  return { workbenchMs: median(workbenchSamples), fixtureMs: median(fixtureSamples), workbenchSamples, fixtureSamples };
+  return {
+    workbenchMs: median(workbenchSamples),
+    fixtureMs: median(fixtureSamples),
+    modernMs: median(modernSamples),
+    workbenchSamples,
+    fixtureSamples,
+  };
 }
 
-async function spawnToInitialize(start: () => RpcClient): Promise<number> {
+async function spawnToInitialize(start: () => RpcClient, opening: "initialize" | "discover" = "initialize"): Promise<number> {
   const began = performance.now();
   const client = start();
   try {
-    await client.initialize();
+    await (opening === "initialize" ? client.initialize() : client.discover());
     return performance.now() - began;
   } finally {
     await client.close();
