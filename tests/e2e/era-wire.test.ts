@@ -15,7 +15,7 @@ after(removeTempDirs);
 const envelope = (version = "2026-07-28") => ({
   "io.modelcontextprotocol/protocolVersion": version,
   "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, sampling: {} },
 });
 const request = (id: number, method: string, params: Record<string, unknown> = {}, version?: string) =>
   JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope(version) } }) + "\n";
@@ -24,6 +24,7 @@ const CONFIG = {
   toolboxes: {
     files: { description: "Prompts and resources", mcpServers: { everything: npmServer("everything") } },
     plain: { description: "Plain tools", mcpServers: { one: fx("one") } },
+    asking: { description: "A 2025 server that asks", mcpServers: { old: fx("old", {}, { FIXTURE_CLIENT_FEATURES: "1" }) } },
     modern: { description: "A 2026-07-28 server", mcpServers: { v2: runScript(fixture("v2-server.ts"), ["--era", "2026"]) } },
   },
 };
@@ -119,6 +120,40 @@ test("era wire: a 2026 server's input_required reaches a 2026 client as it is, a
     const done = (await session.answer(3)).result;
     assert.equal(done.resultType, "complete");
     assert.equal(done.content[0].text, "deploy confirmed by Ada");
+  } finally {
+    await session.close();
+  }
+});
+
+test("era wire: a 2025 server's sampling and elicitation during a call reach a 2026 client as input_required, answered by its retry", async () => {
+  const session = await startRaw(CONFIG, { initialize: false });
+  const call = (id: number, name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    request(id, "tools/call", { name: "use_tool", arguments: { tool: { toolbox: "asking", server: "old", name }, arguments: args }, ...extra });
+  try {
+    await session.write(request(1, "tools/call", { name: "open_toolbox", arguments: { toolbox_name: "asking" } }));
+    await session.answer(1, 60_000);
+    await session.write(call(2, "ask", {}));
+    const asked = (await session.answer(2)).result;
+    assert.equal(asked.resultType, "input_required", JSON.stringify(asked));
+    const [[key, question]] = Object.entries(asked.inputRequests) as [string, { method: string; params: Record<string, unknown> }][];
+    assert.equal(question.method, "sampling/createMessage");
+    assert.deepEqual(question.params, { messages: [], maxTokens: 1 }, "the server's request as it sent it");
+    const sampled = { role: "assistant", content: { type: "text", text: "ok" }, model: "test-model" };
+    await session.write(call(3, "ask", {}, { inputResponses: { [key]: sampled }, requestState: asked.requestState }));
+    assert.equal((await session.answer(3)).result.content[0].text, "the client sampled");
+    assert.equal(session.replies.filter((reply) => reply.id === 2).length, 1, "the first request was answered once");
+
+    // Form elicitation the same way; the call's result answers the retry, not the first request.
+    await session.write(call(4, "confirm", { what: "deploy" }));
+    const confirm = (await session.answer(4)).result;
+    const [elicitKey] = Object.keys(confirm.inputRequests);
+    assert.equal(confirm.inputRequests[elicitKey].params.message, "Who confirms deploy?");
+    await session.write(call(5, "confirm", { what: "deploy" }, {
+      inputResponses: { [elicitKey]: { action: "accept", content: { name: "Ada" } } },
+      requestState: confirm.requestState,
+    }));
+    const done = (await session.answer(5)).result;
+    assert.deepEqual([done.resultType, done.content[0].text], ["complete", "deploy confirmed by Ada"]);
   } finally {
     await session.close();
   }
