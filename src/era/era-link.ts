@@ -118,16 +118,20 @@ export class EraLink implements ServerLink {
       }
       throw new Error(`server left while asked for ${MODERN_VERSION}`);
     }
-    this.#memory?.rememberEra(this.#config, LEGACY_VERSION);
+    // Only an answer proves a 2025 server: one slow to start is asked again next time. Should it
+    // refuse initialize (-32022), it is probed again at once.
+    if (outcome === "legacy") this.#memory?.rememberEra(this.#config, LEGACY_VERSION);
+    this.#legacyInitialize = initialize;
     return this.#inner.transport.send(initialize);
   }
 
-  /** Probes; a modern answer sets up the translation. */
-  async #discover(initialize: JSONRPCMessage & { id: RequestId }): Promise<"modern" | "legacy" | "lost"> {
+  /** Probes; a modern answer sets up the translation. "unanswered" is a legacy server for now. */
+  async #discover(initialize: JSONRPCMessage & { id: RequestId }): Promise<"modern" | "legacy" | "unanswered" | "lost"> {
     const params = (initialize as { params?: { capabilities?: unknown } }).params;
     const envelope = { clientInfo: CLIENT_INFO, clientCapabilities: modernClientCapabilities(params?.capabilities) };
     const probe = this.#probe = new Probe(`era-discover-${crypto.randomUUID()}`);
     const outcome = await probe.run((message) => this.#inner.transport.send(message), envelope, probeTimeout(this.#config.connectTimeoutMs));
+    if (outcome.era === "legacy") return outcome.answered ? "legacy" : "unanswered";
     if (outcome.era !== "modern") return outcome.era;
     this.#memory?.rememberEra(this.#config, MODERN_VERSION);
     this.#modern = new ModernSession(outcome.result, {

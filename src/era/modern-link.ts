@@ -6,7 +6,7 @@
  * the server with the request sent again. Messages in, messages out: the link wiring is era-link.ts.
  */
 import type { JSONRPCMessage, RequestId } from "../sdk.ts";
-import { rawJsonOf } from "../transport/raw-json.ts";
+import { rawIncludes } from "../transport/raw-json.ts";
 import {
   type DiscoverResult,
   type Envelope,
@@ -266,32 +266,10 @@ export class ModernSession {
   }
 }
 
-const INPUT_REQUIRED_BYTES = new TextEncoder().encode('"input_required"');
-
 /**
  * False for a result still in the bytes it came in (a large tool result on its way through
  * unparsed) that cannot be `input_required`: looking at its resultType would parse it.
  */
 function mayAskForInput(result: unknown): boolean {
-  const pieces = rawJsonOf(result);
-  if (!pieces) return true;
-  const overlap = INPUT_REQUIRED_BYTES.length - 1;
-  return pieces.some((piece, at) => {
-    if (contains(piece, INPUT_REQUIRED_BYTES)) return true;
-    // The word may straddle two pieces.
-    const next = pieces[at + 1];
-    if (!next) return false;
-    const seam = new Uint8Array([...piece.subarray(-overlap), ...next.subarray(0, overlap)]);
-    return contains(seam, INPUT_REQUIRED_BYTES);
-  });
-}
-
-function contains(bytes: Uint8Array, word: Uint8Array): boolean {
-  const first = word[0];
-  for (let at = bytes.indexOf(first); at >= 0 && at + word.length <= bytes.length; at = bytes.indexOf(first, at + 1)) {
-    let i = 1;
-    while (i < word.length && bytes[at + i] === word[i]) i++;
-    if (i === word.length) return true;
-  }
-  return false;
+  return rawIncludes(result, '"input_required"') ?? true;
 }

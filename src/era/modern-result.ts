@@ -3,7 +3,7 @@
  * `cacheScope`. Our lists change as toolboxes open and servers come and go, so nothing is cached
  * (ttlMs 0) and nothing is shared between users (private). What a server already set stays.
  */
-import { rawWithLeadingMember } from "../transport/raw-json.ts";
+import { rawIncludes, rawWithLeadingMember } from "../transport/raw-json.ts";
 import { CACHEABLE_METHODS } from "./wire.ts";
 
 const COMPLETE = `"resultType":"complete"`;
@@ -12,7 +12,10 @@ export function modernResult(method: string | undefined, result: Record<string, 
   const cacheable = method !== undefined && CACHEABLE_METHODS.has(method);
   // A large tool result is still the server's bytes: the member goes in front without parsing it.
   if (!cacheable) {
-    const raw = rawWithLeadingMember(result, COMPLETE);
+    // A 2026 server's result has its resultType already: a name twice would be invalid JSON-RPC.
+    const has = rawIncludes(result, '"resultType"');
+    if (has === true) return result;
+    const raw = has === false ? rawWithLeadingMember(result, COMPLETE) : undefined;
     if (raw) return raw;
   }
   if (result.resultType === "input_required") return result;

@@ -12,6 +12,11 @@ import type { InputRequest } from "./wire.ts";
 const HELD_RESULT_MS = 5 * 60_000;
 const STATE_PREFIX = "mcp-workbench/parked/";
 
+/** A requestState of ours, known or not (a call over, a process started since). */
+export function isParkedState(state: unknown): boolean {
+  return typeof state === "string" && state.startsWith(STATE_PREFIX);
+}
+
 interface Question {
   request: InputRequest;
   asked: boolean;
@@ -28,6 +33,8 @@ interface Parked {
   readonly questions: Map<string, Question>;
   /** The call's answer, come while the client had not retried yet. */
   held?: JSONRPCMessage;
+  /** Drops `held` if no retry comes for it. */
+  heldTimer?: ReturnType<typeof setTimeout>;
   flushing: boolean;
 }
 
@@ -120,7 +127,7 @@ export class ParkedCalls {
     parked.questions.clear();
     if (parked.replyTo === undefined) {
       parked.held = message;
-      setTimeout(() => parked.held === message && this.#forget(parked), HELD_RESULT_MS);
+      parked.heldTimer = setTimeout(() => this.#forget(parked), HELD_RESULT_MS);
       return undefined;
     }
     this.#forget(parked);
@@ -157,6 +164,7 @@ export class ParkedCalls {
   }
 
   #forget(parked: Parked): void {
+    clearTimeout(parked.heldTimer);
     this.#byOriginal.delete(parked.original);
     this.#byState.delete(parked.state);
     if (parked.replyTo !== undefined) this.#byReply.delete(parked.replyTo);

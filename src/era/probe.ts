@@ -11,7 +11,8 @@ export const PROBE_MS = 2_000;
 
 export type ProbeOutcome =
   | { era: "modern"; result: DiscoverResult }
-  | { era: "legacy"; why: string }
+  /** `answered` is false when no answer came in time: a slow start, not proof of a 2025 server. */
+  | { era: "legacy"; why: string; answered: boolean }
   | { era: "lost" };
 
 /** The probe's bound: never more than half the server's connect timeout, which initialize needs too. */
@@ -33,9 +34,9 @@ export class Probe {
 
   /** Sends the probe and waits at most `timeoutMs` for its answer. */
   async run(send: (message: JSONRPCMessage) => Promise<void>, envelope: Envelope, timeoutMs: number): Promise<ProbeOutcome> {
-    const timer = setTimeout(() => this.settle({ era: "legacy", why: `no answer to ${DISCOVER_METHOD} within ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(() => this.settle({ era: "legacy", why: `no answer to ${DISCOVER_METHOD} within ${timeoutMs} ms`, answered: false }), timeoutMs);
     send({ jsonrpc: "2.0", id: this.id, method: DISCOVER_METHOD, params: withEnvelope({}, envelope) })
-      .catch((error) => this.settle({ era: "legacy", why: `${DISCOVER_METHOD} refused: ${error instanceof Error ? error.message : String(error)}` }));
+      .catch((error) => this.settle({ era: "legacy", why: `${DISCOVER_METHOD} refused: ${error instanceof Error ? error.message : String(error)}`, answered: false }));
     try {
       return await this.outcome;
     } finally {
@@ -46,11 +47,11 @@ export class Probe {
   /** The answer to the probe (even a late one) is ours: true when `message` was it. */
   take(message: JSONRPCMessage): boolean {
     if ("method" in message || !("id" in message) || message.id !== this.id) return false;
-    if ("error" in message) this.settle({ era: "legacy", why: `${DISCOVER_METHOD} answered: ${message.error.message}` });
+    if ("error" in message) this.settle({ era: "legacy", why: `${DISCOVER_METHOD} answered: ${message.error.message}`, answered: true });
     else {
       const result = (message as { result?: unknown }).result;
       const modern = isDiscoverResult(result) && result.supportedVersions.includes(MODERN_VERSION);
-      this.settle(modern ? { era: "modern", result } : { era: "legacy", why: `${DISCOVER_METHOD} does not list ${MODERN_VERSION}` });
+      this.settle(modern ? { era: "modern", result } : { era: "legacy", why: `${DISCOVER_METHOD} does not list ${MODERN_VERSION}`, answered: true });
     }
     return true;
   }

@@ -18,7 +18,7 @@ import type {
 } from "../sdk.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
 import { plainJson } from "../transport/raw-json.ts";
-import { ParkedCalls } from "./parked-calls.ts";
+import { isParkedState, ParkedCalls } from "./parked-calls.ts";
 import { ListenSubscriptions } from "./listen.ts";
 import { modernResult } from "./modern-result.ts";
 import {
@@ -42,6 +42,8 @@ export interface UpstreamGateOptions {
 }
 
 type Era = "unknown" | "legacy" | "modern";
+
+const INVALID_PARAMS = -32602;
 
 export class UpstreamGate implements Transport {
   onclose?: () => void;
@@ -131,8 +133,11 @@ export class UpstreamGate implements Transport {
       if (message.method !== "notifications/cancelled") return this.#pass(message);
       const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
       if (id !== undefined && this.#listens.cancelled(id)) return;
-      if (id !== undefined) this.#methods.delete(id);
-      return this.#pass(this.parked.cancelled(message));
+      // A cancelled retry is its call's first request: that id is the one never answered now.
+      const cancelled = this.parked.cancelled(message);
+      const callId = (cancelled as { params?: { requestId?: RequestId } }).params?.requestId;
+      if (callId !== undefined) this.#methods.delete(callId);
+      return this.#pass(cancelled);
     }
     if (message.method === "initialize") {
       // A client that starts over the 2025 way gets the 2025 connection.
@@ -153,8 +158,17 @@ export class UpstreamGate implements Transport {
         return this.#reply(message.id, this.#discovered());
       case "subscriptions/listen":
         return this.#listens.open(message.id, message.params);
-      case "tools/call":
+      case "tools/call": {
         if (this.parked.retry(message)) return;
+        // Our state for a call that is over: sent on, it would run the tool again from the start.
+        const state = (message.params as { requestState?: unknown } | undefined)?.requestState;
+        if (isParkedState(state)) {
+          return this.#reply(message.id, undefined, {
+            code: INVALID_PARAMS,
+            message: "Invalid params: requestState is unknown or expired (its call is over): call the tool again",
+          });
+        }
+      }
     }
     this.#methods.set(message.id, message.method);
     this.#pass(message);
@@ -176,7 +190,7 @@ export class UpstreamGate implements Transport {
     return {
       resultType: "complete",
       supportedVersions: [MODERN_VERSION],
-      capabilities,
+      capabilities: withoutResourceSubscribe(capabilities),
       ...(instructions === undefined ? {} : { instructions }),
       ttlMs: 0,
       cacheScope: "private",
@@ -210,4 +224,11 @@ function openingEra(message: JSONRPCMessage): Era {
   if (!("method" in message) || !("id" in message)) return "unknown";
   if (message.method === "initialize") return "legacy";
   return message.method === "server/discover" || claimedVersion(message.params) !== undefined ? "modern" : "unknown";
+}
+
+/** 2026-07-28 has subscriptions/listen instead of resources/subscribe. */
+function withoutResourceSubscribe(capabilities: ServerCapabilities): ServerCapabilities {
+  if (!capabilities.resources?.subscribe) return capabilities;
+  const { subscribe: _, ...resources } = capabilities.resources;
+  return { ...capabilities, resources };
 }

@@ -157,7 +157,9 @@ export class HttpLink implements ServerLink, Transport {
     const post = this.#posts.get(id);
     if (!post) return false;
     this.#posts.delete(id);
-    post.abort(new Error("cancelled"));
+    const reason = new Error("cancelled");
+    ABORTED.add(reason);
+    post.abort(reason);
     return true;
   }
 
@@ -195,6 +197,8 @@ export class HttpLink implements ServerLink, Transport {
    * message it could not parse. A broken stream ends the link; pending calls fail at once.
    */
   #onError(error: Error): void {
+    // The SDK reports the end of a POST we cut ourselves (a cancelled 2026-07-28 request): not news.
+    if (ABORTED.has(error) || (error.cause instanceof Error && ABORTED.has(error.cause))) return;
     const text = this.redact(messageOf(error));
     this.#options.log(text);
     const broken = text.startsWith("SSE stream disconnected") || error.name === "SseError" ||
@@ -208,6 +212,9 @@ export class HttpLink implements ServerLink, Transport {
     this.onLost?.(reason);
   }
 }
+
+/** The reasons of the POSTs abortRequest ended. */
+const ABORTED = new WeakSet<Error>();
 
 interface JsonRpcErrorBody {
   id: string | number | null;

@@ -114,3 +114,31 @@ export function rawWithLeadingMember(value: unknown, member: string): Record<str
   if (next === undefined || next === 0x7d) return undefined;
   return lazyJsonObject([new TextEncoder().encode(`{${member},`), first, ...pieces.slice(1)]);
 }
+
+/**
+ * Whether the bytes of a raw value hold `word` (a word split across two pieces counts); undefined
+ * for a value that is not raw, which is then looked into the ordinary way.
+ */
+export function rawIncludes(value: unknown, word: string): boolean | undefined {
+  const pieces = rawJsonOf(value);
+  if (!pieces) return undefined;
+  const bytes = new TextEncoder().encode(word);
+  const overlap = bytes.length - 1;
+  return pieces.some((piece, at) => {
+    if (contains(piece, bytes)) return true;
+    const next = pieces[at + 1];
+    if (!next) return false;
+    const seam = new Uint8Array([...piece.subarray(-overlap), ...next.subarray(0, overlap)]);
+    return contains(seam, bytes);
+  });
+}
+
+function contains(bytes: Uint8Array, word: Uint8Array): boolean {
+  const first = word[0];
+  for (let at = bytes.indexOf(first); at >= 0 && at + word.length <= bytes.length; at = bytes.indexOf(first, at + 1)) {
+    let i = 1;
+    while (i < word.length && bytes[at + i] === word[i]) i++;
+    if (i === word.length) return true;
+  }
+  return false;
+}

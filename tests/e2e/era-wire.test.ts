@@ -37,6 +37,7 @@ test("era wire: server/discover, the version error, cache fields and the instruc
     assert.equal(discovered.resultType, "complete");
     assert.deepEqual(discovered.supportedVersions, ["2026-07-28"]);
     assert.deepEqual(Object.keys(discovered.capabilities).sort(), ["completions", "logging", "prompts", "resources", "tools"]);
+    assert.deepEqual(discovered.capabilities.resources, { listChanged: true }, "no resources/subscribe in 2026-07-28: listen instead");
     assert.match(discovered.instructions, /- files: Prompts and resources/);
     assert.equal(discovered.ttlMs, 0);
     assert.equal(discovered.cacheScope, "private");
@@ -47,6 +48,17 @@ test("era wire: server/discover, the version error, cache fields and the instruc
     assert.equal(refused.error.code, -32022);
     assert.equal(refused.error.message, 'Unsupported protocol version: "2027-01-01"');
     assert.deepEqual(refused.error.data, { supported: ["2026-07-28"], requested: "2027-01-01" });
+
+    // Our requestState for a call that is over is refused: sent on, the tool would run again.
+    await session.write(request(30, "tools/call", {
+      name: "use_tool",
+      arguments: { tool: { toolbox: "plain", server: "one", name: "echo" }, arguments: { text: "again" } },
+      inputResponses: {},
+      requestState: "mcp-workbench/parked/00000000-0000-0000-0000-000000000000",
+    }));
+    const expired = await session.answer(30);
+    assert.equal(expired.error.code, -32602);
+    assert.match(expired.error.message, /requestState is unknown or expired/);
 
     await session.write(request(3, "tools/list"));
     const listed = (await session.answer(3)).result;

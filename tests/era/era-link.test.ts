@@ -55,7 +55,7 @@ async function initialize(link: EraLink): Promise<Message> {
   return await answered;
 }
 
-test("a server that does not answer server/discover in time is initialized on the same link, and remembered", async () => {
+test("a server that does not answer server/discover in time is initialized on the same link, and not remembered (a slow start proves nothing)", async () => {
   const inner = new ScriptedLink();
   inner.reply = (message) => message.method === "initialize" ? { result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "old", version: "1" } } } : undefined;
   const { store, eras } = memory();
@@ -66,8 +66,25 @@ test("a server that does not answer server/discover in time is initialized on th
   assert.ok(performance.now() - started >= 95, "waited for the probe");
   assert.equal(answer.result.serverInfo.name, "old");
   assert.deepEqual(inner.sent.map((message) => message.method), ["server/discover", "initialize"]);
-  assert.deepEqual(eras, ["2025-11-25"]);
+  assert.deepEqual(eras, []);
   assert.equal(link.era, "2025-11-25");
+});
+
+test("a 2026-only server too slow for the probe refuses initialize with -32022, and is probed again at once", async () => {
+  const inner = new ScriptedLink();
+  let probes = 0;
+  inner.reply = (message) => {
+    if (message.method === "server/discover") return ++probes === 1 ? undefined : { result: DISCOVERED };
+    if (message.method === "initialize") return { error: { code: -32022, message: "Unsupported protocol version: 2025-11-25" } };
+    return undefined;
+  };
+  const { store, eras } = memory();
+  const link = new EraLink(inner, CONFIG, store);
+  const answer = await initialize(link);
+  assert.equal(answer.result?.serverInfo?.name, "m", JSON.stringify(answer));
+  assert.deepEqual(inner.sent.map((message) => message.method), ["server/discover", "initialize", "server/discover"]);
+  assert.deepEqual(eras, ["2026-07-28"]);
+  assert.equal(link.era, "2026-07-28");
 });
 
 test("a server remembered as 2025-11-25 is not probed", async () => {

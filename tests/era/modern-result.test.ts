@@ -28,6 +28,10 @@ test("modern result: a raw tool result gains resultType without being parsed", (
   assert.ok(pieces, "the result is still raw");
   assert.ok(rawJsonOf(raw), "the original was not looked into");
   assert.deepEqual(plainJson(result), { resultType: "complete", content: [{ type: "text", text: "big" }] });
+  // A 2026 server's raw result has its resultType already: left as it is, one name once.
+  const modern = lazyJsonObject([bytes('{"content":[],"resultType":"complete"}')]);
+  assert.equal(modernResult("tools/call", modern), modern);
+  assert.ok(rawJsonOf(modern), "still raw");
   // An empty object has no member to go before: it is parsed, which costs nothing.
   assert.deepEqual(modernResult("tools/call", lazyJsonObject([bytes("{ }")])), { resultType: "complete" });
 });
