@@ -11,7 +11,11 @@ export const PROBE_MS = 2_000;
 
 export type ProbeOutcome =
   | { era: "modern"; result: DiscoverResult }
-  /** `answered` is false when no answer came in time: a slow start, not proof of a 2025 server. */
+  /**
+   * `answered` is false when no answer came in time: a slow start, not proof of a 2025 server. A
+   * refused send (an HTTP server's 4xx) counts as an answer; should that server turn out to speak
+   * only 2026-07-28, its -32022 to initialize has it probed again.
+   */
   | { era: "legacy"; why: string; answered: boolean }
   | { era: "lost" };
 
@@ -36,7 +40,7 @@ export class Probe {
   async run(send: (message: JSONRPCMessage) => Promise<void>, envelope: Envelope, timeoutMs: number): Promise<ProbeOutcome> {
     const timer = setTimeout(() => this.settle({ era: "legacy", why: `no answer to ${DISCOVER_METHOD} within ${timeoutMs} ms`, answered: false }), timeoutMs);
     send({ jsonrpc: "2.0", id: this.id, method: DISCOVER_METHOD, params: withEnvelope({}, envelope) })
-      .catch((error) => this.settle({ era: "legacy", why: `${DISCOVER_METHOD} refused: ${error instanceof Error ? error.message : String(error)}`, answered: false }));
+      .catch((error) => this.settle({ era: "legacy", why: `${DISCOVER_METHOD} refused: ${error instanceof Error ? error.message : String(error)}`, answered: true }));
     try {
       return await this.outcome;
     } finally {
