@@ -138,6 +138,7 @@ export class EraLink implements ServerLink {
       toServer: (message) => this.#inner.transport.send(message),
       toClient: (message) => this.#deliver(message),
       abort: (id) => this.#inner.abortRequest?.(id) ?? false,
+      redact: (text) => this.#inner.redact(text),
     }, CLIENT_INFO);
     return "modern";
   }

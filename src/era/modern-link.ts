@@ -38,6 +38,8 @@ export interface ModernPeer {
   toClient(message: JSONRPCMessage): void;
   /** Cancels a request by ending its own exchange (HTTP: its POST); false when the link cannot. */
   abort?(id: RequestId): boolean;
+  /** Takes secrets (a URL's credentials, a header's value) out of a text for the client. */
+  redact?(text: string): string;
 }
 
 type Json = Record<string, unknown>;
@@ -222,7 +224,8 @@ export class ModernSession {
       ...(exchange.requestState !== undefined && { requestState: exchange.requestState }),
     };
     this.#peer.toServer({ jsonrpc: "2.0", id, method: exchange.method, params }).catch((error) => {
-      this.#failExchange(exchange, INTERNAL_ERROR, `Sending the answers to the server failed: ${error instanceof Error ? error.message : String(error)}`);
+      const text = error instanceof Error ? error.message : String(error);
+      this.#failExchange(exchange, INTERNAL_ERROR, `Sending the answers to the server failed: ${this.#peer.redact?.(text) ?? text}`);
     });
   }
 
