@@ -11,6 +11,7 @@ import type { InputRequest } from "./wire.ts";
 /** A result held for a retry that never comes is dropped after this long. */
 const HELD_RESULT_MS = 5 * 60_000;
 const STATE_PREFIX = "mcp-workbench/parked/";
+const INVALID_REQUEST = -32600;
 
 /** A requestState of ours, known or not (a call over, a process started since). */
 export function isParkedState(state: unknown): boolean {
@@ -83,7 +84,12 @@ export class ParkedCalls {
     const params = message.params as { requestState?: unknown; inputResponses?: unknown } | undefined;
     const parked = typeof params?.requestState === "string" ? this.#byState.get(params.requestState) : undefined;
     if (!parked) return false;
-    if (parked.replyTo !== undefined) this.#byReply.delete(parked.replyTo);
+    if (parked.replyTo !== undefined) {
+      // A retry still waiting is answered now, or it never would be.
+      this.#byReply.delete(parked.replyTo);
+      const error = { code: INVALID_REQUEST, message: "Invalid request: a later retry of this call took its place" };
+      this.#send({ jsonrpc: "2.0", id: parked.replyTo, error });
+    }
     parked.replyTo = message.id;
     this.#byReply.set(message.id, parked);
     const responses = params?.inputResponses;

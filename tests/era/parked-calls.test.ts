@@ -81,3 +81,19 @@ test("parked calls: a question whose asker gave up is withdrawn", async () => {
   await tick();
   assert.equal(sent.length, 0, "nothing left to ask");
 });
+
+test("parked calls: a second retry while the first still waits answers the first with an error", async () => {
+  const { parked, sent } = parkedWithLog();
+  const question = parked.ask(30, { method: "elicitation/create", params: {} });
+  question.catch(() => {});
+  await tick();
+  const state = sent[0].result.requestState;
+  assert.equal(parked.retry(retry(31, state, {})), true);
+  await tick();
+  assert.equal(sent.length, 2, "asked again in answer to the first retry");
+  assert.equal(parked.retry(retry(32, state, {})), true);
+  assert.equal(parked.retry(retry(33, state, {})), true);
+  assert.deepEqual(sent.find((message) => message.id === 32)?.error?.code, -32600, "the waiting retry is not left unanswered");
+  const answered = parked.answer({ jsonrpc: "2.0", id: 30, result: { content: [] } } as JSONRPCMessage) as Sent;
+  assert.equal(answered.id, 33);
+});
