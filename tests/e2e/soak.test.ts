@@ -1,6 +1,7 @@
 /**
  * Soak: many open/call/crash cycles in one session must not leak file descriptors or children.
- * SOAK_CYCLES sets the number of cycles (default 300 per runtime, for the suite's time; 1,000 or more by hand).
+ * SOAK_CYCLES sets the number of cycles (default 120 per runtime, 100 after the warm-up, for the
+ * suite's time; 1,000 or more by hand).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,7 +12,7 @@ import { descendants, waitReaped } from "../helpers/procs.ts";
 import { okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
 import { type Session, withWorkbench } from "../helpers/workbench.ts";
 
-const CYCLES = Number(process.env.SOAK_CYCLES ?? 300);
+const CYCLES = Number(process.env.SOAK_CYCLES ?? 120);
 /** Cycles before the baseline: runtimes grow their pools and caches at first. */
 const WARM_UP = 20;
 /** Open descriptors may vary a little with what the runtime has in flight. */
