@@ -144,14 +144,17 @@ export class EraLink implements ServerLink {
   }
 
   /**
-   * A server remembered as 2025-11-25 that now refuses it (-32022: it was upgraded to speak
-   * 2026-07-28 only) is probed after all; whatever it answers goes to the Client.
+   * A server taken for 2025-11-25 (remembered so, or silent at the probe) that refuses it with
+   * -32022 naming 2026-07-28 is probed after all; whatever it answers goes to the Client.
    */
   #refusedLegacy(message: JSONRPCMessage): boolean {
     const initialize = this.#legacyInitialize!;
     if ("method" in message || !("id" in message) || message.id !== initialize.id) return false;
     this.#legacyInitialize = undefined;
     if (!("error" in message) || message.error.code !== UNSUPPORTED_PROTOCOL_VERSION) return false;
+    // Only a server that names 2026-07-28 among what it speaks is asked: any other refusal stands.
+    const supported = (message.error.data as { supported?: unknown } | undefined)?.supported;
+    if (!Array.isArray(supported) || !supported.includes(MODERN_VERSION)) return false;
     void this.#discover(initialize).then((outcome) => {
       if (outcome === "modern") return this.#modern!.outgoing(initialize);
       this.#deliver(message);

@@ -75,7 +75,9 @@ test("a 2026-only server too slow for the probe refuses initialize with -32022, 
   let probes = 0;
   inner.reply = (message) => {
     if (message.method === "server/discover") return ++probes === 1 ? undefined : { result: DISCOVERED };
-    if (message.method === "initialize") return { error: { code: -32022, message: "Unsupported protocol version: 2025-11-25" } };
+    if (message.method === "initialize") {
+      return { error: { code: -32022, message: "Unsupported protocol version: 2025-11-25", data: { supported: ["2026-07-28"], requested: "2025-11-25" } } };
+    }
     return undefined;
   };
   const { store, eras } = memory();
