@@ -5,7 +5,7 @@
  * becomes ordinary server→client requests (elicitation, sampling, roots) whose answers go back to
  * the server with the request sent again. Messages in, messages out: the link wiring is era-link.ts.
  */
-import type { JSONRPCMessage, RequestId } from "../sdk.ts";
+import { ErrorCode, type JSONRPCMessage, type RequestId } from "../sdk.ts";
 import { rawIncludes } from "../transport/raw-json.ts";
 import {
   type DiscoverResult,
@@ -19,6 +19,7 @@ import {
   SERVER_INFO_KEY,
   modernClientCapabilities,
   withEnvelope,
+  withoutResourceSubscribe,
 } from "./wire.ts";
 
 /** Rounds of input one request may ask for before it fails: a server that keeps asking is stuck. */
@@ -27,9 +28,6 @@ export const MAX_INPUT_ROUNDS = 8;
 const INPUT_ID_PREFIX = "era-input-";
 const RETRY_ID_PREFIX = "era-retry-";
 
-/** JSON-RPC codes for what we answer ourselves. */
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
 
 export interface ModernPeer {
   /** Sends to the server. */
@@ -82,10 +80,7 @@ export class ModernSession {
 
   /** What the server's capabilities look like to the Client: no resource subscriptions in 2026-07-28. */
   get capabilities(): Json {
-    const { resources, ...rest } = this.#discovered.capabilities as Json & { resources?: Json };
-    if (!resources) return rest;
-    const { subscribe: _, ...kept } = resources;
-    return { ...rest, resources: kept };
+    return withoutResourceSubscribe(this.#discovered.capabilities);
   }
 
   /** A message from the Client or lane, on its way to the server. */
@@ -134,7 +129,7 @@ export class ModernSession {
         return this.#answer(id, {});
       case "resources/subscribe":
       case "resources/unsubscribe":
-        return this.#fail(id, METHOD_NOT_FOUND, `Resource subscriptions do not exist in MCP ${MODERN_VERSION}: '${method}' not sent`);
+        return this.#fail(id, ErrorCode.MethodNotFound, `Resource subscriptions do not exist in MCP ${MODERN_VERSION}: '${method}' not sent`);
     }
     const enveloped = withEnvelope(params, this.#envelope());
     const meta = enveloped._meta as Json;
@@ -180,14 +175,14 @@ export class ModernSession {
   #ask(exchange: Exchange, result: InputRequiredResult): void {
     exchange.inFlight = undefined;
     if (exchange.rounds >= MAX_INPUT_ROUNDS) {
-      return this.#failExchange(exchange, INTERNAL_ERROR, `Server asked for input more than ${MAX_INPUT_ROUNDS} times for one request: given up`);
+      return this.#failExchange(exchange, ErrorCode.InternalError, `Server asked for input more than ${MAX_INPUT_ROUNDS} times for one request: given up`);
     }
     exchange.rounds++;
     const requests = Object.entries(result.inputRequests ?? {});
-    if (requests.length === 0) return this.#failExchange(exchange, INTERNAL_ERROR, "Server asked for input but named no input request");
+    if (requests.length === 0) return this.#failExchange(exchange, ErrorCode.InternalError, "Server asked for input but named no input request");
     const unknown = requests.find(([, request]) => !INPUT_METHODS.has(String(request?.method)));
     if (unknown) {
-      return this.#failExchange(exchange, INTERNAL_ERROR, `Server asked for input by an unknown method: '${String(unknown[1]?.method)}'`);
+      return this.#failExchange(exchange, ErrorCode.InternalError, `Server asked for input by an unknown method: '${String(unknown[1]?.method)}'`);
     }
     exchange.requestState = result.requestState;
     exchange.responses = {};
@@ -225,7 +220,7 @@ export class ModernSession {
     };
     this.#peer.toServer({ jsonrpc: "2.0", id, method: exchange.method, params }).catch((error) => {
       const text = error instanceof Error ? error.message : String(error);
-      this.#failExchange(exchange, INTERNAL_ERROR, `Sending the answers to the server failed: ${this.#peer.redact?.(text) ?? text}`);
+      this.#failExchange(exchange, ErrorCode.InternalError, `Sending the answers to the server failed: ${this.#peer.redact?.(text) ?? text}`);
     });
   }
 

@@ -5,13 +5,12 @@
  * with the answers and our `requestState`; the answers go to the server, and the call's result,
  * when it comes, answers the retry. The call behind us runs on all along: it is parked, not redone.
  */
-import type { JSONRPCMessage, RequestId } from "../sdk.ts";
+import { ErrorCode, type JSONRPCMessage, type RequestId } from "../sdk.ts";
 import type { InputRequest } from "./wire.ts";
 
 /** A result held for a retry that never comes is dropped after this long. */
 const HELD_RESULT_MS = 5 * 60_000;
 const STATE_PREFIX = "mcp-workbench/parked/";
-const INVALID_REQUEST = -32600;
 
 /** A requestState of ours, known or not (a call over, a process started since). */
 export function isParkedState(state: unknown): boolean {
@@ -87,7 +86,7 @@ export class ParkedCalls {
     if (parked.replyTo !== undefined) {
       // A retry still waiting is answered now, or it never would be.
       this.#byReply.delete(parked.replyTo);
-      const error = { code: INVALID_REQUEST, message: "Invalid request: a later retry of this call took its place" };
+      const error = { code: ErrorCode.InvalidRequest, message: "Invalid request: a later retry of this call took its place" };
       this.#send({ jsonrpc: "2.0", id: parked.replyTo, error });
     }
     parked.replyTo = message.id;

@@ -7,27 +7,30 @@
  * results (parked-calls.ts) and serves subscriptions/listen (listen.ts). The SDK Server and the
  * tool-call lane behind it stay as they are for both eras.
  */
-import type {
-  ClientCapabilities,
-  Implementation,
-  JSONRPCMessage,
-  RequestId,
-  ServerCapabilities,
-  Transport,
-  TransportSendOptions,
+import {
+  type ClientCapabilities,
+  ErrorCode,
+  type Implementation,
+  type JSONRPCMessage,
+  type RequestId,
+  type ServerCapabilities,
+  type Transport,
+  type TransportSendOptions,
 } from "../sdk.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
-import { plainJson } from "../transport/raw-json.ts";
+import { handOn } from "../transport/raw-json.ts";
 import { isParkedState, ParkedCalls } from "./parked-calls.ts";
 import { ListenSubscriptions } from "./listen.ts";
 import { modernResult } from "./modern-result.ts";
 import {
   claimedVersion,
   CLIENT_CAPABILITIES_KEY,
+  DISCOVER_METHOD,
   LOG_LEVEL_KEY,
   MODERN_VERSION,
   SERVER_INFO_KEY,
   UNSUPPORTED_PROTOCOL_VERSION,
+  withoutResourceSubscribe,
 } from "./wire.ts";
 
 export interface UpstreamGateOptions {
@@ -42,8 +45,6 @@ export interface UpstreamGateOptions {
 }
 
 type Era = "unknown" | "legacy" | "modern";
-
-const INVALID_PARAMS = -32602;
 
 export class UpstreamGate implements Transport {
   onclose?: () => void;
@@ -154,7 +155,7 @@ export class UpstreamGate implements Transport {
     }
     this.#readEnvelope(message.params);
     switch (message.method) {
-      case "server/discover":
+      case DISCOVER_METHOD:
         return this.#reply(message.id, this.#discovered());
       case "subscriptions/listen":
         return this.#listens.open(message.id, message.params);
@@ -164,7 +165,7 @@ export class UpstreamGate implements Transport {
         const state = (message.params as { requestState?: unknown } | undefined)?.requestState;
         if (isParkedState(state)) {
           return this.#reply(message.id, undefined, {
-            code: INVALID_PARAMS,
+            code: ErrorCode.InvalidParams,
             message: "Invalid params: requestState is unknown or expired (its call is over): call the tool again",
           });
         }
@@ -210,12 +211,9 @@ export class UpstreamGate implements Transport {
     this.#pass({ jsonrpc: "2.0", id, method: on ? "resources/subscribe" : "resources/unsubscribe", params: { uri } });
   }
 
-  /** To the lane, else to the SDK Server (parsed: only a lane takes a raw result). */
+  /** To the lane, else to the SDK Server. */
   #pass(message: JSONRPCMessage): void {
-    if (this.claim?.(message)) return;
-    const raw = (message as { result?: unknown }).result;
-    const result = plainJson(raw);
-    this.onmessage?.(result === raw ? message : { ...message, result } as JSONRPCMessage);
+    handOn(message, this);
   }
 }
 
@@ -223,12 +221,5 @@ export class UpstreamGate implements Transport {
 function openingEra(message: JSONRPCMessage): Era {
   if (!("method" in message) || !("id" in message)) return "unknown";
   if (message.method === "initialize") return "legacy";
-  return message.method === "server/discover" || claimedVersion(message.params) !== undefined ? "modern" : "unknown";
-}
-
-/** 2026-07-28 has subscriptions/listen instead of resources/subscribe. */
-function withoutResourceSubscribe(capabilities: ServerCapabilities): ServerCapabilities {
-  if (!capabilities.resources?.subscribe) return capabilities;
-  const { subscribe: _, ...resources } = capabilities.resources;
-  return { ...capabilities, resources };
+  return message.method === DISCOVER_METHOD || claimedVersion(message.params) !== undefined ? "modern" : "unknown";
 }

@@ -87,6 +87,14 @@ export function isDiscoverResult(result: unknown): result is DiscoverResult {
   return isObject(result) && Array.isArray(result.supportedVersions) && isObject(result.capabilities);
 }
 
+/** Capabilities as 2026-07-28 has them: resources without `subscribe` (it has subscriptions/listen). */
+export function withoutResourceSubscribe<T extends { resources?: object }>(capabilities: T): T {
+  const resources = capabilities.resources as Json | undefined;
+  if (!resources || !("subscribe" in resources)) return capabilities;
+  const { subscribe: _, ...kept } = resources;
+  return { ...capabilities, resources: kept };
+}
+
 /** The client capability keys 2026-07-28 knows; the rest (tasks...) are 2025-only. */
 const MODERN_CLIENT_CAPABILITIES = ["experimental", "sampling", "elicitation", "roots", "extensions"];
 

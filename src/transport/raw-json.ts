@@ -62,6 +62,17 @@ export function plainJson<T>(value: T): T {
   return lazy ? parsedValue(lazy) as T : value;
 }
 
+/**
+ * A message to the fast lane's `claim`, else to the SDK's `onmessage`: a raw result is passed on raw
+ * only to a lane; the SDK gets it parsed.
+ */
+export function handOn<M extends object>(message: M, to: { claim?: (message: M) => boolean; onmessage?: (message: M) => void }): void {
+  if (to.claim?.(message)) return;
+  const raw = (message as { result?: unknown }).result;
+  const result = plainJson(raw);
+  to.onmessage?.(result === raw ? message : { ...message, result } as M);
+}
+
 /** Members of a response that may be read from its bytes: small ones are parsed, the result is kept raw. */
 const RESPONSE_KEYS = ["jsonrpc", "id", "result"];
 const LONGEST_SMALL_MEMBER = 1024;

@@ -7,7 +7,7 @@ import { concatBytes, DEFAULT_MAX_LINE_BYTES, isBlank, LineSplitter } from "./li
 import { type Checked, checkMessage, INVALID_REQUEST, PARSE_ERROR, type Refused, refuseChecked } from "./jsonrpc-check.ts";
 import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "./json-depth.ts";
 import { scanJson } from "./json-scan.ts";
-import { plainJson, rawResponse, rawResponseFrame } from "./raw-json.ts";
+import { handOn, rawResponse, rawResponseFrame } from "./raw-json.ts";
 import type { FlowGate } from "./flow-gate.ts";
 import { messageOf } from "../errors.ts";
 
@@ -372,12 +372,8 @@ export class StreamTransport implements Transport {
     }
   }
 
-  /** A raw result is passed on raw only to a fast lane; the SDK gets it parsed. */
   #dispatch(message: JSONRPCMessage): void {
-    if (this.claim?.(message)) return;
-    const raw = (message as { result?: unknown }).result;
-    const result = plainJson(raw);
-    this.onmessage?.(result === raw ? message : { ...message, result } as JSONRPCMessage);
+    handOn(message, this);
   }
 
   #reportError(text: string): void {
