@@ -32,6 +32,7 @@ interface ToolCall {
 }
 
 export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, context: SharedContext): void {
+  const { clientSpeaksModern, ...shared } = context;
   const running = new Map<RequestId, AbortController>();
 
   async function serve(call: ToolCall): Promise<void> {
@@ -40,15 +41,13 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
     const send = (message: JSONRPCMessage) => transport.send(message).catch(() => {});
     let reply: JSONRPCMessage;
     const progress = progressSender(call.progressToken, send);
-    const { clientSpeaksModern, ...shared } = context;
     try {
       const result = await dispatcher.call(call.name, call.arguments, {
         ...shared,
-        input: {
-          inputResponses: call.inputResponses,
-          requestState: call.requestState,
-          passInputRequired: clientSpeaksModern?.() ?? false,
-        },
+        // Only a 2026-07-28 client retries with answers: a 2025 call carries nothing more.
+        input: clientSpeaksModern?.()
+          ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true }
+          : undefined,
         requestId: call.id,
         signal: controller.signal,
         onProgress: progress.report,
