@@ -50,6 +50,25 @@ test("URI table: URIs in a parsed tool result are learned; a result relayed raw 
   assert.equal(table.ownerOf("demo://x/3"), undefined);
 });
 
+test("URI table: a URI one server lists and another's tool returned goes to the first in configuration order, either way round", () => {
+  // The first server lists it, a later server's tool returns it.
+  const listedFirst = new UriTable();
+  listedFirst.setListed(a, ["file:///shared"]);
+  listedFirst.learn(b, "file:///shared");
+  assert.equal(listedFirst.ownerOf("file:///shared"), a);
+  // A later server lists it, the first server's tool returns it.
+  const learnedFirst = new UriTable();
+  learnedFirst.setListed(b, ["file:///shared"]);
+  learnedFirst.learn(a, "file:///shared");
+  assert.equal(learnedFirst.ownerOf("file:///shared"), a);
+  // Learned by both: the first keeps it, whichever returned it last.
+  const both = new UriTable();
+  both.learn(b, "demo://x");
+  both.learn(a, "demo://x");
+  both.learn(b, "demo://x");
+  assert.equal(both.ownerOf("demo://x"), a);
+});
+
 test("URI table: learned URIs are bounded; the oldest is forgotten first", () => {
   const table = new UriTable();
   for (let i = 0; i <= MAX_LEARNED_URIS; i++) table.learn(a, `demo://n/${i}`);

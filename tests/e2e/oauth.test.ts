@@ -129,6 +129,7 @@ const statsOf = async (fixture: HttpFixture) =>
     authorizations: number;
     clientCredentials: number;
     scopes: string[];
+    clientCredentialScopes: string[];
   };
 
 test("oauth: tools, call and check use the stored login right after auth and refresh it; auth asks for the challenge's scope and registers once", async () => {
@@ -163,13 +164,17 @@ test("oauth: a missing scope names the login that asks for old and new scopes; a
       assert.equal(opened(await openToolbox(session, "dev")).servers_connected, 1);
       assert.equal(okText(await useTool(session, "dev", "linear", "echo", { text: "in" })), "remote: in");
 
+      // The 403 names only the scope missing ("write"): the login it prints keeps "read", held already.
       const refused = errorText(await useTool(session, "dev", "linear", "guarded"));
       const command = `mcp-workbench auth dev linear --scope 'read write' --config ${servingConfig}`;
       assert.ok(
-        refused.endsWith(`the server needs the scope "read write", which the stored login lacks: run "${command}"`),
+        refused.endsWith(`the server needs the scope "write", which the stored login lacks: run "${command}"`),
         refused,
       );
-      const stepUp = await login(["dev", "linear", "--scope", "read write", "--config", servingConfig], env);
+      // That login, run as printed, asks the authorization server for both.
+      const printed = /--scope '([^']*)'/.exec(refused)?.[1];
+      assert.ok(printed !== undefined, refused);
+      const stepUp = await login(["dev", "linear", "--scope", printed, "--config", servingConfig], env);
       assert.equal(stepUp.code, 0, stepUp.output);
       assert.equal((await statsOf(fixture)).scopes.at(-1), "read write");
       assert.equal(okText(await useTool(session, "dev", "linear", "guarded")), "remote: written", "no restart needed");
@@ -190,7 +195,7 @@ test("oauth: client credentials need no login: auth checks them, tools and servi
   const secret = "ci-bot-secret";
   const env = { WORKBENCH_AUTH_DIR: `${dir}/auth`, BOT_SECRET: secret };
   try {
-    const oauth = { grant: "client_credentials", clientId: "ci-bot", clientSecret: "${BOT_SECRET}" };
+    const oauth = { grant: "client_credentials", clientId: "ci-bot", clientSecret: "${BOT_SECRET}", scopes: ["read", "write"] };
     const config = { toolboxes: { dev: { mcpServers: { bot: { url: fixture.url("/mcp"), oauth } } } } };
     const configPath = writeConfig(dir, config);
     const checked = await login(["dev", "bot", "--config", configPath], env);
@@ -205,10 +210,12 @@ test("oauth: client credentials need no login: auth checks them, tools and servi
       assert.equal(okText(await useTool(session, "dev", "bot", "echo", { text: "one" })), "remote: one");
       await sleep(TOKEN_TTL_MS + 500);
       assert.equal(okText(await useTool(session, "dev", "bot", "echo", { text: "two" })), "remote: two");
+      assert.equal(okText(await useTool(session, "dev", "bot", "guarded")), "remote: written", "the token has the scopes asked for");
       assert.ok(!session.stderr().includes(secret));
     }, env);
     const stats = await statsOf(fixture);
     assert.equal(stats.clientCredentials - before, 2, "one token, then a new one when it expired");
+    assert.deepEqual(stats.clientCredentialScopes, ["read write", "read write", "read write", "read write"], "auth, tools, then serving: each grant asks for the configured scopes");
     assert.equal(stats.authorizations, 0, "no login");
     assert.deepEqual(readdirSync(dir).filter((name) => name === "auth"), [], "nothing stored");
     assert.ok(![checked.output, tools.stdout, tools.stderr].join("\n").includes(secret));

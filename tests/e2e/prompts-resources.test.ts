@@ -2,6 +2,8 @@
  * Prompts, resources and completions behind the workbench (issue 20, point 4), with
  * server-everything in two toolboxes (two definitions: two processes, the same prompt names).
  * One cache directory for two sessions: the second lists from the cache before anything starts.
+ * Last, two catalog fixtures (tests/fixtures/catalog-server.ts), whose reads name the server that
+ * answered, show which server owns a URI that one lists and another's tool returns.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,7 +21,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "../../src/sdk.ts";
 import { Client, StdioClientTransport } from "../helpers/sdk.ts";
-import { npmServer } from "../helpers/runtime.ts";
+import { fixtureServer, npmServer } from "../helpers/runtime.ts";
 import { startWorkbench, tempDir } from "../helpers/workbench.ts";
 import { eventually, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
 
@@ -201,5 +203,27 @@ test("prompts and resources: listed from the cache before any start, got, comple
     }
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
+  }
+});
+
+test("resources/read of a URI one server lists and another's tool returned goes to the first in configuration order, either way round", async () => {
+  const server = (label: string, resources: string) => fixtureServer("catalog-server.ts", { env: { FIXTURE_LABEL: label, FIXTURE_RESOURCES: resources } });
+  const session = await startWorkbench({
+    toolboxes: { dev: { description: "Dev", mcpServers: { a: server("a", "a://listed") } }, ops: { description: "Ops", mcpServers: { b: server("b", "b://listed") } } },
+  });
+  try {
+    await openToolbox(session, "dev");
+    await openToolbox(session, "ops");
+    // The later server's tool returns the first's URI; the first server's tool returns the later's.
+    await useTool(session, "ops", "b", "link", { uri: "a://listed" });
+    await useTool(session, "dev", "a", "link", { uri: "b://listed" });
+    const readBy = async (uri: string) => {
+      const { contents } = await session.client.request({ method: "resources/read", params: { uri } }, ReadResourceResultSchema);
+      return (contents[0] as { text: string }).text;
+    };
+    assert.equal(await readBy("a://listed"), "a read a://listed");
+    assert.equal(await readBy("b://listed"), "a read b://listed");
+  } finally {
+    await session.close();
   }
 });

@@ -113,3 +113,14 @@ test("provider (serve mode): with clientMetadataUrl and clientId, the client the
   await store.save(serverUrl, { server: serverUrl, client: { client_id: oauth.clientMetadataUrl } });
   assert.deepEqual(await serve().clientInformation(), { client_id: oauth.clientMetadataUrl });
 });
+
+test("provider: a step-up asks for the scopes held and the one the server names, each once", async () => {
+  const { store } = memoryStore();
+  const serverUrl = "http://127.0.0.1:9000/mcp";
+  await store.save(serverUrl, { server: serverUrl, tokens: { access_token: "t", token_type: "Bearer", scope: "read" }, scope: "read" });
+  const provider = new WorkbenchOAuthProvider({ store, serverUrl, mode: { kind: "serve", loginCommand: (scope) => loginCommand("dev", "linear", "/c.json", scope) } });
+  const error = await provider.stepUpRequired("write") as LoginRequired;
+  assert.equal(error.scope, "read write");
+  assert.equal(error.message, `the server needs the scope "write", which the stored login lacks: run "mcp-workbench auth dev linear --scope 'read write' --config /c.json"`);
+  assert.equal((await provider.stepUpRequired("read write") as LoginRequired).scope, "read write");
+});
