@@ -148,7 +148,7 @@ function variableLines(imported: Imported, unset: string[]): string[] {
   const servers = (list: string[]) => `${list.length === 1 ? "server" : "servers"} ${list.map((name) => `'${name}'`).join(", ")}`;
   const lines = imported.inputs.map(({ id, name, description, servers: users }) =>
     `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ${servers(users)}` +
-    (imported.client === "vscode" ? "; the block below passes it from VS Code" : "")
+    (imported.client === "vscode" ? `; the block below passes it from VS Code (keep the "inputs" entry)` : "")
   );
   const inputs = new Set(imported.inputs.map(({ name }) => name));
   const readers = referencesWithoutDefault(imported.servers);

@@ -81,10 +81,10 @@ test("init --from vscode: servers + inputs with ${input:ID}, ${env:X}, ${userHom
 
   const lines = result.stdout.split("\n");
   assert.ok(
-    lines.includes("Set API_KEY where the workbench starts: it stands for VS Code's input 'api-key' (API Key), read by server 'code'; the block below passes it from VS Code"),
+    lines.includes("Set API_KEY where the workbench starts: it stands for VS Code's input 'api-key' (API Key), read by server 'code'; the block below passes it from VS Code (keep the \"inputs\" entry)"),
     result.stdout,
   );
-  assert.ok(lines.includes("Set REGION where the workbench starts: it stands for VS Code's input 'region' (Region), read by server 'code'; the block below passes it from VS Code"), result.stdout);
+  assert.ok(lines.includes("Set REGION where the workbench starts: it stands for VS Code's input 'region' (Region), read by server 'code'; the block below passes it from VS Code (keep the \"inputs\" entry)"), result.stdout);
   assert.ok(lines.includes("Set MY_KEY where the workbench starts: it is not set here, and server 'code' reads it"), result.stdout);
   assert.ok(lines.some((line) => line.startsWith("Check it (with API_KEY, MY_KEY set): ")), result.stdout);
   const block = JSON.parse(result.stdout.slice(result.stdout.indexOf("{", result.stdout.indexOf("Then paste this"))));
@@ -252,5 +252,21 @@ test("init: a secret in args (a URL with a password, --api-key VALUE, --token=VA
       assert.ok(result.stdout.includes(`It holds a value that looks secret (server 'db', ${field}), so only you can read it (mode 0600)\n`), result.stdout);
       assert.ok(!result.stdout.includes(args.at(-1)!), "the value itself is never printed");
     }
+  }
+});
+
+test("init --from PATH: ${workspaceFolder} is the folder holding the file's .vscode (or .cursor), else the current one, or --project", async () => {
+  const { root, home, work, out, write } = layout({});
+  const file = { servers: { a: { type: "stdio", command: "npx", args: ["${workspaceFolder}"] } } };
+  write({ [`${root}/elsewhere/.vscode/mcp.json`]: file, [`${root}/loose.json`]: file });
+  const cases: [string[], string][] = [
+    [["--from", "../../elsewhere/.vscode/mcp.json"], `${root}/elsewhere`],
+    [["--from", `${root}/loose.json`], work],
+    [["--from", `${root}/loose.json`, "--project", ".."], `${root}/work`],
+  ];
+  for (const [args, folder] of cases) {
+    const result = await runCli(["init", ...args, "--out", out, "--force"], { env: { HOME: home }, cwd: work });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers.a.args, [folder], args.join(" "));
   }
 });
