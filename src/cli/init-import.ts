@@ -112,7 +112,9 @@ export async function importServers(platform: Platform, from: string, places: Pl
   }
   if (Object.keys(servers).length === 0) {
     const read = [...new Set(found.map(({ source }) => `'${source.file}'`))].join(", ");
-    throw new InitError(`No servers found in ${read} (under "${key}")`);
+    // The servers Claude Code keeps for other folders are the likely ones the user meant.
+    const elsewhere = notes.find((note) => note.startsWith("Claude Code also keeps"))?.replace(" also ", " ");
+    throw new InitError(`No servers found in ${read} (under "${key}")${elsewhere ? `; ${elsewhere}` : ""}`);
   }
   return { client: shape, files: [...files], servers, scopes, inputs: translator.inputs, notes };
 }

@@ -174,6 +174,16 @@ test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.
   assert.ok(elsewhere.stdout.includes(": everywhere (user), db (user), otherTeam (project), theirs (local)\n"), elsewhere.stdout);
   assert.ok(elsewhere.stdout.includes(`Claude Code also keeps servers for '${work}': import those with --project PATH`), elsewhere.stdout);
 
+  // A folder Claude Code keeps nothing for (and no user scope): the folders it does keep servers for are named.
+  write({ [`${root}/home2/.claude.json`]: { mcpServers: {}, projects: { [work]: { mcpServers: { mine: entry("m") } }, [`${root}/work/empty`]: {} } } });
+  mkdirSync(`${root}/work/empty`);
+  const none = await runCli(["init", "--from", "claude-code", "--out", out, "--force"], { env: { HOME: `${root}/home2` }, cwd: `${root}/work/empty` });
+  assert.equal(none.code, 2);
+  assert.equal(
+    none.stderr,
+    `mcp-workbench: No servers found in '${root}/home2/.claude.json' (under "mcpServers"); Claude Code keeps servers for '${work}': import those with --project PATH\n`,
+  );
+
   const desktop = await runCli(["init", "--from", "claude-desktop", "--project", work, "--out", `${root}/x.json`], { env: { HOME: home }, cwd: work });
   assert.equal(desktop.code, 2);
   assert.equal(
