@@ -55,8 +55,8 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
   // The file is loaded as check and serving load it before it is written, so none is left that does not load.
   const problems = loadProblems(text, out, platform.env);
   if (problems.length > 0) {
-    const lines = problems.length === 1 ? [problems[0]] : problems.map((problem) => `  - ${problem}`);
-    sayError(platform, [`The imported servers would not load, so nothing was written${problems.length === 1 ? ": " : ":"}${lines.join("\n")}`].join(""));
+    const details = problems.length === 1 ? ` ${problems[0]}` : problems.map((problem) => `\n  - ${problem}`).join("");
+    sayError(platform, `The imported servers would not load, so nothing was written:${details}`);
     return EXIT_USAGE;
   }
   const secret = imported && findSecret(imported.servers);
@@ -74,7 +74,8 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
   return 0;
 }
 
-// The loader's words for a variable that is not set: the user is told to set it, it does not stop init.
+// The loader's words for a variable that is not set (src/config/expand.ts): the user is told to set it,
+// it does not stop init. Were the words to change, the cli-init-import test of ${env:MCP_URL} fails.
 const UNSET = /^Environment variable \S+ is not set \(used at /;
 
 /** What the loader `check` uses finds wrong in the file, but for variables not set here. */

@@ -235,6 +235,10 @@ test("init: a server the loader would refuse is reported, and nothing is written
       "Invalid configuration at toolboxes.default.mcpServers.remote.url: expected an http or https URL after expanding environment variables\n",
   );
   assert.equal(existsSync(out), false);
+  write({ "~/.cursor/mcp.json": { mcpServers: { one: { args: [] }, two: { command: "npx", args: "x" } } } });
+  const both = await runCli(["init", "--from", "cursor", "--out", out], { env: { HOME: home }, cwd: work });
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /^mcp-workbench: The imported servers would not load, so nothing was written:\n {2}- .*mcpServers\.one\.command.*\n {2}- .*mcpServers\.two\.args.*\n$/);
   write({ "~/.cursor/mcp.json": { mcpServers: { later: { url: "${env:MCP_URL}" } } } });
   const later = await runCli(["init", "--from", "cursor", "--out", out], { env: { HOME: home }, cwd: work });
   assert.equal(later.code, 0, later.stderr);
