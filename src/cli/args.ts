@@ -39,12 +39,16 @@ export const SUBCOMMANDS = {
     optional: 1,
   },
   init: {
-    usage: "[--from SOURCE] [--toolbox NAME] [--out PATH] [--force]",
+    usage: "[--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--force]",
     summary: "Write a configuration from an MCP client's servers (or a starter file without --from)",
     options: {
       "--from": {
         value: "SOURCE",
         about: "claude-desktop, claude-code, cursor, vscode, windsurf, or a path to such a file",
+      },
+      "--project": {
+        value: "PATH",
+        about: "The project folder whose servers are read (claude-code, cursor, vscode; default: the current folder)",
       },
       "--toolbox": { value: "NAME", about: "Name of the toolbox the servers go into (default: default)" },
       "--out": { value: "PATH", about: "Where to write (default: the platform's config folder)" },

@@ -7,21 +7,59 @@ import { configFolder, join, type Places } from "../config/user-file.ts";
 export const CLIENTS = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf"] as const;
 export type ClientName = typeof CLIENTS[number];
 
-/** The files a client reads its servers from, in the order they are merged (later entries win). */
-export function clientFiles(client: ClientName, places: Places): string[] {
+/**
+ * One place a client keeps servers: a file and, for Claude Code's local scope, the project whose
+ * entry in that file holds them (`projects[<folder>].mcpServers`).
+ */
+export interface ServerSource {
+  file: string;
+  /** The client's name for it when the client has several: Claude Code's user, project and local. */
+  scope?: string;
+  project?: string;
+}
+
+/**
+ * Where a client reads its servers, lowest precedence first: a server named in several is taken
+ * from the last (Claude Code: local > project > user; Cursor: project > global). `project` is the
+ * project folder, the current one unless --project names another.
+ */
+export function clientSources(client: ClientName, places: Places, project: string): ServerSource[] {
   switch (client) {
     case "claude-desktop":
-      return [join(configFolder(places), "Claude/claude_desktop_config.json")];
-    case "claude-code":
-      // The user's servers (top-level mcpServers), then the project's in the current folder.
-      return [join(places.home, ".claude.json"), join(places.cwd, ".mcp.json")];
+      return [{ file: join(configFolder(places), "Claude/claude_desktop_config.json") }];
+    case "claude-code": {
+      const file = join(places.home, ".claude.json");
+      return [
+        { file, scope: "user" },
+        { file: join(project, ".mcp.json"), scope: "project" },
+        { file, scope: "local", project },
+      ];
+    }
     case "cursor":
-      return [join(places.home, ".cursor/mcp.json")];
+      return [{ file: join(places.home, ".cursor/mcp.json"), scope: "global" }, { file: join(project, ".cursor/mcp.json"), scope: "project" }];
     case "vscode":
-      return [join(places.cwd, ".vscode/mcp.json")];
+      return [{ file: join(project, ".vscode/mcp.json") }];
     case "windsurf":
-      return [join(places.home, ".codeium/windsurf/mcp_config.json")];
+      return [{ file: join(places.home, ".codeium/windsurf/mcp_config.json") }];
   }
+}
+
+/** Whether the client has files in the project folder (so that --project means something for it). */
+export function readsProject(client: ClientName): boolean {
+  return client === "claude-code" || client === "cursor" || client === "vscode";
+}
+
+/**
+ * The key of `projects` in ~/.claude.json that stands for `folder`: Claude Code keys it by the
+ * absolute path, with forward slashes on Windows; case does not matter there.
+ */
+export function projectKey(projects: Record<string, unknown>, folder: string, os: string): string | undefined {
+  const normal = (path: string) => {
+    const slashed = path.replaceAll("\\", "/").replace(/(?<=.)\/+$/, "");
+    return os === "windows" ? slashed.toLowerCase() : slashed;
+  };
+  const wanted = normal(folder);
+  return Object.keys(projects).find((key) => normal(key) === wanted);
 }
 
 /** VS Code lists its servers under "servers"; the others under "mcpServers". */
@@ -47,10 +85,14 @@ export function convertEntry(entry: Record<string, unknown>): { server: Record<s
   return { server, leftOut };
 }
 
-/** The block to paste into the client so that it starts the workbench, in the client's own format. */
-export function pasteBlock(client: ClientName, command: string, args: string[]): string {
+/**
+ * The block to paste into the client so that it starts the workbench, in the client's own format;
+ * `env` for the workbench's entry (VS Code's inputs, passed on as the variables the file reads).
+ */
+export function pasteBlock(client: ClientName, command: string, args: string[], env: Record<string, string> = {}): string {
   if (client === "claude-code") return ["claude", "mcp", "add", "--scope", "user", "workbench", "--", command, ...args].map(shellQuote).join(" ");
   const entry = client === "vscode" ? { type: "stdio", command, args } : { command, args };
+  if (Object.keys(env).length > 0) Object.assign(entry, { env });
   return JSON.stringify({ [serversKey(client)]: { workbench: entry } }, null, 2);
 }
 

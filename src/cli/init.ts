@@ -1,29 +1,20 @@
 /**
- * `mcp-workbench init [--from SOURCE] [--toolbox NAME] [--out PATH] [--force]`: writes a
- * configuration from the servers an MCP client already has (or a starter file), then prints the
- * block that makes the client start the workbench instead. Values of env and headers are never
- * printed: they are often secrets.
+ * `mcp-workbench init [--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--force]`:
+ * writes a configuration from the servers an MCP client already has (or a starter file), then
+ * prints the block that makes the client start the workbench instead. The file is checked as
+ * `check` loads it before it is written: init never leaves a file that does not load. Values of
+ * env and headers are never printed: they are often secrets.
  */
 import type { Platform } from "../platform/types.ts";
-import { resolveConfigPath } from "../config/index.ts";
+import { ConfigError, expandConfig, parseJson, resolveConfigPath, validateConfig } from "../config/index.ts";
 import { CONFIG_SCHEMA_URL } from "../config/json-schema.ts";
 import { messageOf } from "../errors.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { type ClientName, CLIENTS, clientFiles, convertEntry, pasteBlock, serversKey, stripJsonComments } from "./clients.ts";
+import { type ClientName, CLIENTS, pasteBlock, readsProject } from "./clients.ts";
+import { type Imported, importServers, InitError } from "./init-import.ts";
+import { findSecret, type SecretSpot } from "./init-secrets.ts";
 import { homeOf, type Places, userConfigFile } from "../config/user-file.ts";
 import { EXIT_FAILED, EXIT_USAGE, sayError, writeStdout } from "./common.ts";
-
-/** What was found in the client's files: servers in file order, and notes for the user. */
-interface Imported {
-  client: ClientName;
-  files: string[];
-  servers: Record<string, Record<string, unknown>>;
-  notes: string[];
-}
-
-class InitError extends Error {}
-/** A file named by the user is not there. */
-class NoSuchFile extends InitError {}
 
 export async function runInit(platform: Platform, args: SubcommandArgs): Promise<number> {
   const home = homeOf(platform.env);
@@ -43,19 +34,34 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     ? resolveConfigPath({ flag: outOption, env: {}, cwd: platform.cwd })
     : userConfigFile(places);
 
+  const projectOption = args.options["--project"];
+  const project = typeof projectOption === "string" ? resolveConfigPath({ flag: projectOption, env: {}, cwd: platform.cwd }) : undefined;
+  if (project !== undefined && (typeof from !== "string" || ((CLIENTS as readonly string[]).includes(from) && !readsProject(from as ClientName)))) {
+    const readers = CLIENTS.filter(readsProject).join(", ");
+    sayError(platform, `Option '--project' is for --from ${readers} or a file's path: it names the project folder their servers are read for`);
+    return EXIT_USAGE;
+  }
+
   let imported: Imported | undefined;
   try {
-    if (typeof from === "string") imported = await importServers(platform, from, places);
+    if (typeof from === "string") imported = await importServers(platform, from, places, project);
   } catch (error) {
     if (!(error instanceof InitError)) throw error;
     sayError(platform, error.message);
     return EXIT_USAGE;
   }
   const config = imported ? importedConfig(imported, toolbox) : starterConfig(toolbox);
-  // env and headers values are often keys and tokens: such a file is for the user's eyes only.
-  const secret = imported !== undefined && holdsSecrets(imported.servers);
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  // The file is loaded as check and serving load it before it is written, so none is left that does not load.
+  const problems = loadProblems(text, out, platform.env);
+  if (problems.length > 0) {
+    const details = problems.length === 1 ? ` ${problems[0]}` : problems.map((problem) => `\n  - ${problem}`).join("");
+    sayError(platform, `The imported servers would not load, so nothing was written:${details}`);
+    return EXIT_USAGE;
+  }
+  const secret = imported && findSecret(imported.servers);
   try {
-    await platform.createFile(out, `${JSON.stringify(config, null, 2)}\n`, { overwrite: args.options["--force"] === true, private: secret });
+    await platform.createFile(out, text, { overwrite: args.options["--force"] === true, private: secret !== undefined });
   } catch (error) {
     if ((error as Error | undefined)?.name === "AlreadyExists") {
       sayError(platform, `File exists: '${out}' (it is left as it is; use --force to overwrite it)`);
@@ -68,75 +74,19 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
   return 0;
 }
 
-async function importServers(platform: Platform, from: string, places: Places): Promise<Imported> {
-  const client = (CLIENTS as readonly string[]).includes(from) ? from as ClientName : undefined;
-  const files = client ? clientFiles(client, places) : [resolveConfigPath({ flag: from, env: {}, cwd: places.cwd })];
-  const found: { file: string; data: Record<string, unknown> }[] = [];
-  for (const file of files) {
-    const data = await readClientFile(platform, file, client === undefined).catch((error) => {
-      // A bare word that names no file was meant as a client's name.
-      if (client === undefined && error instanceof NoSuchFile && !/[\\/.]/.test(from)) {
-        throw new InitError(`Unknown client '${from}': expected ${CLIENTS.map((name) => `'${name}'`).join(", ")} or a file's path`);
-      }
-      throw error;
-    });
-    if (data) found.push({ file, data });
-  }
-  if (found.length === 0) {
-    const looked = files.map((file) => `'${file}'`).join(", ");
-    throw new InitError(`No ${from} configuration found (looked at ${looked}); give its path: --from PATH`);
-  }
-  // A file given by path is read in the shape it has: VS Code's "servers", else "mcpServers".
-  const shape = client ?? (found[0].data.servers !== undefined && found[0].data.mcpServers === undefined ? "vscode" : "claude-desktop");
-  const key = serversKey(shape);
-  const servers: Record<string, Record<string, unknown>> = {};
-  const notes: string[] = [];
-  for (const { file, data } of found) {
-    if (data.toolboxes !== undefined) throw new InitError(`'${file}' is already a workbench configuration`);
-    const entries = data[key];
-    if (entries === undefined) continue;
-    if (typeof entries !== "object" || entries === null || Array.isArray(entries)) {
-      throw new InitError(`Invalid client configuration '${file}': "${key}" is not an object of servers`);
-    }
-    for (const [name, entry] of Object.entries(entries)) {
-      if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-        notes.push(`Left out server '${name}': its entry is not an object`);
-        continue;
-      }
-      const { server, leftOut } = convertEntry(entry as Record<string, unknown>);
-      if (leftOut.length > 0) {
-        const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
-        notes.push(`Left out of server '${name}': ${leftOut.map((k) => `'${k}'`).join(", ")} (${what})`);
-      }
-      servers[name] = server;
-    }
-  }
-  if (Object.keys(servers).length === 0) {
-    throw new InitError(`No servers found in ${found.map(({ file }) => `'${file}'`).join(", ")} (under "${key}")`);
-  }
-  return { client: shape, files: found.map(({ file }) => file), servers, notes };
-}
+// The loader's words for a variable that is not set (src/config/expand.ts): the user is told to set it,
+// it does not stop init. Were the words to change, the cli-init-import test of ${env:MCP_URL} fails.
+const UNSET = /^Environment variable \S+ is not set \(used at /;
 
-/** The parsed file, or undefined when it is not there (and was not named by the user). */
-async function readClientFile(platform: Platform, file: string, named: boolean): Promise<Record<string, unknown> | undefined> {
-  let text: string;
+/** What the loader `check` uses finds wrong in the file, but for variables not set here. */
+function loadProblems(text: string, out: string, env: Record<string, string | undefined>): string[] {
   try {
-    text = await platform.readTextFile(file);
+    expandConfig(validateConfig(parseJson(text, out), out), env);
+    return [];
   } catch (error) {
-    const missing = (error as Error | undefined)?.name === "NotFound";
-    if (missing && !named) return undefined;
-    throw new (missing ? NoSuchFile : InitError)(`Cannot read '${file}': ${messageOf(error)}`);
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems.filter((problem) => !UNSET.test(problem));
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(stripJsonComments(text.replace(/^\uFEFF/, "")));
-  } catch {
-    throw new InitError(`Invalid JSON in client configuration '${file}'`);
-  }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
-    throw new InitError(`Invalid client configuration '${file}': expected a JSON object`);
-  }
-  return data as Record<string, unknown>;
 }
 
 function importedConfig(imported: Imported, toolbox: string): Record<string, unknown> {
@@ -166,31 +116,66 @@ function starterConfig(toolbox: string): Record<string, unknown> {
   };
 }
 
-/** Whether any server has an `env` or `headers` value. */
-function holdsSecrets(servers: Imported["servers"]): boolean {
-  const filled = (field: unknown) => typeof field === "object" && field !== null && Object.keys(field).length > 0;
-  return Object.values(servers).some((server) => filled(server.env) || filled(server.headers));
-}
-
-function report(platform: Platform, imported: Imported | undefined, toolbox: string, out: string, secret: boolean): string {
+function report(platform: Platform, imported: Imported | undefined, toolbox: string, out: string, secret: SecretSpot | undefined): string {
   const self = platform.selfCommand();
   const client = imported?.client ?? "claude-desktop";
   const lines: string[] = [];
+  let unset: string[] = [];
   if (imported) {
-    const names = Object.keys(imported.servers);
+    const names = Object.keys(imported.servers).map((name) => imported.scopes[name] ? `${name} (${imported.scopes[name]})` : name);
     lines.push(`Wrote '${out}': toolbox '${toolbox}' with ${names.length} server(s) from ${imported.files.map((f) => `'${f}'`).join(", ")}: ${names.join(", ")}`);
-    if (secret) lines.push("It holds env or headers values, so only you can read it (mode 0600)");
+    if (secret?.field === "env" || secret?.field === "headers") lines.push("It holds env or headers values, so only you can read it (mode 0600)");
+    else if (secret) lines.push(`It holds a value that looks secret (server '${secret.server}', ${secret.field}), so only you can read it (mode 0600)`);
     lines.push(...imported.notes);
+    unset = unsetVariables(imported, platform.env);
+    lines.push(...variableLines(imported, unset));
   } else {
     lines.push(`Wrote '${out}': a starter configuration with one example toolbox '${toolbox}'; edit it for your servers`);
   }
   const check = [self.command, ...self.args, "check", "--config", out].map(quoteForDisplay).join(" ");
-  lines.push(`Check it: ${check}`, "");
+  lines.push(`Check it${unset.length > 0 ? ` (with ${unset.join(", ")} set)` : ""}: ${check}`, "");
+  const [first, ...others] = imported?.files ?? [];
   const where = imported && imported.client !== "claude-code"
-    ? `into '${imported.files[0]}' in place of the servers it now starts`
+    ? `into '${first}' in place of the servers it now starts${others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : ""}`
     : client === "claude-code" ? "in a terminal" : "into your MCP client's configuration";
-  lines.push(`Then paste this ${where}:`, pasteBlock(client, self.command, [...self.args, "--config", out]), "");
+  // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
+  const env = client === "vscode" ? Object.fromEntries((imported?.inputs ?? []).map(({ id, name }) => [name, `\${input:${id}}`])) : {};
+  lines.push(`Then paste this ${where}:`, pasteBlock(client, self.command, [...self.args, "--config", out], env), "");
   return lines.join("\n");
+}
+
+/** What the user must set: each VS Code input, then each variable read without a default that is not set here. */
+function variableLines(imported: Imported, unset: string[]): string[] {
+  const servers = (list: string[]) => `${list.length === 1 ? "server" : "servers"} ${list.map((name) => `'${name}'`).join(", ")}`;
+  const lines = imported.inputs.map(({ id, name, description, servers: users }) =>
+    `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ${servers(users)}` +
+    (imported.client === "vscode" ? `; the block below passes it from VS Code (keep the "inputs" entry)` : "")
+  );
+  const inputs = new Set(imported.inputs.map(({ name }) => name));
+  const readers = referencesWithoutDefault(imported.servers);
+  for (const name of unset) {
+    const users = readers.get(name) ?? [];
+    if (!inputs.has(name)) lines.push(`Set ${name} where the workbench starts: it is not set here, and ${servers(users)} ${users.length === 1 ? "reads" : "read"} it`);
+  }
+  return lines;
+}
+
+/** The variables read without a default and not set in this environment (inputs included), in order of use. */
+function unsetVariables(imported: Imported, env: Record<string, string | undefined>): string[] {
+  return [...referencesWithoutDefault(imported.servers).keys()].filter((name) => !Object.hasOwn(env, name) || env[name] === undefined);
+}
+
+/** Each `${NAME}` (without a default) in the servers, with the servers that read it. */
+function referencesWithoutDefault(servers: Imported["servers"]): Map<string, string[]> {
+  const readers = new Map<string, string[]>();
+  for (const [server, entry] of Object.entries(servers)) {
+    for (const [, name] of JSON.stringify(entry).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+      const list = readers.get(name) ?? [];
+      if (!list.includes(server)) list.push(server);
+      readers.set(name, list);
+    }
+  }
+  return readers;
 }
 
 function quoteForDisplay(word: string): string {

@@ -1,10 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clientFiles, convertEntry, pasteBlock, stripJsonComments } from "../../src/cli/clients.ts";
+import { clientSources, convertEntry, pasteBlock, projectKey, stripJsonComments } from "../../src/cli/clients.ts";
 import { configFolder, type Places } from "../../src/config/user-file.ts";
 
 const linux: Places = { os: "linux", home: "/home/me", cwd: "/home/me/project", env: {} };
 const mac: Places = { os: "darwin", home: "/Users/me", cwd: "/Users/me/project", env: {} };
+/** The files alone, for clients with one source. */
+const clientFiles = (client: Parameters<typeof clientSources>[0], places: Places) =>
+  clientSources(client, places, places.cwd).map(({ file }) => file);
+
 const windows: Places = {
   os: "windows",
   home: "C:\\Users\\me",
@@ -23,13 +27,27 @@ test("clients: Claude Desktop's file on macOS, Windows, and Linux with and witho
 });
 
 test("clients: Claude Code, Cursor, VS Code and Windsurf files; the platform's config folder", () => {
-  assert.deepEqual(clientFiles("claude-code", linux), ["/home/me/.claude.json", "/home/me/project/.mcp.json"]);
-  assert.deepEqual(clientFiles("cursor", windows), ["C:\\Users\\me\\.cursor\\mcp.json"]);
+  // Lowest precedence first: Claude Code's local scope wins over project over user, Cursor's project file over its global one.
+  assert.deepEqual(clientSources("claude-code", linux, "/srv/other"), [
+    { file: "/home/me/.claude.json", scope: "user" },
+    { file: "/srv/other/.mcp.json", scope: "project" },
+    { file: "/home/me/.claude.json", scope: "local", project: "/srv/other" },
+  ]);
+  assert.deepEqual(clientFiles("cursor", windows), ["C:\\Users\\me\\.cursor\\mcp.json", "C:\\work\\.cursor\\mcp.json"]);
   assert.deepEqual(clientFiles("vscode", mac), ["/Users/me/project/.vscode/mcp.json"]);
   assert.deepEqual(clientFiles("windsurf", linux), ["/home/me/.codeium/windsurf/mcp_config.json"]);
   assert.equal(configFolder(mac), "/Users/me/Library/Application Support");
   assert.equal(configFolder(windows), "C:\\Users\\me\\AppData\\Roaming");
   assert.equal(configFolder({ ...linux, env: { XDG_CONFIG_HOME: "/xdg" } }), "/xdg");
+});
+
+test("clients: Claude Code's project key for a folder: exact on POSIX; slashes and case do not matter on Windows", () => {
+  const projects = { "/home/me/project": {}, "/home/me/project-two": {}, "C:/Work/App": {} };
+  assert.equal(projectKey(projects, "/home/me/project", "linux"), "/home/me/project");
+  assert.equal(projectKey(projects, "/home/me/project/", "linux"), "/home/me/project");
+  assert.equal(projectKey(projects, "/home/me/Project", "linux"), undefined);
+  assert.equal(projectKey(projects, "c:\\work\\app", "windows"), "C:/Work/App");
+  assert.equal(projectKey(projects, "/", "linux"), undefined);
 });
 
 test("clients: entries carry over as they are, remote ones with type, url and headers; type stdio and unknown keys are left out", () => {
@@ -47,6 +65,9 @@ test("clients: the paste block in each client's own format", () => {
   });
   assert.deepEqual(JSON.parse(pasteBlock("vscode", "/bin/wb", ["--config", "/c.json"])), {
     servers: { workbench: { type: "stdio", command: "/bin/wb", args: ["--config", "/c.json"] } },
+  });
+  assert.deepEqual(JSON.parse(pasteBlock("vscode", "/bin/wb", [], { API_KEY: "${input:api-key}" })).servers.workbench.env, {
+    API_KEY: "${input:api-key}",
   });
   assert.equal(
     pasteBlock("claude-code", "/opt/my tools/wb", ["--config", "/c.json"]),

@@ -1,0 +1,170 @@
+/**
+ * Reads the servers an MCP client already has, for `mcp-workbench init --from`: from every place
+ * the client keeps them (Claude Code's user, project and local scopes; Cursor's global and project
+ * files), merged as the client merges them, with the editors' variables translated.
+ */
+import type { Platform } from "../platform/types.ts";
+import { resolveConfigPath } from "../config/index.ts";
+import type { Places } from "../config/user-file.ts";
+import { messageOf } from "../errors.ts";
+import {
+  type ClientName,
+  CLIENTS,
+  clientSources,
+  convertEntry,
+  projectKey,
+  type ServerSource,
+  serversKey,
+  stripJsonComments,
+} from "./clients.ts";
+import { type InputVariable, inputsOf, VariableTranslator } from "./init-variables.ts";
+
+/** What was found in the client's files: servers in file order, and notes for the user. */
+export interface Imported {
+  client: ClientName;
+  files: string[];
+  servers: Record<string, Record<string, unknown>>;
+  /** The scope each server came from, for a client with several. */
+  scopes: Record<string, string>;
+  /** The `${input:ID}` of VS Code, now environment variables the user must set. */
+  inputs: InputVariable[];
+  notes: string[];
+}
+
+export class InitError extends Error {}
+/** A file named by the user is not there. */
+class NoSuchFile extends InitError {}
+
+type Json = Record<string, unknown>;
+
+/** `project` is the folder given with --project, if any. */
+export async function importServers(platform: Platform, from: string, places: Places, project?: string): Promise<Imported> {
+  const client = (CLIENTS as readonly string[]).includes(from) ? from as ClientName : undefined;
+  const named = client === undefined ? resolveConfigPath({ flag: from, env: {}, cwd: places.cwd }) : undefined;
+  const sources: ServerSource[] = client ? clientSources(client, places, project ?? places.cwd) : [{ file: named! }];
+  const texts = new Map<string, Json | undefined>();
+  const found: { source: ServerSource; data: Json }[] = [];
+  for (const source of sources) {
+    if (!texts.has(source.file)) {
+      texts.set(source.file, await readClientFile(platform, source.file, client === undefined).catch((error) => {
+        // A bare word that names no file was meant as a client's name.
+        if (client === undefined && error instanceof NoSuchFile && !/[\\/.]/.test(from)) {
+          throw new InitError(`Unknown client '${from}': expected ${CLIENTS.map((name) => `'${name}'`).join(", ")} or a file's path`);
+        }
+        throw error;
+      }));
+    }
+    const data = texts.get(source.file);
+    if (data) found.push({ source, data });
+  }
+  if (found.length === 0) {
+    const looked = [...texts.keys()].map((file) => `'${file}'`).join(", ");
+    throw new InitError(`No ${from} configuration found (looked at ${looked}); give its path: --from PATH`);
+  }
+  // A file given by path is read in the shape it has: VS Code's "servers", else "mcpServers".
+  const shape = client ?? (found[0].data.servers !== undefined && found[0].data.mcpServers === undefined ? "vscode" : "claude-desktop");
+  const key = serversKey(shape);
+  const translator = new VariableTranslator({
+    home: places.home,
+    workspace: project ?? (named ? workspaceOf(named, places.cwd) : places.cwd),
+    separator: places.os === "windows" ? "\\" : "/",
+    inputs: new Map(found.flatMap(({ data }) => [...inputsOf(data)])),
+  });
+  const servers: Imported["servers"] = {};
+  const scopes: Imported["scopes"] = {};
+  const notes: string[] = [];
+  const files = new Set<string>();
+  for (const { source, data } of found) {
+    if (data.toolboxes !== undefined) throw new InitError(`'${source.file}' is already a workbench configuration`);
+    const entries = source.project === undefined ? data[key] : localServers(data, source.project, places.os, notes);
+    if (entries === undefined) continue;
+    if (typeof entries !== "object" || entries === null || Array.isArray(entries)) {
+      const where = source.project === undefined ? `"${key}"` : `the "${key}" of project '${source.project}'`;
+      throw new InitError(`Invalid client configuration '${source.file}': ${where} is not an object of servers`);
+    }
+    files.add(source.file);
+    const before = translator.problems.length;
+    for (const [name, entry] of Object.entries(entries)) {
+      if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+        notes.push(`Left out server '${name}': its entry is not an object`);
+        continue;
+      }
+      const { server, leftOut } = convertEntry(entry as Json);
+      if (leftOut.length > 0) {
+        const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
+        notes.push(`Left out of server '${name}': ${leftOut.map((k) => `'${k}'`).join(", ")} (${what})`);
+      }
+      if (Object.hasOwn(servers, name) && source.scope !== undefined) {
+        notes.push(`Server '${name}' is also in the ${scopes[name]} scope: the ${source.scope} entry is imported, as ${shape} uses it`);
+      }
+      servers[name] = translator.server(name, server);
+      if (source.scope !== undefined) scopes[name] = source.scope;
+    }
+    if (translator.problems.length > before) {
+      const problems = translator.problems.slice(before);
+      throw new InitError(
+        problems.length === 1
+          ? `${problems[0]}; change it in '${source.file}' (nothing was written)`
+          : [`${problems.length} variables have no value outside the editor; change them in '${source.file}' (nothing was written):`,
+            ...problems.map((problem) => `  - ${problem}`)].join("\n"),
+      );
+    }
+  }
+  if (Object.keys(servers).length === 0) {
+    const read = [...new Set(found.map(({ source }) => `'${source.file}'`))].join(", ");
+    // The servers Claude Code keeps for other folders are the likely ones the user meant.
+    const elsewhere = notes.find((note) => note.startsWith("Claude Code also keeps"))?.replace(" also ", " ");
+    throw new InitError(`No servers found in ${read} (under "${key}")${elsewhere ? `; ${elsewhere}` : ""}`);
+  }
+  return { client: shape, files: [...files], servers, scopes, inputs: translator.inputs, notes };
+}
+
+/**
+ * Claude Code's local scope: `projects[<folder>].mcpServers` of ~/.claude.json. Other folders' servers
+ * are named in a note, since they are one --project away.
+ */
+function localServers(data: Json, folder: string, os: string, notes: string[]): unknown {
+  const projects = data.projects;
+  if (typeof projects !== "object" || projects === null || Array.isArray(projects)) return undefined;
+  const key = projectKey(projects as Json, folder, os);
+  const others = Object.entries(projects as Json)
+    .filter(([path, entry]) => path !== key && hasServers((entry as Json | null)?.mcpServers))
+    .map(([path]) => `'${path}'`);
+  if (others.length > 0) {
+    const shown = others.length > 3 ? [...others.slice(0, 3), `${others.length - 3} more`] : others;
+    notes.push(`Claude Code also keeps servers for ${shown.join(", ")}: import those with --project PATH`);
+  }
+  return key === undefined ? undefined : ((projects as Json)[key] as Json | null)?.mcpServers;
+}
+
+function hasServers(value: unknown): boolean {
+  return typeof value === "object" && value !== null && Object.keys(value).length > 0;
+}
+
+/** The folder a client file given by path was written for: the one holding its .vscode or .cursor, else the current one. */
+function workspaceOf(file: string, cwd: string): string {
+  const folder = /^(.+)[\\/]\.(?:vscode|cursor)[\\/][^\\/]+$/.exec(file)?.[1];
+  return folder ?? cwd;
+}
+
+/** The parsed file, or undefined when it is not there (and was not named by the user). */
+async function readClientFile(platform: Platform, file: string, named: boolean): Promise<Json | undefined> {
+  let text: string;
+  try {
+    text = await platform.readTextFile(file);
+  } catch (error) {
+    const missing = (error as Error | undefined)?.name === "NotFound";
+    if (missing && !named) return undefined;
+    throw new (missing ? NoSuchFile : InitError)(`Cannot read '${file}': ${messageOf(error)}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(stripJsonComments(text.replace(/^\uFEFF/, "")));
+  } catch {
+    throw new InitError(`Invalid JSON in client configuration '${file}'`);
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    throw new InitError(`Invalid client configuration '${file}': expected a JSON object`);
+  }
+  return data as Json;
+}
