@@ -101,3 +101,18 @@ test("cli failures: a real Node.js and Python crash at start is reported by the 
   });
   if (!python) t.skip("no python3 on PATH: the Python case was left out");
 });
+
+test("cli failures: a server that crashes during a call names its exit and its last stderr lines, in call and in use_tool", async () => {
+  const crasher = fx("A", {}, { FIXTURE_FAILURES: "1" });
+  const config = { toolboxes: { dev: { mcpServers: { fx: crasher } } } };
+  const args = JSON.stringify({ text: "query 1 done\nError: lost the database", code: 3 });
+  const said = "server exited with code 3; its stderr ended with: query 1 done | Error: lost the database";
+  const result = await inDir(config, (path) => runCli(["call", "dev", "fx", "crash", args, "--config", path]));
+  assert.equal(result.code, 1);
+  assert.equal(result.stderr, `mcp-workbench: Error executing tool 'crash' in server 'fx' (toolbox 'dev'): ${said}\n`);
+  await withWorkbench(config, async (session) => {
+    opened(await openToolbox(session, "dev"));
+    const text = errorText(await useTool(session, "dev", "fx", "crash", { text: "query 1 done\nError: lost the database", code: 3 }));
+    assert.equal(text, `Error executing tool 'crash' in server 'fx' (toolbox 'dev'): ${said}`);
+  });
+});
