@@ -4,7 +4,7 @@ import type { CallToolResult } from "../sdk.ts";
 import { Failure, Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { closestToolbox } from "./lookup.ts";
-import { alternatives, didYouMean } from "./suggest.ts";
+import { alternatives, didYouMean } from "../suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { exampleForShape } from "./call-example.ts";
 import type { OpenToolbox } from "../toolbox/registry.ts";
