@@ -13,6 +13,8 @@ export interface SubcommandSpec {
   /** Names of the positional arguments, required ones first; `optional` of them may be left out. */
   positionals: string[];
   optional?: number;
+  /** What --config means here, when it is not the file to read. */
+  config?: string;
 }
 
 export const SUBCOMMANDS = {
@@ -55,6 +57,8 @@ export const SUBCOMMANDS = {
       "--force": { about: "Overwrite an existing file" },
     },
     positionals: [],
+    // The file init writes is the configuration that the other commands take with --config.
+    config: "The same as --out: where to write",
   },
   schema: {
     usage: "",
@@ -190,7 +194,7 @@ function subcommandHelp(name: string, sub: SubcommandName): string {
   const spec: SubcommandSpec = SUBCOMMANDS[sub];
   const options = [
     ...Object.entries(spec.options).map(([option, about]) => [`${option}${about.value ? ` ${about.value}` : ""}`, about.about]),
-    ["--config PATH", "Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)"],
+    ["--config PATH", spec.config ?? "Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)"],
     ["-h, --help", "Print this help and exit"],
   ];
   const width = Math.max(...options.map(([left]) => left.length));

@@ -11,7 +11,7 @@ import { messageOf } from "../errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
-import { didYouMean } from "../tools/suggest.ts";
+import { didYouMean } from "../suggest.ts";
 
 export async function runCall(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, tool, given] = args.positionals;

@@ -29,10 +29,11 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     sayError(platform, "Option '--toolbox' needs a name that is not blank");
     return EXIT_USAGE;
   }
-  const outOption = args.options["--out"];
-  const out = typeof outOption === "string"
-    ? resolveConfigPath({ flag: outOption, env: {}, cwd: platform.cwd })
-    : userConfigFile(places);
+  const out = outPath(args, platform.cwd) ?? userConfigFile(places);
+  if (out instanceof InitError) {
+    sayError(platform, out.message);
+    return EXIT_USAGE;
+  }
 
   const projectOption = args.options["--project"];
   const project = typeof projectOption === "string" ? resolveConfigPath({ flag: projectOption, env: {}, cwd: platform.cwd }) : undefined;
@@ -72,6 +73,21 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
   }
   await writeStdout(platform, report(platform, imported, toolbox, out, secret));
   return 0;
+}
+
+/**
+ * The file to write: --out, or --config as every other command names the configuration file (the
+ * one the printed `check --config` and paste block name); both only when they name the same file.
+ */
+function outPath(args: SubcommandArgs, cwd: string): string | InitError | undefined {
+  const resolve = (flag: string) => resolveConfigPath({ flag, env: {}, cwd });
+  const out = args.options["--out"];
+  const config = args.configPath === undefined ? undefined : resolve(args.configPath);
+  if (typeof out !== "string") return config;
+  if (config !== undefined && config !== resolve(out)) {
+    return new InitError(`Options '--out' and '--config' name different files: '${resolve(out)}' and '${config}' (give one)`);
+  }
+  return resolve(out);
 }
 
 // The loader's words for a variable that is not set (src/config/expand.ts): the user is told to set it,

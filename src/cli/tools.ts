@@ -1,4 +1,7 @@
-/** `mcp-workbench tools <toolbox> [--json]`: a toolbox's tools, as open_toolbox returns them. */
+/**
+ * `mcp-workbench tools <toolbox> [--json]`: a toolbox's tools, as open_toolbox returns them. A
+ * server that failed makes it exit 1, as `check` does, after the tools of the others.
+ */
 import type { Platform } from "../platform/types.ts";
 import { ToolboxRegistry } from "../toolbox/registry.ts";
 import { openToolbox, type OpenToolboxResult } from "../tools/open-toolbox.ts";
@@ -32,7 +35,7 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
       });
       await writeStdout(platform, lines.length === 0 ? "" : `${lines.join("\n")}\n`);
     }
-    return 0;
+    return opened._errors?.length ? EXIT_FAILED : 0;
   } finally {
     await registry.closeAll();
   }

@@ -21,6 +21,12 @@ export class ConfigError extends Error {
     const lines = problems.map((problem) => `  - ${problem}`);
     return new ConfigError([`${problems.length} problems in ${where}:`, ...lines].join("\n"), { problems });
   }
+
+  /** As `of`, and one problem alone names the file too: the message is often read far from it. */
+  static inFile(problems: readonly string[], source: string): ConfigError {
+    if (problems.length !== 1) return ConfigError.of(problems, source);
+    return new ConfigError(`In configuration file '${source}': ${problems[0]}`, { problems });
+  }
 }
 
 /** The text for a value that does not fit the schema, located at `path`. */

@@ -75,12 +75,14 @@ export async function loadConfig(options: ConfigLocation & {
   onFallback?: FallbackObserver;
 }): Promise<LoadedConfig> {
   const { path, text } = await readConfigFile(options, options.readTextFile);
+  // Invalid JSON names the file in its own words.
+  const data = parseJson(text, path);
   try {
-    const config = expandConfig(validateConfig(parseJson(text, path), path), options.env, options.onFallback);
+    const config = expandConfig(validateConfig(data, path), options.env, options.onFallback);
     return { path, config };
   } catch (error) {
-    // Several problems are headed by the file's name; one alone keeps its own words.
-    if (error instanceof ConfigError && error.problems.length > 1) throw ConfigError.of(error.problems, path);
+    // The problems are headed by the file's name, even one alone.
+    if (error instanceof ConfigError) throw ConfigError.inFile(error.problems, path);
     throw error;
   }
 }

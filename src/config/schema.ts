@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { objectIssueMessage } from "./object-issue.ts";
 
 /** Limits and policies settable at the top of the file (for every server) and per server. */
 export interface ServerSettings {
@@ -147,19 +148,6 @@ function custom<T>(guard: (value: unknown) => value is T, message: string, jsonS
   const schema = v.custom<T>(guard, message);
   JSON_SCHEMA_OF.set(schema, jsonSchema);
   return schema;
-}
-
-/** The words for an issue of a strict object: every unknown key of it, or what a missing key expects. */
-function objectIssueMessage(entries: v.ObjectEntries, issue: v.ObjectIssue | v.StrictObjectIssue): string {
-  const step = issue.path?.at(-1);
-  if (issue.expected === "never" && step && isJsonObject(step.input)) {
-    // valibot stops at the first unknown key; a report of the whole file names them all.
-    const unknown = Object.keys(step.input).filter((key) => !Object.hasOwn(entries, key));
-    return `unknown key${unknown.length > 1 ? "s" : ""} ${unknown.map((key) => `'${key}'`).join(", ")}`;
-  }
-  const key = step?.key;
-  const schema = typeof key === "string" ? entries[key] : undefined;
-  return (schema && v.safeParse(schema, undefined).issues?.[0].message) ?? "expected a value";
 }
 
 /** A JSON object with only the given keys; an unknown key is reported at the object. */

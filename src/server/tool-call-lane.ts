@@ -55,7 +55,8 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
       reply = { jsonrpc: "2.0", id: call.id, result };
     } catch (error) {
       const code = error instanceof JsonRpcError ? error.code : ErrorCode.InternalError;
-      reply = { jsonrpc: "2.0", id: call.id, error: { code, message: messageOf(error) } };
+      const data = error instanceof JsonRpcError ? error.data : undefined;
+      reply = { jsonrpc: "2.0", id: call.id, error: { code, message: messageOf(error), ...(data !== undefined && { data }) } };
     } finally {
       // The id may have been cancelled and reused by a newer request by now: leave that one be.
       if (running.get(call.id) === controller) running.delete(call.id);

@@ -63,6 +63,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     config,
     registry,
     onToolResult: (owner, result) => learnUris(uris, owner, result),
+    clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
     clientSpeaksModern: () => gate.modern,
   });
   server.onclose = options.onClose;

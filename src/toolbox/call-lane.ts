@@ -6,11 +6,12 @@
  * the idle timer), a cap on the total time, cancellation sent downstream, and failure of every
  * pending call when the connection ends. Everything else on the connection stays with the SDK.
  */
-import type { CallToolResult, JSONRPCMessage, Progress, RequestId } from "../sdk.ts";
+import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../sdk.ts";
 import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../era/wire.ts";
 
 export type CallFailure =
-  | { kind: "remote"; message: string }
+  /** The server's own error answer: its code and data are kept for the client (a -32042's URLs). */
+  | { kind: "remote"; message: string; code?: number; data?: unknown }
   | { kind: "idle-timeout" }
   | { kind: "max-time" }
   | { kind: "cancelled"; reason: unknown }
@@ -142,7 +143,7 @@ export class ToolCallLane {
       const pending = typeof message.id === "string" ? this.#pending.get(message.id) : undefined;
       if (!pending) return false;
       if ("result" in message) pending.resolve(message.result as CallToolResult);
-      else pending.fail({ kind: "remote", message: errorMessage(message) });
+      else pending.fail({ kind: "remote", ...answeredError(message) });
       return true;
     }
     if ("method" in message && message.method === "notifications/progress" && !("id" in message)) {
@@ -174,9 +175,28 @@ export class ToolCallLane {
   }
 }
 
-function errorMessage(message: JSONRPCMessage): string {
-  const error = (message as { error?: { message?: unknown } }).error;
-  return typeof error?.message === "string" ? error.message : "the server answered with an error";
+function answeredError(message: JSONRPCMessage): { message: string; code?: number; data?: unknown } {
+  const error = (message as { error?: { message?: unknown; code?: unknown; data?: unknown } }).error;
+  return {
+    message: typeof error?.message === "string" ? error.message : "the server answered with an error",
+    ...(typeof error?.code === "number" && { code: error.code }),
+    ...(error?.data !== undefined && { data: error.data }),
+  };
+}
+
+/**
+ * The JSON-RPC error a server answered a call with, found behind what the call threw (the lane's
+ * CallError, or the SDK's McpError for a task); undefined when the call failed otherwise.
+ */
+export function serverAnswer(error: unknown): { code: number; data?: unknown } | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof CallError) {
+      const failure = cause.failure;
+      return failure.kind === "remote" && failure.code !== undefined ? { code: failure.code, data: failure.data } : undefined;
+    }
+    if (cause instanceof McpError) return { code: cause.code, data: cause.data };
+  }
+  return undefined;
 }
 
 /** A retry's answers and state, as the client sent them (never rewritten). */

@@ -385,7 +385,9 @@ export class ServerConnection {
         return "cancelled by the client";
       case "closed": {
         const ended = this.#closing ? undefined : await this.#link.endedWithin(EXIT_REPORT_MS);
-        return ended ?? this.lostReason ?? "connection closed";
+        // A crash during the call: what the server said last on stderr, as for a failed start.
+        if (ended) return await this.#link.explain?.(ended) ?? ended;
+        return this.lostReason ?? "connection closed";
       }
     }
   }

@@ -11,7 +11,7 @@ import { messageOf } from "../errors.ts";
 
 /** A failure that is the request's fault, not a tool's: answered as a JSON-RPC error. */
 export class JsonRpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
     super(message);
     this.name = "JsonRpcError";
   }
@@ -40,8 +40,11 @@ export class ToolDispatcher {
     }
     try {
       const result = await tool.run(parsed.data, ctx);
-      return result.ok ? tool.present(result.value) : textResult(result.error, true);
+      if (result.ok) return tool.present(result.value);
+      if (result.rpc) throw new JsonRpcError(result.rpc.code, result.error, result.rpc.data);
+      return textResult(result.error, true);
     } catch (error) {
+      if (error instanceof JsonRpcError) throw error;
       // run() returns failures as values; reaching this is a bug, still reported as a tool result.
       return textResult(`Internal error in ${name}: ${messageOf(error)}`, true);
     }

@@ -1,5 +1,5 @@
 import type { WorkbenchConfig } from "../config/index.ts";
-import { didYouMean } from "./suggest.ts";
+import { didYouMean } from "../suggest.ts";
 
 /** The tail of a "not found" message: what the user could have asked for instead. */
 export function availableToolboxes(config: WorkbenchConfig): string {

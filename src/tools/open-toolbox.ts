@@ -12,7 +12,7 @@ import type { OpenToolbox } from "../toolbox/registry.ts";
 import { toolboxListing, toolboxNotFound } from "./lookup.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { summaryLine } from "./summary.ts";
-import { didYouMean } from "./suggest.ts";
+import { didYouMean } from "../suggest.ts";
 
 // detail and tools are explained once, in the tool's description: every byte here is in every session.
 const schema = z.strictObject({

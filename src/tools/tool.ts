@@ -5,10 +5,16 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolbox/registry.ts";
 import type { CallInput } from "../era/wire.ts";
 
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+/** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
+export interface RpcError {
+  code: number;
+  data?: unknown;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string; rpc?: RpcError };
 
 export const Success = <T>(value: T): Result<T> => ({ ok: true, value });
-export const Failure = <T = never>(error: string): Result<T> => ({ ok: false, error });
+export const Failure = <T = never>(error: string, rpc?: RpcError): Result<T> => ({ ok: false, error, ...(rpc && { rpc }) });
 
 export interface ToolContext {
   config: WorkbenchConfig;
@@ -21,6 +27,8 @@ export interface ToolContext {
   onProgress?: (progress: Progress) => void;
   /** The client's answers to a server's input requests (2026-07-28), for the server's tool. */
   input?: CallInput;
+  /** True when the client declared URL elicitation: it opens the URLs a server's -32042 names itself. */
+  clientOpensUrls?: () => boolean;
   /** A downstream tool's result, for the URIs it names (see src/catalog/learn-uris.ts). */
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
 }

@@ -4,12 +4,13 @@ import type { CallToolResult } from "../sdk.ts";
 import { Failure, Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { closestToolbox } from "./lookup.ts";
-import { alternatives, didYouMean } from "./suggest.ts";
+import { alternatives, didYouMean } from "../suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { exampleForShape } from "./call-example.ts";
 import type { OpenToolbox } from "../toolbox/registry.ts";
 import { messageOf } from "../errors.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
+import { urlRequired } from "./url-required.ts";
 
 const schema = z.strictObject({
   tool: z.strictObject({
@@ -82,7 +83,8 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
       }
       return Success(result);
     } catch (error) {
-      return Failure(`Error executing tool '${id.name}' ${where}: ${messageOf(error)}`);
+      const text = `Error executing tool '${id.name}' ${where}: ${messageOf(error)}`;
+      return urlRequired(error, text, ctx.clientOpensUrls?.() ?? false) ?? Failure(text);
     }
   },
   present: (value) => value,

@@ -51,7 +51,7 @@ test("check: exit 2 for a configuration file that is missing or invalid, with no
     writeFileSync(invalid, '{"toolboxes": 3}');
     const bad = await check(invalid);
     assert.equal(bad.code, 2);
-    assert.ok(bad.stderr.startsWith("mcp-workbench: Invalid configuration"), bad.stderr);
+    assert.equal(bad.stderr, `mcp-workbench: In configuration file '${invalid}': Invalid configuration at toolboxes: expected an object of toolboxes\n`);
     assert.equal(bad.stdout, "");
   } finally {
     rmSync(dir, { recursive: true, force: true });

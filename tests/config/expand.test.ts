@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
 import { expandString } from "../../src/config/expand.ts";
-import { configErrorOf, loadJson, rejectsWithConfigError, withServer } from "./helpers.ts";
+import { configErrorOf, loadJson, rejectsWithConfigError, withServer, IN_FILE } from "./helpers.ts";
 
 const PATH = ["toolboxes", "dev", "mcpServers", "fs", "command"];
 const expand = (text: string, env: Record<string, string | undefined>) => expandString(text, env, PATH);
@@ -117,30 +117,30 @@ test("expandConfig through loadConfig: leaves names, descriptions and toolFilter
 test("expandConfig through loadConfig: errors locate the arg, env value or cwd", async () => {
   await rejectsWithConfigError(
     loadJson({ toolboxes: { prod: { mcpServers: { db: { command: "db", env: { API_KEY: "${API_KEY}" } } } } } }),
-    "Environment variable API_KEY is not set (used at toolboxes.prod.mcpServers.db.env.API_KEY)",
+    IN_FILE + "Environment variable API_KEY is not set (used at toolboxes.prod.mcpServers.db.env.API_KEY)",
   );
   await rejectsWithConfigError(
     loadJson(withServer({ command: "x", args: ["a", "${MISSING}"] })),
-    "Environment variable MISSING is not set (used at toolboxes.dev.mcpServers.fs.args[1])",
+    IN_FILE + "Environment variable MISSING is not set (used at toolboxes.dev.mcpServers.fs.args[1])",
   );
   await rejectsWithConfigError(
     loadJson(withServer({ command: "x", cwd: "${1DIR}" })),
-    "Invalid variable reference at toolboxes.dev.mcpServers.fs.cwd: expected ${NAME} or ${NAME:-default}",
+    IN_FILE + "Invalid variable reference at toolboxes.dev.mcpServers.fs.cwd: expected ${NAME} or ${NAME:-default}",
   );
   await rejectsWithConfigError(
     loadJson(withServer({ command: "x", env: { "MY.VAR": "${NOPE}" } })),
-    'Environment variable NOPE is not set (used at toolboxes.dev.mcpServers.fs.env["MY.VAR"])',
+    IN_FILE + 'Environment variable NOPE is not set (used at toolboxes.dev.mcpServers.fs.env["MY.VAR"])',
   );
 });
 
 test("expandConfig through loadConfig: a command or cwd that expands to nothing is rejected", async () => {
   await rejectsWithConfigError(
     loadJson(withServer({ command: "${CMD}" }), { CMD: "" }),
-    "Invalid configuration at toolboxes.dev.mcpServers.fs.command: expected a non-empty string after expanding environment variables",
+    IN_FILE + "Invalid configuration at toolboxes.dev.mcpServers.fs.command: expected a non-empty string after expanding environment variables",
   );
   await rejectsWithConfigError(
     loadJson(withServer({ command: "x", cwd: "${DIR:-}" })),
-    "Invalid configuration at toolboxes.dev.mcpServers.fs.cwd: expected a non-empty string after expanding environment variables",
+    IN_FILE + "Invalid configuration at toolboxes.dev.mcpServers.fs.cwd: expected a non-empty string after expanding environment variables",
   );
 });
 

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { ConfigError, type Environment, type LoadedConfig, loadConfig } from "../../src/config/index.ts";
 
 export const CONFIG_PATH = "/work/project/workbench-config.json";
+/** What loadConfig puts before a problem found alone: the file's name. */
+export const IN_FILE = `In configuration file '${CONFIG_PATH}': `;
 
 /** A readTextFile over in-memory files that fails like Deno for missing ones. */
 export function memoryReader(files: Record<string, string>): (path: string) => Promise<string> {

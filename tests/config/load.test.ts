@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
 import { ConfigError, loadConfig, locateConfig, resolveConfigPath } from "../../src/config/index.ts";
-import { CONFIG_PATH, configErrorOf, loadJson, memoryReader, rejectsWithConfigError, withServer } from "./helpers.ts";
+import { CONFIG_PATH, configErrorOf, loadJson, loadText, memoryReader, rejectsWithConfigError, withServer, IN_FILE } from "./helpers.ts";
 
 const cwd = "/home/me/project";
 
@@ -123,8 +123,17 @@ test("loadConfig: read errors are kept as the cause", async () => {
 test("loadConfig: validates before expanding, so shape errors come first", async () => {
   await rejectsWithConfigError(
     loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "${UNSET}", transport: "ws" } } } } }),
-    'Invalid configuration at toolboxes.dev.mcpServers.fs.transport: expected "stdio", "http" or "sse"',
+    IN_FILE + 'Invalid configuration at toolboxes.dev.mcpServers.fs.transport: expected "stdio", "http" or "sse"',
   );
+});
+
+test("loadConfig: a problem found alone names the file too", async () => {
+  await rejectsWithConfigError(
+    loadJson({ toolboxes: { dev: { mcpServer: {} } } }),
+    `In configuration file '${CONFIG_PATH}': Invalid configuration at toolboxes.dev: unknown key 'mcpServer' (did you mean 'mcpServers'?)`,
+  );
+  // Invalid JSON names it in its own words, once.
+  await rejectsWithConfigError(loadText("{"), `Invalid JSON in configuration file '${CONFIG_PATH}' at line 1, column 2: unexpected end of file`);
 });
 
 test("loadConfig: every problem of a file is listed under its name, each with its location", async () => {

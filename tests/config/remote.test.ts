@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SETTINGS, validateConfig } from "../../src/config/index.ts";
-import { configErrorOf, loadJson, rejectsWithConfigError, withServer } from "./helpers.ts";
+import { configErrorOf, loadJson, rejectsWithConfigError, withServer, IN_FILE } from "./helpers.ts";
 
 const errorFor = (server: Record<string, unknown>) => configErrorOf(() => validateConfig(withServer(server)));
 const serverOf = (server: Record<string, unknown>) => validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs;
@@ -51,7 +51,7 @@ test("remote config: wrong types of url, headers and oauth keys", () => {
   assert.equal(errorFor({ url: URL_, oauth: [] }), `${AT_FS}.oauth: expected an object`);
   assert.equal(errorFor({ url: URL_, oauth: { clientId: "" } }), `${AT_FS}.oauth.clientId: expected a non-empty string`);
   assert.equal(errorFor({ url: URL_, oauth: { scopes: "a b" } }), `${AT_FS}.oauth.scopes: expected an array of strings`);
-  assert.equal(errorFor({ url: URL_, oauth: { client_id: "x" } }), `${AT_FS}.oauth: unknown key 'client_id'`);
+  assert.equal(errorFor({ url: URL_, oauth: { client_id: "x" } }), `${AT_FS}.oauth: unknown key 'client_id' (did you mean 'clientId'?)`);
 });
 
 test("remote config: ${VAR} and ${VAR:-default} expand in url, header values and oauth credentials", async () => {
@@ -70,7 +70,7 @@ test("remote config: ${VAR} and ${VAR:-default} expand in url, header values and
 test("remote config: an unset variable in a header names the header, never a value", async () => {
   await rejectsWithConfigError(
     loadJson(withServer({ url: URL_, headers: { Authorization: "Bearer ${TOKEN}" } })),
-    "Environment variable TOKEN is not set (used at toolboxes.dev.mcpServers.fs.headers.Authorization)",
+    IN_FILE + "Environment variable TOKEN is not set (used at toolboxes.dev.mcpServers.fs.headers.Authorization)",
   );
 });
 
@@ -79,7 +79,7 @@ test("remote config: a url that is not http(s) after expansion is an error that 
   for (const url of ["ftp://u:" + secret + "@host/x", "${RAW}"]) {
     await rejectsWithConfigError(
       loadJson(withServer({ url }), { RAW: `not a url ${secret}` }),
-      `${AT_FS}.url: expected an http or https URL after expanding environment variables`,
+      IN_FILE + `${AT_FS}.url: expected an http or https URL after expanding environment variables`,
     );
   }
 });
@@ -116,7 +116,7 @@ test("remote config: clientMetadataUrl must be an https URL with a path, after e
   for (const url of ["http://a.example/client.json", "https://a.example/", "not a url"]) {
     await rejectsWithConfigError(
       loadJson(withServer({ url: URL_, oauth: { clientMetadataUrl: url } })),
-      "Invalid configuration at toolboxes.dev.mcpServers.fs.oauth.clientMetadataUrl: expected an https URL with a path after expanding environment variables",
+      IN_FILE + "Invalid configuration at toolboxes.dev.mcpServers.fs.oauth.clientMetadataUrl: expected an https URL with a path after expanding environment variables",
     );
   }
 });

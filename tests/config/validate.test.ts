@@ -64,12 +64,24 @@ test("validateConfig: structure: description must be a string", () => {
 });
 
 test("validateConfig: structure: unknown keys are named at every level, before a missing key they may replace", () => {
-  assert.equal(serverError({ comand: "npx" }), `${AT_FS}: unknown key 'comand'`);
+  assert.equal(serverError({ comand: "npx" }), `${AT_FS}: unknown key 'comand' (did you mean 'command'?)`);
   assert.equal(
     errorFor({ toolboxes: { dev: { servers: {} } } }),
-    "Invalid configuration at toolboxes.dev: unknown key 'servers'",
+    "Invalid configuration at toolboxes.dev: unknown key 'servers' (did you mean 'mcpServers'?)",
   );
   assert.equal(errorFor({ toolboxes: {}, toolbox: {} }), "Invalid configuration: unknown key 'toolbox'");
+});
+
+test("validateConfig: structure: a misspelt key is told the key it stands for, unless that one is there too", () => {
+  assert.equal(
+    errorFor({ toolboxes: { dev: { description: "d", mcpServer: {} } } }),
+    "Invalid configuration at toolboxes.dev: unknown key 'mcpServer' (did you mean 'mcpServers'?)",
+  );
+  assert.equal(serverError({ command: "x", toolfilters: [] }), `${AT_FS}: unknown key 'toolfilters' (did you mean 'toolFilters'?)`);
+  assert.equal(serverError({ command: "x", arg: [] }), `${AT_FS}: unknown key 'arg' (did you mean 'args'?)`);
+  assert.equal(serverError({ command: "x", toolFilters: [], toolfilters: [] }), `${AT_FS}: unknown key 'toolfilters'`);
+  assert.equal(serverError({ command: "x", banana: 1 }), `${AT_FS}: unknown key 'banana'`);
+  assert.equal(errorFor({ toolbox: {} }), "Invalid configuration: unknown key 'toolbox' (did you mean 'toolboxes'?)");
 });
 
 test("validateConfig: structure: toolboxes must be present and an object", () => {
@@ -127,14 +139,14 @@ test("validateConfig: structure: every problem is reported, each at its location
       "4 problems in the configuration:",
       "  - Invalid configuration at toolboxes.a.description: expected a string",
       "  - Invalid configuration at toolboxes.b.mcpServers.s.cwd: expected a non-empty string",
-      "  - Invalid configuration at toolboxes.b.mcpServers.s: unknown key 'comand'",
+      "  - Invalid configuration at toolboxes.b.mcpServers.s: unknown key 'comand' (did you mean 'command'?)",
       "  - Invalid configuration at inheritEnv: expected true or false",
     ].join("\n"),
   );
 });
 
 test("validateConfig: structure: every unknown key of an object is named in one problem", () => {
-  assert.equal(serverError({ command: "x", cmd: 1, argv: [] }), `${AT_FS}: unknown keys 'cmd', 'argv'`);
+  assert.equal(serverError({ command: "x", cmd: 1, argv: [] }), `${AT_FS}: unknown keys 'cmd' (did you mean 'cwd'?), 'argv' (did you mean 'args'?)`);
 });
 
 test("validateConfig: structure: a file in an MCP client's shape is told what to expect and how to convert it", () => {

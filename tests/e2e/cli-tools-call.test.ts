@@ -65,9 +65,10 @@ test("tools --json: the full entries, exactly as open_toolbox returns them", asy
   assert.equal(value.tools.filter((tool) => tool.source_server === "memory").length, 9);
 });
 
-test("tools: a server that fails is said on stderr with its stderr lines; an unknown toolbox exits 2", async () => {
+test("tools: a server that fails is said on stderr with its stderr lines and exits 1, as check does, after the others' tools; an unknown toolbox exits 2", async () => {
   const partly = await cli(["tools", "broken"]);
-  assert.equal(partly.code, 0);
+  assert.equal(partly.code, 1);
+  assert.ok(partly.stdout.startsWith("fx/echo "), partly.stdout);
   assert.equal(
     partly.stderr,
     "mcp-workbench: Failed to connect to server 'quitter' in toolbox 'broken': server exited with code 5 during " +

@@ -34,13 +34,15 @@ test("environment: ${VAR} in the configuration is read from the workbench's envi
 
 test("environment: an unset ${VAR} exits 2 naming the variable and the server, and no value", async () => {
   const server = fx("A", {}, { SET_ONE: "${WB_TEST_SECRET}", API_KEY: "${WB_TEST_MISSING}" });
-  const { command, args } = workbenchCommand(["--config", writeConfig(tempDir(), one(server))]);
+  const path = writeConfig(tempDir(), one(server));
+  const { command, args } = workbenchCommand(["--config", path]);
   const done = await runToEnd(command, args, { env: workbenchEnv({ WB_TEST_SECRET: "s3cret-value" }) });
   assert.equal(done.code, 2, done.stderr);
   assert.equal(done.stdout, "");
   assert.equal(
     done.stderr,
-    "mcp-workbench: Environment variable WB_TEST_MISSING is not set (used at toolboxes.dev.mcpServers.fx.env.API_KEY)\n",
+    `mcp-workbench: In configuration file '${path}': ` +
+      "Environment variable WB_TEST_MISSING is not set (used at toolboxes.dev.mcpServers.fx.env.API_KEY)\n",
   );
 });
 

@@ -97,7 +97,7 @@ test("e2e: a missing or invalid config exits 2 with a clear message and nothing 
   assert.equal(invalid.stdout, "");
   assert.equal(
     invalid.stderr,
-    "mcp-workbench: Invalid configuration at toolboxes.dev.mcpServers.fs.args: expected an array of strings\n",
+    `mcp-workbench: In configuration file '${path}': Invalid configuration at toolboxes.dev.mcpServers.fs.args: expected an array of strings\n`,
   );
 });
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CallError, type Timers, ToolCallLane } from "../../src/toolbox/call-lane.ts";
+import { CallError, serverAnswer, type Timers, ToolCallLane } from "../../src/toolbox/call-lane.ts";
 import type { JSONRPCMessage } from "../helpers/sdk.ts";
 
 /** A clock that moves only when told to, so timeouts are checked to the millisecond, unhurried. */
@@ -73,11 +73,19 @@ test("call lane: a result is matched by id and passed on unchanged; other traffi
   assert.deepEqual(await pending, result);
 });
 
-test("call lane: an error response fails the call with the server's message", async () => {
+test("call lane: an error response fails the call with the server's message, code and data", async () => {
   const { lane: l, lastId } = lane();
   const pending = l.call(call);
   l.claim({ jsonrpc: "2.0", id: lastId(), error: { code: -32603, message: "boom" } } as JSONRPCMessage);
-  assert.deepEqual(await failureOf(pending), { kind: "remote", message: "boom" });
+  assert.deepEqual(await failureOf(pending), { kind: "remote", message: "boom", code: -32603 });
+  const data = { elicitations: [{ mode: "url", elicitationId: "e1", url: "https://example.com/a", message: "Sign in" }] };
+  const another = l.call(call);
+  l.claim({ jsonrpc: "2.0", id: lastId(), error: { code: -32042, message: "URL elicitation required", data } } as JSONRPCMessage);
+  const error = await another.then(() => undefined, (e) => e);
+  assert.deepEqual(error.failure, { kind: "remote", message: "URL elicitation required", code: -32042, data });
+  // Found behind the error a connection throws with the call's error as its cause.
+  assert.deepEqual(serverAnswer(new Error("wrapped", { cause: error })), { code: -32042, data });
+  assert.equal(serverAnswer(new CallError({ kind: "closed" })), undefined);
 });
 
 test("call lane: progress reaches the listener and resets the idle timer; silence times out and cancels", async () => {

@@ -1,7 +1,7 @@
 /** Did you mean: the closest known names by case, prefix and edit distance. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { alternatives, closestNames, didYouMean, editDistance } from "../../src/tools/suggest.ts";
+import { alternatives, closestNames, didYouMean, editDistance } from "../src/suggest.ts";
 
 test("suggest: edit distance counts insertions, deletions, substitutions and swapped neighbours", () => {
   assert.equal(editDistance("echo", "echo"), 0);
