@@ -49,6 +49,8 @@ export class CatalogCache {
   #dirReady?: Promise<void>;
   /** Each definition's era as found or read in this run, by file path: known at once to a restart. */
   readonly #eras = new Map<string, Era>();
+  /** Writes not ended yet, for flush(). */
+  readonly #writing = new Set<Promise<void>>();
 
   constructor(host: CacheHost) {
     this.#host = host;
@@ -83,14 +85,12 @@ export class CatalogCache {
     const text = JSON.stringify({ format: FORMAT, tools, ...catalog } satisfies CacheFile);
     if (this.#known.get(path) === text) return;
     this.#known.set(path, text);
-    try {
-      const dir = this.dir;
-      this.#dirReady ??= this.#host.makeDirectory(dir);
-      await this.#dirReady;
-      await this.#host.writeTextFile(path, text);
-    } catch (error) {
-      this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
-    }
+    await this.#write(path, text);
+  }
+
+  /** Resolves once every write begun so far has ended: a command that exits next loses none. */
+  async flush(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.allSettled([...this.#writing]);
   }
 
   /** The era the server definition was last found to speak, if known. */
@@ -121,15 +121,20 @@ export class CatalogCache {
     return `${this.dir ?? ""}${separator}era-${sha256Hex(sharingKey(server))}.json`;
   }
 
-  async #write(path: string, text: string): Promise<void> {
-    if (!this.dir || this.#disabled) return;
-    try {
-      this.#dirReady ??= this.#host.makeDirectory(this.dir);
-      await this.#dirReady;
-      await this.#host.writeTextFile(path, text);
-    } catch (error) {
-      this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
-    }
+  #write(path: string, text: string): Promise<void> {
+    const dir = this.dir;
+    if (!dir || this.#disabled) return Promise.resolve();
+    const writing = (async () => {
+      try {
+        this.#dirReady ??= this.#host.makeDirectory(dir);
+        await this.#dirReady;
+        await this.#host.writeTextFile(path, text);
+      } catch (error) {
+        this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
+      }
+    })();
+    this.#writing.add(writing);
+    return writing.finally(() => this.#writing.delete(writing));
   }
 
   #pathOf(server: ServerConfig): string {

@@ -187,12 +187,14 @@ export class ToolboxRegistry {
     this.#watcher = watcher;
   }
 
-  /** Ends every connection and child; later opens fail. */
+  /** Ends every connection and child, and waits for the catalog cache's writes; later opens fail. */
   async closeAll(): Promise<void> {
     this.#closed = true;
     this.#open.clear();
     await Promise.allSettled([...this.#shared.values()].map((shared) => shared.close()));
     await Promise.allSettled([...this.#connections].map((connection) => connection.close()));
+    // What the servers listed reaches the cache before a command exits.
+    await this.#options.catalog?.flush();
   }
 
   #fresh(name: string): OpenToolbox {

@@ -137,3 +137,29 @@ test("catalog cache: prompts, resources and templates are kept next to the tools
     assert.deepEqual(await new CatalogCache(h).read(server()), tools);
   });
 });
+
+test("catalog cache: flush waits for every write begun, the era's as well as the lists' (a command exits right after)", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const written: string[] = [];
+  const slow = {
+    ...platform,
+    env: { WORKBENCH_CACHE_DIR: "/nowhere" },
+    makeDirectory: () => Promise.resolve(),
+    writeTextFile: async (path: string) => {
+      await gate;
+      written.push(path);
+    },
+    writeStderr: () => {},
+  };
+  const cache = new CatalogCache(slow);
+  void cache.remember(server(), fixtureTools("a"));
+  cache.rememberEra(server(), "2025-11-25");
+  let flushed = false;
+  const flush = cache.flush().then(() => (flushed = true));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(flushed, false, "still writing");
+  release();
+  await flush;
+  assert.equal(written.length, 2);
+});
