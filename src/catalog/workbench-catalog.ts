@@ -2,7 +2,7 @@
  * The prompts, resources and completions of every toolbox, served as one (issue 20, point 4).
  * Lists come from what each server last listed, else from the catalog cache: listing starts no
  * server. prompts/get, resources/read, resources/subscribe and completion/complete start the
- * server they go to. Prompt names carry their origin (prompt-names.ts); resource URIs are never
+ * server they go to; one that names what no known list has starts the servers not known yet. Prompt names carry their origin (prompt-names.ts); resource URIs are never
  * rewritten and are routed by the URI table (uri-table.ts).
  */
 import {
@@ -154,8 +154,9 @@ export class WorkbenchCatalog {
       const prompt = await this.#prompt(ref.name);
       return await this.#forward(prompt.configured, "completion/complete", { ...params, ref: { ...ref, name: prompt.prompt } }, CompleteResultSchema);
     }
+    const ownerOf = () => this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri);
     await this.#sources();
-    const owner = this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri);
+    const owner = ownerOf() ?? (await this.#listUnknown() ? ownerOf() : undefined);
     if (!owner) throw errorWithCode(ErrorCode.InvalidParams, `Resource template '${ref.uri}' not found in any toolbox`);
     return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema);
   }
@@ -163,7 +164,7 @@ export class WorkbenchCatalog {
   /** A request about one URI goes to the server the URI table names. */
   async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
     await this.#sources();
-    const owner = this.#table.ownerOf(uri);
+    const owner = this.#table.ownerOf(uri) ?? (await this.#listUnknown() ? this.#table.ownerOf(uri) : undefined);
     if (!owner) {
       throw errorWithCode(
         RESOURCE_NOT_FOUND,
@@ -174,9 +175,28 @@ export class WorkbenchCatalog {
   }
 
   async #prompt(name: string): Promise<NamedPrompt> {
-    const prompt = namedPrompts(await this.#sources()).get(name);
+    const prompt = namedPrompts(await this.#sources()).get(name) ??
+      (await this.#listUnknown() ? namedPrompts(await this.#sources()).get(name) : undefined);
     if (!prompt) throw errorWithCode(ErrorCode.InvalidParams, `Prompt '${name}' not found in any toolbox`);
     return prompt;
+  }
+
+  /**
+   * A name or URI no known list has may belong to a server whose lists are not known yet (never
+   * connected, not in the cache: a first session): those servers are started, which lists them,
+   * before "not found" is said. A server that already failed to start is not tried again here
+   * (opening its toolbox does that). False when there was no such server.
+   */
+  async #listUnknown(): Promise<boolean> {
+    const known = new Set((await this.#sources()).map((source) => source.configured));
+    const unknown = this.#registry.configured
+      .filter((server) => !known.has(server))
+      .map((server) => this.#registry.slot(server).shared)
+      .filter((shared) => !shared.live && shared.error === undefined);
+    if (unknown.length === 0) return false;
+    await Promise.all([...new Set(unknown)].map((shared) => shared.connect()));
+    await this.#sources();
+    return true;
   }
 
   /** Starts the server if it is not running, then passes the request on. */

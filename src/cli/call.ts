@@ -5,11 +5,10 @@
 import type { Platform } from "../platform/types.ts";
 import type { CallToolResult } from "../sdk.ts";
 import { resolveConfigPath } from "../config/index.ts";
-import { ToolboxRegistry } from "../toolbox/registry.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { messageOf } from "../errors.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import { didYouMean } from "../suggest.ts";
 
@@ -27,7 +26,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     sayError(platform, toolboxNotFound(config, toolbox));
     return EXIT_USAGE;
   }
-  const registry = new ToolboxRegistry(config, commandHost(platform, loaded.path));
+  const registry = commandRegistry(platform, loaded);
   try {
     // What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.
     const opened = await registry.open(toolbox);

@@ -5,12 +5,12 @@
 import type { Platform } from "../platform/types.ts";
 import { formatPath } from "../config/path.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import { ToolboxRegistry, type OpenToolbox, type ServerSlot } from "../toolbox/registry.ts";
+import type { OpenToolbox, ServerSlot } from "../toolbox/registry.ts";
 import { fullEntries } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../server/toolbox-figures.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 
 export interface ServerReport {
   toolbox: string;
@@ -45,7 +45,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   }
   const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
   const progress = platform.stderrIsTerminal() ? new Progress(platform, countServers(config, names)) : undefined;
-  const registry = new ToolboxRegistry(config, commandHost(platform, loaded.path), { onSettled: () => progress?.tick() });
+  const registry = commandRegistry(platform, loaded, { onSettled: () => progress?.tick() });
   let report: CheckReport;
   try {
     const toolboxes = await Promise.all(names.map((name) => registry.open(name)));

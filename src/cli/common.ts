@@ -3,6 +3,8 @@ import type { Platform } from "../platform/types.ts";
 import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type WorkbenchConfig } from "../config/index.ts";
 import { homeOf, userConfigFile } from "../config/user-file.ts";
 import type { ConnectionHost } from "../toolbox/connection.ts";
+import { type RegistryOptions, ToolboxRegistry } from "../toolbox/registry.ts";
+import { CatalogCache } from "../toolbox/catalog-cache.ts";
 import { commandSearchFor } from "../toolbox/command-path.ts";
 import { NAME } from "../version.ts";
 import { AuthStore, authDir } from "../remote/auth-store.ts";
@@ -60,4 +62,18 @@ export function commandHost(platform: Platform, configPath: string): ConnectionH
   const commandSearch = commandSearchFor(platform, platform.writeStderr);
   const auth = storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), configPath, platform.readTextFile);
   return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {}, commandSearch, auth };
+}
+
+/**
+ * The registry of a command that starts servers (check, tools, call): as serving's, it keeps what
+ * they list (tools, prompts, resources) and the era they speak in the catalog cache, so that the
+ * next session knows them before anything starts there. closeAll() waits for those writes.
+ */
+export function commandRegistry(
+  platform: Platform,
+  loaded: { path: string; config: WorkbenchConfig },
+  options: Omit<RegistryOptions, "catalog"> = {},
+): ToolboxRegistry {
+  const catalog = new CatalogCache(platform);
+  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: catalog }, { ...options, catalog });
 }

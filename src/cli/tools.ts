@@ -3,17 +3,16 @@
  * server that failed makes it exit 1, as `check` does, after the tools of the others.
  */
 import type { Platform } from "../platform/types.ts";
-import { ToolboxRegistry } from "../toolbox/registry.ts";
 import { openToolbox, type OpenToolboxResult } from "../tools/open-toolbox.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandHost, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 
 export async function runTools(platform: Platform, args: SubcommandArgs): Promise<number> {
   const loaded = await loadForCommand(platform, args.configPath);
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
   const [name] = args.positionals;
-  const registry = new ToolboxRegistry(config, commandHost(platform, loaded.path));
+  const registry = commandRegistry(platform, loaded);
   try {
     const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, { config, registry, signal: new AbortController().signal });
     if (!result.ok) {

@@ -20,14 +20,14 @@ export interface EraMemory {
 
 const CLIENT_INFO = { name: NAME, version: VERSION };
 
-/** A connect that failed because the child exited at the probe: once more, it is initialized without one. */
+/** A connect that failed because the child exited in silence at the probe: once more, it is initialized without one. */
 export class ExitedDuringProbe extends Error {}
 
 export class EraLink implements ServerLink {
   readonly transport: Transport;
   claim?: (message: JSONRPCMessage) => boolean;
   onLost?: (reason: string) => void;
-  /** The child exited while it was probed: start it again and initialize without a probe. */
+  /** The child exited in silence while it was probed: start it again and initialize without a probe. */
   exitedDuringProbe = false;
   readonly #inner: ServerLink;
   readonly #config: ServerConfig;
@@ -111,9 +111,14 @@ export class EraLink implements ServerLink {
     if (outcome === "modern") return this.#modern!.outgoing(initialize);
     this.#decided = true;
     if (outcome === "lost") {
-      // A 2025 server that exits on an unknown method: the next start initializes without asking.
       if (await this.#inner.endedWithin(0)) {
-        this.exitedDuringProbe = true;
+        // Started once more, for initialize without the probe, only when the probe proved nothing:
+        // a child that left in silence may be a strict 2025 server that exits on an unknown
+        // method. One that said something on stderr failed to start and said why: started again,
+        // it would only say it twice (and repeat whatever starting does).
+        this.exitedDuringProbe = !await this.#inner.saidAnything?.();
+        // Either way the next start initializes without asking: a strict server that talks at
+        // start connects then, and one that fails at start is not probed again.
         this.#memory?.rememberEra(this.#config, LEGACY_VERSION);
       }
       throw new Error(`server left while asked for ${MODERN_VERSION}`);

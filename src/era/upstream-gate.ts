@@ -36,7 +36,11 @@ import {
 export interface UpstreamGateOptions {
   /** What server/discover says of us. */
   capabilities: ServerCapabilities;
-  instructions?: string;
+  /**
+   * Our instructions for the client, made when it has declared its capabilities: given in
+   * server/discover, and put in place of the SDK Server's in a 2025 client's initialize result.
+   */
+  instructions?: () => string;
   serverInfo: Implementation;
   /** The client chose 2026-07-28 (there is no notifications/initialized then). */
   onModern?: () => void;
@@ -65,6 +69,8 @@ export class UpstreamGate implements Transport {
   #ownCount = 0;
   #capabilities?: ClientCapabilities;
   #logLevel?: string;
+  /** A 2025 client's initialize not answered yet: its result gets our instructions for that client. */
+  #initialize?: RequestId;
 
   constructor(inner: StreamTransport, options: UpstreamGateOptions) {
     this.#inner = inner;
@@ -99,6 +105,7 @@ export class UpstreamGate implements Transport {
   }
 
   async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#initialize !== undefined) message = this.#withInstructions(message);
     if (this.#era !== "modern") return await this.#inner.send(message);
     const id = (message as { id?: RequestId }).id;
     if (id !== undefined && !("method" in message)) {
@@ -120,6 +127,9 @@ export class UpstreamGate implements Transport {
   }
 
   #inbound(message: JSONRPCMessage): void {
+    if ("method" in message && message.method === "initialize" && "id" in message && this.#options.instructions) {
+      this.#initialize = message.id;
+    }
     if (this.#era === "unknown") {
       this.#era = openingEra(message);
       if (this.#era === "modern") this.#options.onModern?.();
@@ -186,8 +196,16 @@ export class UpstreamGate implements Transport {
     }
   }
 
+  /** The answer to a 2025 initialize, with the instructions for the client that sent it (the Server has read its capabilities by now). */
+  #withInstructions(message: JSONRPCMessage): JSONRPCMessage {
+    if (!("result" in message) || message.id !== this.#initialize) return message;
+    this.#initialize = undefined;
+    return { ...message, result: { ...message.result, instructions: this.#options.instructions!() } };
+  }
+
   #discovered(): Record<string, unknown> {
-    const { capabilities, instructions, serverInfo } = this.#options;
+    const { capabilities, serverInfo } = this.#options;
+    const instructions = this.#options.instructions?.();
     return {
       resultType: "complete",
       supportedVersions: [MODERN_VERSION],

@@ -2,7 +2,10 @@
 import type { WorkbenchConfig } from "../config/index.ts";
 import { formatTokens, type ToolboxFigures } from "./toolbox-figures.ts";
 
-/** `figures`: tool counts and token estimates of the toolboxes the catalog cache knows. */
+/**
+ * `figures`: tool counts and token estimates of the toolboxes the catalog cache knows, for the
+ * client being answered; "about" when they come from lists made for another client's capabilities.
+ */
 export function buildInstructions(
   config: WorkbenchConfig,
   configPath: string,
@@ -15,10 +18,11 @@ export function buildInstructions(
   const lines = names.map((name) => {
     const toolbox = config.toolboxes[name];
     const count = Object.keys(toolbox.mcpServers).length;
-    const about = toolbox.description ? `: ${toolbox.description}` : "";
+    const described = toolbox.description ? `: ${toolbox.description}` : "";
     const known = Object.hasOwn(figures, name) ? figures[name] : undefined;
-    const tools = known ? `, ${known.tools} tool${known.tools === 1 ? "" : "s"}, ~${formatTokens(known.tokens)} tokens` : "";
-    return `- ${name}${about} (${count} server${count === 1 ? "" : "s"}${tools})`;
+    const about = known?.exact === false ? "about " : "";
+    const tools = known ? `, ${about}${known.tools} tool${known.tools === 1 ? "" : "s"}, ~${formatTokens(known.tokens)} tokens` : "";
+    return `- ${name}${described} (${count} server${count === 1 ? "" : "s"}${tools})`;
   });
   const example = JSON.stringify(names[0]);
   return [

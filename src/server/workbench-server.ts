@@ -2,7 +2,7 @@
  * The MCP server a client talks to: the SDK's low-level Server (initialize, tools/list and the rest
  * of the protocol) with the tools/call lane in front of it for our two meta-tools.
  */
-import { ListToolsRequestSchema, Server } from "../sdk.ts";
+import { type ClientCapabilities, ListToolsRequestSchema, Server } from "../sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import type { ToolboxRegistry } from "../toolbox/registry.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
@@ -11,7 +11,7 @@ import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { NAME, VERSION } from "../version.ts";
 import { buildInstructions } from "./instructions.ts";
-import type { ToolboxFigures } from "./toolbox-figures.ts";
+import type { FiguresFor } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-lane.ts";
 import { lazySchemaValidator } from "../schema-validator.ts";
 import type { ClientUpstream } from "../relay/upstream.ts";
@@ -25,8 +25,8 @@ export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
   configPath: string;
   registry: ToolboxRegistry;
-  /** Tool counts and token estimates from the catalog cache, for the instructions. */
-  figures?: Record<string, ToolboxFigures>;
+  /** Tool counts and token estimates from the catalog cache, for the instructions of a client that declared these capabilities. */
+  figures?: FiguresFor;
   /** Where prompts, resources and templates are listed from before their servers start. */
   catalog?: CatalogCache;
   /** Set before connecting, so that a client that leaves at once is still seen leaving. */
@@ -43,12 +43,17 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   const { config, configPath, registry } = options;
   const serverInfo = { name: NAME, version: VERSION };
   const capabilities = { tools: {}, logging: {}, ...CATALOG_CAPABILITIES };
-  const instructions = buildInstructions(config, configPath, options.figures);
+  // The tool counts depend on the client (some servers list tools by its capabilities): the gate
+  // asks for them as it answers initialize or server/discover, when the client's capabilities are
+  // known as the servers will be given them (upstream.capabilities); the Server's are for no client.
+  const instructionsFor = (client: ClientCapabilities | undefined) => buildInstructions(config, configPath, options.figures?.(client));
+  const instructions = instructionsFor(undefined);
   const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: lazySchemaValidator });
+  const forClient = () => instructionsFor(options.upstream ? options.upstream.capabilities : server.getClientCapabilities());
   // Both eras on one connection: the gate speaks 2026-07-28 when the client's first message does.
   const gate = new UpstreamGate(transport, {
     capabilities,
-    instructions,
+    instructions: forClient,
     serverInfo,
     onModern: options.onInitialized,
     onLogLevel: (level) => options.upstream?.levelSet(level),

@@ -7,10 +7,13 @@
  * Files also keep the server's prompts, resources and resource templates, so that prompts/list and
  * resources/list are answered without starting anything; a file from before has tools only, and
  * then those lists are unknown until the server connects.
+ * Some servers list tools by what the client declares (server-everything adds its elicitation and
+ * sampling tools): a file keeps the list once per set of capabilities the server was given (the
+ * last few), so that a client is told the count it will see (see toolbox-figures.ts).
  * Each server definition's protocol era has its own small file (era-<hash>.json), so that a
  * 2025-11-25 server is not probed with server/discover again at the next start.
  */
-import type { Tool } from "../sdk.ts";
+import type { ClientCapabilities, Tool } from "../sdk.ts";
 import { isRemote, type ServerConfig } from "../config/index.ts";
 import type { Platform } from "../platform/types.ts";
 import { NAME } from "../version.ts";
@@ -24,18 +27,28 @@ import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../era/wire.ts";
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
 /** Bumped when the file format changes: older files then miss. */
 const FORMAT = 1;
+/** How many capability sets a file keeps a tool list for: a user has a client or two. */
+const MAX_LISTS = 4;
 
 export type CacheHost = Pick<Platform, "env" | "os" | "readTextFile" | "writeTextFile" | "makeDirectory" | "writeStderr">;
 
 interface CacheFile extends Partial<ServerCatalog> {
   format: number;
+  /** The last list. */
   tools: Tool[];
+  /** The capability key (capabilityKey) the last list was made for; absent in files from before. */
+  listedFor?: string;
+  /** Earlier lists made for other capabilities, by capability key. */
+  others?: Record<string, Tool[]>;
 }
 
 /** What a file holds: the tools, and the rest when the file has it. */
 export interface CacheEntry {
+  /** The last list, whoever it was made for. */
   tools: Tool[];
   catalog?: ServerCatalog;
+  /** The lists known by the capabilities they were made for (capabilityKey); the last one included. */
+  lists: Record<string, Tool[]>;
 }
 
 export class CatalogCache {
@@ -49,6 +62,10 @@ export class CatalogCache {
   #dirReady?: Promise<void>;
   /** Each definition's era as found or read in this run, by file path: known at once to a restart. */
   readonly #eras = new Map<string, Era>();
+  /** Each file's lists by capability key, as read or last written: a new list keeps the others. */
+  readonly #lists = new Map<string, Record<string, Tool[]>>();
+  /** Writes not ended yet, for flush(). */
+  readonly #writing = new Set<Promise<void>>();
 
   constructor(host: CacheHost) {
     this.#host = host;
@@ -61,36 +78,51 @@ export class CatalogCache {
   }
 
   /** The server's tools and, when known, its prompts, resources and templates as last listed. */
-  async readEntry(server: ServerConfig): Promise<CacheEntry | undefined> {
+  readEntry(server: ServerConfig): Promise<CacheEntry | undefined> {
+    return this.#readEntry(server, true);
+  }
+
+  /** `report`: a file that cannot be read disables the cache (not so before a write, which says why itself). */
+  async #readEntry(server: ServerConfig, report: boolean): Promise<CacheEntry | undefined> {
     if (!this.dir || this.#disabled) return undefined;
     const path = this.#pathOf(server);
     let text: string;
     try {
       text = await this.#host.readTextFile(path);
     } catch (error) {
-      if ((error as { name?: unknown } | null)?.name !== "NotFound") this.#ignore(`cannot read '${path}': ${messageOf(error)}`);
+      if (report && (error as { name?: unknown } | null)?.name !== "NotFound") this.#ignore(`cannot read '${path}': ${messageOf(error)}`);
       return undefined;
     }
     const entry = parseCacheFile(text);
-    if (entry) this.#known.set(path, text);
+    if (entry) {
+      this.#known.set(path, text);
+      this.#lists.set(path, entry.lists);
+    }
     return entry;
   }
 
-  /** Keeps a server's freshly listed tools; never throws, never delays the caller. */
-  async remember(server: ServerConfig, tools: Tool[], catalog?: ServerCatalog): Promise<void> {
+  /**
+   * Keeps a server's freshly listed tools, made for `declared` (capabilityKey of what the server
+   * was given), next to the lists made for other capabilities; never throws.
+   */
+  async remember(server: ServerConfig, tools: Tool[], catalog?: ServerCatalog, declared?: string): Promise<void> {
     if (!this.dir || this.#disabled) return;
     const path = this.#pathOf(server);
-    const text = JSON.stringify({ format: FORMAT, tools, ...catalog } satisfies CacheFile);
+    if (!this.#lists.has(path)) await this.#readEntry(server, false);
+    // The current list last: the oldest of the others go first past MAX_LISTS.
+    const lists = Object.entries(this.#lists.get(path) ?? {}).filter(([key]) => key !== declared);
+    const others = Object.fromEntries(lists.slice(Math.max(0, lists.length - (MAX_LISTS - 1))));
+    this.#lists.set(path, declared === undefined ? others : { ...others, [declared]: tools });
+    const file: CacheFile = { format: FORMAT, tools, ...catalog, ...(declared !== undefined && { listedFor: declared }), others };
+    const text = JSON.stringify(file);
     if (this.#known.get(path) === text) return;
     this.#known.set(path, text);
-    try {
-      const dir = this.dir;
-      this.#dirReady ??= this.#host.makeDirectory(dir);
-      await this.#dirReady;
-      await this.#host.writeTextFile(path, text);
-    } catch (error) {
-      this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
-    }
+    await this.#write(path, text);
+  }
+
+  /** Resolves once every write begun so far has ended: a command that exits next loses none. */
+  async flush(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.allSettled([...this.#writing]);
   }
 
   /** The era the server definition was last found to speak, if known. */
@@ -121,15 +153,20 @@ export class CatalogCache {
     return `${this.dir ?? ""}${separator}era-${sha256Hex(sharingKey(server))}.json`;
   }
 
-  async #write(path: string, text: string): Promise<void> {
-    if (!this.dir || this.#disabled) return;
-    try {
-      this.#dirReady ??= this.#host.makeDirectory(this.dir);
-      await this.#dirReady;
-      await this.#host.writeTextFile(path, text);
-    } catch (error) {
-      this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
-    }
+  #write(path: string, text: string): Promise<void> {
+    const dir = this.dir;
+    if (!dir || this.#disabled) return Promise.resolve();
+    const writing = (async () => {
+      try {
+        this.#dirReady ??= this.#host.makeDirectory(dir);
+        await this.#dirReady;
+        await this.#host.writeTextFile(path, text);
+      } catch (error) {
+        this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
+      }
+    })();
+    this.#writing.add(writing);
+    return writing.finally(() => this.#writing.delete(writing));
   }
 
   #pathOf(server: ServerConfig): string {
@@ -176,14 +213,32 @@ export function definitionKey(server: ServerConfig): string {
 function parseCacheFile(text: string): CacheEntry | undefined {
   try {
     const value = JSON.parse(text) as Partial<CacheFile> | null;
-    if (value?.format !== FORMAT || !Array.isArray(value.tools)) return undefined;
-    if (!value.tools.every((tool) => typeof tool?.name === "string")) return undefined;
-    const { prompts, resources, resourceTemplates } = value;
+    if (value?.format !== FORMAT || !isToolList(value.tools)) return undefined;
+    const { prompts, resources, resourceTemplates, listedFor, others } = value;
     const whole = Array.isArray(prompts) && prompts.every((prompt) => typeof prompt?.name === "string") &&
       Array.isArray(resources) && resources.every((resource) => typeof resource?.uri === "string") &&
       Array.isArray(resourceTemplates) && resourceTemplates.every((template) => typeof template?.uriTemplate === "string");
-    return whole ? { tools: value.tools, catalog: { prompts, resources, resourceTemplates } } : { tools: value.tools };
+    const lists: Record<string, Tool[]> = {};
+    for (const [key, tools] of Object.entries(others ?? {})) if (isToolList(tools)) lists[key] = tools;
+    if (typeof listedFor === "string") lists[listedFor] = value.tools;
+    return { tools: value.tools, lists, ...(whole && { catalog: { prompts, resources, resourceTemplates } }) };
   } catch {
     return undefined;
   }
+}
+
+const isToolList = (value: unknown): value is Tool[] =>
+  Array.isArray(value) && value.every((tool) => typeof tool?.name === "string");
+
+/**
+ * What identifies the capabilities a server was given, as far as its tool list may depend on
+ * them: their JSON with keys sorted at every level.
+ */
+export function capabilityKey(capabilities: ClientCapabilities): string {
+  const sorted = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (typeof value !== "object" || value === null) return value;
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
+  };
+  return JSON.stringify(sorted(capabilities));
 }

@@ -5,6 +5,7 @@
 import {
   type CallToolResult,
   Client,
+  type ClientCapabilities,
   ErrorCode,
   type JSONRPCMessage,
   ListToolsResultSchema,
@@ -99,6 +100,8 @@ export class ServerConnection {
   onResourceUpdated?: (uri: string) => void;
   /** Set once the connection is lost; the reason says why. */
   lostReason?: string;
+  /** What our Client declared to the server: some servers list tools by it. */
+  declared: ClientCapabilities = {};
   readonly #host: ConnectionHost;
   readonly #openLink: () => ServerLink | Promise<ServerLink>;
   /** Set at once for a child (spawned by `open`), on connect for a remote server. */
@@ -181,7 +184,7 @@ export class ServerConnection {
   #attach(link: ServerLink): ServerLink {
     this.#relay?.dispose();
     const relay = this.#relayFor(() => lane.latest());
-    const capabilities = relay?.capabilities ?? {};
+    const capabilities = this.declared = relay?.capabilities ?? {};
     const client = new Client({ name: NAME, version: VERSION }, { capabilities, jsonSchemaValidator: lazySchemaValidator });
     relay?.handle(client);
     const lane: ToolCallLane = new ToolCallLane((message) => this.#sendForLane(link, lane, message));

@@ -21,6 +21,8 @@ export interface ServerLink {
   redact(text: string): string;
   /** `reason` followed by what the server said last about it (a child's last stderr lines). */
   explain?(reason: string): Promise<string>;
+  /** True when a child that ended wrote anything on stderr (its last lines waited for a moment). */
+  saidAnything?(): Promise<boolean>;
   /** Cancels a request by ending its own exchange (an HTTP POST, as 2026-07-28 wants); false if it cannot. */
   abortRequest?(id: RequestId): boolean;
 }

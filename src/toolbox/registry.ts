@@ -9,7 +9,7 @@ import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/ind
 import type { CallToolResult, Tool } from "../sdk.ts";
 import type { CallOptions, ConnectionHost, ServerConnection } from "./connection.ts";
 import type { RestartPolicy } from "./restart-policy.ts";
-import type { CatalogCache } from "./catalog-cache.ts";
+import { capabilityKey, type CatalogCache } from "./catalog-cache.ts";
 import type { Timers } from "./call-lane.ts";
 import { applyToolFilters } from "./filters.ts";
 import { sharedConfig, sharingKey } from "./definition.ts";
@@ -187,12 +187,14 @@ export class ToolboxRegistry {
     this.#watcher = watcher;
   }
 
-  /** Ends every connection and child; later opens fail. */
+  /** Ends every connection and child, and waits for the catalog cache's writes; later opens fail. */
   async closeAll(): Promise<void> {
     this.#closed = true;
     this.#open.clear();
     await Promise.allSettled([...this.#shared.values()].map((shared) => shared.close()));
     await Promise.allSettled([...this.#connections].map((connection) => connection.close()));
+    // What the servers listed reaches the cache before a command exits.
+    await this.#options.catalog?.flush();
   }
 
   #fresh(name: string): OpenToolbox {
@@ -232,8 +234,10 @@ export class ToolboxRegistry {
   #remember(users: { config: ServerConfig }[], shared: SharedServer): void {
     const catalog = this.#options.catalog;
     if (!catalog) return;
+    // The list is the one made for what this connection declared: the cache keeps one per set.
+    const declared = shared.connection && capabilityKey(shared.connection.declared);
     for (const { config } of users) {
-      void catalog.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.catalog).catch(() => {});
+      void catalog.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.catalog, declared).catch(() => {});
     }
   }
 }

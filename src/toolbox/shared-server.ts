@@ -166,7 +166,7 @@ export class SharedServer {
     const started = performance.now();
     const failed = await this.#connectOnce();
     // A server that needs a login gets one in the client when it can show a URL; then it connects.
-    // A 2025 server that exited when asked server/discover starts again, to be initialized.
+    // A child that exited in silence when asked server/discover (a strict 2025 server?) starts again, to be initialized.
     const again = failed && (failed instanceof ExitedDuringProbe || await this.#loggedIn(failed));
     const error = again ? await this.#connectOnce() : failed;
     if (error) {

@@ -80,6 +80,11 @@ export class StdioLink implements ServerLink {
     return this.#stderrTail.explain(reason);
   }
 
+  async saidAnything(): Promise<boolean> {
+    if (this.#status) await within(STDERR_REPORT_MS, this.#stderrDone);
+    return this.#stderrTail.text() !== "";
+  }
+
   async endedWithin(ms: number): Promise<string | undefined> {
     const status = await this.#exitWithin(ms);
     return status && describeExit(status);

@@ -19,6 +19,8 @@ class ScriptedLink implements ServerLink {
   claim?: (message: JSONRPCMessage) => boolean;
   onLost?: (reason: string) => void;
   ended?: string;
+  /** What the child wrote on stderr before it ended. */
+  stderr = "";
   reply: (message: Message) => Message | "exit" | undefined = () => undefined;
   readonly transport: Transport = {
     start: () => Promise.resolve(),
@@ -37,6 +39,7 @@ class ScriptedLink implements ServerLink {
     if (!this.claim?.(message as JSONRPCMessage)) this.transport.onmessage?.(message as JSONRPCMessage);
   }
   endedWithin = () => Promise.resolve(this.ended);
+  saidAnything = () => Promise.resolve(this.stderr !== "");
   close = () => Promise.resolve();
   redact = (text: string) => text;
 }
@@ -112,13 +115,24 @@ test("a server remembered as 2026-07-28 that now answers -32601 falls back to in
   assert.deepEqual(eras, ["2026-07-28", "2025-11-25"]);
 });
 
-test("a server that exits at the probe is marked for a start without it", async () => {
+test("a server that exits in silence at the probe is marked for a start without it (the probe proved nothing)", async () => {
   const inner = new ScriptedLink();
   inner.reply = (message) => message.method === "server/discover" ? "exit" : undefined;
   const { store, eras } = memory();
   const link = new EraLink(inner, CONFIG, store);
   await assert.rejects(link.transport.send(INITIALIZE as JSONRPCMessage), /server left while asked for 2026-07-28/);
   assert.equal(link.exitedDuringProbe, true);
+  assert.deepEqual(eras, ["2025-11-25"]);
+});
+
+test("a server that says why on stderr and exits at the probe failed to start: it is not started again, but not probed next time", async () => {
+  const inner = new ScriptedLink();
+  inner.stderr = "Error: Cannot find module '/srv/server.js'";
+  inner.reply = (message) => message.method === "server/discover" ? "exit" : undefined;
+  const { store, eras } = memory();
+  const link = new EraLink(inner, CONFIG, store);
+  await assert.rejects(link.transport.send(INITIALIZE as JSONRPCMessage), /server left while asked for 2026-07-28/);
+  assert.equal(link.exitedDuringProbe, false);
   assert.deepEqual(eras, ["2025-11-25"]);
 });
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { platform } from "#platform";
-import { cacheDirectory, CatalogCache, definitionKey } from "../../src/toolbox/catalog-cache.ts";
+import { cacheDirectory, capabilityKey, CatalogCache, definitionKey } from "../../src/toolbox/catalog-cache.ts";
 import { validateConfig } from "../../src/config/index.ts";
 import { buildInstructions } from "../../src/server/instructions.ts";
 import { estimateTokens, formatTokens, toolboxFigures } from "../../src/server/toolbox-figures.ts";
@@ -100,15 +100,23 @@ test("catalog cache: toolbox figures need every server cached; the instructions 
       },
     });
     const cache = new CatalogCache(h);
-    await cache.remember(config.toolboxes.dev.mcpServers.a, fixtureTools("A"));
-    await cache.remember(config.toolboxes.dev.mcpServers.b, fixtureTools("B").slice(0, 2));
-    const figures = await toolboxFigures(config, new CatalogCache(h));
+    // Listed for a client that declared nothing (what a command's servers are given too).
+    const none = capabilityKey({});
+    await cache.remember(config.toolboxes.dev.mcpServers.a, fixtureTools("A"), undefined, none);
+    await cache.remember(config.toolboxes.dev.mcpServers.b, fixtureTools("B").slice(0, 2), undefined, none);
+    const figuresFor = await toolboxFigures(config, new CatalogCache(h));
+    const figures = figuresFor(undefined);
     assert.deepEqual(Object.keys(figures), ["dev"]);
     assert.equal(figures.dev.tools, fixtureTools("A").length + 2);
+    assert.equal(figures.dev.exact, true);
     const instructions = buildInstructions(config, "/c.json", figures);
     assert.match(instructions, new RegExp(`^- dev: Files \\(2 servers, 21 tools, ~${formatTokens(figures.dev.tokens).replace(".", "\\.")} tokens\\)$`, "m"));
     assert.match(instructions, /^- half \(2 servers\)$/m);
     assert.match(instructions, /^- empty \(0 servers\)$/m);
+    // A client that makes us declare elicitation may be listed more: only "about" is known for it.
+    const other = figuresFor({ elicitation: {} });
+    assert.equal(other.dev.exact, false);
+    assert.match(buildInstructions(config, "/c.json", other), /^- dev: Files \(2 servers, about 21 tools, ~/m);
   });
 });
 
@@ -130,10 +138,54 @@ test("catalog cache: prompts, resources and templates are kept next to the tools
       resourceTemplates: [{ uriTemplate: "file:///{path}", name: "files" }],
     };
     await new CatalogCache(h).remember(server(), tools, catalog);
-    assert.deepEqual(await new CatalogCache(h).readEntry(server()), { tools, catalog });
+    assert.deepEqual(await new CatalogCache(h).readEntry(server()), { tools, catalog, lists: {} });
     // A file written before prompts and resources were kept: its tools count, the rest is unknown.
     writeFileSync(`${dir}/${definitionKey(server())}.json`, JSON.stringify({ format: 1, tools }));
-    assert.deepEqual(await new CatalogCache(h).readEntry(server()), { tools });
+    assert.deepEqual(await new CatalogCache(h).readEntry(server()), { tools, lists: {} });
     assert.deepEqual(await new CatalogCache(h).read(server()), tools);
+  });
+});
+
+test("catalog cache: flush waits for every write begun, the era's as well as the lists' (a command exits right after)", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const written: string[] = [];
+  const slow = {
+    ...platform,
+    env: { WORKBENCH_CACHE_DIR: "/nowhere" },
+    makeDirectory: () => Promise.resolve(),
+    writeTextFile: async (path: string) => {
+      await gate;
+      written.push(path);
+    },
+    writeStderr: () => {},
+  };
+  const cache = new CatalogCache(slow);
+  void cache.remember(server(), fixtureTools("a"));
+  cache.rememberEra(server(), "2025-11-25");
+  let flushed = false;
+  const flush = cache.flush().then(() => (flushed = true));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(flushed, false, "still writing");
+  release();
+  await flush;
+  assert.equal(written.length, 2);
+});
+
+test("catalog cache: a file keeps a list per set of capabilities the server was given (the last four), and the last list whoever it was for", async () => {
+  await withDir(async (dir) => {
+    const { host: h } = host({ WORKBENCH_CACHE_DIR: dir });
+    const cache = new CatalogCache(h);
+    const keys = [{}, { elicitation: {} }, { sampling: {} }, { roots: {} }, { elicitation: {}, sampling: {} }].map(capabilityKey);
+    for (const [index, key] of keys.entries()) await cache.remember(server(), fixtureTools(String(index)).slice(0, index + 1), undefined, key);
+    const entry = (await new CatalogCache(h).readEntry(server()))!;
+    assert.deepEqual(Object.keys(entry.lists), keys.slice(1), "the oldest went first");
+    assert.equal(entry.lists[keys[2]].length, 3);
+    assert.equal(entry.tools.length, 5, "the last list");
+    // Listed again for the first client: it is the latest now, the others stay.
+    await cache.remember(server(), fixtureTools("x").slice(0, 1), undefined, keys[1]);
+    const again = (await new CatalogCache(h).readEntry(server()))!;
+    assert.deepEqual(Object.keys(again.lists), [keys[2], keys[3], keys[4], keys[1]]);
+    assert.equal(capabilityKey({ sampling: {}, elicitation: { url: {}, form: {} } }), capabilityKey({ elicitation: { form: {}, url: {} }, sampling: {} }));
   });
 });
