@@ -67,7 +67,7 @@ test("gate: server/discover first makes the connection 2026-07-28 and is answere
       resultType: "complete",
       supportedVersions: ["2026-07-28"],
       capabilities: { tools: {}, resources: { listChanged: true } },
-      instructions: () => "Open a toolbox first",
+      instructions: "Open a toolbox first",
       ttlMs: 0,
       cacheScope: "private",
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-workbench", version: "9.9.9" } },
