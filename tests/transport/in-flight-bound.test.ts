@@ -1,0 +1,47 @@
+/**
+ * StreamTransport's bound on the peer's requests in flight (issue 33): past the bound it stops
+ * reading, and reads again once the answers written bring the count down to half of it.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { JSONRPCMessage } from "../helpers/sdk.ts";
+import { StreamTransport } from "../../src/transport/stream-transport.ts";
+
+const encoder = new TextEncoder();
+
+async function until(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 200 && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+test("StreamTransport: with maxRequestsInFlight 4, only 4 of 10 requests are read until answers are written, then the rest", async () => {
+  const lines = Array.from({ length: 10 }, (_, id) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n").join("");
+  const readable = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(lines));
+    },
+  });
+  const written: string[] = [];
+  const writable = new WritableStream<Uint8Array>({ write: (chunk) => void written.push(new TextDecoder().decode(chunk)) });
+  const transport = new StreamTransport(readable, writable, { maxRequestsInFlight: 4, answerInvalid: true });
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => void received.push(message);
+  await transport.start();
+  await until(() => received.length >= 4);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(received.length, 4, "read past the bound");
+  // One answer leaves 3 in flight: over half of 4, still held.
+  await transport.send({ jsonrpc: "2.0", id: 0, result: {} });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(received.length, 4, "read again above the lower mark");
+  await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+  await until(() => received.length >= 6);
+  assert.equal(received.length, 6, "did not read again at half, or read past the bound");
+  for (let id = 2; id < 10; id++) {
+    await until(() => received.length > id);
+    await transport.send({ jsonrpc: "2.0", id, result: {} });
+  }
+  await until(() => received.length === 10);
+  assert.deepEqual(received.map((message) => (message as { id: number }).id), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.equal(written.join("").split("\n").filter(Boolean).length, 10, "each request answered once");
+  await transport.close();
+});
