@@ -40,7 +40,8 @@ try {
   const grown = run.peakBytes - run.baselineBytes;
   console.log(
     `${target}: ${calls} calls of ${bytes} bytes: RSS ${(run.baselineBytes / MiB).toFixed(1)} MiB before, peak ${(run.peakBytes / MiB).toFixed(1)} MiB ` +
-      `while ${run.written} were written unread (${(grown / run.written).toFixed(0)} bytes per call written); ` +
+      `(+${(grown / MiB).toFixed(1)} MiB, ${(grown / run.written).toFixed(0)} bytes per call written) while ${run.written} were written unread ` +
+      `(the workbench reads at most its bound of calls in flight; the rest wait in the pipe); ` +
       `answered once ${run.answeredOnce}, missing ${run.missing.length}, twice ${run.twice.length}, wrong ${run.wrong.length}; drained in ${run.drainMs} ms`,
   );
   for (const line of run.wrong) console.log(`wrong: ${line}`);

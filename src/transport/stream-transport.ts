@@ -40,7 +40,8 @@ export interface StreamTransportOptions {
   /**
    * Stop reading the peer while this many of its requests are in flight (read and not yet
    * answered, or answered and not yet written), until they are down to half of it: a peer that
-   * writes requests without reading the answers then waits in its pipe, not in our memory.
+   * writes requests without reading the answers then waits in its pipe, not in our memory. Each
+   * request of ours the peer has still to answer raises the bound by one (with answerInvalid).
    */
   maxRequestsInFlight?: number;
   /** Reading from the peer waits while this gate (or any of these gates) is held. */
@@ -164,7 +165,11 @@ export class StreamTransport implements Transport {
       this.#queuedBytes += frames[index].length;
     }
     if (this.#backlog && this.#queuedBytes > this.#backlog.highWaterMark) this.#backlog.gate.hold(this);
-    if (this.#answerInvalid && "method" in message && "id" in message) this.#ours.add(message.id);
+    if (this.#answerInvalid && "method" in message && "id" in message) {
+      this.#ours.add(message.id);
+      // The peer's answer must be read: a call waiting on it is not one that fills our memory.
+      if (this.#unanswered.size < this.#inFlightLimit()) this.#busy.release(this);
+    }
     // Not awaited here: a sender that waits holds only the one promise all waiters share.
     return this.#flushing ??= this.#flush();
   }
@@ -175,8 +180,16 @@ export class StreamTransport implements Transport {
     this.#inFlightChanged();
   }
 
+  /**
+   * maxRequestsInFlight, plus one for each request of ours the peer has not answered yet: a call
+   * that waits on the peer's answer (a server's elicitation) must not stop us reading that answer.
+   */
+  #inFlightLimit(): number {
+    return this.#maxInFlight + this.#ours.size;
+  }
+
   #inFlightChanged(): void {
-    if (this.#unanswered.size <= this.#maxInFlight / 2) this.#busy.release(this);
+    if (this.#unanswered.size <= this.#maxInFlight / 2 + this.#ours.size) this.#busy.release(this);
     if (this.#unanswered.size === 0) this.#drained?.();
   }
 
@@ -324,7 +337,7 @@ export class StreamTransport implements Transport {
       this.#refuse(checked, bytes);
       return false;
     }
-    if (checked.kind === "request" && this.#unanswered.add(checked.id).size >= this.#maxInFlight) this.#busy.hold(this);
+    if (checked.kind === "request" && this.#unanswered.add(checked.id).size >= this.#inFlightLimit()) this.#busy.hold(this);
     if (checked.kind === "notification" && checked.method === "notifications/cancelled") this.#forget(checked.message);
     if (checked.kind === "response") this.#ours.delete(checked.id);
     this.#dispatch(checked.message);

@@ -45,3 +45,27 @@ test("StreamTransport: with maxRequestsInFlight 4, only 4 of 10 requests are rea
   assert.equal(written.join("").split("\n").filter(Boolean).length, 10, "each request answered once");
   await transport.close();
 });
+
+test("StreamTransport: past the bound, a request of ours to the peer lets one more line be read, for its answer", async () => {
+  const lines = [
+    ...[0, 1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, method: "tools/call" })),
+    { jsonrpc: "2.0", id: "q1", result: { action: "accept" } },
+  ].map((message) => JSON.stringify(message) + "\n").join("");
+  const readable = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(lines));
+    },
+  });
+  const transport = new StreamTransport(readable, new WritableStream<Uint8Array>(), { maxRequestsInFlight: 4, answerInvalid: true });
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => void received.push(message);
+  await transport.start();
+  await until(() => received.length >= 4);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(received.length, 4, "read past the bound");
+  // A call now waits on the client (a server's elicitation): its answer must be read.
+  await transport.send({ jsonrpc: "2.0", id: "q1", method: "elicitation/create", params: {} } as JSONRPCMessage);
+  await until(() => received.length >= 5);
+  assert.deepEqual(received[4], { jsonrpc: "2.0", id: "q1", result: { action: "accept" } });
+  await transport.close();
+});
