@@ -1,6 +1,7 @@
 /**
- * StreamTransport's bound on the peer's requests in flight (issue 33): past the bound it stops
- * reading, and reads again once the answers written bring the count down to half of it.
+ * StreamTransport's bounds on what waits for a peer (issue 33): past the bound on its requests in
+ * flight it stops reading, and reads again once the answers written bring the count down to half;
+ * a write backlog holds its gate from its high-water mark down to half of it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -67,5 +68,37 @@ test("StreamTransport: past the bound, a request of ours to the peer lets one mo
   await transport.send({ jsonrpc: "2.0", id: "q1", method: "elicitation/create", params: {} } as JSONRPCMessage);
   await until(() => received.length >= 5);
   assert.deepEqual(received[4], { jsonrpc: "2.0", id: "q1", result: { action: "accept" } });
+  await transport.close();
+});
+
+test("StreamTransport: a backlog over its high-water mark holds the gate until it is down to half of it", async () => {
+  const { FlowGate } = await import("../../src/transport/flow-gate.ts");
+  const gate = new FlowGate();
+  const waiting: (() => void)[] = [];
+  const written: number[] = [];
+  // Each write waits until the test lets it finish, as a client that does not read.
+  const writable = new WritableStream<Uint8Array>({
+    write: (chunk) => new Promise<void>((resolve) => waiting.push(() => (written.push(chunk.length), resolve()))),
+  });
+  const BODY = 40 * 1024;
+  // Four messages of 40 KiB (each written alone); the mark at two and a half of them.
+  const transport = new StreamTransport(new ReadableStream<Uint8Array>(), writable, { backlog: { gate, highWaterMark: BODY * 2.5 } });
+  const message = (index: number) => ({ jsonrpc: "2.0", method: "notifications/message", params: { index, data: "x".repeat(BODY) } }) as JSONRPCMessage;
+  const sent = [0, 1, 2, 3].map((index) => transport.send(message(index)));
+  assert.equal(gate.held, true, "held over the mark");
+  const heldAfterBody: boolean[] = [];
+  for (let turn = 0; turn < 20 && heldAfterBody.length < 4; turn++) {
+    await until(() => waiting.length > 0);
+    waiting.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    if (written.at(-1)! > BODY) heldAfterBody.push(gate.held);
+  }
+  // Three left (over the mark), two left (under it, over half), one left (under half), none.
+  assert.deepEqual(heldAfterBody, [true, true, false, false]);
+  for (let turn = 0; turn < 20 && waiting.length > 0; turn++) {
+    waiting.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(sent);
   await transport.close();
 });
