@@ -153,7 +153,17 @@ export class StreamTransport implements Transport {
     return Promise.resolve();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  /** Not async: a sender that waits for the write holds only the one promise all waiters share. */
+  send(message: JSONRPCMessage): Promise<void> {
+    try {
+      this.#enqueue(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#flushing ??= this.#flush();
+  }
+
+  #enqueue(message: JSONRPCMessage): void {
     if (this.#closed) throw new Error("Transport is closed");
     // The newline goes as a piece of its own: appended to a large text, it would cost a copy of it.
     const frames = rawResponseFrame(message, this.#encoder) ?? [this.#encoder.encode(JSON.stringify(message)), NEWLINE];
@@ -170,8 +180,6 @@ export class StreamTransport implements Transport {
       // The peer's answer must be read: a call waiting on it is not one that fills our memory.
       if (this.#unanswered.size < this.#inFlightLimit()) this.#busy.release(this);
     }
-    // Not awaited here: a sender that waits holds only the one promise all waiters share.
-    return this.#flushing ??= this.#flush();
   }
 
   /** The requests whose answers were just written are no longer in flight. */
