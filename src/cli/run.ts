@@ -43,6 +43,14 @@ const PARENT_CHECK_MS = 500;
  * and the servers' stdout; one message larger than this still goes through, alone.
  */
 const CLIENT_BACKLOG_BYTES = 16 * 1024 * 1024;
+/**
+ * How many of the client's requests may be in flight (read, and not yet answered and written)
+ * before we stop reading its stdin; it reads again at half. A call waiting on a server holds
+ * about 4 KiB of heap (8 KiB of RSS): with 120,000 echo calls written unread the peak RSS was
+ * 78 MiB at 256, 98 at 1,024, 116 at 4,096 and 215 at 16,384 (994 without a bound), and
+ * throughput with 64 or 2,048 calls in flight is the same at 1,024 as at 4,096.
+ */
+const CLIENT_MAX_IN_FLIGHT = 1024;
 
 export async function run(platform: Platform): Promise<number> {
   const command = parseArgs(platform.args);
@@ -92,6 +100,7 @@ export async function run(platform: Platform): Promise<number> {
     quoteIgnoredLines: false,
     answerInvalid: true,
     backlog: { gate: backpressure, highWaterMark: CLIENT_BACKLOG_BYTES },
+    maxRequestsInFlight: CLIENT_MAX_IN_FLIGHT,
     readGate: [backpressure, serversBehind],
   });
   let stop!: (reason: string) => void;

@@ -5,6 +5,7 @@
  * 2025 way does them (resources/subscribe), once per URI however many listens want it.
  */
 import type { JSONRPCMessage, RequestId } from "../sdk.ts";
+import { MAX_LISTENS, MAX_URIS_PER_LISTEN } from "./bounds.ts";
 
 export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
 
@@ -33,7 +34,10 @@ export class ListenSubscriptions {
     this.#watch = watch;
   }
 
-  open(id: RequestId, params: unknown): void {
+  /** Opens a listen; what is wrong with it instead, when it is refused (nothing is counted then). */
+  open(id: RequestId, params: unknown): string | undefined {
+    const refused = this.#refusal(id, params);
+    if (refused) return refused;
     const asked = (params as { notifications?: Filter } | undefined)?.notifications ?? {};
     const filter: Filter = {
       toolsListChanged: asked.toolsListChanged === true,
@@ -54,6 +58,21 @@ export class ListenSubscriptions {
       method: "notifications/subscriptions/acknowledged",
       params: { _meta: { [SUBSCRIPTION_ID_KEY]: id }, notifications: filter },
     });
+    return undefined;
+  }
+
+  /**
+   * A listen is refused when its id is one already open (counted twice, its URIs would never be
+   * unsubscribed behind us), when MAX_LISTENS are open, or when it names too many URIs.
+   */
+  #refusal(id: RequestId, params: unknown): string | undefined {
+    if (this.#open.has(id)) return `Invalid params: subscriptions/listen ${JSON.stringify(id)} is already open: cancel it first or use another id`;
+    if (this.#open.size >= MAX_LISTENS) return `Invalid params: ${MAX_LISTENS} listens are open, the most a connection may have: cancel one first`;
+    const uris = (params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
+    if (Array.isArray(uris) && uris.length > MAX_URIS_PER_LISTEN) {
+      return `Invalid params: notifications.resourceSubscriptions has ${uris.length} URIs, over the limit of ${MAX_URIS_PER_LISTEN}`;
+    }
+    return undefined;
   }
 
   /** Ends the listen `id`, if it is one; true when it was. */

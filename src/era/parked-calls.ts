@@ -7,6 +7,7 @@
  */
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "../sdk.ts";
 import type { InputRequest } from "./wire.ts";
+import { clipped, MAX_HELD_RESULTS } from "./bounds.ts";
 
 /** A result held for a retry that never comes is dropped after this long. */
 const HELD_RESULT_MS = 5 * 60_000;
@@ -43,6 +44,10 @@ export class ParkedCalls {
   readonly #byOriginal = new Map<RequestId, Parked>();
   readonly #byState = new Map<string, Parked>();
   readonly #byReply = new Map<RequestId, Parked>();
+  /** The tool of each call in flight (tools/call), which a retry must name again. */
+  readonly #tools = new Map<RequestId, string>();
+  /** Calls holding a result for a retry, oldest first. */
+  readonly #holding = new Set<Parked>();
   #asked = 0;
 
   constructor(send: (message: JSONRPCMessage) => void) {
@@ -75,6 +80,30 @@ export class ParkedCalls {
       });
       this.#flushSoon(owner);
     });
+  }
+
+  /** Remembers which tool a call (a tools/call request) is for, for its retries. */
+  noteTool(id: RequestId, params: unknown): void {
+    this.#tools.set(id, toolOf(params));
+  }
+
+  /**
+   * What is wrong with a retry of one of our calls, or undefined (for a good one, and for any
+   * request that is no retry of ours): another tool than its call's, an id a retry in flight
+   * already has, or an answer that is not an object.
+   */
+  refusal(message: JSONRPCMessage): string | undefined {
+    if (!("id" in message) || !("method" in message)) return undefined;
+    const params = message.params as { requestState?: unknown; inputResponses?: unknown } | undefined;
+    const parked = typeof params?.requestState === "string" ? this.#byState.get(params.requestState) : undefined;
+    if (!parked) return undefined;
+    const expected = this.#tools.get(parked.original);
+    const tool = toolOf(params);
+    if (expected !== undefined && tool !== expected) {
+      return `Invalid params: requestState belongs to a call of ${expected}, not of ${clipped(tool)}`;
+    }
+    if (this.#byReply.has(message.id)) return `Invalid params: id ${clipped(JSON.stringify(message.id))} is already in use by a retry in flight`;
+    return answersRefusal(params?.inputResponses);
   }
 
   /** Takes a retry that carries one of our states; false for any other request. */
@@ -116,7 +145,10 @@ export class ParkedCalls {
     const params = (message as { params?: { requestId?: RequestId } }).params;
     const id = params?.requestId;
     const parked = id === undefined ? undefined : this.#byReply.get(id) ?? this.#byOriginal.get(id);
-    if (!parked) return message;
+    if (!parked) {
+      if (id !== undefined) this.#tools.delete(id);
+      return message;
+    }
     for (const question of parked.questions.values()) question.reject(new Error("The client cancelled the call"));
     parked.questions.clear();
     this.#forget(parked);
@@ -127,12 +159,16 @@ export class ParkedCalls {
   answer(message: JSONRPCMessage): JSONRPCMessage | undefined {
     const id = (message as { id?: RequestId }).id;
     const parked = id === undefined ? undefined : this.#byOriginal.get(id);
-    if (!parked) return message;
+    if (!parked) {
+      if (id !== undefined) this.#tools.delete(id);
+      return message;
+    }
     for (const question of parked.questions.values()) question.reject(new Error("The call ended"));
     parked.questions.clear();
     if (parked.replyTo === undefined) {
       parked.held = message;
       parked.heldTimer = setTimeout(() => this.#forget(parked), HELD_RESULT_MS);
+      this.#hold(parked);
       return undefined;
     }
     this.#forget(parked);
@@ -168,10 +204,38 @@ export class ParkedCalls {
     }, 0);
   }
 
+  /** A result held for a retry counts against MAX_HELD_RESULTS; past it the oldest is dropped. */
+  #hold(parked: Parked): void {
+    this.#holding.add(parked);
+    if (this.#holding.size <= MAX_HELD_RESULTS) return;
+    const [oldest] = this.#holding;
+    this.#forget(oldest);
+  }
+
   #forget(parked: Parked): void {
     clearTimeout(parked.heldTimer);
+    this.#holding.delete(parked);
+    this.#tools.delete(parked.original);
     this.#byOriginal.delete(parked.original);
     this.#byState.delete(parked.state);
     if (parked.replyTo !== undefined) this.#byReply.delete(parked.replyTo);
   }
+}
+
+/** The tool a tools/call names: use_tool's with the tool it uses. */
+function toolOf(params: unknown): string {
+  const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: { tool?: Record<string, unknown> } };
+  const used = args?.tool;
+  const inner = name === "use_tool" && typeof used === "object" && used !== null ? ` (${JSON.stringify([used.toolbox, used.server, used.name])})` : "";
+  return `${JSON.stringify(name)}${inner}`;
+}
+
+/** Each answer to a question is an object (an elicitation's or a sampling's result). */
+function answersRefusal(responses: unknown): string | undefined {
+  if (responses === undefined) return undefined;
+  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) return "Invalid params: inputResponses must be an object";
+  for (const [key, response] of Object.entries(responses)) {
+    if (Array.isArray(response)) return `Invalid params: inputResponses[${clipped(JSON.stringify(key))}] is an array: an answer is an object`;
+  }
+  return undefined;
 }

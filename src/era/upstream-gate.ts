@@ -22,6 +22,7 @@ import { handOn } from "../transport/raw-json.ts";
 import { isParkedState, ParkedCalls } from "./parked-calls.ts";
 import { ListenSubscriptions } from "./listen.ts";
 import { modernResult } from "./modern-result.ts";
+import { clipped, envelopeRefusal } from "./bounds.ts";
 import {
   claimedVersion,
   CLIENT_CAPABILITIES_KEY,
@@ -157,19 +158,27 @@ export class UpstreamGate implements Transport {
     }
     const version = claimedVersion(message.params);
     if (version !== undefined && version !== MODERN_VERSION) {
+      // Cut: a client's 10 MB version would be written back twice.
+      const requested = clipped(version);
       return this.#reply(message.id, undefined, {
         code: UNSUPPORTED_PROTOCOL_VERSION,
-        message: `Unsupported protocol version: ${JSON.stringify(version)}`,
-        data: { supported: [MODERN_VERSION], requested: version },
+        message: `Unsupported protocol version: ${JSON.stringify(requested)}`,
+        data: { supported: [MODERN_VERSION], requested },
       });
     }
+    const oversized = envelopeRefusal(message.params);
+    if (oversized) return this.#reply(message.id, undefined, { code: ErrorCode.InvalidParams, message: oversized });
     this.#readEnvelope(message.params);
     switch (message.method) {
       case DISCOVER_METHOD:
         return this.#reply(message.id, this.#discovered());
-      case "subscriptions/listen":
-        return this.#listens.open(message.id, message.params);
+      case "subscriptions/listen": {
+        const refused = this.#listens.open(message.id, message.params);
+        return refused ? this.#reply(message.id, undefined, { code: ErrorCode.InvalidParams, message: refused }) : undefined;
+      }
       case "tools/call": {
+        const refused = this.parked.refusal(message);
+        if (refused) return this.#reply(message.id, undefined, { code: ErrorCode.InvalidParams, message: refused });
         if (this.parked.retry(message)) return;
         // Our state for a call that is over: sent on, it would run the tool again from the start.
         const state = (message.params as { requestState?: unknown } | undefined)?.requestState;
@@ -179,6 +188,7 @@ export class UpstreamGate implements Transport {
             message: "Invalid params: requestState is unknown or expired (its call is over): call the tool again",
           });
         }
+        this.parked.noteTool(message.id, message.params);
       }
     }
     this.#methods.set(message.id, message.method);

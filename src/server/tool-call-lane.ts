@@ -61,9 +61,11 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
       // The id may have been cancelled and reused by a newer request by now: leave that one be.
       if (running.get(call.id) === controller) running.delete(call.id);
     }
-    await progress.sent();
-    // A cancelled request gets no answer (the MCP spec), as the SDK would do.
-    if (!controller.signal.aborted) await send(reply);
+    const progressSent = progress.sent();
+    if (progressSent) await progressSent;
+    // A cancelled request gets no answer (the MCP spec), as the SDK would do. Not awaited: a call
+    // whose answer waits for a client that does not read then holds nothing of its own.
+    if (!controller.signal.aborted) void send(reply);
   }
 
   transport.claim = (message) => {
@@ -92,6 +94,8 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
  */
 const PAUSE_AFTER_PROGRESS_MS = 5;
 
+const NO_PROGRESS = { report: undefined, sent: () => undefined };
+
 /**
  * Progress for the client, in order and before the result: a client drops progress that comes
  * after the response it belongs to.
@@ -99,9 +103,11 @@ const PAUSE_AFTER_PROGRESS_MS = 5;
 function progressSender(
   token: string | number | undefined,
   send: (message: JSONRPCMessage) => Promise<unknown>,
-) {
+): { report?: (progress: Progress) => void; sent: () => Promise<void> | undefined } {
+  // The common call asks for no progress: it shares one object and makes no closures.
+  if (token === undefined) return NO_PROGRESS;
   let sent: Promise<unknown> | undefined;
-  const report = token === undefined ? undefined : (progress: Progress) => {
+  const report = (progress: Progress) => {
     const message: JSONRPCMessage = {
       jsonrpc: "2.0",
       method: "notifications/progress",

@@ -8,7 +8,7 @@ import { type Checked, checkMessage, INVALID_REQUEST, PARSE_ERROR, type Refused,
 import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "./json-depth.ts";
 import { scanJson } from "./json-scan.ts";
 import { handOn, rawResponse, rawResponseFrame } from "./raw-json.ts";
-import type { FlowGate } from "./flow-gate.ts";
+import { FlowGate } from "./flow-gate.ts";
 import { messageOf } from "../errors.ts";
 
 export interface StreamTransportOptions {
@@ -32,8 +32,18 @@ export interface StreamTransportOptions {
    * a client. A server's stray output is only logged, never answered: it might answer back.
    */
   answerInvalid?: boolean;
-  /** While more than `highWaterMark` bytes wait to be written to the peer, hold `gate`. */
+  /**
+   * While more than `highWaterMark` bytes wait to be written to the peer, hold `gate`, until they
+   * are down to half of it.
+   */
   backlog?: { gate: FlowGate; highWaterMark: number };
+  /**
+   * Stop reading the peer while this many of its requests are in flight (read and not yet
+   * answered, or answered and not yet written), until they are down to half of it: a peer that
+   * writes requests without reading the answers then waits in its pipe, not in our memory. Each
+   * request of ours the peer has still to answer raises the bound by one (with answerInvalid).
+   */
+  maxRequestsInFlight?: number;
   /** Reading from the peer waits while this gate (or any of these gates) is held. */
   readGate?: FlowGate | readonly FlowGate[];
   /**
@@ -97,6 +107,9 @@ export class StreamTransport implements Transport {
   readonly #backlog?: { gate: FlowGate; highWaterMark: number };
   readonly #readGates: readonly FlowGate[];
   readonly #drainAfterClose: boolean;
+  readonly #maxInFlight: number;
+  /** Held while the peer has maxRequestsInFlight requests unanswered; among #readGates. */
+  readonly #busy = new FlowGate();
   /** Ids of the peer's requests that have no response yet. */
   readonly #unanswered = new Set<RequestId>();
   /** Ids of our requests to the peer that have no response yet (kept with answerInvalid). */
@@ -106,6 +119,8 @@ export class StreamTransport implements Transport {
   #closed = false;
   /** Encoded messages waiting for the write under way to finish. */
   #queue: Uint8Array[] = [];
+  /** For each frame queued, the request it answers when it is a response's last frame. */
+  #queueAnswers: (RequestId | undefined)[] = [];
   /** Bytes queued or being written. */
   #queuedBytes = 0;
   #flushing?: Promise<void>;
@@ -122,7 +137,9 @@ export class StreamTransport implements Transport {
     this.#quoteIgnoredLines = options.quoteIgnoredLines ?? true;
     this.#answerInvalid = options.answerInvalid ?? false;
     this.#backlog = options.backlog;
-    this.#readGates = options.readGate === undefined ? [] : Array.isArray(options.readGate) ? options.readGate : [options.readGate as FlowGate];
+    const gates = options.readGate === undefined ? [] : Array.isArray(options.readGate) ? options.readGate : [options.readGate as FlowGate];
+    this.#readGates = [this.#busy, ...gates];
+    this.#maxInFlight = options.maxRequestsInFlight ?? Infinity;
     this.#drainAfterClose = options.drainAfterClose ?? false;
     // A peer that goes away must not surface as an unhandled rejection.
     this.#writer.closed.catch(() => {});
@@ -136,22 +153,52 @@ export class StreamTransport implements Transport {
     return Promise.resolve();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  /** Not async: a sender that waits for the write holds only the one promise all waiters share. */
+  send(message: JSONRPCMessage): Promise<void> {
+    try {
+      this.#enqueue(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#flushing ??= this.#flush();
+  }
+
+  #enqueue(message: JSONRPCMessage): void {
     if (this.#closed) throw new Error("Transport is closed");
     // The newline goes as a piece of its own: appended to a large text, it would cost a copy of it.
     const frames = rawResponseFrame(message, this.#encoder) ?? [this.#encoder.encode(JSON.stringify(message)), NEWLINE];
-    for (const frame of frames) {
-      this.#queue.push(frame);
-      this.#queuedBytes += frame.length;
+    // A response's request is in flight until its last frame is written (see #written).
+    const answers = "id" in message && !("method" in message) ? message.id as RequestId : undefined;
+    for (let index = 0; index < frames.length; index++) {
+      this.#queue.push(frames[index]);
+      this.#queueAnswers.push(index === frames.length - 1 ? answers : undefined);
+      this.#queuedBytes += frames[index].length;
     }
     if (this.#backlog && this.#queuedBytes > this.#backlog.highWaterMark) this.#backlog.gate.hold(this);
-    if (this.#answerInvalid && "method" in message && "id" in message) this.#ours.add(message.id);
-    this.#flushing ??= this.#flush();
-    await this.#flushing;
-    if ("id" in message && !("method" in message)) {
-      this.#unanswered.delete(message.id as RequestId);
-      if (this.#unanswered.size === 0) this.#drained?.();
+    if (this.#answerInvalid && "method" in message && "id" in message) {
+      this.#ours.add(message.id);
+      // The peer's answer must be read: a call waiting on it is not one that fills our memory.
+      if (this.#unanswered.size < this.#inFlightLimit()) this.#busy.release(this);
     }
+  }
+
+  /** The requests whose answers were just written are no longer in flight. */
+  #written(answers: (RequestId | undefined)[]): void {
+    for (const id of answers) if (id !== undefined) this.#unanswered.delete(id);
+    this.#inFlightChanged();
+  }
+
+  /**
+   * maxRequestsInFlight, plus one for each request of ours the peer has not answered yet: a call
+   * that waits on the peer's answer (a server's elicitation) must not stop us reading that answer.
+   */
+  #inFlightLimit(): number {
+    return this.#maxInFlight + this.#ours.size;
+  }
+
+  #inFlightChanged(): void {
+    if (this.#unanswered.size <= this.#maxInFlight / 2 + this.#ours.size) this.#busy.release(this);
+    if (this.#unanswered.size === 0) this.#drained?.();
   }
 
   /**
@@ -163,10 +210,11 @@ export class StreamTransport implements Transport {
   async #flush(): Promise<void> {
     try {
       while (this.#queue.length > 0) {
-        const batch = this.#nextBatch();
+        const [batch, answers] = this.#nextBatch();
         await this.#writer.write(batch);
         this.#queuedBytes -= batch.length;
-        if (this.#backlog && this.#queuedBytes <= this.#backlog.highWaterMark) this.#backlog.gate.release(this);
+        this.#written(answers);
+        if (this.#backlog && this.#queuedBytes <= this.#backlog.highWaterMark / 2) this.#backlog.gate.release(this);
       }
     } catch (error) {
       // A peer that closed its end is gone: once said, and the connection ends as if it had left.
@@ -180,8 +228,8 @@ export class StreamTransport implements Transport {
     }
   }
 
-  #nextBatch(): Uint8Array {
-    if (this.#queue[0].length >= WRITTEN_ALONE_BYTES) return this.#queue.shift()!;
+  #nextBatch(): [Uint8Array, (RequestId | undefined)[]] {
+    if (this.#queue[0].length >= WRITTEN_ALONE_BYTES) return [this.#queue.shift()!, [this.#queueAnswers.shift()]];
     let count = 1;
     let bytes = this.#queue[0].length;
     while (
@@ -191,7 +239,7 @@ export class StreamTransport implements Transport {
       bytes += this.#queue[count++].length;
     }
     const taken = this.#queue.splice(0, count);
-    return count === 1 ? taken[0] : concatBytes(taken);
+    return [count === 1 ? taken[0] : concatBytes(taken), this.#queueAnswers.splice(0, count)];
   }
 
   /** Bounded: a peer that stopped reading cannot hold our shutdown; what it did not take is dropped. */
@@ -199,7 +247,9 @@ export class StreamTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#queue = [];
+    this.#queueAnswers = [];
     this.#backlog?.gate.release(this);
+    this.#busy.release(this);
     const reading = this.#drainAfterClose ? undefined : this.#reader?.cancel();
     const closing = Promise.allSettled([reading, this.#writer.close()]);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -220,6 +270,9 @@ export class StreamTransport implements Transport {
         for (let gate = this.#passage(); gate; gate = this.#passage()) await gate;
         if (this.#closed) break;
         for (const event of this.#splitter.push(value)) {
+          // Also between the lines of one read: a read may hold hundreds of small requests.
+          for (let gate = this.#passage(); gate && !this.#closed; gate = this.#passage()) await gate;
+          if (this.#closed) break;
           if (event.kind === "oversized") this.#refuseOversized(event);
           else if (event.kind === "pieces" ? this.#deliverPieces(event.pieces, event.bytes) : this.#deliver(event.bytes)) {
             await settled();
@@ -292,7 +345,7 @@ export class StreamTransport implements Transport {
       this.#refuse(checked, bytes);
       return false;
     }
-    if (checked.kind === "request") this.#unanswered.add(checked.id);
+    if (checked.kind === "request" && this.#unanswered.add(checked.id).size >= this.#inFlightLimit()) this.#busy.hold(this);
     if (checked.kind === "notification" && checked.method === "notifications/cancelled") this.#forget(checked.message);
     if (checked.kind === "response") this.#ours.delete(checked.id);
     this.#dispatch(checked.message);
@@ -367,9 +420,7 @@ export class StreamTransport implements Transport {
   /** A request the peer cancelled gets no answer (MCP), so it is not waited for any more. */
   #forget(message: JSONRPCMessage): void {
     const id = ((message as { params?: { requestId?: unknown } }).params)?.requestId;
-    if ((typeof id === "string" || typeof id === "number") && this.#unanswered.delete(id) && this.#unanswered.size === 0) {
-      this.#drained?.();
-    }
+    if ((typeof id === "string" || typeof id === "number") && this.#unanswered.delete(id)) this.#inFlightChanged();
   }
 
   #dispatch(message: JSONRPCMessage): void {

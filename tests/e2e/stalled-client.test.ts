@@ -1,17 +1,21 @@
 /**
- * A client that writes many large calls without reading its stdout (issue 19): the requests the
- * workbench has read wait to be written to the server, whose answers wait to be written to the
+ * A client that writes many calls without reading its stdout. Large ones (issue 19): the requests
+ * the workbench has read wait to be written to the server, whose answers wait to be written to the
  * client. Both backlogs stop the reading of the client's stdin, so memory stays bounded end to
- * end (before: a peak of 742 to 899 MB for this input), and every answer comes on resuming.
+ * end (before: a peak of 742 to 899 MB for this input), and every answer comes on resuming. Small
+ * ones (issue 33): a server that keeps up leaves few bytes waiting, but each call in flight costs
+ * memory; past 1,024 of them the client's stdin is not read (before: 994 MiB for 120,000 calls).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import process from "node:process";
-import { fixtureServer } from "../helpers/runtime.ts";
+import { fixtureServer, npmServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { startRaw } from "../helpers/raw-session.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
 import { sleep } from "../helpers/toolbox.ts";
+import { tempDir, writeConfig } from "../helpers/workbench.ts";
+import { stalledClient } from "../../scripts/bench/stalled.ts";
 
 const MiB = 1024 * 1024;
 const CALLS = 300;
@@ -72,5 +76,37 @@ test("e2e stalled client: 300 calls of 1 MiB written without reading keep the pe
   } finally {
     await session.close();
     rmSync(session.dir, { recursive: true, force: true });
+  }
+});
+
+const SMALL_CALLS = 120_000;
+/** The issue's bound for small calls written unread. */
+const SMALL_PEAK_LIMIT_MIB = 150;
+
+test(`e2e stalled client: ${SMALL_CALLS} small calls written without reading keep the peak RSS under ${SMALL_PEAK_LIMIT_MIB} MiB, and each is answered once`, async (t) => {
+  if (process.platform !== "linux") {
+    t.skip("VmHWM is read from /proc (Linux only)");
+    return;
+  }
+  const dir = tempDir();
+  try {
+    const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { everything: npmServer("everything") } } } });
+    const run = await stalledClient({
+      ...workbenchCommand(["--config", path]),
+      env: workbenchEnv(),
+      cwd: dir,
+      calls: SMALL_CALLS,
+      text: (id) => `${id}:small`,
+      tool: { toolbox: "dev", server: "everything", name: "echo" },
+      argumentsFor: (message) => ({ message }),
+      expected: (message) => `Echo: ${message}`,
+    });
+    const peak = run.peakBytes / MiB;
+    t.diagnostic(`peak VmHWM ${peak.toFixed(1)} MiB (${(run.baselineBytes / MiB).toFixed(1)} before) with ${run.written} calls written unread; all answered in ${run.drainMs} ms`);
+    assert.ok(peak < SMALL_PEAK_LIMIT_MIB, `peak VmHWM ${peak.toFixed(1)} MiB, over ${SMALL_PEAK_LIMIT_MIB} MiB`);
+    assert.deepEqual({ missing: run.missing, twice: run.twice, wrong: run.wrong }, { missing: [], twice: [], wrong: [] });
+    assert.equal(run.answeredOnce, SMALL_CALLS);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
