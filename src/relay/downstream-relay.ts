@@ -18,9 +18,13 @@ import {
   McpError,
   type RequestId,
 } from "../sdk.ts";
-import { notificationOwner, questionOwner, type ServerCalls } from "./question-owner.ts";
+import { guessedOwner, notificationOwner, questionOwner, type ServerCalls } from "./question-owner.ts";
+import type { CallInFlight } from "../toolbox/call-lane.ts";
 import { messageOf, passedOn } from "../errors.ts";
 import type { Upstream } from "./upstream.ts";
+
+/** Calls one question may go with at most, as each carrier ends before it is answered. */
+const MAX_CARRIERS = 8;
 
 export interface RelayTarget {
   toolbox: string;
@@ -103,7 +107,23 @@ export class DownstreamRelay {
   }
 
   async #relay(request: { method: string; params?: Record<string, unknown> }, { requestId, signal }: { requestId: RequestId; signal: AbortSignal }) {
-    const call = questionOwner({ id: requestId, meta: request.params?._meta }, this.#calls);
+    const { call, guessed } = questionOwner({ id: requestId, meta: request.params?._meta }, this.#calls);
+    let carrier = call;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#ask(request, carrier, signal);
+      } catch (error) {
+        // A guessed carrier that got its own answer first took the question with it (a 2026-07-28
+        // client's question ends with its call): it goes with a call still waiting instead.
+        const ended = guessed && carrier && !carrier.abandoned.aborted && !signal.aborted && !this.#calls.inFlight().includes(carrier);
+        const next = ended && attempt < MAX_CARRIERS ? guessedOwner(this.#calls) : undefined;
+        if (!next) throw asRelayedError(error);
+        carrier = next;
+      }
+    }
+  }
+
+  async #ask(request: { method: string; params?: Record<string, unknown> }, call: CallInFlight | undefined, signal: AbortSignal) {
     const release = call?.hold();
     // Counted until answered: the next question goes to a call that carries none, where that is a choice.
     if (call) call.questions++;
@@ -114,8 +134,6 @@ export class DownstreamRelay {
         timeout: this.#target.requestTimeoutMs,
         from: `${this.#target.toolbox}/${this.#target.server}`,
       });
-    } catch (error) {
-      throw asRelayedError(error);
     } finally {
       if (call) call.questions--;
       release?.();

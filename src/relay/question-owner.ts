@@ -26,14 +26,24 @@ export interface FromServer {
   meta?: unknown;
 }
 
+/** The call a server's request goes with (none: it belongs to no call), and whether that was a choice. */
+export interface Owner {
+  call?: CallInFlight;
+  /** Nothing said which call asked: the question may go with another call if this one ends first. */
+  guessed: boolean;
+}
+
 /**
- * The call a server's request belongs to; undefined when it belongs to none. A request the link or
- * its `_meta` places outside every call in flight is not guessed into one.
+ * The call a server's request belongs to. A request the link or its `_meta` places outside every
+ * call in flight is not guessed into one. Asked once per request (the link forgets what it said).
  */
-export function questionOwner(request: FromServer, calls: ServerCalls): CallInFlight | undefined {
+export function questionOwner(request: FromServer, calls: ServerCalls): Owner {
   const known = knownOwner(request, calls);
-  if (known !== "unknown") return known;
-  // Nothing says which call asked: the oldest without a question, else the one with the fewest.
+  return known === "unknown" ? { call: guessedOwner(calls), guessed: true } : { call: known, guessed: false };
+}
+
+/** Nothing says which call asked: the oldest that carries no question, else the one with the fewest. */
+export function guessedOwner(calls: ServerCalls): CallInFlight | undefined {
   let owner: CallInFlight | undefined;
   for (const call of calls.inFlight()) if (!owner || call.questions < owner.questions) owner = call;
   return owner;

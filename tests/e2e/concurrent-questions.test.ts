@@ -108,3 +108,28 @@ test("concurrent questions: 20 asking calls to one 2025 stdio server get one que
     await client.close();
   }
 });
+
+test("concurrent questions: over stdio, a question whose carrier got its own answer first goes with a call still waiting", async () => {
+  const path = writeConfig(tempDir(), {
+    toolboxes: { asking: { description: "A 2025 server that asks", mcpServers: { old: fx("old", {}, { FIXTURE_CLIENT_FEATURES: "1" }) } } },
+  });
+  const client = await connectManualClient(path);
+  try {
+    await client.call("open_toolbox", { toolbox_name: "asking" });
+    // The second call asks first: over stdio its question goes with the first call, and the other way round.
+    const late = { what: "late", delayMs: 500 };
+    const soon = { what: "soon" };
+    const [lateAsked, soonAsked] = await within(15_000, "both questions", Promise.all([late, soon].map((args) => use(client, "asking", "old", "confirm", args))));
+    assert.deepEqual([lateAsked, soonAsked].map((asked) => questionsOf(asked).map((q) => q.message)), [["Who confirms soon?"], ["Who confirms late?"]]);
+    // Answering the late call's question finishes the late call: the soon question it carried is asked again, in the soon call.
+    const soonAgain = await within(15_000, "the soon retry", retry(client, "asking", "old", soon, soonAsked));
+    assert.deepEqual(questionsOf(soonAgain).map((q) => q.message), ["Who confirms soon?"]);
+    assert.equal(textOf(await within(15_000, "the soon call", retry(client, "asking", "old", soon, soonAgain))), "soon confirmed by Ada-soon");
+    // The late call's result waited for its retry.
+    assert.equal(textOf(await within(15_000, "the late call", retry(client, "asking", "old", late, lateAsked))), "late confirmed by Ada-late");
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : error}\nworkbench stderr: ${client.stderr()}`, { cause: error });
+  } finally {
+    await client.close();
+  }
+});

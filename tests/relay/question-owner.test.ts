@@ -19,7 +19,8 @@ function server(calls: CallInFlight[], streams: Record<string, RequestId> = {}):
 
 /** Asks like the relay does: the owner carries the question until it is answered. */
 function ask(calls: ServerCalls, id: RequestId, meta?: unknown): CallInFlight | undefined {
-  const owner = questionOwner({ id, meta }, calls);
+  const { call: owner, guessed } = questionOwner({ id, meta }, calls);
+  assert.equal(guessed, calls.askedFor(id) === undefined && meta === undefined, "guessed only where nothing says");
   if (owner) owner.questions++;
   return owner;
 }
@@ -33,7 +34,7 @@ test("question owner: over a link that does not say, each question goes to the o
   assert.equal(ask(calls, 13), b);
   // Every call carries one: the question joins the oldest of those with the fewest.
   assert.deepEqual([ask(calls, 14), ask(calls, 15), ask(calls, 16)], [a, b, c]);
-  assert.equal(questionOwner({ id: 17 }, server([])), undefined, "no call in flight: no owner");
+  assert.deepEqual(questionOwner({ id: 17 }, server([])), { call: undefined, guessed: true }, "no call in flight: no owner");
 });
 
 test("question owner: a question that came on a call's own stream (or in its result) is that call's, whatever it carries", () => {
@@ -56,7 +57,7 @@ test("question owner: a task's request is its call's by the related-task _meta",
   assert.equal(ask(calls, 31, { [RELATED_TASK_KEY]: { taskId: "task-other" } }), undefined, "a task of no call in flight");
   // A task call that has not read its task's id yet is the one a new task's request is for.
   const creating = call(undefined, 3);
-  assert.equal(questionOwner({ id: 32, meta: { [RELATED_TASK_KEY]: { taskId: "task-8" } } }, server([plain, creating])), creating);
+  assert.equal(questionOwner({ id: 32, meta: { [RELATED_TASK_KEY]: { taskId: "task-8" } } }, server([plain, creating])).call, creating);
 });
 
 test("question owner: a log message goes to the call it is known to belong to, or to the only call, never guessed among several", () => {
