@@ -11,6 +11,7 @@ import { connectManualClient, type ManualClient, type ManualResult } from "../he
 import { type HttpFixture, startHttpFixture, startV2Http } from "../helpers/http-fixture.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { fx } from "../helpers/toolbox.ts";
+import { fixtureServer } from "../helpers/runtime.ts";
 
 after(removeTempDirs);
 
@@ -127,6 +128,25 @@ test("concurrent questions: over stdio, a question whose carrier got its own ans
     assert.equal(textOf(await within(15_000, "the soon call", retry(client, "asking", "old", soon, soonAgain))), "soon confirmed by Ada-soon");
     // The late call's result waited for its retry.
     assert.equal(textOf(await within(15_000, "the late call", retry(client, "asking", "old", late, lateAsked))), "late confirmed by Ada-late");
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : error}\nworkbench stderr: ${client.stderr()}`, { cause: error });
+  } finally {
+    await client.close();
+  }
+});
+
+test("concurrent questions: a task's question goes with its own call by the related-task _meta", async () => {
+  const path = writeConfig(tempDir(), { toolboxes: { tasks: { description: "A server of tasks", mcpServers: { tasker: fixtureServer("task-server.ts") } } } });
+  const client = await connectManualClient(path);
+  try {
+    await client.call("open_toolbox", { toolbox_name: "tasks" });
+    // The first task asks late, the second at once.
+    const first = { what: "first", delayMs: 500 };
+    const second = { what: "second", delayMs: 0 };
+    const asked = await within(15_000, "both questions", Promise.all([first, second].map((args) => use(client, "tasks", "tasker", "confirm", args))));
+    assert.deepEqual(asked.map((result) => questionsOf(result).map((q) => q.message)), [["Who confirms first?"], ["Who confirms second?"]]);
+    assert.equal(textOf(await within(15_000, "the first task", retry(client, "tasks", "tasker", first, asked[0]))), "confirmed by Ada-first");
+    assert.equal(textOf(await within(15_000, "the second task", retry(client, "tasks", "tasker", second, asked[1]))), "confirmed by Ada-second");
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : error}\nworkbench stderr: ${client.stderr()}`, { cause: error });
   } finally {
