@@ -79,6 +79,10 @@ export class EraLink implements ServerLink {
     return this.#inner.explain?.(reason) ?? Promise.resolve(reason);
   }
 
+  askedFor(id: RequestId): RequestId | undefined {
+    return this.#modern?.askedFor(id) ?? this.#inner.askedFor?.(id);
+  }
+
   #send(message: JSONRPCMessage): Promise<void> {
     if (this.#modern) return this.#modern.outgoing(message);
     if (!this.#decided && "method" in message && message.method === "initialize" && "id" in message) {

@@ -83,6 +83,11 @@ export class ModernSession {
     return withoutResourceSubscribe(this.#discovered.capabilities);
   }
 
+  /** The request whose `input_required` our input request `id` asks (its question is that call's own). */
+  askedFor(id: RequestId): RequestId | undefined {
+    return this.#inputs.get(id)?.id;
+  }
+
   /** A message from the Client or lane, on its way to the server. */
   outgoing(message: JSONRPCMessage): Promise<void> {
     if ("method" in message && "id" in message) return this.#request(message.id, message.method, message.params);

@@ -54,15 +54,18 @@ export class ParkedCalls {
     this.#send = send;
   }
 
-  /** Asks the client, within its call `callId`, and gives the answer it sends with its retry. */
-  ask(callId: RequestId, request: InputRequest, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  /**
+   * Asks the client, within its call `callId`, and gives the answer it sends with its retry. The
+   * question's key names the server that asks (`from`), where it is given.
+   */
+  ask(callId: RequestId, request: InputRequest, signal?: AbortSignal, from?: string): Promise<Record<string, unknown>> {
     let parked = this.#byOriginal.get(callId);
     if (!parked) {
       parked = { original: callId, state: `${STATE_PREFIX}${crypto.randomUUID()}`, replyTo: callId, questions: new Map(), flushing: false };
       this.#byOriginal.set(callId, parked);
       this.#byState.set(parked.state, parked);
     }
-    const key = `input-${++this.#asked}`;
+    const key = from === undefined ? `input-${++this.#asked}` : `${from}/input-${++this.#asked}`;
     const owner = parked;
     return new Promise((resolve, reject) => {
       const forget = () => {

@@ -2,9 +2,9 @@
  * One downstream session's side of the relay: the SDK Client declares to the server what the
  * client in front of us declared, and what the server asks of it (elicitation, sampling, roots)
  * or tells it (log messages, the end of a URL elicitation) goes to that client and back. A request
- * made while a use_tool call to the server is in flight belongs to that call: it is sent as
- * related to it, the call's idle timer does not run while the client answers, and it is cancelled
- * at the client when the call is given up (cancelled or timed out).
+ * made during a use_tool call to the server belongs to that call (question-owner.ts says which):
+ * it is sent as related to it, the call's idle timer does not run while the client answers, and it
+ * is cancelled at the client when the call is given up (cancelled or timed out).
  */
 import {
   type Client,
@@ -16,10 +16,15 @@ import {
   type LoggingLevel,
   LoggingMessageNotificationSchema,
   McpError,
+  type RequestId,
 } from "../sdk.ts";
+import { guessedOwner, notificationOwner, questionOwner, type ServerCalls } from "./question-owner.ts";
 import type { CallInFlight } from "../toolbox/call-lane.ts";
 import { messageOf, passedOn } from "../errors.ts";
 import type { Upstream } from "./upstream.ts";
+
+/** Calls one question may go with at most, as each carrier ends before it is answered. */
+const MAX_CARRIERS = 8;
 
 export interface RelayTarget {
   toolbox: string;
@@ -46,19 +51,19 @@ export class DownstreamRelay {
   readonly capabilities: ClientCapabilities;
   readonly #upstream: Upstream;
   readonly #target: RelayTarget;
-  readonly #latestCall: () => CallInFlight | undefined;
+  readonly #calls: ServerCalls;
   readonly #log: (text: string) => void;
   readonly #unsubscribe: (() => void)[] = [];
 
   constructor(
     upstream: Upstream,
     target: RelayTarget,
-    latestCall: () => CallInFlight | undefined,
+    calls: ServerCalls,
     log: (text: string) => void,
   ) {
     this.#upstream = upstream;
     this.#target = target;
-    this.#latestCall = latestCall;
+    this.#calls = calls;
     this.#log = log;
     this.capabilities = mirroredCapabilities(upstream.capabilities, target.roots);
   }
@@ -67,13 +72,13 @@ export class DownstreamRelay {
   handle(client: Client): void {
     const { elicitation, sampling, roots } = this.capabilities;
     if (elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#relay(request, extra.signal));
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.#relay(request, extra));
       if (elicitation.url) {
         client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => this.#notify(notification));
       }
     }
-    if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.#relay(request, extra.signal));
-    if (roots) client.setRequestHandler(ListRootsRequestSchema, (request, extra) => this.#relay(request, extra.signal));
+    if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.#relay(request, extra));
+    if (roots) client.setRequestHandler(ListRootsRequestSchema, (request, extra) => this.#relay(request, extra));
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
       const prefix = `${this.#target.toolbox}/${this.#target.server}`;
       return this.#notify({ method: "notifications/message", params: { ...params, logger: params.logger ? `${prefix}/${params.logger}` : prefix } });
@@ -101,25 +106,44 @@ export class DownstreamRelay {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
   }
 
-  async #relay(request: { method: string; params?: Record<string, unknown> }, signal: AbortSignal) {
-    const call = this.#latestCall();
+  async #relay(request: { method: string; params?: Record<string, unknown> }, { requestId, signal }: { requestId: RequestId; signal: AbortSignal }) {
+    const { call, guessed } = questionOwner({ id: requestId, meta: request.params?._meta }, this.#calls);
+    let carrier = call;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#ask(request, carrier, signal);
+      } catch (error) {
+        // A guessed carrier that got its own answer first took the question with it (a 2026-07-28
+        // client's question ends with its call): it goes with a call still waiting instead.
+        const ended = guessed && carrier && !carrier.abandoned.aborted && !signal.aborted && !this.#calls.inFlight().includes(carrier);
+        const next = ended && attempt < MAX_CARRIERS ? guessedOwner(this.#calls) : undefined;
+        if (!next) throw asRelayedError(error);
+        carrier = next;
+      }
+    }
+  }
+
+  async #ask(request: { method: string; params?: Record<string, unknown> }, call: CallInFlight | undefined, signal: AbortSignal) {
     const release = call?.hold();
+    // Counted until answered: the next question goes to a call that carries none, where that is a choice.
+    if (call) call.questions++;
     try {
       return await this.#upstream.request(request.method, request.params, {
         signal: call ? AbortSignal.any([signal, call.abandoned]) : signal,
         relatedRequestId: call?.relatedRequestId,
         timeout: this.#target.requestTimeoutMs,
+        from: `${this.#target.toolbox}/${this.#target.server}`,
       });
-    } catch (error) {
-      throw asRelayedError(error);
     } finally {
+      if (call) call.questions--;
       release?.();
     }
   }
 
   async #notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void> {
+    const call = notificationOwner({ meta: notification.params?._meta }, this.#calls);
     try {
-      await this.#upstream.notify(notification.method, notification.params, this.#latestCall()?.relatedRequestId);
+      await this.#upstream.notify(notification.method, notification.params, call?.relatedRequestId);
     } catch (error) {
       this.#log(`passing on ${notification.method} failed: ${messageOf(error)}`);
     }

@@ -24,6 +24,8 @@ export interface UpstreamRequestOptions {
   relatedRequestId?: RequestId;
   /** How long the client may take to answer. */
   timeout: number;
+  /** The server that asks ("toolbox/server"), named in a 2026-07-28 client's question. */
+  from?: string;
 }
 
 export interface Upstream {
@@ -97,7 +99,7 @@ export class ClientUpstream implements Upstream {
     }
     const timeout = AbortSignal.timeout(options.timeout);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    return gate.parked.ask(options.relatedRequestId, { method, params: withoutProgressToken(params) }, signal);
+    return gate.parked.ask(options.relatedRequestId, { method, params: withoutProgressToken(params) }, signal, options.from);
   }
 
   onLogLevel(listener: (level: LoggingLevel) => void): () => void {

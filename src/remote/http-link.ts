@@ -23,6 +23,7 @@ import { withServerHeaders } from "./server-headers.ts";
 import { type RecheckedLogin, recheckingFetch } from "./token-recheck.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../transport/json-depth.ts";
 import { withEraHeaders } from "./era-headers.ts";
+import { StreamOwners } from "./stream-owners.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -55,6 +56,8 @@ export class HttpLink implements ServerLink, Transport {
   sessionExpired = false;
   /** The POST of each 2026-07-28 request still unanswered: ending it is how such a request is cancelled. */
   readonly #posts = new Map<RequestId, AbortController>();
+  /** Which of our requests each server request came within (the stream it came on). */
+  readonly #owners = new StreamOwners();
 
   constructor(options: HttpLinkOptions) {
     this.#options = options;
@@ -163,6 +166,11 @@ export class HttpLink implements ServerLink, Transport {
     return true;
   }
 
+  /** A server request that came on the SSE stream of one of our POSTs was made within that request. */
+  askedFor(id: RequestId): RequestId | undefined {
+    return this.#owners.take(id);
+  }
+
   /** A remote server has no exit status: why it was lost reaches the connection through onLost. */
   endedWithin(): Promise<string | undefined> {
     return Promise.resolve(undefined);
@@ -175,7 +183,8 @@ export class HttpLink implements ServerLink, Transport {
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
     const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
-    const direct = withEraHeaders(withServerHeaders(url, this.#headers, boundedFetch(config.maxMessageBytes, readGate)), this.#posts);
+    const watched = this.#owners.watch(boundedFetch(config.maxMessageBytes, readGate));
+    const direct = withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts);
     const fetch = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
     const options = { authProvider, fetch };
     const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);

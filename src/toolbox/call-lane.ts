@@ -41,6 +41,10 @@ export interface LaneCall {
 
 /** A call in flight, as a request the server makes meanwhile sees it. */
 export interface CallInFlight {
+  /** The id the call went to the server with (a lane call's); none for a task call. */
+  readonly requestId?: RequestId;
+  /** The task the server runs the call as, once it said which (a task call). */
+  taskId?: string;
   relatedRequestId?: RequestId;
   /**
    * Aborted when the call is given up (cancelled, timed out, its connection closed), not when it
@@ -49,6 +53,8 @@ export interface CallInFlight {
   abandoned: AbortSignal;
   /** Stops the idle timer until the returned release is called (time spent waiting on the client). */
   hold(): () => void;
+  /** The server's questions related to this call that the client has not answered yet. */
+  questions: number;
 }
 
 interface Pending {
@@ -128,7 +134,7 @@ export class ToolCallLane {
         resolve: (result) => (settle(), resolve(result)),
         fail,
         progress: (progress) => (armIdle(), call.onProgress?.(progress)),
-        inFlight: { relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold },
+        inFlight: { requestId: id, relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 },
       });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       armIdle();
@@ -156,11 +162,9 @@ export class ToolCallLane {
     return false;
   }
 
-  /** The call sent last of those still in flight: the one a request from the server most likely serves. */
-  latest(): CallInFlight | undefined {
-    let last: Pending | undefined;
-    for (const pending of this.#pending.values()) last = pending;
-    return last?.inFlight;
+  /** The calls still in flight, in the order they were sent: a request from the server may serve any. */
+  inFlight(): CallInFlight[] {
+    return Array.from(this.#pending.values(), (pending) => pending.inFlight);
   }
 
   /** The connection is gone: every pending call fails now rather than at its timeout. */

@@ -25,7 +25,7 @@ import { RefusedMessage } from "../transport/stream-transport.ts";
 import type { FlowGate } from "../transport/flow-gate.ts";
 import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { NAME, VERSION } from "../version.ts";
-import { CallError, ToolCallLane } from "./call-lane.ts";
+import { CallError, type CallInFlight, ToolCallLane } from "./call-lane.ts";
 import { callAsTask, requiresTask } from "./task-call.ts";
 import { Rerun } from "./rerun.ts";
 import { messageOf } from "../errors.ts";
@@ -39,6 +39,7 @@ import type { ChatLogin } from "../remote/chat-login.ts";
 import type { CommandSearch } from "./command-path.ts";
 import type { Upstream } from "../relay/upstream.ts";
 import { DownstreamRelay } from "../relay/downstream-relay.ts";
+import type { ServerCalls } from "../relay/question-owner.ts";
 import { EraLink, type EraMemory, ExitedDuringProbe } from "../era/era-link.ts";
 
 /** How long a failure waits for the child's exit status, to name it instead of a broken pipe. */
@@ -111,6 +112,8 @@ export class ServerConnection {
   #linkLost?: string;
   #client!: Client;
   #lane?: ToolCallLane;
+  /** The calls run as tasks, in flight: the requests of a task are its call's. */
+  readonly #taskCalls = new Set<CallInFlight>();
   #relay?: DownstreamRelay;
   #closing?: Promise<void>;
   /** A new session after the server forgot ours, shared by the calls that found out. */
@@ -183,7 +186,8 @@ export class ServerConnection {
   /** A fresh SDK Client and tools/call lane on the link. */
   #attach(link: ServerLink): ServerLink {
     this.#relay?.dispose();
-    const relay = this.#relayFor(() => lane.latest());
+    const taskCalls = this.#taskCalls;
+    const relay = this.#relayFor({ inFlight: () => [...lane.inFlight(), ...taskCalls], askedFor: (id) => link.askedFor?.(id) });
     const capabilities = this.declared = relay?.capabilities ?? {};
     const client = new Client({ name: NAME, version: VERSION }, { capabilities, jsonSchemaValidator: lazySchemaValidator });
     relay?.handle(client);
@@ -211,12 +215,12 @@ export class ServerConnection {
   }
 
   /** What the client in front of us lets this server ask and tell it, if a client is there. */
-  #relayFor(latestCall: () => ReturnType<ToolCallLane["latest"]>): DownstreamRelay | undefined {
+  #relayFor(calls: ServerCalls): DownstreamRelay | undefined {
     const upstream = this.#host.upstream;
     if (!upstream) return undefined;
     const { toolbox, server, config } = this.target;
     const target = { toolbox, server, roots: config.roots, requestTimeoutMs: config.maxCallTimeMs };
-    return new DownstreamRelay(upstream, target, latestCall, (text) => this.#log(text));
+    return new DownstreamRelay(upstream, target, calls, (text) => this.#log(text));
   }
 
   /**
@@ -355,7 +359,7 @@ export class ServerConnection {
       // Only a 2026-07-28 server has input requests: a 2025 one never sees these fields.
       input: this.#link instanceof EraLink && this.#link.era === MODERN_VERSION ? options.input : undefined,
     };
-    if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, call);
+    if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, call, undefined, this.#taskCalls);
     return this.#lane.call(call);
   }
 

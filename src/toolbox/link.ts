@@ -25,4 +25,9 @@ export interface ServerLink {
   saidAnything?(): Promise<boolean>;
   /** Cancels a request by ending its own exchange (an HTTP POST, as 2026-07-28 wants); false if it cannot. */
   abortRequest?(id: RequestId): boolean;
+  /**
+   * The request of ours that the server's request `id` was made within, where the link knows it:
+   * it came on that request's own HTTP stream, or in its 2026-07-28 result. Asked once per request.
+   */
+  askedFor?(id: RequestId): RequestId | undefined;
 }

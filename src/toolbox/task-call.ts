@@ -4,10 +4,11 @@
  * task is created, polled and its result fetched; each status the server reports counts as
  * progress (it restarts the call timeout and reaches the client as a progress notification), and
  * cancelling the call cancels the task. Tasks are not advertised upstream: the client sees one
- * ordinary call.
+ * ordinary call. While it runs, the call is in `calls` under its task id: the requests the server
+ * makes for the task carry that id (related-task `_meta`) and are the call's.
  */
 import { type CallToolResult, CallToolResultSchema, type Client, type Progress } from "../sdk.ts";
-import { CallError, type CallFailure, type LaneCall, type Timers } from "./call-lane.ts";
+import { CallError, type CallFailure, type CallInFlight, type LaneCall, type Timers } from "./call-lane.ts";
 import { messageOf } from "../errors.ts";
 
 const REAL_TIMERS: Timers = {
@@ -20,23 +21,45 @@ export function requiresTask(tool: { execution?: { taskSupport?: string } } | un
 }
 
 /** Calls the tool as a task and resolves with its result; fails with the lane's CallError kinds. */
-export async function callAsTask(client: Client, call: LaneCall, timers: Timers = REAL_TIMERS): Promise<CallToolResult> {
+export async function callAsTask(
+  client: Client,
+  call: LaneCall,
+  timers: Timers = REAL_TIMERS,
+  calls?: Set<CallInFlight>,
+): Promise<CallToolResult> {
   if (call.signal?.aborted) throw new CallError({ kind: "cancelled", reason: call.signal.reason });
   const stop = new AbortController();
+  const abandoned = new AbortController();
   let failure: CallFailure | undefined;
   let taskId: string | undefined;
   const fail = (reason: CallFailure) => {
     if (failure) return;
     failure = reason;
     stop.abort();
+    abandoned.abort(reason.kind);
     // The server stops work nobody waits for.
     if (taskId !== undefined) void client.experimental.tasks.cancelTask(taskId).catch(() => {});
   };
   let idle: unknown;
+  let holds = 0;
   const armIdle = () => {
     timers.clear(idle);
-    idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
+    if (holds === 0) idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
   };
+  // Time the client spends answering the task's questions does not count toward the call timeout.
+  const hold = () => {
+    holds++;
+    armIdle();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      holds--;
+      if (!failure) armIdle();
+    };
+  };
+  const inFlight: CallInFlight = { relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 };
+  calls?.add(inFlight);
   const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
   const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
   call.signal?.addEventListener("abort", onAbort, { once: true });
@@ -63,7 +86,7 @@ export async function callAsTask(client: Client, call: LaneCall, timers: Timers 
     for await (const message of stream) {
       if (failure) break;
       if (message.type === "taskCreated") {
-        taskId = message.task.taskId;
+        taskId = inFlight.taskId = message.task.taskId;
         progressed(message.task.statusMessage);
       } else if (message.type === "taskStatus") {
         progressed(message.task.statusMessage);
@@ -78,6 +101,7 @@ export async function callAsTask(client: Client, call: LaneCall, timers: Timers 
     if (failure) throw new CallError(failure);
     throw error;
   } finally {
+    calls?.delete(inFlight);
     timers.clear(idle);
     timers.clear(total);
     call.signal?.removeEventListener("abort", onAbort);

@@ -4,7 +4,7 @@
  * 1.32 client. Each answers a form elicitation with the name it is given, and exposes the same
  * few calls, so one test body runs against each.
  */
-import { Client as V2Client } from "@modelcontextprotocol/client";
+import { Client as V2Client, type InputRequiredResult, specTypeSchemas, withInputRequired } from "@modelcontextprotocol/client";
 import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
 import { Client, ElicitRequestSchema, StdioClientTransport } from "./sdk.ts";
 import { workbenchCommand, workbenchEnv } from "./runtime.ts";
@@ -68,6 +68,41 @@ export async function connectEraClient(kind: ClientKind, configPath: string, env
     pid: transport.pid!,
     call: (tool, input, signal) => client.callTool({ name: tool, arguments: input }, { signal }) as Promise<ToolResult>,
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    stderr: () => stderr,
+    close: () => client.close(),
+  };
+}
+
+/** A call's answer to a client that answers input_required itself: the questions, or the result. */
+export type ManualResult = (InputRequiredResult & { resultType: "input_required" }) | (ToolResult & { resultType?: string });
+
+export interface ManualClient {
+  /** use_tool with `params` (inputResponses and requestState for a retry) beside name and arguments. */
+  call(name: string, args: Record<string, unknown>, params?: Record<string, unknown>): Promise<ManualResult>;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** The SDK v2 client pinned to 2026-07-28 that hands each input_required back to the test to answer. */
+export async function connectManualClient(configPath: string): Promise<ManualClient> {
+  const { command, args } = workbenchCommand(["--config", configPath]);
+  let stderr = "";
+  const client = new V2Client({ name: "manual-2026", version: "2.4.0" }, {
+    capabilities: { elicitation: { form: {} } },
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+    inputRequired: { autoFulfill: false },
+  });
+  client.setRequestHandler("elicitation/create", () => ({ action: "decline" as const }));
+  const transport = new V2StdioTransport({ command, args, env: workbenchEnv(), stderr: "pipe" });
+  transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
+  await client.connect(transport);
+  return {
+    call: (name, input, params = {}) =>
+      client.request(
+        { method: "tools/call", params: { name, arguments: input, ...params } },
+        withInputRequired(specTypeSchemas.CallToolResult),
+        { allowInputRequired: true, timeout: 60_000 },
+      ) as Promise<ManualResult>,
     stderr: () => stderr,
     close: () => client.close(),
   };

@@ -150,7 +150,7 @@ test("call lane: a hold (the client answering the server) stops the idle timer; 
   const { timers, advance } = manualTimers();
   const { lane: l } = lane(timers);
   const pending = tracked(l.call({ ...call, maxTimeMs: 20_000, relatedRequestId: 7 }));
-  const inFlight = l.latest()!;
+  const [inFlight] = l.inFlight();
   assert.equal(inFlight.relatedRequestId, 7);
   await advance(4_000);
   const release = inFlight.hold();
@@ -162,30 +162,42 @@ test("call lane: a hold (the client answering the server) stops the idle timer; 
   await advance(1);
   assert.deepEqual(pending.failure, { kind: "idle-timeout" });
   assert.equal(inFlight.abandoned.aborted, true);
-  assert.equal(l.latest(), undefined);
+  assert.deepEqual(l.inFlight(), []);
 });
 
 test("call lane: the total time runs on while held", async () => {
   const { timers, advance } = manualTimers();
   const { lane: l } = lane(timers);
   const pending = tracked(l.call(call));
-  l.latest()!.hold();
+  l.inFlight()[0].hold();
   await advance(10_000);
   assert.deepEqual(pending.failure, { kind: "max-time" });
 });
 
-test("call lane: the latest call in flight is abandoned when given up, not when it is answered", async () => {
+test("call lane: a call in flight is abandoned when given up, not when it is answered", async () => {
   const { lane: l, lastId } = lane();
   const answered = l.call(call);
-  const first = l.latest()!;
+  const [first] = l.inFlight();
   l.claim({ jsonrpc: "2.0", id: lastId(), result: { content: [] } } as JSONRPCMessage);
   await answered;
   assert.equal(first.abandoned.aborted, false);
   const controller = new AbortController();
   const cancelled = l.call({ ...call, signal: controller.signal });
-  const second = l.latest()!;
+  const [second] = l.inFlight();
   assert.notEqual(second, first);
   controller.abort("gone");
   await failureOf(cancelled);
   assert.equal(second.abandoned.aborted, true);
+});
+
+test("call lane: the calls in flight are listed in the order they were sent, each with the id it went with", async () => {
+  const { lane: l, sent } = lane();
+  const calls = [l.call({ ...call, relatedRequestId: 1 }), l.call({ ...call, relatedRequestId: 2 }), l.call({ ...call, relatedRequestId: 3 })];
+  const ids = sent.filter((m) => m.method === "tools/call").map((m) => m.id);
+  assert.deepEqual(l.inFlight().map((c) => [c.requestId, c.relatedRequestId, c.questions]), [[ids[0], 1, 0], [ids[1], 2, 0], [ids[2], 3, 0]]);
+  l.claim({ jsonrpc: "2.0", id: ids[1], result: { content: [] } } as JSONRPCMessage);
+  await calls[1];
+  assert.deepEqual(l.inFlight().map((c) => c.relatedRequestId), [1, 3], "an answered call is no longer in flight");
+  l.close();
+  await Promise.allSettled(calls);
 });
