@@ -1,6 +1,6 @@
 /**
  * Builds the single-file executable `dist/mcp-workbench` (or `--outfile PATH`) with `bun build --compile` for this host.
- * The version is compiled in (src/version.ts imports package.json), not read at run time.
+ * The version is compiled in (src/protocol/version.ts imports package.json), not read at run time.
  */
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";

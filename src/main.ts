@@ -1,6 +1,6 @@
 /** Composition root: the one place that picks the runtime's platform and hands it to the core. */
 // First: it configures zod before the SDK builds its schemas.
-import "./zod-config.ts";
+import "./protocol/zod-config.ts";
 import { platform } from "#platform";
 import { run } from "./cli/run.ts";
 

@@ -48,8 +48,8 @@ const LAZY = [
   "src/cli/auth.ts",
   "src/config/json-schema.ts",
   "@valibot/to-json-schema",
-  "src/remote/http-link.ts",
-  "src/sdk-remote.ts",
+  "src/downstream/links/http-link.ts",
+  "src/protocol/sdk-remote.ts",
   "node:fs",
   "node:fs/promises",
   "node:path",
@@ -58,7 +58,7 @@ const LAZY = [
 test("start-up modules: serving loads no subcommand, remote or OAuth code and no node:fs or node:path", () => {
   const graph = startUpGraph("src/main.ts");
   // The walk itself found the serving path.
-  for (const file of ["src/cli/run.ts", "src/server/workbench-server.ts", "src/toolbox/connection.ts", "src/platform/bun.ts"]) {
+  for (const file of ["src/cli/run.ts", "src/upstream/session.ts", "src/downstream/server-session.ts", "src/platform/bun.ts"]) {
     assert.ok(graph.has(file), `${file} is reached`);
   }
   assert.deepEqual(LAZY.filter((module) => graph.has(module)), []);
@@ -66,7 +66,7 @@ test("start-up modules: serving loads no subcommand, remote or OAuth code and no
 
 test("start-up modules: zod is configured before anything else is imported (no new Function at start-up)", () => {
   const first = staticImports(readFileSync(`${repoRoot}/src/main.ts`, "utf8"))[0];
-  assert.equal(first, "./zod-config.ts");
+  assert.equal(first, "./protocol/zod-config.ts");
 });
 
 test("start-up modules: the import scan sees each static form and skips type-only imports", () => {

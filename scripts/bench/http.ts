@@ -5,8 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import process from "node:process";
-import { Client } from "../../src/sdk.ts";
-import { StreamableHTTPClientTransport } from "../../src/sdk-remote.ts";
+import { Client } from "../../src/protocol/sdk.ts";
+import { StreamableHTTPClientTransport } from "../../src/protocol/sdk-remote.ts";
 import { type LatencyFigures, measureLatency } from "./calls.ts";
 import type { Plan } from "./plan.ts";
 import { type BenchSetup, openToolbox, type ToolResult } from "./setup.ts";

@@ -1,14 +1,14 @@
 /** `mcp-workbench auth` for a server with grant "client_credentials": no login, a check that the credentials work. */
-import { auth } from "../sdk-remote.ts";
+import { auth } from "../protocol/sdk-remote.ts";
 import type { Platform } from "../platform/types.ts";
 import type { RemoteServerConfig } from "../config/index.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
 import { sayError } from "./common.ts";
-import type { ClientCredentialsLogin } from "../remote/client-credentials.ts";
-import { challengeOf } from "../remote/challenge.ts";
-import { joinScopes } from "../remote/oauth-provider.ts";
-import type { Redactor } from "../remote/redact.ts";
-import { serverUrlOf } from "../remote/server-url.ts";
+import type { ClientCredentialsLogin } from "../auth/client-credentials.ts";
+import { challengeOf } from "../auth/challenge.ts";
+import { joinScopes } from "../auth/oauth-provider.ts";
+import type { Redactor } from "../address/redact.ts";
+import { serverUrlOf } from "../address/server-url.ts";
 
 /**
  * A server with grant "client_credentials" needs no login: the workbench gets its tokens itself.

@@ -4,15 +4,15 @@
  */
 import type { Platform } from "../platform/types.ts";
 import { isRemote } from "../config/index.ts";
-import { clientCredentialsOf } from "../remote/remote-auth.ts";
+import { clientCredentialsOf } from "../auth/remote-auth.ts";
 import { checkClientCredentials } from "./auth-client-credentials.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, sayError } from "./common.ts";
-import { AuthStore, authDir } from "../remote/auth-store.ts";
-import { Redactor } from "../remote/redact.ts";
+import { AuthStore, authDir } from "../auth/auth-store.ts";
+import { Redactor } from "../address/redact.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
-import { logIn } from "../remote/login.ts";
+import { logIn } from "../auth/login.ts";
 
 export async function runAuth(platform: Platform, args: SubcommandArgs): Promise<number> {
   const say = (text: string) => sayError(platform, text);

@@ -3,14 +3,14 @@
  * ARGS is a JSON object, `@file` or `-` (stdin).
  */
 import type { Platform } from "../platform/types.ts";
-import type { CallToolResult } from "../sdk.ts";
+import type { CallToolResult } from "../protocol/sdk.ts";
 import { resolveConfigPath } from "../config/index.ts";
 import { useTool } from "../tools/use-tool.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
-import { didYouMean } from "../suggest.ts";
+import { didYouMean } from "../config/suggest.ts";
 
 export async function runCall(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, tool, given] = args.positionals;

@@ -5,9 +5,9 @@
 import type { Platform } from "../platform/types.ts";
 import { formatPath } from "../config/path.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import type { OpenToolbox, ServerSlot } from "../toolbox/registry.ts";
+import type { OpenToolbox, ServerSlot } from "../toolboxes/registry.ts";
 import { fullEntries } from "../tools/open-toolbox.ts";
-import { estimateTokens } from "../server/toolbox-figures.ts";
+import { estimateTokens } from "../upstream/toolbox-figures.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";

@@ -2,13 +2,13 @@
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type WorkbenchConfig } from "../config/index.ts";
 import { homeOf, userConfigFile } from "../config/user-file.ts";
-import type { ConnectionHost } from "../toolbox/connection.ts";
-import { type RegistryOptions, ToolboxRegistry } from "../toolbox/registry.ts";
-import { CatalogCache } from "../toolbox/catalog-cache.ts";
-import { commandSearchFor } from "../toolbox/command-path.ts";
-import { NAME } from "../version.ts";
-import { AuthStore, authDir } from "../remote/auth-store.ts";
-import { storedLogins } from "../remote/remote-auth.ts";
+import type { ConnectionHost } from "../downstream/session-options.ts";
+import { type RegistryOptions, ToolboxRegistry } from "../toolboxes/registry.ts";
+import { ListingCache } from "../cache/listing-cache.ts";
+import { commandSearchFor } from "../downstream/links/command-path.ts";
+import { NAME } from "../protocol/version.ts";
+import { AuthStore, authDir } from "../auth/auth-store.ts";
+import { storedLogins } from "../auth/remote-auth.ts";
 
 /** Exit code for a usage or configuration error, as most CLIs do. */
 export const EXIT_USAGE = 2;
@@ -66,14 +66,14 @@ export function commandHost(platform: Platform, configPath: string): ConnectionH
 
 /**
  * The registry of a command that starts servers (check, tools, call): as serving's, it keeps what
- * they list (tools, prompts, resources) and the era they speak in the catalog cache, so that the
+ * they list (tools, prompts, resources) and the era they speak in the listing cache, so that the
  * next session knows them before anything starts there. closeAll() waits for those writes.
  */
 export function commandRegistry(
   platform: Platform,
   loaded: { path: string; config: WorkbenchConfig },
-  options: Omit<RegistryOptions, "catalog"> = {},
+  options: Omit<RegistryOptions, "cache"> = {},
 ): ToolboxRegistry {
-  const catalog = new CatalogCache(platform);
-  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: catalog }, { ...options, catalog });
+  const cache = new ListingCache(platform);
+  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, cache });
 }

@@ -6,7 +6,7 @@
 import type { Platform } from "../platform/types.ts";
 import { resolveConfigPath } from "../config/index.ts";
 import type { Places } from "../config/user-file.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
 import {
   type ClientName,
   CLIENTS,

@@ -8,7 +8,7 @@
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, expandConfig, parseJson, resolveConfigPath, validateConfig } from "../config/index.ts";
 import { CONFIG_SCHEMA_URL } from "../config/json-schema.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { type ClientName, CLIENTS, pasteBlock, readsProject } from "./clients.ts";
 import { type Imported, importServers, InitError } from "./init-import.ts";

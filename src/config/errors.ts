@@ -1,3 +1,4 @@
+/** The configuration's errors: one ConfigError for the whole file, every problem at its location. */
 import { formatPath, type PathSegment } from "./path.ts";
 
 /**

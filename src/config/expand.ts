@@ -1,6 +1,7 @@
+/** `${NAME}` and `${NAME:-default}` replaced from the environment, in the keys that take them. */
 import { ConfigError, invalidAt } from "./errors.ts";
 import { formatPath, type PathSegment } from "./path.ts";
-import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./schema.ts";
+import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./types.ts";
 
 /** Environment variables by name; `undefined` means unset. */
 export type Environment = Record<string, string | undefined>;

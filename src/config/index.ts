@@ -1,3 +1,4 @@
+/** The configuration: loading, validating and expanding workbench-config.json, and the types the rest reads. */
 export { ConfigError } from "./errors.ts";
 export { type Environment, expandConfig, type FallbackObserver } from "./expand.ts";
 export { parseJson } from "./json.ts";
@@ -23,5 +24,5 @@ export {
   type StdioServerConfig,
   type ToolboxConfig,
   type WorkbenchConfig,
-} from "./schema.ts";
+} from "./types.ts";
 export { validateConfig } from "./validate.ts";

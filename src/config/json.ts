@@ -1,5 +1,6 @@
+/** The configuration file's JSON: parsed, with the line and column of the first problem when it is not JSON. */
 import { ConfigError } from "./errors.ts";
-import { findJsonErrorOffset } from "./json-scan.ts";
+import { findJsonErrorOffset } from "./json-error-offset.ts";
 
 const BYTE_ORDER_MARK = "\uFEFF";
 

@@ -1,9 +1,10 @@
+/** Which configuration file is read (--config, WORKBENCH_CONFIG, ./, the user's), and reading it whole. */
 import { ConfigError } from "./errors.ts";
 import { type Environment, expandConfig, type FallbackObserver } from "./expand.ts";
 import { parseJson } from "./json.ts";
-import type { WorkbenchConfig } from "./schema.ts";
+import type { WorkbenchConfig } from "./types.ts";
 import { validateConfig } from "./validate.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
 
 export interface LoadedConfig {
   /** The absolute path the configuration was read from. */

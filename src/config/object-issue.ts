@@ -3,7 +3,7 @@
  * key it most likely stands for ("did you mean"), or what a missing key expects.
  */
 import * as v from "valibot";
-import { closestNames } from "../suggest.ts";
+import { closestNames } from "./suggest.ts";
 
 /** The words for an issue of a strict object: every unknown key of it, or what a missing key expects. */
 export function objectIssueMessage(entries: v.ObjectEntries, issue: v.ObjectIssue | v.StrictObjectIssue): string {

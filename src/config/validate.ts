@@ -1,14 +1,9 @@
+/** A parsed file checked against the schema, defaults filled in: every problem reported at once. */
 import * as v from "valibot";
 import { ConfigError, invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
-import {
-  configFileSchema,
-  DEFAULT_OPEN_DETAIL,
-  DEFAULT_SETTINGS,
-  type ServerConfig,
-  type ServerSettings,
-  type WorkbenchConfig,
-} from "./schema.ts";
+import { configFileSchema } from "./schema.ts";
+import { DEFAULT_OPEN_DETAIL, DEFAULT_SETTINGS, type ServerConfig, type ServerSettings, type WorkbenchConfig } from "./types.ts";
 
 /**
  * Checks parsed JSON against the configuration schema and applies defaults. Throws one ConfigError

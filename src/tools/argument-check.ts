@@ -6,7 +6,7 @@
  * start-up nor a session that never calls a tool pays for it.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { Tool as McpTool } from "../sdk.ts";
+import type { Tool as McpTool } from "../protocol/sdk.ts";
 
 /** More problems than this are counted, not listed: the schema that follows says the rest. */
 const MAX_LISTED = 10;

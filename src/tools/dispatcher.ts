@@ -4,10 +4,10 @@
  * does not exist is a JSON-RPC error (-32602), as MCP says.
  */
 import * as z from "zod";
-import { type CallToolResult, ErrorCode, type Tool as McpTool } from "../sdk.ts";
+import { type CallToolResult, ErrorCode, type Tool as McpTool } from "../protocol/sdk.ts";
 import { type AnyTool, textResult, type ToolContext } from "./tool.ts";
 import { formatIssues } from "./issues.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
 
 /** A failure that is the request's fault, not a tool's: answered as a JSON-RPC error. */
 export class JsonRpcError extends Error {

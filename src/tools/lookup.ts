@@ -1,5 +1,6 @@
+/** The ends of the meta-tools' "not found" messages: what there is, and the closest names. */
 import type { WorkbenchConfig } from "../config/index.ts";
-import { didYouMean } from "../suggest.ts";
+import { didYouMean } from "../config/suggest.ts";
 
 /** The tail of a "not found" message: what the user could have asked for instead. */
 export function availableToolboxes(config: WorkbenchConfig): string {

@@ -4,15 +4,15 @@
  * those, in full, with their outputSchema), and the toolboxes named in the description.
  */
 import * as z from "zod";
-import type { Tool as McpTool } from "../sdk.ts";
+import type { Tool as McpTool } from "../protocol/sdk.ts";
 import type { OpenDetail, WorkbenchConfig } from "../config/index.ts";
 import { Failure, Success, type Tool, textResult } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
-import type { OpenToolbox } from "../toolbox/registry.ts";
+import type { OpenToolbox } from "../toolboxes/registry.ts";
 import { toolboxListing, toolboxNotFound } from "./lookup.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { summaryLine } from "./summary.ts";
-import { didYouMean } from "../suggest.ts";
+import { didYouMean } from "../config/suggest.ts";
 
 // detail and tools are explained once, in the tool's description: every byte here is in every session.
 const schema = z.strictObject({
@@ -46,10 +46,10 @@ interface ToolboxHeader {
    * How many prompts and resources each connected server offers (served as MCP prompts and
    * resources, never put in the model's context by this tool): only servers with some.
    */
-  prompts_and_resources?: Record<string, CatalogCounts>;
+  prompts_and_resources?: Record<string, ListingCounts>;
 }
 
-export interface CatalogCounts {
+export interface ListingCounts {
   prompts?: number;
   resources?: number;
   resource_templates?: number;
@@ -107,7 +107,7 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   const instructions = serverInstructions(toolbox);
   // A `tools` selection follows an open that gave the instructions already.
   if (instructions && !("tools" in view)) header.instructions = instructions;
-  const counts = catalogCounts(toolbox);
+  const counts = listingCounts(toolbox);
   if (counts && !("tools" in view)) header.prompts_and_resources = counts;
   const errors = connectErrors(toolbox);
   let result: OpenToolboxValue;
@@ -165,15 +165,15 @@ function serverInstructions(toolbox: OpenToolbox): Record<string, string> | unde
   return Object.fromEntries([...byText].map(([text, servers]) => [servers.join(", "), text]));
 }
 
-function catalogCounts(toolbox: OpenToolbox): Record<string, CatalogCounts> | undefined {
-  const counts: Record<string, CatalogCounts> = {};
+function listingCounts(toolbox: OpenToolbox): Record<string, ListingCounts> | undefined {
+  const counts: Record<string, ListingCounts> = {};
   for (const server of toolbox.servers) {
-    const catalog = server.connection ? server.shared.catalog : undefined;
-    if (!catalog) continue;
-    const entry: CatalogCounts = {};
-    if (catalog.prompts.length > 0) entry.prompts = catalog.prompts.length;
-    if (catalog.resources.length > 0) entry.resources = catalog.resources.length;
-    if (catalog.resourceTemplates.length > 0) entry.resource_templates = catalog.resourceTemplates.length;
+    const listing = server.connection ? server.shared.listing : undefined;
+    if (!listing) continue;
+    const entry: ListingCounts = {};
+    if (listing.prompts.length > 0) entry.prompts = listing.prompts.length;
+    if (listing.resources.length > 0) entry.resources = listing.resources.length;
+    if (listing.resourceTemplates.length > 0) entry.resource_templates = listing.resourceTemplates.length;
     if (Object.keys(entry).length > 0) counts[server.name] = entry;
   }
   return Object.keys(counts).length > 0 ? counts : undefined;

@@ -3,7 +3,7 @@
  * its description, e.g. `read_text_file(path: string, head?: number): Read a file as text.` A model
  * picks its tools from these lines and asks for the full entries of the ones it will call.
  */
-import type { Tool as McpTool } from "../sdk.ts";
+import type { Tool as McpTool } from "../protocol/sdk.ts";
 
 /** Longest description part of a line, in characters; a longer one is cut and ends with "…". */
 export const MAX_SUMMARY_DESCRIPTION = 160;

@@ -1,9 +1,9 @@
 /** The one shape every meta-tool has (the spec's ADR 004): schema next to the tool, results as values. */
 import type * as z from "zod";
-import type { CallToolResult, Progress, RequestId } from "../sdk.ts";
+import type { CallToolResult, Progress, RequestId } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import type { ConfiguredServer, ToolboxRegistry } from "../toolbox/registry.ts";
-import type { CallInput } from "../era/wire.ts";
+import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
+import type { CallInput } from "../protocol/wire.ts";
 
 /** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
 export interface RpcError {
@@ -29,7 +29,7 @@ export interface ToolContext {
   input?: CallInput;
   /** True when the client declared URL elicitation: it opens the URLs a server's -32042 names itself. */
   clientOpensUrls?: () => boolean;
-  /** A downstream tool's result, for the URIs it names (see src/catalog/learn-uris.ts). */
+  /** A downstream tool's result, for the URIs it names (see src/upstream/catalog/learn-uris.ts). */
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
 }
 

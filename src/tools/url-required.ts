@@ -4,8 +4,8 @@
  * a direct client would, code and data, and opens them itself; any other client (and `call`) gets
  * use_tool's error text with the URLs in it, for the user to open.
  */
-import { ErrorCode } from "../sdk.ts";
-import { serverAnswer } from "../toolbox/call-lane.ts";
+import { ErrorCode } from "../protocol/sdk.ts";
+import { serverAnswer } from "../downstream/call-lane.ts";
 import { Failure, type Result } from "./tool.ts";
 
 /** The failure for a -32042 behind `error`; undefined for any other failure. */

@@ -1,14 +1,14 @@
 /** `use_tool`: calls one downstream tool by its structured identifier (spec 000, errors of 001). */
 import * as z from "zod";
-import type { CallToolResult } from "../sdk.ts";
+import type { CallToolResult } from "../protocol/sdk.ts";
 import { Failure, Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { closestToolbox } from "./lookup.ts";
-import { alternatives, didYouMean } from "../suggest.ts";
+import { alternatives, didYouMean } from "../config/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import { exampleForShape } from "./call-example.ts";
-import type { OpenToolbox } from "../toolbox/registry.ts";
-import { messageOf } from "../errors.ts";
+import type { OpenToolbox } from "../toolboxes/registry.ts";
+import { messageOf } from "../protocol/errors.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { urlRequired } from "./url-required.ts";
 

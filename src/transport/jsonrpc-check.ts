@@ -3,7 +3,7 @@
  * nothing we may act on. The SDK would drop such a message with a log line that quotes it whole
  * (and answer nothing); JSON-RPC wants an error the peer can see, and the quote may hold secrets.
  */
-import type { JSONRPCMessage, RequestId } from "../sdk.ts";
+import type { JSONRPCMessage, RequestId } from "../protocol/sdk.ts";
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;

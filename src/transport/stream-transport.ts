@@ -2,57 +2,20 @@
  * An MCP transport over a pair of web streams, framed as newline-delimited JSON-RPC. It serves
  * our own stdio and every child's, so it is the only framing code in the product.
  */
-import type { JSONRPCMessage, RequestId, Transport } from "../sdk.ts";
+import type { JSONRPCMessage, RequestId, Transport } from "../protocol/sdk.ts";
 import { concatBytes, DEFAULT_MAX_LINE_BYTES, isBlank, LineSplitter } from "./line-splitter.ts";
+import { WriteQueue } from "./write-queue.ts";
+import { InFlight } from "./in-flight.ts";
 import { type Checked, checkMessage, INVALID_REQUEST, PARSE_ERROR, type Refused, refuseChecked } from "./jsonrpc-check.ts";
 import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "./json-depth.ts";
 import { scanJson } from "./json-scan.ts";
 import { handOn, rawResponse, rawResponseFrame } from "./raw-json.ts";
 import { FlowGate } from "./flow-gate.ts";
-import { messageOf } from "../errors.ts";
+import { messageOf } from "../protocol/errors.ts";
+import type { StreamTransportOptions } from "./stream-options.ts";
+import { clip, discardRest, MESSAGE_TOO_LARGE, messageId, settled } from "./peer-lines.ts";
 
-export interface StreamTransportOptions {
-  /** Largest message accepted, in bytes (default 64 MiB). */
-  maxMessageBytes?: number;
-  /**
-   * After the peer ends its stream, how long to keep answering the requests it already sent
-   * before closing (default 0: close at once). A client that writes requests and then closes
-   * its end, as a shell pipe does, still gets its answers.
-   */
-  drainMs?: number;
-  /**
-   * Whether an ignored line is quoted in the error (default true). A server's stray output is
-   * worth seeing; a client's line may hold a tool's arguments, secrets included: our stdin says
-   * only how long it was.
-   */
-  quoteIgnoredLines?: boolean;
-  /**
-   * Answer what JSON-RPC says to answer (a parse error, an invalid request, a request whose id is
-   * already in flight) and drop responses to requests we never sent: for the side where we serve
-   * a client. A server's stray output is only logged, never answered: it might answer back.
-   */
-  answerInvalid?: boolean;
-  /**
-   * While more than `highWaterMark` bytes wait to be written to the peer, hold `gate`, until they
-   * are down to half of it.
-   */
-  backlog?: { gate: FlowGate; highWaterMark: number };
-  /**
-   * Stop reading the peer while this many of its requests are in flight (read and not yet
-   * answered, or answered and not yet written), until they are down to half of it: a peer that
-   * writes requests without reading the answers then waits in its pipe, not in our memory. Each
-   * request of ours the peer has still to answer raises the bound by one (with answerInvalid).
-   */
-  maxRequestsInFlight?: number;
-  /** Reading from the peer waits while this gate (or any of these gates) is held. */
-  readGate?: FlowGate | readonly FlowGate[];
-  /**
-   * After close, keep reading what the peer writes, and discard it, until the stream ends or
-   * stopDraining(): a child still finishing its work would fail its last writes (EPIPE) if its
-   * stdout were closed under it.
-   */
-  drainAfterClose?: boolean;
-}
+export type { StreamTransportOptions };
 
 /**
  * A message from the peer that was not delivered. `tooDeep` marks one nested deeper than any
@@ -64,15 +27,6 @@ export class RefusedMessage extends Error {
     this.name = "RefusedMessage";
   }
 }
-
-/** Messages are joined into one write up to this size. */
-const MAX_BATCH_BYTES = 256 * 1024;
-/**
- * A frame (or a piece of a raw result's frame) of this size or more is written alone: joining it
- * saves few writes, and a 32 MiB result relayed in pieces would leave 32 MiB of joined copies for
- * the collector (measured: 15 to 25 MiB more at the peak).
- */
-const WRITTEN_ALONE_BYTES = 32 * 1024;
 
 /**
  * From this size a line is checked in its pieces and a response's result kept as its bytes (see
@@ -104,42 +58,34 @@ export class StreamTransport implements Transport {
   readonly #drainMs: number;
   readonly #quoteIgnoredLines: boolean;
   readonly #answerInvalid: boolean;
-  readonly #backlog?: { gate: FlowGate; highWaterMark: number };
   readonly #readGates: readonly FlowGate[];
   readonly #drainAfterClose: boolean;
-  readonly #maxInFlight: number;
-  /** Held while the peer has maxRequestsInFlight requests unanswered; among #readGates. */
-  readonly #busy = new FlowGate();
-  /** Ids of the peer's requests that have no response yet. */
-  readonly #unanswered = new Set<RequestId>();
-  /** Ids of our requests to the peer that have no response yet (kept with answerInvalid). */
-  readonly #ours = new Set<RequestId>();
-  #drained?: () => void;
+  /** The requests in flight both ways; its gate is among #readGates. */
+  readonly #inFlight: InFlight;
   #started = false;
   #closed = false;
-  /** Encoded messages waiting for the write under way to finish. */
-  #queue: Uint8Array[] = [];
-  /** For each frame queued, the request it answers when it is a response's last frame. */
-  #queueAnswers: (RequestId | undefined)[] = [];
-  /** Bytes queued or being written. */
-  #queuedBytes = 0;
-  #flushing?: Promise<void>;
+  readonly #writes: WriteQueue;
 
-  constructor(
-    readable: ReadableStream<Uint8Array>,
-    writable: WritableStream<Uint8Array>,
-    options: StreamTransportOptions = {},
-  ) {
+  constructor(readable: ReadableStream<Uint8Array>, writable: WritableStream<Uint8Array>, options: StreamTransportOptions = {}) {
     this.#readable = readable;
     this.#writer = writable.getWriter();
     this.#splitter = new LineSplitter(options.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES, RAW_FROM_BYTES);
     this.#drainMs = options.drainMs ?? 0;
     this.#quoteIgnoredLines = options.quoteIgnoredLines ?? true;
     this.#answerInvalid = options.answerInvalid ?? false;
-    this.#backlog = options.backlog;
+    this.#writes = new WriteQueue(this.#writer, {
+      backlog: options.backlog,
+      written: (answers) => this.#inFlight.done(answers),
+      // A peer that closed its end is gone: once said, and the connection ends as if it had left.
+      failed: (error) => {
+        if (this.#closed) return;
+        this.#reportError(`Write failed: ${messageOf(error)}`);
+        void this.close();
+      },
+    });
     const gates = options.readGate === undefined ? [] : Array.isArray(options.readGate) ? options.readGate : [options.readGate as FlowGate];
-    this.#readGates = [this.#busy, ...gates];
-    this.#maxInFlight = options.maxRequestsInFlight ?? Infinity;
+    this.#inFlight = new InFlight(options.maxRequestsInFlight);
+    this.#readGates = [this.#inFlight.gate, ...gates];
     this.#drainAfterClose = options.drainAfterClose ?? false;
     // A peer that goes away must not surface as an unhandled rejection.
     this.#writer.closed.catch(() => {});
@@ -160,7 +106,7 @@ export class StreamTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#flushing ??= this.#flush();
+    return this.#writes.flush();
   }
 
   #enqueue(message: JSONRPCMessage): void {
@@ -169,87 +115,17 @@ export class StreamTransport implements Transport {
     const frames = rawResponseFrame(message, this.#encoder) ?? [this.#encoder.encode(JSON.stringify(message)), NEWLINE];
     // A response's request is in flight until its last frame is written (see #written).
     const answers = "id" in message && !("method" in message) ? message.id as RequestId : undefined;
-    for (let index = 0; index < frames.length; index++) {
-      this.#queue.push(frames[index]);
-      this.#queueAnswers.push(index === frames.length - 1 ? answers : undefined);
-      this.#queuedBytes += frames[index].length;
-    }
-    if (this.#backlog && this.#queuedBytes > this.#backlog.highWaterMark) this.#backlog.gate.hold(this);
-    if (this.#answerInvalid && "method" in message && "id" in message) {
-      this.#ours.add(message.id);
-      // The peer's answer must be read: a call waiting on it is not one that fills our memory.
-      if (this.#unanswered.size < this.#inFlightLimit()) this.#busy.release(this);
-    }
-  }
-
-  /** The requests whose answers were just written are no longer in flight. */
-  #written(answers: (RequestId | undefined)[]): void {
-    for (const id of answers) if (id !== undefined) this.#unanswered.delete(id);
-    this.#inFlightChanged();
-  }
-
-  /**
-   * maxRequestsInFlight, plus one for each request of ours the peer has not answered yet: a call
-   * that waits on the peer's answer (a server's elicitation) must not stop us reading that answer.
-   */
-  #inFlightLimit(): number {
-    return this.#maxInFlight + this.#ours.size;
-  }
-
-  #inFlightChanged(): void {
-    if (this.#unanswered.size <= this.#maxInFlight / 2 + this.#ours.size) this.#busy.release(this);
-    if (this.#unanswered.size === 0) this.#drained?.();
-  }
-
-  /**
-   * Writes what is queued, joining the small messages that arrived during the previous write: under
-   * load one write carries many messages, and a write costs far more than a copy. A large message
-   * is written alone: copying it saves no write, and while the peer is slow a joined backlog would
-   * be a second copy of everything queued.
-   */
-  async #flush(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        const [batch, answers] = this.#nextBatch();
-        await this.#writer.write(batch);
-        this.#queuedBytes -= batch.length;
-        this.#written(answers);
-        if (this.#backlog && this.#queuedBytes <= this.#backlog.highWaterMark / 2) this.#backlog.gate.release(this);
-      }
-    } catch (error) {
-      // A peer that closed its end is gone: once said, and the connection ends as if it had left.
-      if (!this.#closed) {
-        this.#reportError(`Write failed: ${messageOf(error)}`);
-        void this.close();
-      }
-      throw error;
-    } finally {
-      this.#flushing = undefined;
-    }
-  }
-
-  #nextBatch(): [Uint8Array, (RequestId | undefined)[]] {
-    if (this.#queue[0].length >= WRITTEN_ALONE_BYTES) return [this.#queue.shift()!, [this.#queueAnswers.shift()]];
-    let count = 1;
-    let bytes = this.#queue[0].length;
-    while (
-      count < this.#queue.length && this.#queue[count].length < WRITTEN_ALONE_BYTES &&
-      bytes + this.#queue[count].length <= MAX_BATCH_BYTES
-    ) {
-      bytes += this.#queue[count++].length;
-    }
-    const taken = this.#queue.splice(0, count);
-    return [count === 1 ? taken[0] : concatBytes(taken), this.#queueAnswers.splice(0, count)];
+    this.#writes.push(frames, answers);
+    // The peer's answer must be read: a call waiting on it is not one that fills our memory.
+    if (this.#answerInvalid && "method" in message && "id" in message) this.#inFlight.sent(message.id);
   }
 
   /** Bounded: a peer that stopped reading cannot hold our shutdown; what it did not take is dropped. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#queue = [];
-    this.#queueAnswers = [];
-    this.#backlog?.gate.release(this);
-    this.#busy.release(this);
+    this.#writes.clear();
+    this.#inFlight.gate.release(this);
     const reading = this.#drainAfterClose ? undefined : this.#reader?.cancel();
     const closing = Promise.allSettled([reading, this.#writer.close()]);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -282,7 +158,7 @@ export class StreamTransport implements Transport {
     } catch (error) {
       if (!this.#closed) this.#reportError(`Read failed: ${messageOf(error)}`);
     }
-    await this.#drain();
+    if (!this.#closed) await this.#inFlight.drained(this.#drainMs);
     await this.close();
     if (this.#drainAfterClose) await discardRest(reader);
   }
@@ -299,17 +175,6 @@ export class StreamTransport implements Transport {
       if (passage) return passage;
     }
     return undefined;
-  }
-
-  /** Waits (bounded) until every request the peer sent has been answered. */
-  async #drain(): Promise<void> {
-    if (this.#unanswered.size === 0 || this.#closed) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await new Promise<void>((resolve) => {
-      this.#drained = resolve;
-      timer = setTimeout(resolve, this.#drainMs);
-    });
-    clearTimeout(timer);
   }
 
   /** Parses, checks and hands over one line; true when it was a notification. */
@@ -345,9 +210,9 @@ export class StreamTransport implements Transport {
       this.#refuse(checked, bytes);
       return false;
     }
-    if (checked.kind === "request" && this.#unanswered.add(checked.id).size >= this.#inFlightLimit()) this.#busy.hold(this);
+    if (checked.kind === "request") this.#inFlight.read(checked.id);
     if (checked.kind === "notification" && checked.method === "notifications/cancelled") this.#forget(checked.message);
-    if (checked.kind === "response") this.#ours.delete(checked.id);
+    if (checked.kind === "response") this.#inFlight.answered(checked.id);
     this.#dispatch(checked.message);
     return checked.kind === "notification";
   }
@@ -362,7 +227,7 @@ export class StreamTransport implements Transport {
       const text = `Invalid Request: nested deeper than ${MAX_JSON_DEPTH} levels`;
       return { ...this.#withFreeId(refuseChecked(checked, INVALID_REQUEST, text)), tooDeep: true };
     }
-    if (checked.kind === "response" && this.#answerInvalid && !this.#ours.has(checked.id)) {
+    if (checked.kind === "response" && this.#answerInvalid && !this.#inFlight.isOurs(checked.id)) {
       return refuseChecked(checked, INVALID_REQUEST, "Invalid Request: a response to no request of ours");
     }
     return this.#withFreeId(checked);
@@ -374,7 +239,7 @@ export class StreamTransport implements Transport {
    */
   #withFreeId<T extends Checked>(checked: T): T | Refused {
     const id = checked.kind === "request" || (checked.kind === "refused" && checked.answer) ? checked.id : null;
-    if (!this.#answerInvalid || id === null || !this.#unanswered.has(id)) return checked;
+    if (!this.#answerInvalid || id === null || !this.#inFlight.has(id)) return checked;
     return refuseChecked(checked, INVALID_REQUEST, `Invalid Request: id ${clip(id)} is already in use by a request in flight`, null);
   }
 
@@ -407,7 +272,7 @@ export class StreamTransport implements Transport {
     if (!found) return;
     // A request too large is answered to the peer; a response too large fails our own request.
     if (!found.request) this.#dispatch({ jsonrpc: "2.0", id: found.id, error: { code: MESSAGE_TOO_LARGE, message } });
-    else if (!this.#unanswered.has(found.id)) this.#answer({ id: found.id, code: MESSAGE_TOO_LARGE, message });
+    else if (!this.#inFlight.has(found.id)) this.#answer({ id: found.id, code: MESSAGE_TOO_LARGE, message });
     else this.#answer({ id: null, code: MESSAGE_TOO_LARGE, message });
   }
 
@@ -420,7 +285,7 @@ export class StreamTransport implements Transport {
   /** A request the peer cancelled gets no answer (MCP), so it is not waited for any more. */
   #forget(message: JSONRPCMessage): void {
     const id = ((message as { params?: { requestId?: unknown } }).params)?.requestId;
-    if ((typeof id === "string" || typeof id === "number") && this.#unanswered.delete(id)) this.#inFlightChanged();
+    if ((typeof id === "string" || typeof id === "number") && this.#inFlight.has(id)) this.#inFlight.done([id]);
   }
 
   #dispatch(message: JSONRPCMessage): void {
@@ -430,47 +295,4 @@ export class StreamTransport implements Transport {
   #reportError(text: string): void {
     this.onerror?.(new Error(text));
   }
-}
-
-/** Reads to the end of the stream (or until it is cancelled) and drops what comes. */
-async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-  try {
-    while (!(await reader.read()).done) {
-      // Discarded: nobody waits for a closed connection's messages.
-    }
-  } catch {
-    // Cancelled or broken: either way there is nothing more to read.
-  }
-}
-
-/** A method or id for a log line: quoted, and short whatever the peer sent. */
-function clip(value: string | number): string {
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-/**
- * The SDK runs notification handlers one microtask later but responses at once, and a response
- * ends its request's progress handler: a progress notification read in the same chunk as the
- * response would be dropped. Letting pending microtasks run after each notification keeps order.
- */
-async function settled(): Promise<void> {
-  await Promise.resolve();
-}
-
-/** JSON-RPC's "invalid request": the peer sent what we cannot accept. */
-const MESSAGE_TOO_LARGE = INVALID_REQUEST;
-
-/**
- * The id of a message, read from the edges of its text: the SDK (and most others) put it last,
- * some put it first. A request names its method before its (large) params; a notification has
- * no id at the top level, so a trailing `"id": ...}` is not mistaken for one.
- */
-function messageId(head: string, tail: string): { id: string | number; request: boolean } | undefined {
-  const request = /^\s*\{[^{]*"method"\s*:/.test(head);
-  const found = tail.match(/"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/) ??
-    head.match(/^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/);
-  if (!found) return undefined;
-  const id = found[1].startsWith('"') ? JSON.parse(found[1]) as string : Number(found[1]);
-  return { id, request };
 }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseJson } from "../../src/config/index.ts";
-import { findJsonErrorOffset } from "../../src/config/json-scan.ts";
+import { findJsonErrorOffset } from "../../src/config/json-error-offset.ts";
 import { CONFIG_PATH, configErrorOf, loadText, rejectsWithConfigError } from "./helpers.ts";
 
 const parseError = (text: string) => configErrorOf(() => parseJson(text, CONFIG_PATH));

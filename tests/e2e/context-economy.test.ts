@@ -11,7 +11,7 @@ import { type Session, tempDir, textOf, withWorkbench } from "../helpers/workben
 import { call, errorText, fx, okText, type Opened, opened, sleep, useTool } from "../helpers/toolbox.ts";
 import { Client, StdioClientTransport, type Tool } from "../helpers/sdk.ts";
 import type { OpenToolboxSummary } from "../../src/tools/open-toolbox.ts";
-import { estimateTokens, formatTokens } from "../../src/server/toolbox-figures.ts";
+import { estimateTokens, formatTokens } from "../../src/upstream/toolbox-figures.ts";
 
 const counting = (extra: Record<string, unknown> = {}) => fixtureServer("counting-server.ts", extra);
 /** `dev` holds our fixture `fx` and the counting server; `docs` is there to be told apart. */
@@ -332,9 +332,9 @@ test("context: a cache dir that cannot be used is ignored with one stderr line; 
       assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "still" })), "A: still");
       opened(await open(session, { toolbox_name: "docs" }));
       await sleep(300);
-      const lines = session.stderr().split("\n").filter((line) => line.includes("Tool catalog cache ignored"));
+      const lines = session.stderr().split("\n").filter((line) => line.includes("Listing cache ignored"));
       assert.equal(lines.length, 1, session.stderr());
-      assert.match(lines[0], new RegExp(`^mcp-workbench: Tool catalog cache ignored: cannot (read|write) '${dir}/file/cache/[0-9a-f]{64}\\.json': `));
+      assert.match(lines[0], new RegExp(`^mcp-workbench: Listing cache ignored: cannot (read|write) '${dir}/file/cache/[0-9a-f]{64}\\.json': `));
     }, { WORKBENCH_CACHE_DIR: `${dir}/file/cache` });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { CompleteResultSchema, GetPromptResultSchema, ListPromptsResultSchema, ReadResourceResultSchema } from "../../src/sdk.ts";
+import { CompleteResultSchema, GetPromptResultSchema, ListPromptsResultSchema, ReadResourceResultSchema } from "../../src/protocol/sdk.ts";
 import { npmServer } from "../helpers/runtime.ts";
 import { removeTempDirs, type Session, startWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";

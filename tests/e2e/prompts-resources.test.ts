@@ -19,7 +19,7 @@ import {
   ReadResourceResultSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
-} from "../../src/sdk.ts";
+} from "../../src/protocol/sdk.ts";
 import { Client, StdioClientTransport } from "../helpers/sdk.ts";
 import { fixtureServer, npmServer } from "../helpers/runtime.ts";
 import { startWorkbench, tempDir } from "../helpers/workbench.ts";

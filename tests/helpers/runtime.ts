@@ -9,7 +9,7 @@ export const runtimeName = isDeno ? "deno" : "bun";
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 export const fixture = (name: string) => `${repoRoot}/tests/fixtures/${name}`;
 
-/** Permissions the workbench needs under `deno run`: config and modules, env, children, remote servers, the catalog cache and logins. */
+/** Permissions the workbench needs under `deno run`: config and modules, env, children, remote servers, the listing cache and logins. */
 export const DENO_RUN_FLAGS = ["--allow-read", "--allow-env", "--allow-run", "--allow-net", "--allow-write"];
 
 /** Command and arguments that run a TypeScript file with the current runtime. */
@@ -47,7 +47,7 @@ let cacheDirs = 0;
 /**
  * The environment the workbench runs with in tests: a PATH with a handful of system tools and no
  * `node`, which proves it needs no Node.js at run time (every fixture is started by absolute path),
- * and a catalog cache directory of its own (not yet created), so that no test sees another's tool
+ * and a listing cache directory of its own (not yet created), so that no test sees another's tool
  * counts or writes to the user's cache.
  */
 export function workbenchEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -1,5 +1,5 @@
 /** The SDK pieces tests use, including the Node-style stdio transports (tests may use node:*). */
-export * from "../../src/sdk.ts";
+export * from "../../src/protocol/sdk.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio.d.ts"
 export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio.d.ts"

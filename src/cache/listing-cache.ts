@@ -1,0 +1,244 @@
+/**
+ * The listing cache: each server's tool list (after toolFilters) as it was last listed, so
+ * that the next start can tell the model how many tools a toolbox has, and what they cost, without
+ * spawning anything. One file per server, named by a SHA-256 of its resolved definition (command,
+ * args, env, cwd, toolFilters): a changed definition misses, and secrets never appear in clear.
+ * A cache that cannot be read or written is ignored with one stderr line, then left alone.
+ * Files also keep the server's prompts, resources and resource templates, so that prompts/list and
+ * resources/list are answered without starting anything; a file from before has tools only, and
+ * then those lists are unknown until the server connects.
+ * Some servers list tools by what the client declares (server-everything adds its elicitation and
+ * sampling tools): a file keeps the list once per set of capabilities the server was given (the
+ * last few), so that a client is told the count it will see (see toolbox-figures.ts).
+ * Each server definition's protocol era has its own small file (era-<hash>.json), so that a
+ * 2025-11-25 server is not probed with server/discover again at the next start.
+ */
+import type { ClientCapabilities, Tool } from "../protocol/sdk.ts";
+import { isRemote, type ServerConfig } from "../config/index.ts";
+import type { Platform } from "../platform/types.ts";
+import { NAME } from "../protocol/version.ts";
+import { messageOf } from "../protocol/errors.ts";
+import { sha256Hex } from "./sha256.ts";
+import type { ServerListing } from "../downstream/listing.ts";
+import { sharingKey } from "../config/definition.ts";
+import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/wire.ts";
+
+/** Set to use another directory (tests, sandboxes); empty is unset. */
+export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
+/** Bumped when the file format changes: older files then miss. */
+const FORMAT = 1;
+/** How many capability sets a file keeps a tool list for: a user has a client or two. */
+const MAX_LISTS = 4;
+
+export type CacheHost = Pick<Platform, "env" | "os" | "readTextFile" | "writeTextFile" | "makeDirectory" | "writeStderr">;
+
+interface CacheFile extends Partial<ServerListing> {
+  format: number;
+  /** The last list. */
+  tools: Tool[];
+  /** The capability key (capabilityKey) the last list was made for; absent in files from before. */
+  listedFor?: string;
+  /** Earlier lists made for other capabilities, by capability key. */
+  others?: Record<string, Tool[]>;
+}
+
+/** What a file holds: the tools, and the rest when the file has it. */
+export interface CacheEntry {
+  /** The last list, whoever it was made for. */
+  tools: Tool[];
+  listing?: ServerListing;
+  /** The lists known by the capabilities they were made for (capabilityKey); the last one included. */
+  lists: Record<string, Tool[]>;
+}
+
+export class ListingCache {
+  readonly dir: string | undefined;
+  readonly #host: CacheHost;
+  /** What each file holds (or was last written with), so that an unchanged list is not written again. */
+  readonly #known = new Map<string, string>();
+  /** Each server's file, hashed once: a restarted server is remembered again. */
+  readonly #paths = new WeakMap<ServerConfig, string>();
+  #disabled = false;
+  #dirReady?: Promise<void>;
+  /** Each definition's era as found or read in this run, by file path: known at once to a restart. */
+  readonly #eras = new Map<string, Era>();
+  /** Each file's lists by capability key, as read or last written: a new list keeps the others. */
+  readonly #lists = new Map<string, Record<string, Tool[]>>();
+  /** Writes not ended yet, for flush(). */
+  readonly #writing = new Set<Promise<void>>();
+
+  constructor(host: CacheHost) {
+    this.#host = host;
+    this.dir = cacheDirectory(host.env, host.os);
+  }
+
+  /** The server's tools as last listed, or undefined when unknown (or the cache is unusable). */
+  async read(server: ServerConfig): Promise<Tool[] | undefined> {
+    return (await this.readEntry(server))?.tools;
+  }
+
+  /** The server's tools and, when known, its prompts, resources and templates as last listed. */
+  readEntry(server: ServerConfig): Promise<CacheEntry | undefined> {
+    return this.#readEntry(server, true);
+  }
+
+  /** `report`: a file that cannot be read disables the cache (not so before a write, which says why itself). */
+  async #readEntry(server: ServerConfig, report: boolean): Promise<CacheEntry | undefined> {
+    if (!this.dir || this.#disabled) return undefined;
+    const path = this.#pathOf(server);
+    let text: string;
+    try {
+      text = await this.#host.readTextFile(path);
+    } catch (error) {
+      if (report && (error as { name?: unknown } | null)?.name !== "NotFound") this.#ignore(`cannot read '${path}': ${messageOf(error)}`);
+      return undefined;
+    }
+    const entry = parseCacheFile(text);
+    if (entry) {
+      this.#known.set(path, text);
+      this.#lists.set(path, entry.lists);
+    }
+    return entry;
+  }
+
+  /**
+   * Keeps a server's freshly listed tools, made for `declared` (capabilityKey of what the server
+   * was given), next to the lists made for other capabilities; never throws.
+   */
+  async remember(server: ServerConfig, tools: Tool[], listing?: ServerListing, declared?: string): Promise<void> {
+    if (!this.dir || this.#disabled) return;
+    const path = this.#pathOf(server);
+    if (!this.#lists.has(path)) await this.#readEntry(server, false);
+    // The current list last: the oldest of the others go first past MAX_LISTS.
+    const lists = Object.entries(this.#lists.get(path) ?? {}).filter(([key]) => key !== declared);
+    const others = Object.fromEntries(lists.slice(Math.max(0, lists.length - (MAX_LISTS - 1))));
+    this.#lists.set(path, declared === undefined ? others : { ...others, [declared]: tools });
+    const file: CacheFile = { format: FORMAT, tools, ...listing, ...(declared !== undefined && { listedFor: declared }), others };
+    const text = JSON.stringify(file);
+    if (this.#known.get(path) === text) return;
+    this.#known.set(path, text);
+    await this.#write(path, text);
+  }
+
+  /** Resolves once every write begun so far has ended: a command that exits next loses none. */
+  async flush(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.allSettled([...this.#writing]);
+  }
+
+  /** The era the server definition was last found to speak, if known. */
+  async eraOf(server: ServerConfig): Promise<Era | undefined> {
+    const path = this.#eraPath(server);
+    const known = this.#eras.get(path);
+    if (known || !this.dir || this.#disabled) return known;
+    try {
+      const era = (JSON.parse(await this.#host.readTextFile(path)) as { era?: unknown } | null)?.era;
+      if (era !== MODERN_VERSION && era !== LEGACY_VERSION) return undefined;
+      this.#eras.set(path, era);
+      return era;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Keeps the era a probe found; never throws, never delays the caller. */
+  rememberEra(server: ServerConfig, era: Era): void {
+    const path = this.#eraPath(server);
+    if (this.#eras.get(path) === era) return;
+    this.#eras.set(path, era);
+    void this.#write(path, JSON.stringify({ format: FORMAT, era }));
+  }
+
+  #eraPath(server: ServerConfig): string {
+    const separator = this.#host.os === "windows" ? "\\" : "/";
+    return `${this.dir ?? ""}${separator}era-${sha256Hex(sharingKey(server))}.json`;
+  }
+
+  #write(path: string, text: string): Promise<void> {
+    const dir = this.dir;
+    if (!dir || this.#disabled) return Promise.resolve();
+    const writing = (async () => {
+      try {
+        this.#dirReady ??= this.#host.makeDirectory(dir);
+        await this.#dirReady;
+        await this.#host.writeTextFile(path, text);
+      } catch (error) {
+        this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
+      }
+    })();
+    this.#writing.add(writing);
+    return writing.finally(() => this.#writing.delete(writing));
+  }
+
+  #pathOf(server: ServerConfig): string {
+    let path = this.#paths.get(server);
+    if (!path) {
+      const separator = this.#host.os === "windows" ? "\\" : "/";
+      path = `${this.dir}${separator}${definitionKey(server)}.json`;
+      this.#paths.set(server, path);
+    }
+    return path;
+  }
+
+  /** One line, once: the cache only saves work, its failures must not fill the log. */
+  #ignore(reason: string): void {
+    if (this.#disabled) return;
+    this.#disabled = true;
+    this.#host.writeStderr(`${NAME}: Listing cache ignored: ${reason}\n`);
+  }
+}
+
+/**
+ * WORKBENCH_CACHE_DIR, else the platform's per-user cache: %LOCALAPPDATA%\mcp-workbench\cache,
+ * ~/Library/Caches/mcp-workbench, $XDG_CACHE_HOME/mcp-workbench or ~/.cache/mcp-workbench.
+ * Undefined when the environment names none (then there is no cache).
+ */
+export function cacheDirectory(env: Record<string, string | undefined>, os: string): string | undefined {
+  if (env[CACHE_DIR_VARIABLE]) return env[CACHE_DIR_VARIABLE];
+  if (os === "windows") return env.LOCALAPPDATA ? `${env.LOCALAPPDATA}\\${NAME}\\cache` : undefined;
+  if (os === "darwin") return env.HOME ? `${env.HOME}/Library/Caches/${NAME}` : undefined;
+  // XDG: a relative XDG_CACHE_HOME is invalid and ignored.
+  if (env.XDG_CACHE_HOME?.startsWith("/")) return `${env.XDG_CACHE_HOME}/${NAME}`;
+  return env.HOME ? `${env.HOME}/.cache/${NAME}` : undefined;
+}
+
+/** Hex SHA-256 of what decides a server's tool list; the only trace of its env values on disk. */
+export function definitionKey(server: ServerConfig): string {
+  const definition = isRemote(server)
+    ? JSON.stringify([server.transport, server.url, Object.entries(server.headers).sort(), server.toolFilters ?? null])
+    : JSON.stringify([server.command, server.args, Object.entries(server.env).sort(), server.cwd ?? null, server.toolFilters ?? null]);
+  return sha256Hex(definition);
+}
+
+/** What a well-formed file of this format holds; anything else is a miss. */
+function parseCacheFile(text: string): CacheEntry | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<CacheFile> | null;
+    if (value?.format !== FORMAT || !isToolList(value.tools)) return undefined;
+    const { prompts, resources, resourceTemplates, listedFor, others } = value;
+    const whole = Array.isArray(prompts) && prompts.every((prompt) => typeof prompt?.name === "string") &&
+      Array.isArray(resources) && resources.every((resource) => typeof resource?.uri === "string") &&
+      Array.isArray(resourceTemplates) && resourceTemplates.every((template) => typeof template?.uriTemplate === "string");
+    const lists: Record<string, Tool[]> = {};
+    for (const [key, tools] of Object.entries(others ?? {})) if (isToolList(tools)) lists[key] = tools;
+    if (typeof listedFor === "string") lists[listedFor] = value.tools;
+    return { tools: value.tools, lists, ...(whole && { listing: { prompts, resources, resourceTemplates } }) };
+  } catch {
+    return undefined;
+  }
+}
+
+const isToolList = (value: unknown): value is Tool[] =>
+  Array.isArray(value) && value.every((tool) => typeof tool?.name === "string");
+
+/**
+ * What identifies the capabilities a server was given, as far as its tool list may depend on
+ * them: their JSON with keys sorted at every level.
+ */
+export function capabilityKey(capabilities: ClientCapabilities): string {
+  const sorted = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(sorted);
+    if (typeof value !== "object" || value === null) return value;
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
+  };
+  return JSON.stringify(sorted(capabilities));
+}

@@ -1,0 +1,37 @@
+/**
+ * When two configured servers are one: the same resolved definition (command, args, env, cwd and
+ * inheritEnv; or transport, url and headers) runs as one process or session, whatever toolboxes
+ * list it and whatever they call it.
+ */
+import { isRemote, type ServerConfig } from "./index.ts";
+
+/** Equal for servers that can share one connection. */
+export function sharingKey(config: ServerConfig): string {
+  if (isRemote(config)) return JSON.stringify(["remote", config.transport, config.url, sortedEntries(config.headers)]);
+  return JSON.stringify(["stdio", config.command, config.args, sortedEntries(config.env), config.cwd ?? null, config.inheritEnv]);
+}
+
+/**
+ * The settings one shared connection runs with, from every server that shares it: the most
+ * generous of each, so that sharing never makes a toolbox's server fail sooner than configured
+ * alone. An idle stop is the exception that proves it: one toolbox that says never (0) wins; so
+ * does one that says `"roots": false`.
+ * Call limits, toolFilters and validateArguments stay each toolbox's own.
+ */
+export function sharedConfig(configs: ServerConfig[]): ServerConfig {
+  const [first] = configs;
+  const most = (pick: (config: ServerConfig) => number) => Math.max(...configs.map(pick));
+  const idle = configs.some((config) => config.idleTimeoutMs === 0) ? 0 : most((config) => config.idleTimeoutMs);
+  return {
+    ...first,
+    connectTimeoutMs: most((config) => config.connectTimeoutMs),
+    maxMessageBytes: most((config) => config.maxMessageBytes),
+    idleTimeoutMs: idle,
+    // One toolbox that keeps the server on its own directories keeps the shared process on them.
+    roots: configs.every((config) => config.roots),
+  };
+}
+
+function sortedEntries(record: Record<string, string>): [string, string][] {
+  return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -1,0 +1,218 @@
+/**
+ * tools/call to a downstream server without the SDK Client on the way: the hot path of every
+ * use_tool. The SDK checks each message against its zod schemas several times over (measured at
+ * about half of the workbench's CPU per call); here a result is matched to its request by id and
+ * passed on as it is. The lane does what the SDK would for these calls: progress (which resets
+ * the idle timer), a cap on the total time, cancellation sent downstream, and failure of every
+ * pending call when the connection ends. Everything else on the connection stays with the SDK.
+ */
+import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../protocol/sdk.ts";
+import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";
+
+export type CallFailure =
+  /** The server's own error answer: its code and data are kept for the client (a -32042's URLs). */
+  | { kind: "remote"; message: string; code?: number; data?: unknown }
+  | { kind: "idle-timeout" }
+  | { kind: "max-time" }
+  | { kind: "cancelled"; reason: unknown }
+  | { kind: "closed" };
+
+export class CallError extends Error {
+  constructor(readonly failure: CallFailure) {
+    super(failure.kind === "remote" ? failure.message : failure.kind);
+    this.name = "CallError";
+  }
+}
+
+export interface LaneCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Time without an answer or progress before the call fails. */
+  idleTimeoutMs: number;
+  /** Time the call may take at all. */
+  maxTimeMs: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  /** The client's request this call serves (a use_tool call), for what the server asks meanwhile. */
+  relatedRequestId?: RequestId;
+  /** A 2026-07-28 server's call: the client's answers to its input requests, passed on as they came. */
+  input?: CallInput;
+}
+
+/** A call in flight, as a request the server makes meanwhile sees it. */
+export interface CallInFlight {
+  /** The id the call went to the server with (a lane call's); none for a task call. */
+  readonly requestId?: RequestId;
+  /** The task the server runs the call as, once it said which (a task call). */
+  taskId?: string;
+  relatedRequestId?: RequestId;
+  /**
+   * Aborted when the call is given up (cancelled, timed out, its connection closed), not when it
+   * gets its answer: a request the server made meanwhile may be for other work.
+   */
+  abandoned: AbortSignal;
+  /** Stops the idle timer until the returned release is called (time spent waiting on the client). */
+  hold(): () => void;
+  /** The server's questions related to this call that the client has not answered yet. */
+  questions: number;
+}
+
+interface Pending {
+  resolve(result: CallToolResult): void;
+  fail(failure: CallFailure): void;
+  progress(progress: Progress): void;
+  inFlight: CallInFlight;
+}
+
+/** Our ids are strings with a prefix, so they never meet the SDK Client's numeric ids. */
+const ID_PREFIX = "wb-";
+
+/** The clock the lane's timeouts run on: the real one, or a test's (as RestartPolicy takes `now`). */
+export interface Timers {
+  set(callback: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMERS: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export class ToolCallLane {
+  readonly #send: (message: JSONRPCMessage) => Promise<void>;
+  readonly #pending = new Map<string, Pending>();
+  #nextId = 1;
+  #closed = false;
+  readonly #timers: Timers;
+
+  constructor(send: (message: JSONRPCMessage) => Promise<void>, timers: Timers = REAL_TIMERS) {
+    this.#send = send;
+    this.#timers = timers;
+  }
+
+  call(call: LaneCall): Promise<CallToolResult> {
+    if (this.#closed) return Promise.reject(new CallError({ kind: "closed" }));
+    if (call.signal?.aborted) return Promise.reject(new CallError({ kind: "cancelled", reason: call.signal.reason }));
+    const id = `${ID_PREFIX}${this.#nextId++}`;
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const timers = this.#timers;
+      let idle: unknown;
+      let holds = 0;
+      const abandoned = new AbortController();
+      const armIdle = () => {
+        timers.clear(idle);
+        if (holds === 0) idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
+      };
+      const hold = () => {
+        holds++;
+        armIdle();
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          holds--;
+          if (this.#pending.has(id)) armIdle();
+        };
+      };
+      const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
+      const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
+      const settle = () => {
+        this.#pending.delete(id);
+        timers.clear(idle);
+        timers.clear(total);
+        call.signal?.removeEventListener("abort", onAbort);
+      };
+      const fail = (failure: CallFailure) => {
+        if (!this.#pending.has(id)) return;
+        settle();
+        // The server stops work nobody waits for; a closed connection has no one to tell.
+        if (failure.kind !== "remote" && failure.kind !== "closed") this.#cancel(id, failure);
+        if (failure.kind !== "remote") abandoned.abort(failure.kind);
+        reject(new CallError(failure));
+      };
+      this.#pending.set(id, {
+        resolve: (result) => (settle(), resolve(result)),
+        fail,
+        progress: (progress) => (armIdle(), call.onProgress?.(progress)),
+        inFlight: { requestId: id, relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 },
+      });
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      armIdle();
+      const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
+      this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
+    });
+  }
+
+  /** Takes the responses and progress notifications of our calls; leaves everything else. */
+  claim(message: JSONRPCMessage): boolean {
+    if ("id" in message && !("method" in message)) {
+      const pending = typeof message.id === "string" ? this.#pending.get(message.id) : undefined;
+      if (!pending) return false;
+      if ("result" in message) pending.resolve(message.result as CallToolResult);
+      else pending.fail({ kind: "remote", ...answeredError(message) });
+      return true;
+    }
+    if ("method" in message && message.method === "notifications/progress" && !("id" in message)) {
+      const { progressToken, ...progress } = (message.params ?? {}) as Progress & { progressToken?: unknown };
+      const pending = typeof progressToken === "string" ? this.#pending.get(progressToken) : undefined;
+      if (!pending) return false;
+      pending.progress(progress);
+      return true;
+    }
+    return false;
+  }
+
+  /** The calls still in flight, in the order they were sent: a request from the server may serve any. */
+  inFlight(): CallInFlight[] {
+    return Array.from(this.#pending.values(), (pending) => pending.inFlight);
+  }
+
+  /** The connection is gone: every pending call fails now rather than at its timeout. */
+  close(): void {
+    this.#closed = true;
+    for (const pending of [...this.#pending.values()]) pending.fail({ kind: "closed" });
+  }
+
+  #cancel(id: string, failure: CallFailure): void {
+    const reason = failure.kind === "cancelled" ? String(failure.reason ?? "cancelled by the client") : failure.kind;
+    this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } }).catch(() => {});
+  }
+}
+
+function answeredError(message: JSONRPCMessage): { message: string; code?: number; data?: unknown } {
+  const error = (message as { error?: { message?: unknown; code?: unknown; data?: unknown } }).error;
+  return {
+    message: typeof error?.message === "string" ? error.message : "the server answered with an error",
+    ...(typeof error?.code === "number" && { code: error.code }),
+    ...(error?.data !== undefined && { data: error.data }),
+  };
+}
+
+/**
+ * The JSON-RPC error a server answered a call with, found behind what the call threw (the lane's
+ * CallError, or the SDK's McpError for a task); undefined when the call failed otherwise.
+ */
+export function serverAnswer(error: unknown): { code: number; data?: unknown } | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof CallError) {
+      const failure = cause.failure;
+      return failure.kind === "remote" && failure.code !== undefined ? { code: failure.code, data: failure.data } : undefined;
+    }
+    if (cause instanceof McpError) return { code: cause.code, data: cause.data };
+  }
+  return undefined;
+}
+
+/** A retry's answers and state, as the client sent them (never rewritten). */
+function inputParams(input: CallInput | undefined): Record<string, unknown> {
+  if (!input) return {};
+  const params: Record<string, unknown> = {};
+  if (input.inputResponses !== undefined) params.inputResponses = input.inputResponses;
+  if (input.requestState !== undefined) params.requestState = input.requestState;
+  return params;
+}
+
+/** Asks the era link to hand an input_required back as it is: the client answers it itself. */
+function inputMeta(input: CallInput | undefined): Record<string, unknown> {
+  return input?.passInputRequired ? { [PASS_INPUT_REQUIRED_KEY]: true } : {};
+}

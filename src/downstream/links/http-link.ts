@@ -1,0 +1,265 @@
+/**
+ * A server reached at a URL, over the SDK's fetch-based client transports: Streamable HTTP, or
+ * the older HTTP+SSE. A url without a type tries Streamable HTTP and falls back to SSE when the
+ * server answers the first POST with 400, 404 or 405 without a JSON-RPC error in the body, as the
+ * MCP specification describes.
+ */
+import type { JSONRPCMessage, RequestId, Transport } from "../../protocol/sdk.ts";
+import {
+  type OAuthClientProvider,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "../../protocol/sdk-remote.ts";
+import { MessageRefused, SessionExpired } from "./link-errors.ts";
+import { requestTarget } from "../../address/request-target.ts";
+import type { RemoteServerConfig } from "../../config/index.ts";
+import type { ServerLink } from "./link.ts";
+import { messageOf } from "../../protocol/errors.ts";
+import { displayUrl, Redactor } from "../../address/redact.ts";
+import type { FlowGate } from "../../transport/flow-gate.ts";
+import { boundedFetch } from "./bounded-fetch.ts";
+import { withServerHeaders } from "../../address/server-headers.ts";
+import { type RecheckedLogin, recheckingFetch } from "../../auth/token-recheck.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../transport/json-depth.ts";
+import { withEraHeaders } from "./era-headers.ts";
+import { StreamOwners } from "./stream-owners.ts";
+
+/** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
+const FALLBACK_STATUSES = new Set([400, 404, 405]);
+/** How long a DELETE of the session may hold up a close. */
+const TERMINATE_MS = 1_000;
+
+export interface HttpLinkOptions {
+  config: RemoteServerConfig;
+  /** Reading responses waits while this is held: the client is not taking what we send. */
+  readGate?: FlowGate;
+  /** For servers that need OAuth; none means a 401 is an error like any other. */
+  authProvider?: OAuthClientProvider & RecheckedLogin;
+  log(text: string): void;
+}
+
+export class HttpLink implements ServerLink, Transport {
+  claim?: (message: JSONRPCMessage) => boolean;
+  onLost?: (reason: string) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  readonly #options: HttpLinkOptions;
+  readonly #redactor: Redactor;
+  readonly #url: URL;
+  readonly #headers: Record<string, string>;
+  #inner: StreamableHTTPClientTransport | SSEClientTransport;
+  /** A url without type may still fall back to SSE until a POST has succeeded. */
+  #mayFallBack: boolean;
+  #lostReason?: string;
+  sessionExpired = false;
+  /** The POST of each 2026-07-28 request still unanswered: ending it is how such a request is cancelled. */
+  readonly #posts = new Map<RequestId, AbortController>();
+  /** Which of our requests each server request came within (the stream it came on). */
+  readonly #owners = new StreamOwners();
+
+  constructor(options: HttpLinkOptions) {
+    this.#options = options;
+    const { url, headers, basic } = requestTarget(options.config);
+    this.#url = url;
+    this.#headers = headers;
+    this.#redactor = Redactor.forServer(options.config).with(basic ? [basic] : []);
+    const { transport } = options.config;
+    this.#mayFallBack = transport === "auto";
+    this.#inner = this.#create(transport === "sse" ? "sse" : "http");
+  }
+
+  get transport(): Transport {
+    return this;
+  }
+
+  get sessionId(): string | undefined {
+    return sessionOf(this.#inner);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#inner.setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    return this.#inner.start();
+  }
+
+  /**
+   * Errors that end the link are reported through onLost (a network failure, an expired session)
+   * and thrown; an HTTP error for one message is thrown for that message alone.
+   */
+  async send(message: JSONRPCMessage): Promise<void> {
+    const sessionBefore = sessionOf(this.#inner);
+    try {
+      await this.#inner.send(message);
+      this.#mayFallBack = false;
+    } catch (error) {
+      if ("id" in message && message.id !== undefined) this.#posts.delete(message.id);
+      // A JSON-RPC error in the body is the server's answer (an unsupported protocol version), not a sign of SSE.
+      const answer = jsonRpcErrorOf(error);
+      if (this.#mayFallBack && isStatus(error, FALLBACK_STATUSES) && !answer) {
+        this.#mayFallBack = false;
+        this.#options.log("no Streamable HTTP here (the first POST failed); trying SSE");
+        const tried = this.#inner;
+        this.#inner = this.#create("sse");
+        await tried.close().catch(() => {});
+        await this.#inner.start();
+        return this.send(message);
+      }
+      if (sessionBefore !== undefined && isStatus(error, new Set([404]))) {
+        this.sessionExpired = true;
+        this.#lose(new SessionExpired().message);
+        throw new SessionExpired();
+      }
+      if (isNetworkFailure(error)) {
+        // Which server: a toolbox may list several, and the URL may come from an environment variable.
+        this.#lose(this.redact(`cannot reach the server at ${displayUrl(this.#url.href)}: ${messageOf(error)}`));
+        throw error;
+      }
+      if (answer) return this.#answer(message, answer, error);
+      throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
+    }
+  }
+
+  /** The request gets the server's error answer as if it came as a message; anything else fails alone. */
+  #answer(message: JSONRPCMessage, answer: JsonRpcErrorBody, cause: unknown): void {
+    this.#mayFallBack = false;
+    const id = "id" in message ? message.id : undefined;
+    if (id !== undefined && answer.id === id) {
+      this.#inner.onmessage?.({ jsonrpc: "2.0", id, error: answer.error });
+      return;
+    }
+    const { code, message: text } = answer.error;
+    throw new MessageRefused(this.redact(`the server answered with an error: ${text} (JSON-RPC error ${code})`), { cause });
+  }
+
+  #closed?: Promise<void>;
+
+  /** The link's close and the SDK Client's close of its transport are one. */
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
+    const inner = this.#inner;
+    if (inner instanceof StreamableHTTPClientTransport && sessionOf(inner) !== undefined && !this.#lostReason) {
+      // Ending the session lets the server free it at once; a server that does not answer soon is left.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_MS)));
+      await Promise.race([inner.terminateSession().catch(() => {}), late]);
+      clearTimeout(timer);
+    }
+    await inner.close().catch(() => {});
+  }
+
+  /** 2026-07-28 over HTTP: a request is cancelled by ending its POST (the server sees the stream close). */
+  abortRequest(id: RequestId): boolean {
+    const post = this.#posts.get(id);
+    if (!post) return false;
+    this.#posts.delete(id);
+    const reason = new Error("cancelled");
+    ABORTED.add(reason);
+    post.abort(reason);
+    return true;
+  }
+
+  /** A server request that came on the SSE stream of one of our POSTs was made within that request. */
+  askedFor(id: RequestId): RequestId | undefined {
+    return this.#owners.take(id);
+  }
+
+  /** A remote server has no exit status: why it was lost reaches the connection through onLost. */
+  endedWithin(): Promise<string | undefined> {
+    return Promise.resolve(undefined);
+  }
+
+  redact(text: string): string {
+    return this.#redactor.redact(text);
+  }
+
+  #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
+    const { authProvider, config, readGate } = this.#options;
+    const url = this.#url;
+    const watched = this.#owners.watch(boundedFetch(config.maxMessageBytes, readGate));
+    const direct = withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts);
+    const fetch = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
+    const options = { authProvider, fetch };
+    const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
+    inner.onmessage = (message) => {
+      // As on stdio: what the lane and our own output would recurse through must have a bounded depth.
+      if (nestedDeeperThan(message)) return this.#lose(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if ("id" in message && !("method" in message) && message.id !== undefined) this.#posts.delete(message.id);
+      if (!this.claim?.(message)) this.onmessage?.(message);
+    };
+    inner.onerror = (error) => this.#onError(error);
+    inner.onclose = () => {
+      if (inner === this.#inner) this.onclose?.();
+    };
+    return inner;
+  }
+
+  /**
+   * The SDK reports here what it cannot throw: a stream that broke (the server went away), a
+   * message it could not parse. A broken stream ends the link; pending calls fail at once.
+   */
+  #onError(error: Error): void {
+    // The SDK reports the end of a POST we cut ourselves (a cancelled 2026-07-28 request): not news.
+    if (ABORTED.has(error) || (error.cause instanceof Error && ABORTED.has(error.cause))) return;
+    const text = this.redact(messageOf(error));
+    this.#options.log(text);
+    const broken = text.startsWith("SSE stream disconnected") || error.name === "SseError" ||
+      error.constructor.name === "SseError" || text.includes("(maxMessageBytes)");
+    if (broken) this.#lose(`connection to the server lost: ${text}`);
+  }
+
+  #lose(reason: string): void {
+    if (this.#lostReason) return;
+    this.#lostReason = reason;
+    this.onLost?.(reason);
+  }
+}
+
+/** The reasons of the POSTs abortRequest ended. */
+const ABORTED = new WeakSet<Error>();
+
+interface JsonRpcErrorBody {
+  id: string | number | null;
+  error: { code: number; message: string; data?: unknown };
+}
+
+/** The JSON-RPC error an HTTP error status carried in its body, if it was one (the SDK puts the body in its message). */
+function jsonRpcErrorOf(error: unknown): JsonRpcErrorBody | undefined {
+  if (!(error instanceof StreamableHTTPError)) return undefined;
+  const marker = "Error POSTing to endpoint: ";
+  const text = messageOf(error);
+  const at = text.indexOf(marker);
+  if (at < 0) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text.slice(at + marker.length));
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== "object" || body === null || (body as { jsonrpc?: unknown }).jsonrpc !== "2.0") return undefined;
+  const { id, error: inner } = body as { id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+  if (typeof inner !== "object" || inner === null || typeof inner.code !== "number" || typeof inner.message !== "string") return undefined;
+  const validId = typeof id === "string" || typeof id === "number" ? id : null;
+  return { id: validId, error: { code: inner.code, message: inner.message, ...(inner.data !== undefined && { data: inner.data }) } };
+}
+
+function isStatus(error: unknown, statuses: Set<number>): boolean {
+  return error instanceof StreamableHTTPError && error.code !== undefined && statuses.has(error.code);
+}
+
+/** fetch rejects with a TypeError when it gets no HTTP answer at all (refused, reset, DNS). */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError || /ECONNREFUSED|ECONNRESET|connection refused|Unable to connect/i.test(messageOf(error));
+}
+
+/** Only Streamable HTTP has a session id in a header; SSE's lives in its endpoint URL. */
+function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport): string | undefined {
+  return transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
+}

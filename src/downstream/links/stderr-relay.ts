@@ -1,0 +1,126 @@
+/** Copies a child's stderr to ours line by line, each line prefixed with `[toolbox/server] `. */
+import { LineSplitter } from "../../transport/line-splitter.ts";
+
+/** A log line longer than this is cut: stderr is for people, and one line must not hold memory. */
+const MAX_LOG_LINE_BYTES = 64 * 1024;
+/** What of a server's stderr goes into its failure message: MCP clients hide our stderr. */
+const TAIL_LINES = 3;
+const TAIL_CHARS = 300;
+/** The line that says what failed gets at most this much of TAIL_CHARS when later lines follow. */
+const FIRST_ERROR_CHARS = 200;
+/** How far back that line is looked for: a Node stack or a Python traceback fits, hours of logs do not. */
+const WINDOW_LINES = 100;
+
+/**
+ * A line that says what failed, as runtimes word it: `Error: ...`, `TypeError: ...`,
+ * `Error [ERR_MODULE_NOT_FOUND]: ...`, `json.decoder.JSONDecodeError: ...`, `error: ...` (Deno,
+ * Bun, Rust), `fatal: ...`, `panic: ...` (Go), `thread 'main' panicked at ...` (Rust),
+ * `Exception in thread "main" ...` (Java).
+ */
+const ERROR_LINE =
+  /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:|(?:error|fatal|panic)(?:\[\w+\])?:|Exception in thread |thread '[^']*' panicked)/i;
+/** Python's traceback: its frames are indented, and the first line that is not names the exception. */
+const TRACEBACK = /^Traceback \(most recent call last\):$/;
+
+interface Kept {
+  text: string;
+  /** It says what failed. */
+  error: boolean;
+}
+
+/**
+ * What a child wrote, without our prefix, for failure messages: its last non-blank lines and the
+ * first line of the recent ones that says what failed. A stack trace ends with frames and runtime
+ * versions (Node: `requireStack: [] | } | Node.js v20`), the error itself is at its top.
+ */
+export class StderrTail {
+  readonly #lines: Kept[] = [];
+  #inTraceback = false;
+
+  push(line: string): void {
+    const text = line.trim();
+    if (text === "") return;
+    // Python's exception groups draw their tracebacks in a frame of `|` and `+`.
+    let error = ERROR_LINE.test(text.replace(/^[|+\s]+/, ""));
+    if (this.#inTraceback && !/^\s/.test(line)) {
+      this.#inTraceback = false;
+      error = true;
+    }
+    if (TRACEBACK.test(text)) this.#inTraceback = true;
+    // A line of only punctuation (`}`, `^^^^`) says nothing.
+    if (!/[\p{L}\p{N}]/u.test(text)) return;
+    this.#lines.push({ text: shortened(text), error });
+    if (this.#lines.length > WINDOW_LINES) this.#lines.shift();
+  }
+
+  /**
+   * At most 3 lines and 300 characters: the first line that says what failed (its start kept)
+   * when it is not among the last ones, then the last lines (the latest kept), joined by " | ";
+   * "" when nothing was written.
+   */
+  text(): string {
+    const { first, last } = this.#parts();
+    return first === undefined ? last : `${first} … ${last}`;
+  }
+
+  /** `reason`, followed by what the server said on stderr when it said anything. */
+  explain(reason: string): string {
+    const { first, last } = this.#parts();
+    if (first !== undefined) return `${reason}; its stderr said: ${first} … ${last}`;
+    return last === "" ? reason : `${reason}; its stderr ended with: ${last}`;
+  }
+
+  #parts(): { first?: string; last: string } {
+    const lines = this.#lines;
+    const error = lines.find((line) => line.error);
+    if (error === undefined || lines.indexOf(error) >= lines.length - TAIL_LINES) {
+      return { last: keepEnd(lines.slice(-TAIL_LINES).map((line) => line.text).join(" | "), TAIL_CHARS) };
+    }
+    const first = keepStart(error.text, FIRST_ERROR_CHARS);
+    const last = lines.slice(-(TAIL_LINES - 1)).map((line) => line.text).join(" | ");
+    return { first, last: keepEnd(last, TAIL_CHARS - first.length - " … ".length) };
+  }
+}
+
+/** A kept line never shows more than TAIL_CHARS of its start or of its end: the middle need not be held. */
+function shortened(text: string): string {
+  return text.length <= 2 * TAIL_CHARS ? text : `${text.slice(0, TAIL_CHARS)}…${text.slice(-TAIL_CHARS)}`;
+}
+
+function keepStart(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
+}
+
+function keepEnd(text: string, chars: number): string {
+  return text.length <= chars ? text : `…${text.slice(text.length - chars + 1)}`;
+}
+
+/** Each line is relayed and kept as `redact` gives it: a server may print its own keys. */
+export async function relayStderr(
+  stderr: ReadableStream<Uint8Array>,
+  prefix: string,
+  write: (text: string) => void,
+  tail?: StderrTail,
+  redact: (line: string) => string = (line) => line,
+): Promise<void> {
+  const splitter = new LineSplitter(MAX_LOG_LINE_BYTES);
+  const decoder = new TextDecoder();
+  const emit = (bytes: Uint8Array) => {
+    const line = redact(decoder.decode(bytes));
+    tail?.push(line);
+    write(`${prefix} ${line}\n`);
+  };
+  try {
+    // Reading it is not optional: a child blocks once the pipe's buffer is full.
+    for await (const chunk of stderr) {
+      for (const event of splitter.push(chunk)) {
+        if (event.kind === "line") emit(event.bytes);
+        else write(`${prefix} (a line of ${event.bytes} bytes was left out)\n`);
+      }
+    }
+  } catch {
+    // The child is gone; what it wrote so far has been relayed.
+  }
+  const rest = splitter.rest();
+  if (rest) emit(rest);
+}

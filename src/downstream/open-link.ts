@@ -1,0 +1,29 @@
+/**
+ * How a server session gets its link, each time it needs one (at start, after a crash, for a new
+ * session): a child on stdio, or a URL; either wrapped so that it finds out at initialize whether
+ * its server speaks 2026-07-28 or 2025-11-25.
+ */
+import { isRemote } from "../config/index.ts";
+import { EraLink } from "./era/era-link.ts";
+import type { ConnectionTarget, ServerLink } from "./links/link.ts";
+import { StdioLink } from "./links/stdio-link.ts";
+import type { ConnectionHost } from "./session-options.ts";
+
+/** A child is spawned at once (and may throw); a remote server's link is made when first asked for. */
+export function openLinks(target: ConnectionTarget, host: ConnectionHost): () => ServerLink | Promise<ServerLink> {
+  const log = (text: string) => host.writeStderr(`[${target.toolbox}/${target.server}] ${text}\n`);
+  const { config } = target;
+  const era = (link: ServerLink) => new EraLink(link, config, host.eras);
+  if (!isRemote(config)) {
+    return () => {
+      const link = StdioLink.spawn({ ...target, config }, host, log);
+      return link instanceof Promise ? link.then(era) : era(link);
+    };
+  }
+  // The SDK's HTTP code loads with the first remote server, not at start-up.
+  return async () => {
+    const { HttpLink } = await import("./links/http-link.ts");
+    const authProvider = host.auth?.provider({ ...target, config });
+    return era(new HttpLink({ config, authProvider, log, readGate: host.readGate }));
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * What a server session is given: the host it runs in (the machine, the client in front, logins,
+ * the era memory), and each call's own options and limits.
+ */
+import type { Progress, RequestId } from "../protocol/sdk.ts";
+import type { ServerConfig } from "../config/index.ts";
+import type { CallInput } from "../protocol/wire.ts";
+import type { Upstream } from "../protocol/upstream.ts";
+import type { RemoteAuth } from "../auth/remote-auth.ts";
+import type { ChatLogin } from "../auth/chat-login.ts";
+import type { LinkHost } from "./links/link.ts";
+import type { EraMemory } from "./era/era-link.ts";
+
+export type ConnectionHost = LinkHost & {
+  /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
+  auth?: RemoteAuth;
+  /** The client in front of us, whose capabilities each server is given; none for the subcommands. */
+  upstream?: Upstream;
+  /** A login the user gives in the client (URL elicitation); none for the subcommands. */
+  chatLogin?: ChatLogin;
+  /** Which protocol era each server definition speaks, from earlier starts: a 2025 server is not probed again. */
+  eras?: EraMemory;
+};
+
+/** A call's own limits: each toolbox that shares a server keeps those it configured. */
+export type CallLimits = Pick<ServerConfig, "callTimeoutMs" | "maxCallTimeMs">;
+
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Downstream progress, for the client that asked for it. */
+  onProgress?: (progress: Progress) => void;
+  /** The limits of the toolbox's server entry; the connection's own configuration otherwise. */
+  limits?: CallLimits;
+  /** The client's request (a use_tool call) this call serves. */
+  relatedRequestId?: RequestId;
+  /** What a 2026-07-28 client's retry carries for the server. */
+  input?: CallInput;
+}

@@ -1,0 +1,109 @@
+/**
+ * A tool the server runs only as a task (`execution.taskSupport: "required"`): a plain tools/call
+ * would fail with "requires task augmentation", so the call goes through the SDK's task API. The
+ * task is created, polled and its result fetched; each status the server reports counts as
+ * progress (it restarts the call timeout and reaches the client as a progress notification), and
+ * cancelling the call cancels the task. Tasks are not advertised upstream: the client sees one
+ * ordinary call. While it runs, the call is in `calls` under its task id: the requests the server
+ * makes for the task carry that id (related-task `_meta`) and are the call's.
+ */
+import { type CallToolResult, CallToolResultSchema, type Client, type Progress } from "../protocol/sdk.ts";
+import { CallError, type CallFailure, type CallInFlight, type LaneCall, type Timers } from "./call-lane.ts";
+import { messageOf } from "../protocol/errors.ts";
+
+const REAL_TIMERS: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export function requiresTask(tool: { execution?: { taskSupport?: string } } | undefined): boolean {
+  return tool?.execution?.taskSupport === "required";
+}
+
+/** Calls the tool as a task and resolves with its result; fails with the lane's CallError kinds. */
+export async function callAsTask(
+  client: Client,
+  call: LaneCall,
+  timers: Timers = REAL_TIMERS,
+  calls?: Set<CallInFlight>,
+): Promise<CallToolResult> {
+  if (call.signal?.aborted) throw new CallError({ kind: "cancelled", reason: call.signal.reason });
+  const stop = new AbortController();
+  const abandoned = new AbortController();
+  let failure: CallFailure | undefined;
+  let taskId: string | undefined;
+  const fail = (reason: CallFailure) => {
+    if (failure) return;
+    failure = reason;
+    stop.abort();
+    abandoned.abort(reason.kind);
+    // The server stops work nobody waits for.
+    if (taskId !== undefined) void client.experimental.tasks.cancelTask(taskId).catch(() => {});
+  };
+  let idle: unknown;
+  let holds = 0;
+  const armIdle = () => {
+    timers.clear(idle);
+    if (holds === 0) idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
+  };
+  // Time the client spends answering the task's questions does not count toward the call timeout.
+  const hold = () => {
+    holds++;
+    armIdle();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      holds--;
+      if (!failure) armIdle();
+    };
+  };
+  const inFlight: CallInFlight = { relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 };
+  calls?.add(inFlight);
+  const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
+  const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
+  call.signal?.addEventListener("abort", onAbort, { once: true });
+  // One counter for every sign of life, so that the client's progress only goes up.
+  let steps = 0;
+  const progressed = (message?: string) => {
+    armIdle();
+    const progress: Progress = { progress: ++steps, ...(message !== undefined && { message }) };
+    call.onProgress?.(progress);
+  };
+  armIdle();
+  try {
+    const stream = client.experimental.tasks.callToolStream(
+      { name: call.name, arguments: call.arguments },
+      CallToolResultSchema,
+      {
+        task: { ttl: call.maxTimeMs },
+        signal: stop.signal,
+        // Each request of the task (create, poll, result) waits at most the call timeout.
+        timeout: call.idleTimeoutMs,
+        onprogress: (progress) => progressed(progress.message),
+      },
+    );
+    for await (const message of stream) {
+      if (failure) break;
+      if (message.type === "taskCreated") {
+        taskId = inFlight.taskId = message.task.taskId;
+        progressed(message.task.statusMessage);
+      } else if (message.type === "taskStatus") {
+        progressed(message.task.statusMessage);
+      } else if (message.type === "result") {
+        return message.result as CallToolResult;
+      } else {
+        throw new CallError({ kind: "remote", message: messageOf(message.error) });
+      }
+    }
+    throw new CallError(failure ?? { kind: "closed" });
+  } catch (error) {
+    if (failure) throw new CallError(failure);
+    throw error;
+  } finally {
+    calls?.delete(inFlight);
+    timers.clear(idle);
+    timers.clear(total);
+    call.signal?.removeEventListener("abort", onAbort);
+  }
+}

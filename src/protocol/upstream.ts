@@ -1,0 +1,31 @@
+/**
+ * The client a server session works for, as the servers' side sees it: what it declared, requests
+ * to it and notifications, its log level and roots changing. The client's side implements it
+ * (upstream/client-upstream.ts); the servers' side and a login in the chat only use it.
+ */
+import type { ClientCapabilities, LoggingLevel, RequestId } from "./sdk.ts";
+
+export interface UpstreamRequestOptions {
+  /** Cancels the request at the client (notifications/cancelled). */
+  signal?: AbortSignal;
+  /** The client's own request (a use_tool call) this one is made for. */
+  relatedRequestId?: RequestId;
+  /** How long the client may take to answer. */
+  timeout: number;
+  /** The server that asks ("toolbox/server"), named in a 2026-07-28 client's question. */
+  from?: string;
+}
+
+export interface Upstream {
+  /** What the client declared at initialize; undefined before it. */
+  readonly capabilities: ClientCapabilities | undefined;
+  /** The level the client last set with logging/setLevel, if it set one. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** Sends a request to the client and gives its result as it came. */
+  request(method: string, params: Record<string, unknown> | undefined, options: UpstreamRequestOptions): Promise<Record<string, unknown>>;
+  notify(method: string, params: Record<string, unknown> | undefined, relatedRequestId?: RequestId): Promise<void>;
+  /** Called each time the client sets a logging level; returns the unsubscribe. */
+  onLogLevel(listener: (level: LoggingLevel) => void): () => void;
+  /** Called each time the client says its roots changed; returns the unsubscribe. */
+  onRootsChanged(listener: () => void): () => void;
+}

@@ -1,0 +1,99 @@
+/**
+ * Serving MCP on stdio, wired: the platform's streams, the client's session in front, the
+ * toolboxes and their servers behind, the caches and logins, and the stop on a signal, a closed
+ * connection or a parent gone. One client, one session; the pieces below it hold no client of
+ * their own.
+ */
+import type { Platform } from "./platform/types.ts";
+import type { WorkbenchConfig } from "./config/index.ts";
+import { serveWorkbench } from "./upstream/session.ts";
+import { ToolboxRegistry } from "./toolboxes/registry.ts";
+import { ListingCache } from "./cache/listing-cache.ts";
+import { commandSearchFor } from "./downstream/links/command-path.ts";
+import { toolboxFigures } from "./upstream/toolbox-figures.ts";
+import { StreamTransport } from "./transport/stream-transport.ts";
+import { FlowGate } from "./transport/flow-gate.ts";
+import { BoundedLog } from "./transport/bounded-log.ts";
+import { NAME, VERSION } from "./protocol/version.ts";
+import { AuthStore, authDir } from "./auth/auth-store.ts";
+import { chatLogin } from "./auth/chat-login.ts";
+import { storedLogins } from "./auth/remote-auth.ts";
+import { ClientUpstream } from "./upstream/client-upstream.ts";
+
+/** After the client closes our stdin: how long its last requests may take to be answered. */
+const STDIN_DRAIN_MS = 2_000;
+/** How often we check that the process that started us is still there. */
+const PARENT_CHECK_MS = 500;
+/**
+ * What may wait to be written to a client that is not reading before we stop reading its stdin
+ * and the servers' stdout; one message larger than this still goes through, alone.
+ */
+const CLIENT_BACKLOG_BYTES = 16 * 1024 * 1024;
+/**
+ * How many of the client's requests may be in flight (read, and not yet answered and written)
+ * before we stop reading its stdin; it reads again at half. A call waiting on a server holds
+ * about 4 KiB of heap (8 KiB of RSS): with 120,000 echo calls written unread the peak RSS was
+ * 78 MiB at 256, 98 at 1,024, 116 at 4,096 and 215 at 16,384 (994 without a bound), and
+ * throughput with 64 or 2,048 calls in flight is the same at 1,024 as at 4,096.
+ */
+const CLIENT_MAX_IN_FLIGHT = 1024;
+
+/** Serves the loaded configuration until told to stop; the exit code. */
+export async function serve(platform: Platform, loaded: { path: string; config: WorkbenchConfig }): Promise<number> {
+  const { path, config } = loaded;
+  const say = (text: string) => platform.writeStderr(`${text}\n`);
+  const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
+  const backpressure = new FlowGate();
+  const serversBehind = new FlowGate();
+  const cache = new ListingCache(platform);
+  // Servers start after the client's initialize: by then it is known what the client declared.
+  const upstream = new ClientUpstream();
+  const store = new AuthStore(authDir(platform.env, platform.os), platform);
+  const registry = new ToolboxRegistry(config, {
+    spawn: platform.spawn,
+    env: platform.env,
+    windows: platform.windows,
+    writeStderr: platform.writeStderr,
+    commandSearch: commandSearchFor(platform, platform.writeStderr),
+    readGate: backpressure,
+    sendGate: serversBehind,
+    auth: storedLogins(store, path, platform.readTextFile),
+    upstream,
+    chatLogin: chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
+    eras: cache,
+  }, { cache });
+  const transport = new StreamTransport(platform.stdin, platform.stdout, {
+    drainMs: STDIN_DRAIN_MS,
+    quoteIgnoredLines: false,
+    answerInvalid: true,
+    backlog: { gate: backpressure, highWaterMark: CLIENT_BACKLOG_BYTES },
+    maxRequestsInFlight: CLIENT_MAX_IN_FLIGHT,
+    readGate: [backpressure, serversBehind],
+  });
+  let stop!: (reason: string) => void;
+  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => stop(signal));
+  // A client killed with SIGKILL may leave our stdin open (a grandparent holds it): watch the parent too.
+  const parentWatch = setInterval(() => {
+    if (!platform.parentAlive()) stop("the parent process is gone");
+  }, PARENT_CHECK_MS);
+  const server = await serveWorkbench(transport, {
+    config,
+    configPath: path,
+    registry,
+    figures: await toolboxFigures(config, cache),
+    cache,
+    onClose: () => stop("the client closed the connection"),
+    onError: (error) => log.line(error.message),
+    onInitialized: () => platform.startupDone(),
+    upstream,
+  });
+  say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
+  const reason = await stopped;
+  clearInterval(parentWatch);
+  log.flush();
+  say(`${NAME}: stopping (${reason})`);
+  await registry.closeAll();
+  await server.close().catch(() => {});
+  return 0;
+}

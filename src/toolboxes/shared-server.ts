@@ -1,0 +1,252 @@
+/**
+ * One server definition's connection, shared by every toolbox that lists it: started once (one
+ * attempt at a time, whoever asks), restarted after a crash with backoff, and stopped when it has
+ * had no call for idleTimeoutMs. What it lists is the last list it gave, kept across an idle stop.
+ */
+import type { CallToolResult, Tool } from "../protocol/sdk.ts";
+import { messageOf } from "../protocol/errors.ts";
+import { ServerSession } from "../downstream/server-session.ts";
+import type { CallOptions, ConnectionHost } from "../downstream/session-options.ts";
+import type { ConnectionTarget } from "../downstream/links/link.ts";
+import { RestartPolicy } from "../downstream/restart-policy.ts";
+import { isRemote } from "../config/index.ts";
+import { loginNeededIn } from "../auth/chat-login.ts";
+import { EMPTY_LISTING, type ServerListing } from "../downstream/listing.ts";
+import type { Timers } from "../downstream/call-lane.ts";
+import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
+
+export type Connected = { ok: true; connection: ServerSession } | { ok: false; error: string };
+
+export interface SharedServerHost {
+  connectionHost: ConnectionHost;
+  /** Every connection made, until closed: shutdown reaches them all. */
+  live: Set<ServerSession>;
+  /** The workbench is shutting down: no new connection. */
+  closed(): boolean;
+  /** A list of tools came (on connect, or after the server said they changed). */
+  onListed?(server: SharedServer): void;
+  /** Prompts or resources were listed (on connect, or after the server said they changed). */
+  onListingChanged?(server: SharedServer): void;
+  /** The server said a subscribed resource changed. */
+  onResourceUpdated?(server: SharedServer, uri: string): void;
+  timers?: Timers;
+}
+
+const REAL_TIMERS: Timers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export class SharedServer {
+  /** The first toolbox and server (in configuration order) that name it, and the settings all share. */
+  readonly target: ConnectionTarget;
+  connection?: ServerSession;
+  /** Why there is no connection, for messages; unset after an idle stop. */
+  error?: string;
+  readonly restarts = new RestartPolicy();
+  /** How long the last attempt took, in whole milliseconds. */
+  startMs?: number;
+  readonly #host: SharedServerHost;
+  readonly #timers: Timers;
+  #connecting?: Promise<void>;
+  #inFlight = 0;
+  #idleTimer?: unknown;
+  #lastTools: Tool[] = [];
+  /** It connected (and listed) once: a later failure is a failed restart, not a failed start. */
+  #started = false;
+  #lastListing: ServerListing = EMPTY_LISTING;
+  /** URIs the client subscribed to here: while there are any, the idle clock does not run. */
+  readonly subscriptions = new Set<string>();
+
+  constructor(target: ConnectionTarget, host: SharedServerHost) {
+    this.target = target;
+    this.#host = host;
+    this.#timers = host.timers ?? REAL_TIMERS;
+  }
+
+  get live(): boolean {
+    return this.connection !== undefined && this.connection.lostReason === undefined;
+  }
+
+  /** The last tools the server listed (none before it first connected). */
+  get tools(): Tool[] {
+    return this.connection?.tools ?? this.#lastTools;
+  }
+
+  /** The last prompts, resources and templates the server listed; undefined before it first connected. */
+  get listing(): ServerListing | undefined {
+    return this.connection?.listing ?? (this.#started ? this.#lastListing : undefined);
+  }
+
+  /** Passes a request on (prompts/get, resources/read...); the idle clock waits for it like for a call. */
+  async request<T>(connection: ServerSession, method: string, params: Record<string, unknown>, schema: Parameters<ServerSession["request"]>[2]): Promise<T> {
+    this.#inFlight++;
+    this.#disarm();
+    try {
+      return await connection.request<T>(method, params, schema);
+    } finally {
+      this.#inFlight--;
+      this.#arm();
+    }
+  }
+
+
+  /** One attempt at a time: a concurrent caller waits for the same attempt. */
+  connect(): Promise<void> {
+    this.#connecting ??= this.#attempt().finally(() => (this.#connecting = undefined));
+    return this.#connecting;
+  }
+
+  /**
+   * The connection, restarted first if it was lost: the first restart after a crash is immediate,
+   * later ones wait out the backoff (the wait ends early if the call is cancelled). A server
+   * stopped for being idle starts again at once.
+   */
+  async connected(signal?: AbortSignal): Promise<Connected> {
+    if (this.live) {
+      // The call comes next: the idle clock starts over, so that it cannot stop the server first.
+      this.#arm();
+      return { ok: true, connection: this.connection! };
+    }
+    const lost = this.connection;
+    if (lost?.lostReason) {
+      // Counted once, here, synchronously: concurrent callers then see no connection at all.
+      this.connection = undefined;
+      this.error = lost.lostReason;
+      this.restarts.failed(lost.lostReason);
+      void this.#release(lost);
+    }
+    if (this.restarts.givenUp) {
+      const { failures, lastReason } = this.restarts;
+      return {
+        ok: false,
+        error: `server is down after ${failures} failures in a row (last: ${lastReason}); call open_toolbox to start it again`,
+      };
+    }
+    await this.restarts.waitForTurn(signal);
+    if (signal?.aborted) return { ok: false, error: "cancelled by the client" };
+    await this.connect();
+    if (this.connection) return { ok: true, connection: this.connection };
+    return { ok: false, error: `${this.#started ? "restart failed" : "failed to start"}: ${this.error}` };
+  }
+
+  /** Calls a tool; while any call is in flight the idle clock does not run. */
+  async call(connection: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    this.#inFlight++;
+    this.#disarm();
+    try {
+      const result = await connection.callTool(name, args, options);
+      this.restarts.succeeded();
+      return result;
+    } finally {
+      this.#inFlight--;
+      this.#arm();
+    }
+  }
+
+  /** Used without a call (its toolbox was opened again): the idle clock starts over. */
+  touch(): void {
+    this.#arm();
+  }
+
+  /** Stops the idle clock and closes the connection (for shutdown). */
+  async close(): Promise<void> {
+    this.#disarm();
+    const connection = this.connection;
+    if (connection) await this.#release(connection);
+  }
+
+  async #attempt(): Promise<void> {
+    if (this.live) return;
+    const previous = this.connection;
+    this.connection = undefined;
+    if (previous) void this.#release(previous);
+    if (this.#host.closed()) {
+      this.error = "the workbench is shutting down";
+      return;
+    }
+    const started = performance.now();
+    const failed = await this.#connectOnce();
+    // A server that needs a login gets one in the client when it can show a URL; then it connects.
+    // A child that exited in silence when asked server/discover (a strict 2025 server?) starts again, to be initialized.
+    const again = failed && (failed instanceof ExitedDuringProbe || await this.#loggedIn(failed));
+    const error = again ? await this.#connectOnce() : failed;
+    if (error) {
+      this.error = messageOf(error);
+      this.restarts.failed(this.error);
+    }
+    this.startMs = Math.round(performance.now() - started);
+  }
+
+  /** Connects; gives the error if it failed. */
+  async #connectOnce(): Promise<unknown> {
+    let connection: ServerSession | undefined;
+    try {
+      connection = ServerSession.open(this.target, this.#host.connectionHost);
+      this.#host.live.add(connection);
+      await connection.connect();
+      this.connection = connection;
+      this.#started = true;
+      this.error = undefined;
+      connection.onToolsChanged = () => this.#listed();
+      connection.onListingChanged = () => this.#listingChanged();
+      connection.onResourceUpdated = (uri) => this.#host.onResourceUpdated?.(this, uri);
+      this.#listed();
+      this.#listingChanged();
+      this.#arm();
+      return undefined;
+    } catch (error) {
+      if (connection) this.#host.live.delete(connection);
+      return error;
+    }
+  }
+
+  /** True when the server needed a login and the user gave it in the client (see chat-login.ts). */
+  async #loggedIn(error: unknown): Promise<boolean> {
+    const needed = loginNeededIn(error);
+    const { config } = this.target;
+    const login = this.#host.connectionHost.chatLogin;
+    if (!needed || !login || !isRemote(config) || this.#host.closed()) return false;
+    return await login.logIn({ ...this.target, config }, needed);
+  }
+
+  #listed(): void {
+    if (this.connection) this.#lastTools = this.connection.tools;
+    this.#host.onListed?.(this);
+  }
+
+  #listingChanged(): void {
+    if (!this.connection) return;
+    this.#lastListing = this.connection.listing;
+    this.#host.onListingChanged?.(this);
+  }
+
+  #arm(): void {
+    this.#disarm();
+    const { idleTimeoutMs } = this.target.config;
+    if (idleTimeoutMs === 0 || this.#inFlight > 0 || this.subscriptions.size > 0 || !this.live) return;
+    this.#idleTimer = this.#timers.set(() => this.#idleStop(), idleTimeoutMs);
+  }
+
+  #disarm(): void {
+    if (this.#idleTimer === undefined) return;
+    this.#timers.clear(this.#idleTimer);
+    this.#idleTimer = undefined;
+  }
+
+  /** Closed the normal way (stdin, SIGTERM, SIGKILL); not a failure, so no backoff. */
+  #idleStop(): void {
+    this.#idleTimer = undefined;
+    const connection = this.connection;
+    if (this.#inFlight > 0 || this.#connecting || !connection || connection.lostReason) return;
+    this.connection = undefined;
+    const { toolbox, server, config } = this.target;
+    this.#host.connectionHost.writeStderr(`[${toolbox}/${server}] stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
+    void this.#release(connection);
+  }
+
+  async #release(connection: ServerSession): Promise<void> {
+    await connection.close().catch(() => {});
+    this.#host.live.delete(connection);
+  }
+}

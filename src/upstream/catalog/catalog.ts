@@ -1,0 +1,269 @@
+/**
+ * The prompts, resources and completions of every toolbox, served as one (issue 20, point 4).
+ * Lists come from what each server last listed, else from the listing cache: listing starts no
+ * server. prompts/get, resources/read, resources/subscribe and completion/complete start the
+ * server they go to; one that names what no known list has starts the servers not known yet. Prompt names carry their origin (prompt-names.ts); resource URIs are never
+ * rewritten and are routed by the URI table (uri-table.ts).
+ */
+import {
+  type CompleteRequest,
+  CompleteRequestSchema,
+  CompleteResultSchema,
+  EmptyResultSchema,
+  ErrorCode,
+  type GetPromptRequest,
+  GetPromptRequestSchema,
+  GetPromptResultSchema,
+  type JSONRPCRequest,
+  McpError,
+  type Prompt,
+  type ReadResourceRequest,
+  ReadResourceRequestSchema,
+  ReadResourceResultSchema,
+  type Resource,
+  type ResourceTemplate,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "../../protocol/sdk.ts";
+import type { ListingCache } from "../../cache/listing-cache.ts";
+import type { ConfiguredServer, ToolboxRegistry } from "../../toolboxes/registry.ts";
+import type { ServerSession } from "../../downstream/server-session.ts";
+import { errorWithCode, messageOf, passedOn } from "../../protocol/errors.ts";
+import type { ServerListing } from "../../downstream/listing.ts";
+import { namePrompts, type PromptOrigin } from "./prompt-names.ts";
+import type { UriOwner, UriTable } from "./uri-table.ts";
+
+/** MCP's error code for a resource that does not exist. */
+export const RESOURCE_NOT_FOUND = -32002;
+
+interface Source {
+  configured: ConfiguredServer;
+  catalog: ServerListing;
+}
+
+interface NamedPrompt extends PromptOrigin {
+  configured: ConfiguredServer;
+  definition: Prompt;
+}
+
+type Schema = Parameters<ServerSession["request"]>[2];
+
+export class WorkbenchCatalog {
+  readonly #registry: ToolboxRegistry;
+  readonly #cache?: ListingCache;
+  readonly #table: UriTable;
+  /** The cache files, read once, on the first request that needs them. */
+  #cached?: Promise<(ServerListing | undefined)[]>;
+
+  constructor(registry: ToolboxRegistry, table: UriTable, cache?: ListingCache) {
+    this.#registry = registry;
+    this.#table = table;
+    this.#cache = cache;
+  }
+
+  /** One request from the client, its params checked with the SDK's schema as setRequestHandler would. */
+  async handle(request: JSONRPCRequest): Promise<unknown> {
+    switch (request.method) {
+      case "prompts/list":
+        return this.listPrompts();
+      case "prompts/get":
+        return this.getPrompt(checked(GetPromptRequestSchema, request).params);
+      case "resources/list":
+        return this.listResources();
+      case "resources/templates/list":
+        return this.listResourceTemplates();
+      case "resources/read":
+        return this.readResource(checked(ReadResourceRequestSchema, request).params);
+      case "resources/subscribe":
+        return this.subscribe(checked(SubscribeRequestSchema, request).params.uri);
+      case "resources/unsubscribe":
+        return this.unsubscribe(checked(UnsubscribeRequestSchema, request).params.uri);
+      case "completion/complete":
+        return this.complete(checked(CompleteRequestSchema, request).params);
+      default:
+        return Promise.reject(errorWithCode(ErrorCode.MethodNotFound, "Method not found"));
+    }
+  }
+
+  async listPrompts(): Promise<{ prompts: Prompt[] }> {
+    const named = namedPrompts(await this.#sources());
+    return { prompts: [...named].map(([name, { toolbox, server, definition }]) => ({ ...labelled(definition, toolbox, server), name })) };
+  }
+
+  async getPrompt(params: GetPromptRequest["params"]): Promise<unknown> {
+    const prompt = await this.#prompt(params.name);
+    return await this.#forward(prompt.configured, "prompts/get", { ...params, name: prompt.prompt }, GetPromptResultSchema);
+  }
+
+  /** Each URI once, from the first server in configuration order that lists it. */
+  async listResources(): Promise<{ resources: Resource[] }> {
+    return { resources: await this.#firstOfEach((catalog) => catalog.resources, (resource) => resource.uri) };
+  }
+
+  async listResourceTemplates(): Promise<{ resourceTemplates: ResourceTemplate[] }> {
+    return { resourceTemplates: await this.#firstOfEach((catalog) => catalog.resourceTemplates, (template) => template.uriTemplate) };
+  }
+
+  /** Every server's items, each key once (the first server in configuration order wins), labelled with its origin. */
+  async #firstOfEach<T extends { name: string; title?: string; description?: string }>(
+    itemsOf: (catalog: ServerListing) => T[],
+    keyOf: (item: T) => string,
+  ): Promise<T[]> {
+    const seen = new Set<string>();
+    const items: T[] = [];
+    for (const { configured: { toolbox, server }, catalog } of await this.#sources()) {
+      for (const item of itemsOf(catalog)) {
+        if (seen.has(keyOf(item))) continue;
+        seen.add(keyOf(item));
+        items.push(labelled(item, toolbox, server));
+      }
+    }
+    return items;
+  }
+
+  async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
+    return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema);
+  }
+
+  /** A server with subscriptions is not stopped for being idle: it would stop sending updates. */
+  async subscribe(uri: string): Promise<unknown> {
+    const result = await this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema);
+    const shared = this.#sharedOf(uri);
+    shared?.subscriptions.add(uri);
+    shared?.touch();
+    return result;
+  }
+
+  async unsubscribe(uri: string): Promise<unknown> {
+    const result = await this.#toOwner(uri, "resources/unsubscribe", { uri }, EmptyResultSchema);
+    const shared = this.#sharedOf(uri);
+    shared?.subscriptions.delete(uri);
+    shared?.touch();
+    return result;
+  }
+
+  #sharedOf(uri: string) {
+    const owner = this.#table.ownerOf(uri);
+    return owner && this.#registry.slot(this.#configured(owner)).shared;
+  }
+
+  /** A prompt's argument by our prompt name, or a template's variable by its template (or URI). */
+  async complete(params: CompleteRequest["params"]): Promise<unknown> {
+    const { ref } = params;
+    if (ref.type === "ref/prompt") {
+      const prompt = await this.#prompt(ref.name);
+      return await this.#forward(prompt.configured, "completion/complete", { ...params, ref: { ...ref, name: prompt.prompt } }, CompleteResultSchema);
+    }
+    const ownerOf = () => this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri);
+    await this.#sources();
+    const owner = ownerOf() ?? (await this.#listUnknown() ? ownerOf() : undefined);
+    if (!owner) throw errorWithCode(ErrorCode.InvalidParams, `Resource template '${ref.uri}' not found in any toolbox`);
+    return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema);
+  }
+
+  /** A request about one URI goes to the server the URI table names. */
+  async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
+    await this.#sources();
+    const owner = this.#table.ownerOf(uri) ?? (await this.#listUnknown() ? this.#table.ownerOf(uri) : undefined);
+    if (!owner) {
+      throw errorWithCode(
+        RESOURCE_NOT_FOUND,
+        `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`,
+      );
+    }
+    return await this.#forward(this.#configured(owner), method, params, schema);
+  }
+
+  async #prompt(name: string): Promise<NamedPrompt> {
+    const prompt = namedPrompts(await this.#sources()).get(name) ??
+      (await this.#listUnknown() ? namedPrompts(await this.#sources()).get(name) : undefined);
+    if (!prompt) throw errorWithCode(ErrorCode.InvalidParams, `Prompt '${name}' not found in any toolbox`);
+    return prompt;
+  }
+
+  /**
+   * A name or URI no known list has may belong to a server whose lists are not known yet (never
+   * connected, not in the cache: a first session): those servers are started, which lists them,
+   * before "not found" is said. A server that already failed to start is not tried again here
+   * (opening its toolbox does that). False when there was no such server.
+   */
+  async #listUnknown(): Promise<boolean> {
+    const known = new Set((await this.#sources()).map((source) => source.configured));
+    const unknown = this.#registry.configured
+      .filter((server) => !known.has(server))
+      .map((server) => this.#registry.slot(server).shared)
+      .filter((shared) => !shared.live && shared.error === undefined);
+    if (unknown.length === 0) return false;
+    await Promise.all([...new Set(unknown)].map((shared) => shared.connect()));
+    await this.#sources();
+    return true;
+  }
+
+  /** Starts the server if it is not running, then passes the request on. */
+  async #forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
+    const slot = this.#registry.slot(configured);
+    const connected = await this.#registry.connected(slot);
+    const where = `server '${configured.server}' in toolbox '${configured.toolbox}'`;
+    if (!connected.ok) throw errorWithCode(ErrorCode.InternalError, `Cannot reach ${where}: ${connected.error}`);
+    try {
+      return await slot.shared.request(connected.connection, method, params, schema);
+    } catch (error) {
+      if (error instanceof McpError) throw passedOn(error);
+      throw errorWithCode(ErrorCode.InternalError, `Request '${method}' to ${where} failed: ${messageOf(error)}`);
+    }
+  }
+
+  #configured(owner: UriOwner): ConfiguredServer {
+    return this.#registry.configured[owner.rank];
+  }
+
+  /**
+   * Every configured server whose lists are known, in configuration order: as it last listed them,
+   * else as the cache has them. A server in neither is left out until it connects. The URI table
+   * learns each server's resources and templates here.
+   */
+  async #sources(): Promise<Source[]> {
+    const configured = this.#registry.configured;
+    this.#cached ??= Promise.all(configured.map(async (server) => (await this.#cache?.readEntry(server.config))?.listing));
+    const cached = await this.#cached;
+    const sources: Source[] = [];
+    configured.forEach((server, index) => {
+      const catalog = this.#registry.slot(server).shared.listing ?? cached[index];
+      if (!catalog) return;
+      sources.push({ configured: server, catalog });
+      this.#table.setListed(server, catalog.resources.map((resource) => resource.uri));
+      this.#table.setTemplates(server, catalog.resourceTemplates.map((template) => template.uriTemplate));
+    });
+    return sources;
+  }
+}
+
+/** The request as the schema reads it; one it rejects is an invalid-params error. */
+function checked<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, request: unknown): T {
+  const result = schema.safeParse(request);
+  if (!result.success) throw errorWithCode(ErrorCode.InvalidParams, `Invalid params: ${result.error.message}`);
+  return result.data;
+}
+
+
+function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {
+  return namePrompts(sources.flatMap(({ configured, catalog }) =>
+    catalog.prompts.map((definition) => ({
+      toolbox: configured.toolbox,
+      server: configured.server,
+      prompt: definition.name,
+      configured,
+      definition,
+    }))
+  ));
+}
+
+/** Title and description name where the item comes from: `Title (toolbox/server)`. */
+function labelled<T extends { name: string; title?: string; description?: string }>(item: T, toolbox: string, server: string): T {
+  const origin = `${toolbox}/${server}`;
+  return {
+    ...item,
+    title: `${item.title ?? item.name} (${origin})`,
+    description: item.description ? `${item.description} (from ${origin})` : `From ${origin}`,
+  };
+}

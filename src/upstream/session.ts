@@ -1,0 +1,88 @@
+/**
+ * The MCP server a client talks to: the SDK's low-level Server (initialize, tools/list and the rest
+ * of the protocol) with the tools/call lane in front of it for our two meta-tools.
+ */
+import { type ClientCapabilities, ListToolsRequestSchema, Server } from "../protocol/sdk.ts";
+import type { WorkbenchConfig } from "../config/index.ts";
+import type { ToolboxRegistry } from "../toolboxes/registry.ts";
+import type { StreamTransport } from "../transport/stream-transport.ts";
+import { ToolDispatcher } from "../tools/dispatcher.ts";
+import { openToolboxFor } from "../tools/open-toolbox.ts";
+import { useTool } from "../tools/use-tool.ts";
+import { NAME, VERSION } from "../protocol/version.ts";
+import { buildInstructions } from "./instructions.ts";
+import type { FiguresFor } from "./toolbox-figures.ts";
+import { serveToolCalls } from "./tool-call-intake.ts";
+import { lazySchemaValidator } from "../protocol/schema-validator.ts";
+import type { ClientUpstream } from "./client-upstream.ts";
+import type { ListingCache } from "../cache/listing-cache.ts";
+import { UriTable } from "./catalog/uri-table.ts";
+import { learnUris } from "./catalog/learn-uris.ts";
+import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
+import { UpstreamGate } from "./era/gate.ts";
+
+export interface WorkbenchServerOptions {
+  config: WorkbenchConfig;
+  configPath: string;
+  registry: ToolboxRegistry;
+  /** Tool counts and token estimates from the listing cache, for the instructions of a client that declared these capabilities. */
+  figures?: FiguresFor;
+  /** Where prompts, resources and templates are listed from before their servers start. */
+  cache?: ListingCache;
+  /** Set before connecting, so that a client that leaves at once is still seen leaving. */
+  onClose: () => void;
+  onError: (error: Error) => void;
+  /** The client sent `notifications/initialized`. */
+  onInitialized?: () => void;
+  /** Takes the client's logging level and roots changes for the servers behind us. */
+  upstream?: ClientUpstream;
+}
+
+/** Creates the server and connects it to the client's transport. */
+export async function serveWorkbench(transport: StreamTransport, options: WorkbenchServerOptions): Promise<Server> {
+  const { config, configPath, registry } = options;
+  const serverInfo = { name: NAME, version: VERSION };
+  const capabilities = { tools: {}, logging: {}, ...CATALOG_CAPABILITIES };
+  // The tool counts depend on the client (some servers list tools by its capabilities): the gate
+  // asks for them as it answers initialize or server/discover, when the client's capabilities are
+  // known as the servers will be given them (upstream.capabilities); the Server's are for no client.
+  const instructionsFor = (client: ClientCapabilities | undefined) => buildInstructions(config, configPath, options.figures?.(client));
+  const instructions = instructionsFor(undefined);
+  const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: lazySchemaValidator });
+  const forClient = () => instructionsFor(options.upstream ? options.upstream.capabilities : server.getClientCapabilities());
+  // Both eras on one connection: the gate speaks 2026-07-28 when the client's first message does.
+  const gate = new UpstreamGate(transport, {
+    capabilities,
+    instructions: forClient,
+    serverInfo,
+    onModern: options.onInitialized,
+    onLogLevel: (level) => options.upstream?.levelSet(level),
+  });
+  const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
+  options.upstream?.attach(server, gate);
+  const uris = new UriTable();
+  serveCatalog(server, registry, uris, options.cache);
+  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
+  serveToolCalls(gate, dispatcher, {
+    config,
+    registry,
+    onToolResult: (owner, result) => learnUris(uris, owner, result),
+    clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
+    clientSpeaksModern: () => gate.modern,
+  });
+  server.onclose = options.onClose;
+  server.oninitialized = options.onInitialized;
+  server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
+  await server.connect(gate);
+  return server;
+}
+
+/**
+ * The SDK quotes a message it could not place whole ("Received a response for an unknown message
+ * ID: {...}"); a client's message may hold secrets and be megabytes long. The quote is left out.
+ */
+export function withoutQuotedMessage(text: string): string {
+  const quote = text.search(/: [{[]/);
+  return quote === -1 ? text : `${text.slice(0, quote)} (${text.length - quote - 2} characters of the message left out)`;
+}

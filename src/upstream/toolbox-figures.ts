@@ -1,0 +1,83 @@
+/**
+ * What the instructions can say about a toolbox before it is opened: its tool count and the
+ * tokens its full open_toolbox entries would cost, from the listing cache. Only toolboxes whose
+ * every server is in the cache get figures: a partial count would mislead.
+ *
+ * Some servers list tools by what the client declares (server-everything lists its elicitation
+ * and sampling tools only to a client that has them), and each server is given what the client in
+ * front declared (mirroredCapabilities). The count is made when that client's initialize (or
+ * server/discover) arrives, from the lists the cache keeps per set of capabilities given: exact
+ * when every server of the toolbox was listed for what this client makes us declare, else
+ * "about", from each server's last list, whoever it was made for. Exact without starting anything
+ * (the files are read once, at start) and without guessing which capabilities a server looks at.
+ */
+import type { ClientCapabilities, Tool } from "../protocol/sdk.ts";
+import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
+import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
+import { sharingKey } from "../config/definition.ts";
+import { mirroredCapabilities } from "../downstream/relay.ts";
+import { toolInfo } from "../tools/open-toolbox.ts";
+
+export interface ToolboxFigures {
+  tools: number;
+  /** Estimated tokens of the toolbox's full open_toolbox entries (see estimateTokens). */
+  tokens: number;
+  /** False when some server's list was made for another client's capabilities: the figures are "about". */
+  exact: boolean;
+}
+
+/** The figures for a client that declared `client` (undefined: none known yet). */
+export type FiguresFor = (client: ClientCapabilities | undefined) => Record<string, ToolboxFigures>;
+
+/** Reads only files, once: nothing is spawned. */
+export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCache): Promise<FiguresFor> {
+  const toolboxes = await Promise.all(Object.entries(config.toolboxes).map(async ([name, toolbox]) => {
+    const servers = Object.entries(toolbox.mcpServers);
+    const entries = await Promise.all(servers.map(([, server]) => cache.readEntry(server)));
+    return { name, servers, entries };
+  }));
+  const roots = sharedRoots(config);
+  return (client) => {
+    const figures: Record<string, ToolboxFigures> = {};
+    for (const { name, servers, entries } of toolboxes) {
+      if (servers.length === 0 || entries.some((entry) => entry === undefined)) continue;
+      let exact = true;
+      const lists = servers.map(([, server], index): Tool[] => {
+        // What the workbench will declare to this server for this client (see downstream-relay.ts).
+        const key = capabilityKey(mirroredCapabilities(client, roots.get(sharingKey(server)) ?? server.roots));
+        const entry = entries[index]!;
+        if (Object.hasOwn(entry.lists, key)) return entry.lists[key];
+        exact = false;
+        return entry.tools;
+      });
+      const tools = servers.flatMap(([server], index) => lists[index].map((tool) => toolInfo(tool, name, server, false)));
+      figures[name] = { tools: tools.length, tokens: estimateTokens(tools), exact };
+    }
+    return figures;
+  };
+}
+
+/** Roots as a shared server gets them: every toolbox that lists its definition must allow them (see definition.ts). */
+function sharedRoots(config: WorkbenchConfig): Map<string, boolean> {
+  const roots = new Map<string, boolean>();
+  for (const toolbox of Object.values(config.toolboxes)) {
+    for (const server of Object.values(toolbox.mcpServers) as ServerConfig[]) {
+      const key = sharingKey(server);
+      roots.set(key, (roots.get(key) ?? true) && server.roots);
+    }
+  }
+  return roots;
+}
+
+/**
+ * Tokens, estimated as the UTF-8 bytes of the value's compact JSON divided by 4, rounded up: about
+ * what common tokenizers give for JSON with English text (exact counts depend on the model).
+ */
+export function estimateTokens(value: unknown): number {
+  return Math.ceil(new TextEncoder().encode(JSON.stringify(value)).length / 4);
+}
+
+/** 850 or 6.1k. */
+export function formatTokens(tokens: number): string {
+  return tokens < 1_000 ? String(tokens) : `${(tokens / 1_000).toFixed(1)}k`;
+}

@@ -1,0 +1,48 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { displayUrl, Redactor } from "../../src/address/redact.ts";
+import type { RemoteServerConfig } from "../../src/config/index.ts";
+import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
+
+const server = (url: string, headers: Record<string, string> = {}, clientSecret?: string): RemoteServerConfig => ({
+  url,
+  headers,
+  transport: "http",
+  ...(clientSecret && { oauth: { clientId: "id", clientSecret } }),
+  ...DEFAULT_SETTINGS,
+});
+
+test("redact: header values, the bearer token alone, and the OAuth client secret", () => {
+  const redactor = Redactor.forServer(server("http://127.0.0.1/mcp", { Authorization: "Bearer abc123xyz", "X-Key": "k-42-k" }, "cs-999"));
+  assert.equal(
+    redactor.redact("got Bearer abc123xyz, then abc123xyz, key k-42-k and cs-999"),
+    "got ***, then ***, key *** and ***",
+  );
+});
+
+test("redact: user:password and query values, as written and decoded", () => {
+  const redactor = Redactor.forServer(server("http://alice:p%40ss@127.0.0.1/mcp?token=t%2Fok&x=plainvalue"));
+  const text = "alice p%40ss p@ss t%2Fok t/ok plainvalue";
+  assert.equal(redactor.redact(text), "*** *** *** *** *** ***");
+});
+
+test("redact: very short values are left alone, so common text stays readable", () => {
+  assert.equal(Redactor.forServer(server("http://127.0.0.1/mcp?v=2", { "X-A": "1" })).redact("v2 has 1 and 2"), "v2 has 1 and 2");
+});
+
+test("redact: a value containing another is masked whole", () => {
+  const redactor = new Redactor(["abc", "abcdef"]);
+  assert.equal(redactor.redact("abcdef abc"), "*** ***");
+});
+
+test("displayUrl: masks user:password and every query value, keeps the rest", () => {
+  assert.equal(displayUrl("https://u:p@example.test:8443/mcp?key=s3cret&a=b"), "https://***:***@example.test:8443/mcp?key=***&a=***");
+  assert.equal(displayUrl("http://127.0.0.1:9/sse"), "http://127.0.0.1:9/sse");
+});
+
+test("redact: with() adds values found at run time and keeps the configured secrets; the original is unchanged", () => {
+  const configured = Redactor.forServer(server("http://127.0.0.1/mcp?token=q-secret", { "X-Key": "k-42-k" }, "cs-999"));
+  const extended = configured.with(["run-time-token"]);
+  assert.equal(extended.redact("k-42-k q-secret cs-999 run-time-token"), "*** *** *** ***");
+  assert.equal(configured.redact("k-42-k run-time-token"), "*** run-time-token");
+});

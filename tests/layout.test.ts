@@ -1,0 +1,115 @@
+/**
+ * The house by the proxy's two sides, held to its plan: the folders of src/ in one order written
+ * down here, from the composition root down to the platform. An import may point down that order
+ * or within its own folder, never back up; no two files import each other, however far round;
+ * every file opens with a doc comment; no file is over 300 lines; and the README's architecture section names every folder.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { repoRoot } from "./helpers/runtime.ts";
+
+/** Highest first: each may import only from those after it (and from itself). */
+const ORDER = [
+  "main.ts",
+  "cli",
+  "serve.ts",
+  "upstream",
+  "upstream/catalog",
+  "upstream/era",
+  "tools",
+  "toolboxes",
+  "cache",
+  "downstream",
+  "downstream/era",
+  "downstream/links",
+  "auth",
+  "address",
+  "config",
+  "transport",
+  "protocol",
+  "platform",
+];
+const MAX_LINES = 300;
+
+const src = `${repoRoot}/src`;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith(".ts") ? [relative(src, path)] : [];
+  });
+}
+
+/** The folder a file lives in, relative to src/ (a loose file is its own). */
+function unitOf(file: string): string {
+  const folder = dirname(file);
+  return folder === "." ? file : folder;
+}
+
+const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/gs;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(`${src}/${file}`, "utf8");
+  return [...text.matchAll(IMPORT)]
+    .map(([, plain, dynamic]) => normalize(join(dirname(file), plain ?? dynamic)))
+    .filter((target) => target.endsWith(".ts") && !target.startsWith(".."));
+}
+
+const files = sourceFiles(src);
+const edges = new Map(files.map((file) => [file, importsOf(file)]));
+
+test("layout: every folder of src/ has its place in the order", () => {
+  const units = [...new Set(files.map(unitOf))].sort();
+  assert.deepEqual(units.filter((unit) => !ORDER.includes(unit)), [], "folders missing from ORDER");
+  assert.deepEqual(ORDER.filter((unit) => !units.includes(unit)), [], "ORDER names folders that are gone");
+});
+
+test("layout: no import points back up the order", () => {
+  const back: string[] = [];
+  for (const [file, targets] of edges) {
+    for (const target of targets) {
+      const from = ORDER.indexOf(unitOf(file));
+      const to = ORDER.indexOf(unitOf(target));
+      if (from !== to && to < from) back.push(`${file} -> ${target}`);
+    }
+  }
+  assert.deepEqual(back, []);
+});
+
+test("layout: no import cycle between files", () => {
+  const state = new Map<string, "open" | "done">();
+  const cycles: string[] = [];
+  const visit = (file: string, path: string[]) => {
+    state.set(file, "open");
+    for (const target of edges.get(file) ?? []) {
+      if (state.get(target) === "open") cycles.push([...path.slice(path.indexOf(target)), target].join(" -> "));
+      else if (!state.has(target)) visit(target, [...path, target]);
+    }
+    state.set(file, "done");
+  };
+  for (const file of files) if (!state.has(file)) visit(file, [file]);
+  assert.deepEqual(cycles, []);
+});
+
+test("layout: every file of src/ starts with a doc comment that says what it is for", () => {
+  assert.deepEqual(files.filter((file) => !readFileSync(`${src}/${file}`, "utf8").startsWith("/**")), []);
+});
+
+test(`layout: no file of src/ is over ${MAX_LINES} lines`, () => {
+  const long = files
+    .map((file) => ({ file, lines: readFileSync(`${src}/${file}`, "utf8").split("\n").length - 1 }))
+    .filter(({ lines }) => lines > MAX_LINES)
+    .map(({ file, lines }) => `${file}: ${lines}`);
+  assert.deepEqual(long, []);
+});
+
+test("layout: the README's architecture section names every folder", () => {
+  const readme = readFileSync(`${repoRoot}/README.md`, "utf8");
+  const section = readme.slice(readme.indexOf("## Architecture"));
+  assert.ok(readme.includes("## Architecture"), "README.md has an Architecture section");
+  const missing = ORDER.filter((unit) => !unit.endsWith(".ts") && !section.includes(`${unit}/`));
+  assert.deepEqual(missing, []);
+});
