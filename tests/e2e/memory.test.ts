@@ -1,7 +1,7 @@
 /**
  * The executable's own memory (issue 15): VmRSS right after initialize, the median of several
  * fresh processes, stays under the bench's target (what keeps it there: tests/start-up-modules.test.ts
- * and tests/server/lazy-validator.test.ts; the figures: docs/benchmarks.md, figure 6). Only
+ * and tests/protocol/schema-validator.test.ts; the figures: docs/benchmarks.md, figure 6). Only
  * against a built executable (WORKBENCH_BIN) on Linux (/proc): `bun src/main.ts` and `deno run`
  * compile the source at start and hold far more, and other systems have no VmRSS to read.
  */

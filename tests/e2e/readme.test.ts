@@ -44,6 +44,17 @@ test("readme: every relative link in README.md and docs/ names a file that exist
   }
 });
 
+test("readme: every file of this repository that README.md or docs/ names exists", () => {
+  const missing: string[] = [];
+  for (const document of documents) {
+    const text = readFileSync(`${repoRoot}/${document}`, "utf8");
+    for (const [path] of text.matchAll(/\b(?:src|tests|scripts)\/[\w./-]+\.(?:ts|json|py)\b/g)) {
+      if (!existsSync(`${repoRoot}/${path}`)) missing.push(`${document}: ${path}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});
+
 test("readme: use_tool's introduction says to open the toolbox in the same connection, with Inspector lines that pass the workbench's own flags", () => {
   const section = readme.slice(readme.indexOf("## What your client sees"), readme.indexOf("## Where the logs are"));
   assert.ok(section.includes("Open a toolbox in the same connection before you call its tools"), section);
