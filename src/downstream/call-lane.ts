@@ -8,6 +8,7 @@
  */
 import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../protocol/sdk.ts";
 import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";
+import type { Upstream } from "../protocol/upstream.ts";
 
 export type CallFailure =
   /** The server's own error answer: its code and data are kept for the client (a -32042's URLs). */
@@ -35,6 +36,8 @@ export interface LaneCall {
   onProgress?: (progress: Progress) => void;
   /** The client's request this call serves (a use_tool call), for what the server asks meanwhile. */
   relatedRequestId?: RequestId;
+  /** The session the call works for: what the server asks or logs meanwhile goes to it. */
+  upstream?: Upstream;
   /** A 2026-07-28 server's call: the client's answers to its input requests, passed on as they came. */
   input?: CallInput;
 }
@@ -46,6 +49,8 @@ export interface CallInFlight {
   /** The task the server runs the call as, once it said which (a task call). */
   taskId?: string;
   relatedRequestId?: RequestId;
+  /** The session the call works for (none for a subcommand's call). */
+  readonly upstream?: Upstream;
   /**
    * Aborted when the call is given up (cancelled, timed out, its connection closed), not when it
    * gets its answer: a request the server made meanwhile may be for other work.
@@ -134,7 +139,7 @@ export class ToolCallLane {
         resolve: (result) => (settle(), resolve(result)),
         fail,
         progress: (progress) => (armIdle(), call.onProgress?.(progress)),
-        inFlight: { requestId: id, relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 },
+        inFlight: { requestId: id, relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned: abandoned.signal, hold, questions: 0 },
       });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       armIdle();

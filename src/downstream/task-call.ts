@@ -58,7 +58,7 @@ export async function callAsTask(
       if (!failure) armIdle();
     };
   };
-  const inFlight: CallInFlight = { relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 };
+  const inFlight: CallInFlight = { relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned: abandoned.signal, hold, questions: 0 };
   calls?.add(inFlight);
   const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
   const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
