@@ -9,7 +9,7 @@ import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { sharedConfig, sharingKey } from "../config/definition.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
-import type { Timers } from "../downstream/call-lane.ts";
+import type { Timers } from "../downstream/idle-clock.ts";
 import { mirroredCapabilities } from "../downstream/relay.ts";
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import type { Upstream } from "../protocol/upstream.ts";

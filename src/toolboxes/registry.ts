@@ -12,7 +12,7 @@ import type { ServerSession } from "../downstream/server-session.ts";
 import type { CallOptions, ConnectionHost } from "../downstream/session-options.ts";
 import type { RestartPolicy } from "../downstream/restart-policy.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
-import type { Timers } from "../downstream/call-lane.ts";
+import type { Timers } from "../downstream/idle-clock.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import { applyToolFilters } from "./filters.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";

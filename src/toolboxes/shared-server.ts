@@ -12,7 +12,7 @@ import { RestartPolicy } from "../downstream/restart-policy.ts";
 import { isRemote } from "../config/index.ts";
 import { loginNeededIn } from "../auth/chat-login.ts";
 import { EMPTY_LISTING, type ServerListing } from "../downstream/listing.ts";
-import type { Timers } from "../downstream/call-lane.ts";
+import { REAL_TIMERS, type Timers } from "../downstream/idle-clock.ts";
 import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
 
 export type Connected = { ok: true; connection: ServerSession } | { ok: false; error: string };
@@ -31,11 +31,6 @@ export interface SharedServerHost {
   onResourceUpdated?(server: SharedServer, uri: string): void;
   timers?: Timers;
 }
-
-const REAL_TIMERS: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export class SharedServer {
   /** The first toolbox and server (in configuration order) that name it, and the settings all share. */
