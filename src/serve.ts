@@ -1,13 +1,12 @@
 /**
- * Serving MCP on stdio, wired: the platform's streams, the client's session in front, the
- * toolboxes and their servers behind, the caches and logins, and the stop on a signal, a closed
- * connection or a parent gone. One client, one session; the pieces below it hold no client of
- * their own.
+ * Serving MCP on stdio, wired: the platform's streams, the client's session in front, the pool of
+ * servers behind, the caches and logins, and the stop on a signal, a closed connection or a parent
+ * gone. Stdio serves one client: one session (upstream/session.ts); the pool could serve several.
  */
 import type { Platform } from "./platform/types.ts";
 import type { WorkbenchConfig } from "./config/index.ts";
-import { serveWorkbench } from "./upstream/session.ts";
-import { ToolboxRegistry } from "./toolboxes/registry.ts";
+import { openSession } from "./upstream/session.ts";
+import { ServerPool } from "./toolboxes/pool.ts";
 import { ListingCache } from "./cache/listing-cache.ts";
 import { commandSearchFor } from "./downstream/links/command-path.ts";
 import { toolboxFigures } from "./upstream/toolbox-figures.ts";
@@ -18,7 +17,6 @@ import { NAME, VERSION } from "./protocol/version.ts";
 import { AuthStore, authDir } from "./auth/auth-store.ts";
 import { chatLogin } from "./auth/chat-login.ts";
 import { storedLogins } from "./auth/remote-auth.ts";
-import { ClientUpstream } from "./upstream/client-upstream.ts";
 
 /** After the client closes our stdin: how long its last requests may take to be answered. */
 const STDIN_DRAIN_MS = 2_000;
@@ -47,9 +45,8 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   const serversBehind = new FlowGate();
   const cache = new ListingCache(platform);
   // Servers start after the client's initialize: by then it is known what the client declared.
-  const upstream = new ClientUpstream();
   const store = new AuthStore(authDir(platform.env, platform.os), platform);
-  const registry = new ToolboxRegistry(config, {
+  const pool = new ServerPool(config, {
     spawn: platform.spawn,
     env: platform.env,
     windows: platform.windows,
@@ -58,10 +55,11 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
     readGate: backpressure,
     sendGate: serversBehind,
     auth: storedLogins(store, path, platform.readTextFile),
-    upstream,
-    chatLogin: chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
     eras: cache,
-  }, { cache });
+  }, {
+    cache,
+    chatLogin: (upstream) => chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
+  });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,
     quoteIgnoredLines: false,
@@ -77,23 +75,22 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   const parentWatch = setInterval(() => {
     if (!platform.parentAlive()) stop("the parent process is gone");
   }, PARENT_CHECK_MS);
-  const server = await serveWorkbench(transport, {
+  const session = await openSession(transport, {
     config,
     configPath: path,
-    registry,
+    pool,
     figures: await toolboxFigures(config, cache),
     cache,
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
     onInitialized: () => platform.startupDone(),
-    upstream,
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   const reason = await stopped;
   clearInterval(parentWatch);
   log.flush();
   say(`${NAME}: stopping (${reason})`);
-  await registry.closeAll();
-  await server.close().catch(() => {});
+  await session.close();
+  await pool.closeAll();
   return 0;
 }

@@ -8,6 +8,8 @@
  */
 import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../protocol/sdk.ts";
 import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";
+import type { Upstream } from "../protocol/upstream.ts";
+import { IdleClock, REAL_TIMERS, type Timers } from "./idle-clock.ts";
 
 export type CallFailure =
   /** The server's own error answer: its code and data are kept for the client (a -32042's URLs). */
@@ -35,6 +37,8 @@ export interface LaneCall {
   onProgress?: (progress: Progress) => void;
   /** The client's request this call serves (a use_tool call), for what the server asks meanwhile. */
   relatedRequestId?: RequestId;
+  /** The session the call works for: what the server asks or logs meanwhile goes to it. */
+  upstream?: Upstream;
   /** A 2026-07-28 server's call: the client's answers to its input requests, passed on as they came. */
   input?: CallInput;
 }
@@ -46,6 +50,8 @@ export interface CallInFlight {
   /** The task the server runs the call as, once it said which (a task call). */
   taskId?: string;
   relatedRequestId?: RequestId;
+  /** The session the call works for (none for a subcommand's call). */
+  readonly upstream?: Upstream;
   /**
    * Aborted when the call is given up (cancelled, timed out, its connection closed), not when it
    * gets its answer: a request the server made meanwhile may be for other work.
@@ -67,16 +73,6 @@ interface Pending {
 /** Our ids are strings with a prefix, so they never meet the SDK Client's numeric ids. */
 const ID_PREFIX = "wb-";
 
-/** The clock the lane's timeouts run on: the real one, or a test's (as RestartPolicy takes `now`). */
-export interface Timers {
-  set(callback: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const REAL_TIMERS: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export class ToolCallLane {
   readonly #send: (message: JSONRPCMessage) => Promise<void>;
@@ -96,29 +92,13 @@ export class ToolCallLane {
     const id = `${ID_PREFIX}${this.#nextId++}`;
     return new Promise<CallToolResult>((resolve, reject) => {
       const timers = this.#timers;
-      let idle: unknown;
-      let holds = 0;
       const abandoned = new AbortController();
-      const armIdle = () => {
-        timers.clear(idle);
-        if (holds === 0) idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
-      };
-      const hold = () => {
-        holds++;
-        armIdle();
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          holds--;
-          if (this.#pending.has(id)) armIdle();
-        };
-      };
+      const idle = new IdleClock(timers, call.idleTimeoutMs, () => fail({ kind: "idle-timeout" }), () => this.#pending.has(id));
       const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
       const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
       const settle = () => {
         this.#pending.delete(id);
-        timers.clear(idle);
+        idle.stop();
         timers.clear(total);
         call.signal?.removeEventListener("abort", onAbort);
       };
@@ -133,11 +113,11 @@ export class ToolCallLane {
       this.#pending.set(id, {
         resolve: (result) => (settle(), resolve(result)),
         fail,
-        progress: (progress) => (armIdle(), call.onProgress?.(progress)),
-        inFlight: { requestId: id, relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 },
+        progress: (progress) => (idle.restart(), call.onProgress?.(progress)),
+        inFlight: { requestId: id, relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned: abandoned.signal, hold: () => idle.hold(), questions: 0 },
       });
       call.signal?.addEventListener("abort", onAbort, { once: true });
-      armIdle();
+      idle.restart();
       const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
       this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
     });

@@ -42,10 +42,16 @@ export function questionOwner(request: FromServer, calls: ServerCalls): Owner {
   return known === "unknown" ? { call: guessedOwner(calls), guessed: true } : { call: known, guessed: false };
 }
 
-/** Nothing says which call asked: the oldest that carries no question, else the one with the fewest. */
-export function guessedOwner(calls: ServerCalls): CallInFlight | undefined {
+/**
+ * Nothing says which call asked: the oldest that carries no question, else the one with the
+ * fewest; among the calls `among` admits, where given (those of one session).
+ */
+export function guessedOwner(calls: ServerCalls, among?: (call: CallInFlight) => boolean): CallInFlight | undefined {
   let owner: CallInFlight | undefined;
-  for (const call of calls.inFlight()) if (!owner || call.questions < owner.questions) owner = call;
+  for (const call of calls.inFlight()) {
+    if (among && !among(call)) continue;
+    if (!owner || call.questions < owner.questions) owner = call;
+  }
   return owner;
 }
 

@@ -15,12 +15,13 @@ import {
   ListRootsRequestSchema,
   type LoggingLevel,
   LoggingMessageNotificationSchema,
+  ErrorCode,
   McpError,
   type RequestId,
 } from "../protocol/sdk.ts";
 import { guessedOwner, notificationOwner, questionOwner, type ServerCalls } from "./question-owner.ts";
 import type { CallInFlight } from "./call-lane.ts";
-import { messageOf, passedOn } from "../protocol/errors.ts";
+import { errorWithCode, messageOf, passedOn } from "../protocol/errors.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 
 /** Calls one question may go with at most, as each carrier ends before it is answered. */
@@ -108,27 +109,54 @@ export class DownstreamRelay {
 
   async #relay(request: { method: string; params?: Record<string, unknown> }, { requestId, signal }: { requestId: RequestId; signal: AbortSignal }) {
     const { call, guessed } = questionOwner({ id: requestId, meta: request.params?._meta }, this.#calls);
+    const session = this.#sessionAsked(call, guessed);
     let carrier = call;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#ask(request, carrier, signal);
+        return await this.#ask(request, session, carrier, signal);
       } catch (error) {
         // A guessed carrier that got its own answer first took the question with it (a 2026-07-28
-        // client's question ends with its call): it goes with a call still waiting instead.
+        // client's question ends with its call): it goes with a call still waiting instead, of the same session.
         const ended = guessed && carrier && !carrier.abandoned.aborted && !signal.aborted && !this.#calls.inFlight().includes(carrier);
-        const next = ended && attempt < MAX_CARRIERS ? guessedOwner(this.#calls) : undefined;
+        const next = ended && attempt < MAX_CARRIERS ? guessedOwner(this.#calls, (other) => this.#sessionOf(other) === session) : undefined;
         if (!next) throw asRelayedError(error);
         carrier = next;
       }
     }
   }
 
-  async #ask(request: { method: string; params?: Record<string, unknown> }, call: CallInFlight | undefined, signal: AbortSignal) {
+  /**
+   * The session a question goes to: its call's. A question of no call goes to the one session
+   * using the server, and one that only a guess places goes nowhere while calls of two sessions
+   * are in flight: a guess would put one person's question in front of another.
+   */
+  #sessionAsked(call: CallInFlight | undefined, guessed: boolean): Upstream {
+    const sessions = this.#upstream.sessions?.() ?? [this.#upstream];
+    if (call && guessed) {
+      const calling = new Set(this.#calls.inFlight().map((other) => this.#sessionOf(other)));
+      if (calling.size > 1) {
+        throw errorWithCode(
+          ErrorCode.InvalidRequest,
+          `The server is shared by ${sessions.length} sessions with calls in flight, and nothing says which call asked: ` +
+            `the question goes to none of them`,
+        );
+      }
+    }
+    if (call) return this.#sessionOf(call);
+    if (sessions.length <= 1) return sessions[0] ?? this.#upstream;
+    throw errorWithCode(ErrorCode.InvalidRequest, `The server is shared by ${sessions.length} sessions and the question belongs to no call of one of them`);
+  }
+
+  #sessionOf(call: CallInFlight): Upstream {
+    return call.upstream ?? this.#upstream;
+  }
+
+  async #ask(request: { method: string; params?: Record<string, unknown> }, session: Upstream, call: CallInFlight | undefined, signal: AbortSignal) {
     const release = call?.hold();
     // Counted until answered: the next question goes to a call that carries none, where that is a choice.
     if (call) call.questions++;
     try {
-      return await this.#upstream.request(request.method, request.params, {
+      return await session.request(request.method, request.params, {
         signal: call ? AbortSignal.any([signal, call.abandoned]) : signal,
         relatedRequestId: call?.relatedRequestId,
         timeout: this.#target.requestTimeoutMs,
@@ -140,10 +168,12 @@ export class DownstreamRelay {
     }
   }
 
+  /** During a call, to that call's session; outside one, to every session using the server (each at its own level). */
   async #notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void> {
     const call = notificationOwner({ meta: notification.params?._meta }, this.#calls);
     try {
-      await this.#upstream.notify(notification.method, notification.params, call?.relatedRequestId);
+      const session = call ? this.#sessionOf(call) : this.#upstream;
+      await session.notify(notification.method, notification.params, call?.relatedRequestId);
     } catch (error) {
       this.#log(`passing on ${notification.method} failed: ${messageOf(error)}`);
     }

@@ -14,7 +14,10 @@ import type { EraMemory } from "./era/era-link.ts";
 export type ConnectionHost = LinkHost & {
   /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
   auth?: RemoteAuth;
-  /** The client in front of us, whose capabilities each server is given; none for the subcommands. */
+  /**
+   * The clients a server works for (one session, or the sessions sharing it), whose capabilities
+   * it is given; none for the subcommands.
+   */
   upstream?: Upstream;
   /** A login the user gives in the client (URL elicitation); none for the subcommands. */
   chatLogin?: ChatLogin;
@@ -34,6 +37,8 @@ export interface CallOptions {
   limits?: CallLimits;
   /** The client's request (a use_tool call) this call serves. */
   relatedRequestId?: RequestId;
+  /** The session the call works for: the server's questions and log messages during it go there. */
+  upstream?: Upstream;
   /** What a 2026-07-28 client's retry carries for the server. */
   input?: CallInput;
 }

@@ -8,13 +8,9 @@
  * makes for the task carry that id (related-task `_meta`) and are the call's.
  */
 import { type CallToolResult, CallToolResultSchema, type Client, type Progress } from "../protocol/sdk.ts";
-import { CallError, type CallFailure, type CallInFlight, type LaneCall, type Timers } from "./call-lane.ts";
+import { CallError, type CallFailure, type CallInFlight, type LaneCall } from "./call-lane.ts";
+import { IdleClock, REAL_TIMERS, type Timers } from "./idle-clock.ts";
 import { messageOf } from "../protocol/errors.ts";
-
-const REAL_TIMERS: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export function requiresTask(tool: { execution?: { taskSupport?: string } } | undefined): boolean {
   return tool?.execution?.taskSupport === "required";
@@ -40,25 +36,9 @@ export async function callAsTask(
     // The server stops work nobody waits for.
     if (taskId !== undefined) void client.experimental.tasks.cancelTask(taskId).catch(() => {});
   };
-  let idle: unknown;
-  let holds = 0;
-  const armIdle = () => {
-    timers.clear(idle);
-    if (holds === 0) idle = timers.set(() => fail({ kind: "idle-timeout" }), call.idleTimeoutMs);
-  };
   // Time the client spends answering the task's questions does not count toward the call timeout.
-  const hold = () => {
-    holds++;
-    armIdle();
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      holds--;
-      if (!failure) armIdle();
-    };
-  };
-  const inFlight: CallInFlight = { relatedRequestId: call.relatedRequestId, abandoned: abandoned.signal, hold, questions: 0 };
+  const idle = new IdleClock(timers, call.idleTimeoutMs, () => fail({ kind: "idle-timeout" }), () => !failure);
+  const inFlight: CallInFlight = { relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned: abandoned.signal, hold: () => idle.hold(), questions: 0 };
   calls?.add(inFlight);
   const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
   const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
@@ -66,11 +46,11 @@ export async function callAsTask(
   // One counter for every sign of life, so that the client's progress only goes up.
   let steps = 0;
   const progressed = (message?: string) => {
-    armIdle();
+    idle.restart();
     const progress: Progress = { progress: ++steps, ...(message !== undefined && { message }) };
     call.onProgress?.(progress);
   };
-  armIdle();
+  idle.restart();
   try {
     const stream = client.experimental.tasks.callToolStream(
       { name: call.name, arguments: call.arguments },
@@ -102,7 +82,7 @@ export async function callAsTask(
     throw error;
   } finally {
     calls?.delete(inFlight);
-    timers.clear(idle);
+    idle.stop();
     timers.clear(total);
     call.signal?.removeEventListener("abort", onAbort);
   }

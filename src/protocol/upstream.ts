@@ -1,7 +1,8 @@
 /**
  * The client a server session works for, as the servers' side sees it: what it declared, requests
  * to it and notifications, its log level and roots changing. The client's side implements it
- * (upstream/client-upstream.ts); the servers' side and a login in the chat only use it.
+ * (upstream/client-upstream.ts, one per session; toolboxes/server-users.ts for the sessions that
+ * share a server); the servers' side and a login in the chat only use it.
  */
 import type { ClientCapabilities, LoggingLevel, RequestId } from "./sdk.ts";
 
@@ -28,4 +29,19 @@ export interface Upstream {
   onLogLevel(listener: (level: LoggingLevel) => void): () => void;
   /** Called each time the client says its roots changed; returns the unsubscribe. */
   onRootsChanged(listener: () => void): () => void;
+  /**
+   * The sessions this stands for, where it is several: a shared server's clients (see
+   * toolboxes/server-users.ts). A session itself leaves it out: it is one.
+   */
+  sessions?(): readonly Upstream[];
+}
+
+/** The logging levels, most verbose first (RFC 5424 as MCP names them). */
+export const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/** True when a message at `level` is let through by a client that set `threshold` (none set: all). */
+export function levelAdmits(threshold: LoggingLevel | undefined, level: unknown): boolean {
+  if (threshold === undefined) return true;
+  const at = LOG_LEVELS.indexOf(level as LoggingLevel);
+  return at === -1 || at >= LOG_LEVELS.indexOf(threshold);
 }

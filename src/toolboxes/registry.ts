@@ -1,20 +1,22 @@
 /**
- * The toolboxes a session has opened. Opening connects every server of a toolbox in parallel;
- * concurrent opens share one attempt; servers that failed (or were lost) are tried again by the
- * next open, while connected ones are kept as they are. Servers with one definition are one
- * connection, whatever toolboxes list them (see definition.ts); each toolbox keeps its own name for
- * it, its own toolFilters view and its own call limits.
+ * The toolboxes a session has opened (each session its own). Opening connects every server of a
+ * toolbox in parallel; concurrent opens share one attempt; servers that failed (or were lost) are
+ * tried again by the next open, while connected ones are kept as they are. Servers with one
+ * definition are one connection, whatever toolboxes (and sessions with the same capabilities)
+ * list them: the pool holds them (see pool.ts); each toolbox keeps its own name for it, its own
+ * toolFilters view and its own call limits.
  */
 import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
 import type { CallToolResult, Tool } from "../protocol/sdk.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { CallOptions, ConnectionHost } from "../downstream/session-options.ts";
 import type { RestartPolicy } from "../downstream/restart-policy.ts";
-import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
-import type { Timers } from "../downstream/call-lane.ts";
+import type { ListingCache } from "../cache/listing-cache.ts";
+import type { Timers } from "../downstream/idle-clock.ts";
+import type { Upstream } from "../protocol/upstream.ts";
 import { applyToolFilters } from "./filters.ts";
-import { sharedConfig, sharingKey } from "../config/definition.ts";
-import { type Connected, SharedServer } from "./shared-server.ts";
+import type { Connected, SharedServer } from "./shared-server.ts";
+import { type PoolUser, ServerPool } from "./pool.ts";
 
 export type { Connected };
 
@@ -25,6 +27,8 @@ export interface RegistryOptions {
   onSettled?: (toolbox: string, slot: ServerSlot) => void;
   /** For tests of the idle stop. */
   timers?: Timers;
+  /** The session whose toolboxes these are; the host's client otherwise. */
+  upstream?: Upstream;
 }
 
 /** A server as one toolbox sees it: its name there, its filters, over the shared connection. */
@@ -105,32 +109,35 @@ export interface OpenToolbox {
 
 export class ToolboxRegistry {
   readonly #config: WorkbenchConfig;
-  readonly #host: ConnectionHost;
   readonly #open = new Map<string, OpenToolbox>();
   readonly #opening = new Map<string, Promise<OpenToolbox>>();
-  /** Every server definition, made when first needed, by sharing key. */
-  readonly #shared = new Map<string, SharedServer>();
-  /** Every configured server by sharing key, in configuration order: one definition's settings are merged. */
-  readonly #byKey = new Map<string, { toolbox: string; server: string; config: ServerConfig }[]>();
-  /** Every live connection, connecting or connected, so that shutdown reaches them all. */
-  readonly #connections = new Set<ServerSession>();
+  readonly #pool: ServerPool;
+  /** The pool is this registry's alone (a subcommand's): closing closes it. */
+  readonly #ownPool: boolean;
+  /** This registry as a user of the pool's servers. */
+  readonly #user: PoolUser;
   readonly #options: RegistryOptions;
   /** Every configured server in configuration order, and its slot once one is asked for outside an open. */
   readonly configured: ConfiguredServer[] = [];
   readonly #slots = new Map<ConfiguredServer, ServerSlot>();
+  /** The resource URIs this session subscribed to: only their updates reach it. */
+  readonly subscriptions = new Set<string>();
   #watcher?: CatalogWatcher;
   #closed = false;
 
-  constructor(config: WorkbenchConfig, host: ConnectionHost, options: RegistryOptions = {}) {
+  /** With the process's pool, a session's toolboxes; with a host, a pool of its own (a subcommand's, a test's). */
+  constructor(config: WorkbenchConfig, servers: ConnectionHost | ServerPool, options: RegistryOptions = {}) {
     this.#config = config;
-    this.#host = host;
     this.#options = options;
+    this.#ownPool = !(servers instanceof ServerPool);
+    this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers });
+    this.#user = {
+      upstream: options.upstream ?? (servers instanceof ServerPool ? undefined : servers.upstream),
+      listingChanged: (shared) => this.#watcher?.listingChanged(shared),
+      resourceUpdated: (shared, uri) => this.#watcher?.resourceUpdated(shared, uri),
+    };
     for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
       for (const [server, serverConfig] of Object.entries(mcpServers)) {
-        const key = sharingKey(serverConfig);
-        const users = this.#byKey.get(key) ?? [];
-        users.push({ toolbox, server, config: serverConfig });
-        this.#byKey.set(key, users);
         this.configured.push({ toolbox, server, config: serverConfig, rank: this.configured.length });
       }
     }
@@ -188,14 +195,15 @@ export class ToolboxRegistry {
     this.#watcher = watcher;
   }
 
-  /** Ends every connection and child, and waits for the listing cache's writes; later opens fail. */
+  /**
+   * The session ended: later opens fail, and servers no other session uses stop. A registry with a
+   * pool of its own ends every connection and child, and waits for the listing cache's writes.
+   */
   async closeAll(): Promise<void> {
     this.#closed = true;
     this.#open.clear();
-    await Promise.allSettled([...this.#shared.values()].map((shared) => shared.close()));
-    await Promise.allSettled([...this.#connections].map((connection) => connection.close()));
-    // What the servers listed reaches the cache before a command exits.
-    await this.#options.cache?.flush();
+    if (this.#ownPool) await this.#pool.closeAll();
+    else await this.#pool.release(this.#user);
   }
 
   #fresh(name: string): OpenToolbox {
@@ -208,37 +216,6 @@ export class ToolboxRegistry {
   }
 
   #sharedFor(config: ServerConfig): SharedServer {
-    const key = sharingKey(config);
-    let shared = this.#shared.get(key);
-    if (!shared) {
-      const users = this.#byKey.get(key) ?? [];
-      const [first] = users;
-      const target = { toolbox: first.toolbox, server: first.server, config: sharedConfig(users.map((user) => user.config)) };
-      shared = new SharedServer(target, {
-        connectionHost: this.#host,
-        live: this.#connections,
-        closed: () => this.#closed,
-        onListed: () => this.#remember(users, shared!),
-        onListingChanged: () => {
-          this.#remember(users, shared!);
-          this.#watcher?.listingChanged(shared!);
-        },
-        onResourceUpdated: (_, uri) => this.#watcher?.resourceUpdated(shared!, uri),
-        timers: this.#options.timers,
-      });
-      this.#shared.set(key, shared);
-    }
-    return shared;
-  }
-
-  /** Each configured server of this definition keeps its own view in the listing cache. */
-  #remember(users: { config: ServerConfig }[], shared: SharedServer): void {
-    const cache = this.#options.cache;
-    if (!cache) return;
-    // The list is the one made for what this connection declared: the cache keeps one per set.
-    const declared = shared.connection && capabilityKey(shared.connection.declared);
-    for (const { config } of users) {
-      void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared).catch(() => {});
-    }
+    return this.#pool.serverFor(config, this.#user);
   }
 }

@@ -12,7 +12,7 @@ import { RestartPolicy } from "../downstream/restart-policy.ts";
 import { isRemote } from "../config/index.ts";
 import { loginNeededIn } from "../auth/chat-login.ts";
 import { EMPTY_LISTING, type ServerListing } from "../downstream/listing.ts";
-import type { Timers } from "../downstream/call-lane.ts";
+import { REAL_TIMERS, type Timers } from "../downstream/idle-clock.ts";
 import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
 
 export type Connected = { ok: true; connection: ServerSession } | { ok: false; error: string };
@@ -21,7 +21,7 @@ export interface SharedServerHost {
   connectionHost: ConnectionHost;
   /** Every connection made, until closed: shutdown reaches them all. */
   live: Set<ServerSession>;
-  /** The workbench is shutting down: no new connection. */
+  /** The workbench is shutting down, or no session uses the server any more: no new connection. */
   closed(): boolean;
   /** A list of tools came (on connect, or after the server said they changed). */
   onListed?(server: SharedServer): void;
@@ -31,11 +31,6 @@ export interface SharedServerHost {
   onResourceUpdated?(server: SharedServer, uri: string): void;
   timers?: Timers;
 }
-
-const REAL_TIMERS: Timers = {
-  set: (callback, ms) => setTimeout(callback, ms),
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 export class SharedServer {
   /** The first toolbox and server (in configuration order) that name it, and the settings all share. */
@@ -55,8 +50,8 @@ export class SharedServer {
   /** It connected (and listed) once: a later failure is a failed restart, not a failed start. */
   #started = false;
   #lastListing: ServerListing = EMPTY_LISTING;
-  /** URIs the client subscribed to here: while there are any, the idle clock does not run. */
-  readonly subscriptions = new Set<string>();
+  /** URIs subscribed to here, and by whom (each session's registry): while there are any, the idle clock does not run. */
+  readonly subscriptions = new Map<string, Set<unknown>>();
 
   constructor(target: ConnectionTarget, host: SharedServerHost) {
     this.target = target;
@@ -144,6 +139,22 @@ export class SharedServer {
     }
   }
 
+  /** Someone subscribed to a URI here. */
+  subscribed(uri: string, by: unknown): void {
+    const subscribers = this.subscriptions.get(uri) ?? new Set();
+    subscribers.add(by);
+    this.subscriptions.set(uri, subscribers);
+  }
+
+  /** Someone unsubscribed; true when nobody else is still subscribed to the URI. */
+  unsubscribed(uri: string, by: unknown): boolean {
+    const subscribers = this.subscriptions.get(uri);
+    subscribers?.delete(by);
+    if (subscribers?.size) return false;
+    this.subscriptions.delete(uri);
+    return true;
+  }
+
   /** Used without a call (its toolbox was opened again): the idle clock starts over. */
   touch(): void {
     this.#arm();
@@ -185,6 +196,11 @@ export class SharedServer {
       connection = ServerSession.open(this.target, this.#host.connectionHost);
       this.#host.live.add(connection);
       await connection.connect();
+      // Stopped meanwhile (shutdown, or its last session left): nobody is waiting for it.
+      if (this.#host.closed()) {
+        void this.#release(connection);
+        return new Error("the workbench is shutting down");
+      }
       this.connection = connection;
       this.#started = true;
       this.error = undefined;

@@ -4,6 +4,7 @@ import type { CallToolResult, Progress, RequestId } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { CallInput } from "../protocol/wire.ts";
+import type { Upstream } from "../protocol/upstream.ts";
 
 /** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
 export interface RpcError {
@@ -18,7 +19,10 @@ export const Failure = <T = never>(error: string, rpc?: RpcError): Result<T> => 
 
 export interface ToolContext {
   config: WorkbenchConfig;
+  /** The session's toolboxes (each session opens its own). */
   registry: ToolboxRegistry;
+  /** The session the call works for: a server's questions and log messages during it go there. */
+  upstream?: Upstream;
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
   /** The id of the client's tools/call request, for requests a server makes while serving it. */

@@ -75,6 +75,7 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
         signal: ctx.signal,
         onProgress: ctx.onProgress,
         relatedRequestId: ctx.requestId,
+        upstream: ctx.upstream,
         input: ctx.input,
       });
       if (ctx.onToolResult) {

@@ -15,11 +15,11 @@ import {
   SetLevelRequestSchema,
 } from "../protocol/sdk.ts";
 import type { UpstreamGate } from "./era/gate.ts";
-import type { Upstream, UpstreamRequestOptions } from "../protocol/upstream.ts";
+import { levelAdmits, type Upstream, type UpstreamRequestOptions } from "../protocol/upstream.ts";
 import { INPUT_METHODS } from "../protocol/wire.ts";
 
 
-/** The Upstream of the SDK Server that serves the client: attached once the Server exists. */
+/** One session's Upstream, of the SDK Server that serves its client: attached once the Server exists. */
 export class ClientUpstream implements Upstream {
   #server?: Server;
   #gate?: UpstreamGate;
@@ -66,6 +66,8 @@ export class ClientUpstream implements Upstream {
   }
 
   async notify(method: string, params: Record<string, unknown> | undefined, relatedRequestId?: RequestId) {
+    // A server shared with a more verbose session logs at that session's level: this one gets its own.
+    if (method === "notifications/message" && !levelAdmits(this.#logLevel, params?.level)) return;
     await this.#server?.notification({ method, params } as never, { relatedRequestId });
   }
 

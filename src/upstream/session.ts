@@ -1,10 +1,14 @@
 /**
- * The MCP server a client talks to: the SDK's low-level Server (initialize, tools/list and the rest
- * of the protocol) with the tools/call lane in front of it for our two meta-tools.
+ * A session: one connected client, opened from its transport. It holds the MCP server the client
+ * talks to (the SDK's low-level Server for initialize, tools/list and the rest of the protocol,
+ * with the tools/call lane in front of it for our two meta-tools), the client as the servers see
+ * it (capabilities, log level, roots), its open toolboxes and subscriptions, and its calls. The
+ * servers behind it come from the process's pool, shared with other sessions that declared the same.
  */
 import { type ClientCapabilities, ListToolsRequestSchema, Server } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import type { ToolboxRegistry } from "../toolboxes/registry.ts";
+import { ToolboxRegistry } from "../toolboxes/registry.ts";
+import type { ServerPool } from "../toolboxes/pool.ts";
 import type { StreamTransport } from "../transport/stream-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
@@ -14,7 +18,7 @@ import { buildInstructions } from "./instructions.ts";
 import type { FiguresFor } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-intake.ts";
 import { lazySchemaValidator } from "../protocol/schema-validator.ts";
-import type { ClientUpstream } from "./client-upstream.ts";
+import { ClientUpstream } from "./client-upstream.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
 import { UriTable } from "./catalog/uri-table.ts";
 import { learnUris } from "./catalog/learn-uris.ts";
@@ -36,6 +40,44 @@ export interface WorkbenchServerOptions {
   onInitialized?: () => void;
   /** Takes the client's logging level and roots changes for the servers behind us. */
   upstream?: ClientUpstream;
+}
+
+export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream"> & {
+  /** The process's shared servers. */
+  pool: ServerPool;
+};
+
+export interface UpstreamSession {
+  /** The client as the servers behind see it. */
+  readonly upstream: ClientUpstream;
+  /** This session's toolboxes. */
+  readonly registry: ToolboxRegistry;
+  readonly server: Server;
+  /** Ends the session: its toolboxes close, and servers no other session uses stop. */
+  close(): Promise<void>;
+}
+
+/** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
+export async function openSession(transport: StreamTransport, options: SessionOptions): Promise<UpstreamSession> {
+  const { pool, ...rest } = options;
+  const upstream = new ClientUpstream();
+  const registry = new ToolboxRegistry(options.config, pool, { upstream });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    closing ??= (async () => {
+      await registry.closeAll();
+      await server.close().catch(() => {});
+    })();
+  const server = await serveWorkbench(transport, {
+    ...rest,
+    registry,
+    upstream,
+    onClose: () => {
+      void close();
+      options.onClose();
+    },
+  });
+  return { upstream, registry, server, close };
 }
 
 /** Creates the server and connects it to the client's transport. */
@@ -67,6 +109,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
   serveToolCalls(gate, dispatcher, {
     config,
     registry,
+    upstream: options.upstream,
     onToolResult: (owner, result) => learnUris(uris, owner, result),
     clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
     clientSpeaksModern: () => gate.modern,

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CallError, serverAnswer, type Timers, ToolCallLane } from "../../src/downstream/call-lane.ts";
+import { CallError, serverAnswer, ToolCallLane } from "../../src/downstream/call-lane.ts";
+import type { Timers } from "../../src/downstream/idle-clock.ts";
 import type { JSONRPCMessage } from "../helpers/sdk.ts";
 
 /** A clock that moves only when told to, so timeouts are checked to the millisecond, unhurried. */

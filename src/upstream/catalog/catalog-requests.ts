@@ -51,6 +51,8 @@ export function serveCatalog(server: Server, registry: ToolboxRegistry, table: U
       if (now.resources !== before.resources) void server.sendResourceListChanged().catch(() => {});
     },
     resourceUpdated(_, uri) {
+      // A server shared with other sessions tells of their subscriptions too.
+      if (!registry.subscriptions.has(uri)) return;
       void server.sendResourceUpdated({ uri }).catch(() => {});
     },
   });

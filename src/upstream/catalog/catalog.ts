@@ -129,15 +129,19 @@ export class WorkbenchCatalog {
   async subscribe(uri: string): Promise<unknown> {
     const result = await this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema);
     const shared = this.#sharedOf(uri);
-    shared?.subscriptions.add(uri);
+    shared?.subscribed(uri, this.#registry);
+    this.#registry.subscriptions.add(uri);
     shared?.touch();
     return result;
   }
 
+  /** The server is told only when no other session sharing it is still subscribed. */
   async unsubscribe(uri: string): Promise<unknown> {
-    const result = await this.#toOwner(uri, "resources/unsubscribe", { uri }, EmptyResultSchema);
     const shared = this.#sharedOf(uri);
-    shared?.subscriptions.delete(uri);
+    const others = [...shared?.subscriptions.get(uri) ?? []].some((by) => by !== this.#registry);
+    const result = others ? {} : await this.#toOwner(uri, "resources/unsubscribe", { uri }, EmptyResultSchema);
+    shared?.unsubscribed(uri, this.#registry);
+    this.#registry.subscriptions.delete(uri);
     shared?.touch();
     return result;
   }

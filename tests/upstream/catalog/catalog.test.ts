@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { platform } from "#platform";
 import { validateConfig } from "../../../src/config/index.ts";
 import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
+import { ServerPool } from "../../../src/toolboxes/pool.ts";
 import { UriTable } from "../../../src/upstream/catalog/uri-table.ts";
 import { RESOURCE_NOT_FOUND, WorkbenchCatalog } from "../../../src/upstream/catalog/catalog.ts";
 import type { JSONRPCRequest } from "../../../src/protocol/sdk.ts";
@@ -112,12 +113,35 @@ test("catalog: resources/subscribe reaches the owner, which then keeps the subsc
   await request("resources/subscribe", { uri: "tmpl://1" });
   assert.deepEqual(await subscribedOn("ops"), ["btmpl://1"]);
   assert.deepEqual(await subscribedOn("dev"), ["tmpl://1"]);
-  assert.deepEqual([...registry.slot(b()).shared.subscriptions], ["btmpl://1"]);
-  assert.deepEqual([...registry.slot(a()).shared.subscriptions], ["tmpl://1"]);
+  assert.deepEqual([...registry.slot(b()).shared.subscriptions.keys()], ["btmpl://1"]);
+  assert.deepEqual([...registry.slot(a()).shared.subscriptions.keys()], ["tmpl://1"]);
   await request("resources/unsubscribe", { uri: "btmpl://1" });
   assert.deepEqual(await subscribedOn("ops"), []);
-  assert.deepEqual([...registry.slot(b()).shared.subscriptions], []);
+  assert.deepEqual([...registry.slot(b()).shared.subscriptions.keys()], []);
   await request("resources/unsubscribe", { uri: "tmpl://1" });
+});
+
+test("catalog: two sessions on one server each keep their subscription; the server is told of the unsubscribe when the last leaves", async () => {
+  const pool = new ServerPool(config, host);
+  const sessions = [new ToolboxRegistry(config, pool), new ToolboxRegistry(config, pool)];
+  try {
+    const catalogs = sessions.map((session) => new WorkbenchCatalog(session, new UriTable()));
+    await sessions[0].open("ops");
+    const slot = sessions[0].get("ops")!.servers[0];
+    const subscribedOn = async () => JSON.parse(((await slot.callTool(slot.connection!, "subscribed", {})).content[0] as { text: string }).text);
+    const ask = (catalog: WorkbenchCatalog, method: string) => catalog.handle({ jsonrpc: "2.0", id: ++nextId, method, params: { uri: "btmpl://2" } } as JSONRPCRequest);
+    for (const catalog of catalogs) await catalog.listResourceTemplates();
+    for (const catalog of catalogs) await ask(catalog, "resources/subscribe");
+    assert.deepEqual(await subscribedOn(), ["btmpl://2"]);
+    await ask(catalogs[0], "resources/unsubscribe");
+    assert.deepEqual([sessions[0].subscriptions.has("btmpl://2"), sessions[1].subscriptions.has("btmpl://2")], [false, true]);
+    assert.deepEqual(await subscribedOn(), ["btmpl://2"], "the other session still listens");
+    await ask(catalogs[1], "resources/unsubscribe");
+    assert.deepEqual(await subscribedOn(), []);
+  } finally {
+    for (const session of sessions) await session.closeAll();
+    await pool.closeAll();
+  }
 });
 
 test("catalog: completion/complete goes to the prompt's or the template's server", async () => {

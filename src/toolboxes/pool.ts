@@ -1,0 +1,154 @@
+/**
+ * The process's shared servers, for every session in it: one per server definition (see
+ * config/definition.ts) and set of capabilities declared to it. A server never sees a capability
+ * the client it works for lacks, so sessions that declared the same (as mirroredCapabilities
+ * gives them to a server) share one process per definition, and a session that declared other
+ * capabilities gets another. A server stops when no session uses it any more, or at shutdown.
+ */
+import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
+import { sharedConfig, sharingKey } from "../config/definition.ts";
+import type { ServerSession } from "../downstream/server-session.ts";
+import type { ConnectionHost } from "../downstream/session-options.ts";
+import type { Timers } from "../downstream/idle-clock.ts";
+import { mirroredCapabilities } from "../downstream/relay.ts";
+import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
+import type { Upstream } from "../protocol/upstream.ts";
+import type { ChatLogin } from "../auth/chat-login.ts";
+import { applyToolFilters } from "./filters.ts";
+import { SharedServer } from "./shared-server.ts";
+import { ServerUsers } from "./server-users.ts";
+
+/** Who uses shared servers: a session's toolboxes (with its client), or a subcommand's (none). */
+export interface PoolUser {
+  /** The client the servers work for; none for the subcommands. */
+  readonly upstream?: Upstream;
+  /** A server listed its prompts and resources (it connected, or they changed). */
+  listingChanged?(shared: SharedServer): void;
+  /** A server said a subscribed resource changed. */
+  resourceUpdated?(shared: SharedServer, uri: string): void;
+}
+
+export interface PoolOptions {
+  /** Where each server's tool list is kept once listed, for the next start's instructions. */
+  cache?: ListingCache;
+  /** For tests of the idle stop. */
+  timers?: Timers;
+  /** A login in the client, for the sessions a server works for (it reaches the one there is). */
+  chatLogin?: (upstream: Upstream) => ChatLogin;
+}
+
+interface Entry {
+  shared: SharedServer;
+  users: Set<PoolUser>;
+  /** The sessions among the users, as the server's one Upstream; none for a subcommand's server. */
+  sessions?: ServerUsers;
+  released: boolean;
+}
+
+type Configured = { toolbox: string; server: string; config: ServerConfig };
+
+export class ServerPool {
+  readonly #host: ConnectionHost;
+  readonly #options: PoolOptions;
+  /** Every configured server by sharing key, in configuration order: one definition's settings are merged. */
+  readonly #byKey = new Map<string, Configured[]>();
+  /** Every shared server, by sharing key and declared capabilities. */
+  readonly #entries = new Map<string, Entry>();
+  /** Every live connection, connecting or connected, so that shutdown reaches them all. */
+  readonly #connections = new Set<ServerSession>();
+  #closed = false;
+
+  constructor(config: WorkbenchConfig, host: ConnectionHost, options: PoolOptions = {}) {
+    // Each server is given its own sessions: the host's client, if any, is not theirs.
+    const { upstream: _, ...rest } = host;
+    this.#host = rest;
+    this.#options = options;
+    for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
+      for (const [server, serverConfig] of Object.entries(mcpServers)) {
+        const key = sharingKey(serverConfig);
+        this.#byKey.set(key, [...this.#byKey.get(key) ?? [], { toolbox, server, config: serverConfig }]);
+      }
+    }
+  }
+
+  /** Server processes (or remote sessions) running now, connecting or connected. */
+  get running(): number {
+    return this.#connections.size;
+  }
+
+  /** The shared server a user gets for a configured server, counting it as a user from now on. */
+  serverFor(config: ServerConfig, user: PoolUser): SharedServer {
+    const definition = sharingKey(config);
+    const configured = this.#byKey.get(definition) ?? [{ toolbox: "", server: "", config }];
+    const merged = sharedConfig(configured.map((one) => one.config));
+    const declared = user.upstream ? capabilityKey(mirroredCapabilities(user.upstream.capabilities, merged.roots)) : null;
+    const key = JSON.stringify([definition, declared]);
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      entry = this.#entry(configured, merged, user.upstream);
+      this.#entries.set(key, entry);
+    }
+    if (!entry.users.has(user)) {
+      entry.users.add(user);
+      if (user.upstream) entry.sessions?.add(user.upstream);
+    }
+    return entry.shared;
+  }
+
+  /** The user is gone: servers no other user has are stopped. */
+  async release(user: PoolUser): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    for (const [key, entry] of this.#entries) {
+      if (!entry.users.delete(user)) continue;
+      if (user.upstream) entry.sessions?.delete(user.upstream);
+      if (entry.users.size > 0) continue;
+      entry.released = true;
+      this.#entries.delete(key);
+      stopping.push(entry.shared.close());
+    }
+    await Promise.allSettled(stopping);
+  }
+
+  /** Ends every connection and child, and waits for the listing cache's writes; later starts fail. */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    await Promise.allSettled([...this.#entries.values()].map((entry) => entry.shared.close()));
+    await Promise.allSettled([...this.#connections].map((connection) => connection.close()));
+    // What the servers listed reaches the cache before a command exits.
+    await this.#options.cache?.flush();
+  }
+
+  #entry(configured: Configured[], config: ServerConfig, upstream: Upstream | undefined): Entry {
+    const [first] = configured;
+    const sessions = upstream ? new ServerUsers(mirroredCapabilities(upstream.capabilities, config.roots)) : undefined;
+    const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
+    const connectionHost: ConnectionHost = { ...this.#host, upstream: sessions, chatLogin };
+    const entry: Entry = { users: new Set(), sessions, released: false } as Entry;
+    entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config }, {
+      connectionHost,
+      live: this.#connections,
+      closed: () => this.#closed || entry.released,
+      onListed: (shared) => this.#remember(configured, shared),
+      onListingChanged: (shared) => {
+        this.#remember(configured, shared);
+        for (const user of [...entry.users]) user.listingChanged?.(shared);
+      },
+      onResourceUpdated: (shared, uri) => {
+        for (const user of [...entry.users]) user.resourceUpdated?.(shared, uri);
+      },
+      timers: this.#options.timers,
+    });
+    return entry;
+  }
+
+  /** Each configured server of this definition keeps its own view in the listing cache. */
+  #remember(configured: Configured[], shared: SharedServer): void {
+    const cache = this.#options.cache;
+    if (!cache) return;
+    // The list is the one made for what this connection declared: the cache keeps one per set.
+    const declared = shared.connection && capabilityKey(shared.connection.declared);
+    for (const { config } of configured) {
+      void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared).catch(() => {});
+    }
+  }
+}
