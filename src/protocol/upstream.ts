@@ -45,3 +45,18 @@ export function levelAdmits(threshold: LoggingLevel | undefined, level: unknown)
   const at = LOG_LEVELS.indexOf(level as LoggingLevel);
   return at === -1 || at >= LOG_LEVELS.indexOf(threshold);
 }
+
+/** Who listens for one kind of event: added with their unsubscribe, told in the order they came. */
+export class Listeners<T extends unknown[] = []> {
+  readonly #listeners = new Set<(...args: T) => void>();
+
+  add(listener: (...args: T) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A listener that unsubscribes meanwhile is still told this once. */
+  emit(...args: T): void {
+    for (const listener of [...this.#listeners]) listener(...args);
+  }
+}

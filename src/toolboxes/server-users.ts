@@ -7,7 +7,7 @@
  * goes to every session, each at its own level.
  */
 import { type ClientCapabilities, ErrorCode, type LoggingLevel, type RequestId } from "../protocol/sdk.ts";
-import { LOG_LEVELS, type Upstream, type UpstreamRequestOptions } from "../protocol/upstream.ts";
+import { Listeners, LOG_LEVELS, type Upstream, type UpstreamRequestOptions } from "../protocol/upstream.ts";
 import { errorWithCode } from "../protocol/errors.ts";
 
 export class ServerUsers implements Upstream {
@@ -15,8 +15,8 @@ export class ServerUsers implements Upstream {
   readonly capabilities: ClientCapabilities;
   /** Each session, with the unsubscribes of its level and roots listeners. */
   readonly #members = new Map<Upstream, (() => void)[]>();
-  readonly #levelListeners = new Set<(level: LoggingLevel) => void>();
-  readonly #rootsListeners = new Set<() => void>();
+  readonly #levelListeners = new Listeners<[LoggingLevel]>();
+  readonly #rootsListeners = new Listeners();
 
   constructor(capabilities: ClientCapabilities) {
     this.capabilities = capabilities;
@@ -36,7 +36,7 @@ export class ServerUsers implements Upstream {
     this.#members.set(session, [
       session.onLogLevel(() => this.#levelSet()),
       session.onRootsChanged(() => {
-        for (const listener of [...this.#rootsListeners]) listener();
+        this.#rootsListeners.emit();
       }),
     ]);
     if (this.logLevel !== before) this.#levelSet();
@@ -82,18 +82,16 @@ export class ServerUsers implements Upstream {
   }
 
   onLogLevel(listener: (level: LoggingLevel) => void): () => void {
-    this.#levelListeners.add(listener);
-    return () => this.#levelListeners.delete(listener);
+    return this.#levelListeners.add(listener);
   }
 
   onRootsChanged(listener: () => void): () => void {
-    this.#rootsListeners.add(listener);
-    return () => this.#rootsListeners.delete(listener);
+    return this.#rootsListeners.add(listener);
   }
 
   #levelSet(): void {
     const level = this.logLevel;
     if (level === undefined) return;
-    for (const listener of [...this.#levelListeners]) listener(level);
+    this.#levelListeners.emit(level);
   }
 }

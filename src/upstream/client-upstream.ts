@@ -15,7 +15,7 @@ import {
   SetLevelRequestSchema,
 } from "../protocol/sdk.ts";
 import type { UpstreamGate } from "./era/gate.ts";
-import { levelAdmits, type Upstream, type UpstreamRequestOptions } from "../protocol/upstream.ts";
+import { levelAdmits, Listeners, type Upstream, type UpstreamRequestOptions } from "../protocol/upstream.ts";
 import { INPUT_METHODS } from "../protocol/wire.ts";
 
 
@@ -24,8 +24,8 @@ export class ClientUpstream implements Upstream {
   #server?: Server;
   #gate?: UpstreamGate;
   #logLevel?: LoggingLevel;
-  readonly #levelListeners = new Set<(level: LoggingLevel) => void>();
-  readonly #rootsListeners = new Set<() => void>();
+  readonly #levelListeners = new Listeners<[LoggingLevel]>();
+  readonly #rootsListeners = new Listeners();
 
   get capabilities(): ClientCapabilities | undefined {
     return this.#gate?.modern ? this.#gate.capabilities : this.#server?.getClientCapabilities();
@@ -47,14 +47,14 @@ export class ClientUpstream implements Upstream {
       return {};
     });
     server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
-      for (const listener of [...this.#rootsListeners]) listener();
+      this.#rootsListeners.emit();
     });
   }
 
   /** The client set a logging level: with logging/setLevel, or in a 2026-07-28 request's `_meta`. */
   levelSet(level: string): void {
     this.#logLevel = level as LoggingLevel;
-    for (const listener of [...this.#levelListeners]) listener(level as LoggingLevel);
+    this.#levelListeners.emit(level as LoggingLevel);
   }
 
   async request(method: string, params: Record<string, unknown> | undefined, options: UpstreamRequestOptions) {
@@ -82,13 +82,11 @@ export class ClientUpstream implements Upstream {
   }
 
   onLogLevel(listener: (level: LoggingLevel) => void): () => void {
-    this.#levelListeners.add(listener);
-    return () => this.#levelListeners.delete(listener);
+    return this.#levelListeners.add(listener);
   }
 
   onRootsChanged(listener: () => void): () => void {
-    this.#rootsListeners.add(listener);
-    return () => this.#rootsListeners.delete(listener);
+    return this.#rootsListeners.add(listener);
   }
 }
 
