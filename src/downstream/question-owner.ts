@@ -57,7 +57,9 @@ export function guessedOwner(calls: ServerCalls, among?: (call: CallInFlight) =>
 
 /**
  * The call a server's notification (a log message) belongs to, where that is known or there is
- * only one call; a notification answers nothing, so it is not guessed among several.
+ * only one call; a notification answers nothing, so it is not guessed among several. The one call
+ * in flight is taken even when the server has several sessions: what a server logs during a call
+ * most likely tells of that call, and is then not shown to a session that did not make it.
  */
 export function notificationOwner(notification: FromServer, calls: ServerCalls): CallInFlight | undefined {
   const known = knownOwner(notification, calls);
@@ -70,9 +72,13 @@ export function notificationOwner(notification: FromServer, calls: ServerCalls):
 function knownOwner({ id, meta }: FromServer, calls: ServerCalls): CallInFlight | undefined | "unknown" {
   const taskId = relatedTaskId(meta);
   if (taskId !== undefined) {
-    // A task call learns its id from the answer that creates the task, which may be read after this.
+    // A task call learns its id from the answer that creates the task, which may be read after this:
+    // the one task call still waiting for it is the one; with several, nothing says which.
     const inFlight = calls.inFlight();
-    return inFlight.find((call) => call.taskId === taskId) ?? inFlight.find((call) => call.requestId === undefined && call.taskId === undefined);
+    const known = inFlight.find((call) => call.taskId === taskId);
+    if (known) return known;
+    const waiting = inFlight.filter((call) => call.requestId === undefined && call.taskId === undefined);
+    return waiting.length === 1 ? waiting[0] : waiting.length > 1 ? "unknown" : undefined;
   }
   const within = id === undefined ? undefined : calls.askedFor(id);
   if (within !== undefined) return calls.inFlight().find((call) => call.requestId === within);

@@ -95,6 +95,11 @@ export class ServerPool {
     return entry.shared;
   }
 
+  /** The shared servers a user has now. */
+  serversOf(user: PoolUser): SharedServer[] {
+    return [...this.#entries.values()].filter((entry) => entry.users.has(user)).map((entry) => entry.shared);
+  }
+
   /** The user is gone: servers no other user has are stopped. */
   async release(user: PoolUser): Promise<void> {
     const stopping: Promise<void>[] = [];

@@ -7,7 +7,7 @@
  * toolFilters view and its own call limits.
  */
 import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
-import type { CallToolResult, Tool } from "../protocol/sdk.ts";
+import { type CallToolResult, EmptyResultSchema, type Tool } from "../protocol/sdk.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { CallOptions, ConnectionHost } from "../downstream/session-options.ts";
 import type { RestartPolicy } from "../downstream/restart-policy.ts";
@@ -202,8 +202,26 @@ export class ToolboxRegistry {
   async closeAll(): Promise<void> {
     this.#closed = true;
     this.#open.clear();
-    if (this.#ownPool) await this.#pool.closeAll();
-    else await this.#pool.release(this.#user);
+    if (this.#ownPool) return await this.#pool.closeAll();
+    this.#unsubscribeAll();
+    await this.#pool.release(this.#user);
+  }
+
+  /**
+   * The session's subscriptions end with it: a server that nobody else is subscribed to a URI at
+   * is told, as an unsubscribe would tell it (not waited for: the session is gone).
+   */
+  #unsubscribeAll(): void {
+    for (const shared of this.#pool.serversOf(this.#user)) {
+      for (const uri of this.subscriptions) {
+        if (!shared.subscriptions.get(uri)?.has(this)) continue;
+        const connection = shared.connection;
+        if (shared.unsubscribed(uri, this) && connection) {
+          void shared.request(connection, "resources/unsubscribe", { uri }, EmptyResultSchema).catch(() => {});
+        }
+      }
+    }
+    this.subscriptions.clear();
   }
 
   #fresh(name: string): OpenToolbox {

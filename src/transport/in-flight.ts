@@ -6,7 +6,7 @@
  * bound by one: a call waiting on the peer's answer (a server's elicitation) must not stop us
  * reading that answer.
  */
-import type { RequestId } from "../protocol/sdk.ts";
+import type { JSONRPCMessage, RequestId } from "../protocol/sdk.ts";
 import { FlowGate } from "./flow-gate.ts";
 
 export class InFlight {
@@ -38,10 +38,19 @@ export class InFlight {
     if (this.#theirs.add(id).size >= this.#limit()) this.gate.hold(this);
   }
 
-  /** We sent the peer a request: its answer must be read. */
-  sent(id: RequestId): void {
-    this.#ours.add(id);
-    if (this.#theirs.size < this.#limit()) this.gate.release(this);
+  /**
+   * We sent the peer a message. A request's answer must be read: a call waiting on it is not one
+   * that fills our memory. A request of ours we cancel gets no answer (MCP): it raises the bound no more.
+   */
+  sent(message: JSONRPCMessage): void {
+    if (!("method" in message)) return;
+    if ("id" in message) {
+      this.#ours.add(message.id);
+      if (this.#theirs.size < this.#limit()) this.gate.release(this);
+    } else if (message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === "string" || typeof id === "number") this.#ours.delete(id);
+    }
   }
 
   /** The peer answered a request of ours. */

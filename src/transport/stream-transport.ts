@@ -116,8 +116,7 @@ export class StreamTransport implements Transport {
     // A response's request is in flight until its last frame is written (see #written).
     const answers = "id" in message && !("method" in message) ? message.id as RequestId : undefined;
     this.#writes.push(frames, answers);
-    // The peer's answer must be read: a call waiting on it is not one that fills our memory.
-    if (this.#answerInvalid && "method" in message && "id" in message) this.#inFlight.sent(message.id);
+    if (this.#answerInvalid) this.#inFlight.sent(message);
   }
 
   /** Bounded: a peer that stopped reading cannot hold our shutdown; what it did not take is dropped. */

@@ -58,6 +58,11 @@ test("question owner: a task's request is its call's by the related-task _meta",
   // A task call that has not read its task's id yet is the one a new task's request is for.
   const creating = call(undefined, 3);
   assert.equal(questionOwner({ id: 32, meta: { [RELATED_TASK_KEY]: { taskId: "task-8" } } }, server([plain, creating])).call, creating);
+  // Two task calls still waiting for their ids: nothing says which asked, so it is a guess (which
+  // the relay refuses across sessions), not a certainty.
+  const other = call(undefined, 4);
+  const meta = { [RELATED_TASK_KEY]: { taskId: "task-9" } };
+  assert.equal(questionOwner({ id: 33, meta }, server([plain, creating, other])).guessed, true);
 });
 
 test("question owner: a log message goes to the call it is known to belong to, or to the only call, never guessed among several", () => {

@@ -102,3 +102,23 @@ test("StreamTransport: a backlog over its high-water mark holds the gate until i
   await Promise.all(sent);
   await transport.close();
 });
+
+test("StreamTransport: a request of ours that we cancel is owed no answer, so it no longer raises the bound", async () => {
+  const lines = Array.from({ length: 6 }, (_, id) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n").join("");
+  let feed!: ReadableStreamDefaultController<Uint8Array>;
+  const readable = new ReadableStream<Uint8Array>({ start: (controller) => void (feed = controller) });
+  const transport = new StreamTransport(readable, new WritableStream<Uint8Array>(), { maxRequestsInFlight: 2, answerInvalid: true });
+  const received: JSONRPCMessage[] = [];
+  transport.onmessage = (message) => void received.push(message);
+  await transport.start();
+  // Three questions to the peer, each then cancelled (a call given up): MCP says no answer comes.
+  for (const id of ["q1", "q2", "q3"]) {
+    await transport.send({ jsonrpc: "2.0", id, method: "elicitation/create", params: {} });
+    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } });
+  }
+  feed.enqueue(encoder.encode(lines));
+  await until(() => received.length >= 2);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(received.length, 2, "the cancelled requests still raised the bound");
+  await transport.close();
+});

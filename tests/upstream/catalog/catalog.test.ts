@@ -144,6 +144,32 @@ test("catalog: two sessions on one server each keep their subscription; the serv
   }
 });
 
+test("catalog: a session that closes while subscribed leaves the server's subscription to the sessions still there, and tells the server when it was the last", async () => {
+  const pool = new ServerPool(config, host);
+  const sessions = [new ToolboxRegistry(config, pool), new ToolboxRegistry(config, pool), new ToolboxRegistry(config, pool)];
+  try {
+    const catalogs = sessions.map((session) => new WorkbenchCatalog(session, new UriTable()));
+    await sessions[2].open("ops");
+    const slot = sessions[2].get("ops")!.servers[0];
+    const subscribedOn = async () => JSON.parse(((await slot.callTool(slot.connection!, "subscribed", {})).content[0] as { text: string }).text);
+    const ask = (catalog: WorkbenchCatalog, method: string) => catalog.handle({ jsonrpc: "2.0", id: ++nextId, method, params: { uri: "btmpl://3" } } as JSONRPCRequest);
+    for (const catalog of catalogs) await catalog.listResourceTemplates();
+    await ask(catalogs[0], "resources/subscribe");
+    await ask(catalogs[1], "resources/subscribe");
+    await sessions[0].closeAll();
+    assert.deepEqual(await subscribedOn(), ["btmpl://3"], "session 1 still listens");
+    assert.deepEqual([...slot.shared.subscriptions.get("btmpl://3") ?? []], [sessions[1]]);
+    await sessions[1].closeAll();
+    // Not waited for by the closing session: the server hears it at once all the same.
+    for (let turn = 0; turn < 100 && (await subscribedOn()).length > 0; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(await subscribedOn(), [], "the last subscriber left without unsubscribing: the server is told");
+    assert.equal(slot.shared.subscriptions.size, 0, "the idle clock may run again");
+  } finally {
+    for (const session of sessions) await session.closeAll();
+    await pool.closeAll();
+  }
+});
+
 test("catalog: completion/complete goes to the prompt's or the template's server", async () => {
   const values = async (ref: Record<string, string>) =>
     ((await request("completion/complete", { ref, argument: { name: "x", value: "v" } })) as { completion: { values: string[] } }).completion.values;
