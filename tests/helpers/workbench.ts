@@ -2,6 +2,7 @@
 import { type CallToolResult, Client, StdioClientTransport } from "./sdk.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import process from "node:process";
 import { workbenchCommand, workbenchEnv } from "./runtime.ts";
 
 export interface Session {
@@ -68,10 +69,27 @@ export async function startWorkbench(
     stderr: () => stderr,
     call: (name, args) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
     async close() {
+      const pid = transport.pid;
       await client.close();
+      // The SDK's close stops waiting after a few seconds; a workbench still shutting down could
+      // write its listing cache into a folder removed under it (a test's cache lives in its temp dir).
+      if (pid !== null) await exited(pid, 10_000);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves once the process `pid` is gone, or after `ms`. */
+export async function exited(pid: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Runs `fn` with a fresh workbench for `config`, and always closes it. */
