@@ -78,6 +78,8 @@ if (only.length === 0 || only.some((path) => path.includes("e2e"))) {
 const left = leftInTemp();
 if (left.length > 0) {
   console.error(`\nThe tests left ${left.length} folder(s) or file(s) of ours in the temp dir: ${left.join(", ")}`);
+  // What is in them says which test (or which late writer) left them.
+  for (const name of left) console.error(`  ${name}: ${listTree(`${suiteTemp}/${name}`).join(", ") || "(empty)"}`);
   process.exit(1);
 }
 console.log(`${bunPassed + denoPassed + binPassed} passed, 0 failed`);
@@ -88,6 +90,15 @@ console.log(`${bunPassed + denoPassed + binPassed} passed, 0 failed`);
  */
 function leftInTemp(): string[] {
   return readdirSync(suiteTemp).filter((name) => /^(mcp-)?workbench-/.test(name)).sort();
+}
+
+/** The paths under a folder (at most 20), for the leftover report. */
+function listTree(dir: string): string[] {
+  try {
+    return (readdirSync(dir, { recursive: true }) as string[]).slice(0, 20);
+  } catch {
+    return [];
+  }
 }
 
 /** `deno task compile`, when a denort runtime can be had (DENORT_BIN, or a download). */

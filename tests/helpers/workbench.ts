@@ -19,6 +19,18 @@ export interface Session {
 
 /** Folders made by tempDir() and not yet removed. */
 const made = new Set<string>();
+/**
+ * Every folder tempDir() made, removed once more when the test process exits: a workbench or
+ * server that was still shutting down when its test ended may have written into one after
+ * removeTempDirs (a listing cache recreates its folder), and the suite checks the temp dir after.
+ */
+const madeEver = new Set<string>();
+const sweep = () => {
+  for (const dir of madeEver) rmSync(dir, { recursive: true, force: true });
+};
+process.on("exit", sweep);
+// Deno's test runner ends without node's "exit" event; it dispatches "unload".
+globalThis.addEventListener?.("unload", sweep);
 
 /**
  * A fresh folder in the temp dir. Removed by removeTempDirs(), which every test file that makes
@@ -27,6 +39,7 @@ const made = new Set<string>();
 export function tempDir(): string {
   const dir = mkdtempSync(`${tmpdir()}/workbench-test-`);
   made.add(dir);
+  madeEver.add(dir);
   return dir;
 }
 
