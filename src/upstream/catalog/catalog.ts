@@ -2,8 +2,9 @@
  * The prompts, resources and completions of every toolbox, served as one (issue 20, point 4).
  * Lists come from what each server last listed, else from the listing cache: listing starts no
  * server. prompts/get, resources/read, resources/subscribe and completion/complete start the
- * server they go to; one that names what no known list has starts the servers not known yet. Prompt names carry their origin (prompt-names.ts); resource URIs are never
- * rewritten and are routed by the URI table (uri-table.ts).
+ * server they go to; one that names what no known list has starts the servers not known yet.
+ * Prompt names carry their origin (prompt-names.ts); resource URIs are never rewritten and are
+ * routed by the URI table (uri-table.ts).
  */
 import {
   type CompleteRequest,
@@ -38,7 +39,7 @@ export const RESOURCE_NOT_FOUND = -32002;
 
 interface Source {
   configured: ConfiguredServer;
-  catalog: ServerListing;
+  listing: ServerListing;
 }
 
 interface NamedPrompt extends PromptOrigin {
@@ -97,22 +98,22 @@ export class WorkbenchCatalog {
 
   /** Each URI once, from the first server in configuration order that lists it. */
   async listResources(): Promise<{ resources: Resource[] }> {
-    return { resources: await this.#firstOfEach((catalog) => catalog.resources, (resource) => resource.uri) };
+    return { resources: await this.#firstOfEach((listing) => listing.resources, (resource) => resource.uri) };
   }
 
   async listResourceTemplates(): Promise<{ resourceTemplates: ResourceTemplate[] }> {
-    return { resourceTemplates: await this.#firstOfEach((catalog) => catalog.resourceTemplates, (template) => template.uriTemplate) };
+    return { resourceTemplates: await this.#firstOfEach((listing) => listing.resourceTemplates, (template) => template.uriTemplate) };
   }
 
   /** Every server's items, each key once (the first server in configuration order wins), labelled with its origin. */
   async #firstOfEach<T extends { name: string; title?: string; description?: string }>(
-    itemsOf: (catalog: ServerListing) => T[],
+    itemsOf: (listing: ServerListing) => T[],
     keyOf: (item: T) => string,
   ): Promise<T[]> {
     const seen = new Set<string>();
     const items: T[] = [];
-    for (const { configured: { toolbox, server }, catalog } of await this.#sources()) {
-      for (const item of itemsOf(catalog)) {
+    for (const { configured: { toolbox, server }, listing } of await this.#sources()) {
+      for (const item of itemsOf(listing)) {
         if (seen.has(keyOf(item))) continue;
         seen.add(keyOf(item));
         items.push(labelled(item, toolbox, server));
@@ -158,17 +159,14 @@ export class WorkbenchCatalog {
       const prompt = await this.#prompt(ref.name);
       return await this.#forward(prompt.configured, "completion/complete", { ...params, ref: { ...ref, name: prompt.prompt } }, CompleteResultSchema);
     }
-    const ownerOf = () => this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri);
-    await this.#sources();
-    const owner = ownerOf() ?? (await this.#listUnknown() ? ownerOf() : undefined);
+    const owner = await this.#found(() => this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri));
     if (!owner) throw errorWithCode(ErrorCode.InvalidParams, `Resource template '${ref.uri}' not found in any toolbox`);
     return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema);
   }
 
   /** A request about one URI goes to the server the URI table names. */
   async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
-    await this.#sources();
-    const owner = this.#table.ownerOf(uri) ?? (await this.#listUnknown() ? this.#table.ownerOf(uri) : undefined);
+    const owner = await this.#found(() => this.#table.ownerOf(uri));
     if (!owner) {
       throw errorWithCode(
         RESOURCE_NOT_FOUND,
@@ -179,10 +177,15 @@ export class WorkbenchCatalog {
   }
 
   async #prompt(name: string): Promise<NamedPrompt> {
-    const prompt = namedPrompts(await this.#sources()).get(name) ??
-      (await this.#listUnknown() ? namedPrompts(await this.#sources()).get(name) : undefined);
+    const prompt = await this.#found(async () => namedPrompts(await this.#sources()).get(name));
     if (!prompt) throw errorWithCode(ErrorCode.InvalidParams, `Prompt '${name}' not found in any toolbox`);
     return prompt;
+  }
+
+  /** What `find` finds in the known lists, else in them once the servers not known yet have listed theirs. */
+  async #found<T>(find: () => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
+    await this.#sources();
+    return await find() ?? (await this.#listUnknown() ? await find() : undefined);
   }
 
   /**
@@ -232,11 +235,11 @@ export class WorkbenchCatalog {
     const cached = await this.#cached;
     const sources: Source[] = [];
     configured.forEach((server, index) => {
-      const catalog = this.#registry.slot(server).shared.listing ?? cached[index];
-      if (!catalog) return;
-      sources.push({ configured: server, catalog });
-      this.#table.setListed(server, catalog.resources.map((resource) => resource.uri));
-      this.#table.setTemplates(server, catalog.resourceTemplates.map((template) => template.uriTemplate));
+      const listing = this.#registry.slot(server).shared.listing ?? cached[index];
+      if (!listing) return;
+      sources.push({ configured: server, listing });
+      this.#table.setListed(server, listing.resources.map((resource) => resource.uri));
+      this.#table.setTemplates(server, listing.resourceTemplates.map((template) => template.uriTemplate));
     });
     return sources;
   }
@@ -249,10 +252,9 @@ function checked<T>(schema: { safeParse(value: unknown): { success: true; data: 
   return result.data;
 }
 
-
 function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {
-  return namePrompts(sources.flatMap(({ configured, catalog }) =>
-    catalog.prompts.map((definition) => ({
+  return namePrompts(sources.flatMap(({ configured, listing }) =>
+    listing.prompts.map((definition) => ({
       toolbox: configured.toolbox,
       server: configured.server,
       prompt: definition.name,
