@@ -5,7 +5,7 @@
 import type { Platform } from "../platform/types.ts";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { resolveConfigPath } from "../config/index.ts";
-import { useTool } from "../tools/use-tool.ts";
+import { callTool } from "../tools/tool-call.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
@@ -40,7 +40,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
       return EXIT_FAILED;
     }
     const ctx = { config, registry, signal: new AbortController().signal };
-    const outcome = await useTool.run({ tool: { toolbox, server, name: tool }, arguments: parsed }, ctx);
+    const outcome = await callTool({ toolbox, server, name: tool }, parsed, ctx);
     if (!outcome.ok) {
       sayError(platform, outcome.error);
       return EXIT_FAILED;

@@ -24,6 +24,7 @@ import { UriTable } from "./catalog/uri-table.ts";
 import { learnUris } from "./catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
 import { UpstreamGate } from "./era/gate.ts";
+import type { ClientIdentity } from "./client-identity.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -45,6 +46,8 @@ export interface WorkbenchServerOptions {
 export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream"> & {
   /** The process's shared servers. */
   pool: ServerPool;
+  /** Who the session works for; LOCAL_CLIENT when not said (stdio). */
+  client?: ClientIdentity;
 };
 
 export interface UpstreamSession {

@@ -1,0 +1,15 @@
+/**
+ * Who a session works for. Over stdio that is the one local user, who may use every toolbox; a
+ * team served over HTTP has one identity per token (its name in `serve.clients`, or the token's
+ * subject) with the toolboxes it was granted. The name keeps clients' server processes apart and
+ * is `${WORKBENCH_CLIENT}` in a server's env and args.
+ */
+export interface ClientIdentity {
+  /** The client's name: a key of `serve.clients`, a token's subject, or "local" over stdio. */
+  readonly name: string;
+  /** The toolboxes it may see and use: "*" for every one. */
+  readonly toolboxes: "*" | readonly string[];
+}
+
+/** The user at the other end of stdio. */
+export const LOCAL_CLIENT: ClientIdentity = { name: "local", toolboxes: "*" };
