@@ -19,6 +19,7 @@ const ORDER = [
   "upstream/catalog",
   "upstream/era",
   "tools",
+  "code",
   "toolboxes",
   "cache",
   "downstream",

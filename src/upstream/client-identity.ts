@@ -13,3 +13,9 @@ export interface ClientIdentity {
 
 /** The user at the other end of stdio. */
 export const LOCAL_CLIENT: ClientIdentity = { name: "local", toolboxes: "*" };
+
+/**
+ * Who sent an HTTP request, from its headers: the identity, or the response that refuses it
+ * (401 without a valid token, 403 for a foreign Origin or a missing scope).
+ */
+export type Authenticate = (request: Request) => Promise<ClientIdentity | Response>;
