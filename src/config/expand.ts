@@ -1,6 +1,7 @@
 /** `${NAME}` and `${NAME:-default}` replaced from the environment, in the keys that take them. */
 import { ConfigError, invalidAt } from "./errors.ts";
 import { formatPath, type PathSegment } from "./path.ts";
+import { expandServe } from "./serve.ts";
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./types.ts";
 
 /** Environment variables by name; `undefined` means unset. */
@@ -84,8 +85,9 @@ export function expandConfig(config: WorkbenchConfig, env: Environment, onFallba
     // fromEntries keeps every key, even `__proto__`, as an own property in file order.
     return [toolboxName, { ...toolbox, mcpServers: Object.fromEntries(servers) }] as const;
   });
+  const serve = config.serve && expandServe(config.serve, expand, problems);
   if (problems.length > 0) throw ConfigError.of(problems);
-  return { toolboxes: Object.fromEntries(toolboxes) };
+  return { toolboxes: Object.fromEntries(toolboxes), ...(serve && { serve }) };
 }
 
 type Expand = (text: string, path: PathSegment[]) => string;

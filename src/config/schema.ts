@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 import { objectIssueMessage } from "./object-issue.ts";
+import * as serve from "./serve.ts";
 import { DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerSettings, type ServerConfig } from "./types.ts";
 
 // setTimeout fires at once for delays above 2^31 - 1 ms, so larger values would disable the timeout.
@@ -224,12 +225,31 @@ const toolboxSchema = strictJsonObject({
   ...toolboxSettingsEntries,
 }, "expected an object");
 
+// serve: who may use the workbench served over HTTP. The rules' words and checks are in serve.ts.
+const serveClientSchema = strictJsonObject({
+  tokenSha256: v.optional(custom<string>(serve.isSha256Hex, serve.EXPECTED_SHA256, { type: "string", pattern: serve.SHA256_HEX.source })),
+  token: v.optional(custom<string>(serve.isTokenReference, serve.EXPECTED_TOKEN, { type: "string", pattern: serve.TOKEN_REFERENCE.source })),
+  toolboxes: custom<string[]>(serve.isNameList, serve.EXPECTED_GRANTS, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }),
+}, "expected an object");
+
+const serveSchema = strictJsonObject({
+  clients: v.optional(namedItems(serveClientSchema, "expected an object of clients")),
+  oauth: v.optional(strictJsonObject({
+    issuer: nonEmptyString(),
+    jwksUri: custom<string>(serve.isFetchableUrl, serve.EXPECTED_JWKS_URI, { type: "string", format: "uri" }),
+    audience: custom<string[]>(serve.isNameList, serve.EXPECTED_AUDIENCE, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }),
+  }, "expected an object")),
+  allowedOrigins: v.optional(custom<string[]>(serve.isOriginList, serve.EXPECTED_ORIGINS, { type: "array", items: { type: "string" } })),
+  sessionIdleMinutes: boundedInteger(serve.MAX_SESSION_IDLE_MINUTES, serve.EXPECTED_IDLE_MINUTES),
+}, "expected an object");
+
 /** The shape of a parsed configuration file, before environment variables are expanded. */
 export const configFileSchema = strictJsonObject({
   $schema: v.optional(v.string(EXPECTED_STRING)),
   // JSON has no comments: a starter file (mcp-workbench init) explains itself here.
   $comment: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
+  serve: v.optional(serveSchema),
   ...settingsEntries,
   ...toolboxSettingsEntries,
 }, 'expected a JSON object with a "toolboxes" key');

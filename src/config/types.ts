@@ -101,4 +101,40 @@ export interface ToolboxConfig {
 export interface WorkbenchConfig {
   /** Toolboxes in the order the file lists them. */
   toolboxes: Record<string, ToolboxConfig>;
+  /** Who may use the workbench served over HTTP, and how; absent: one open user on loopback. */
+  serve?: ServeConfig;
 }
+
+/**
+ * The `serve` key: who may use the workbench served over HTTP (`serve --http`). Static bearer
+ * tokens per client, JWTs from an OAuth authorization server, the browser origins let in.
+ */
+export interface ServeConfig {
+  /** Static bearer tokens by client name, in file order. */
+  clients: Record<string, ServeClientConfig>;
+  oauth?: ServeOAuthConfig;
+  /** Browser origins let in besides loopback ones, as `scheme://host[:port]`. */
+  allowedOrigins: string[];
+  /** A 2025-11-25 session unused this long ends (its client gets 404 and starts another). */
+  sessionIdleMinutes: number;
+}
+
+/** One client's token (hashed in the file, or from the environment: never both) and its toolboxes. */
+export interface ServeClientConfig {
+  /** The SHA-256 of the token, 64 lowercase hex digits. */
+  tokenSha256?: string;
+  /** The token itself, once `${VAR}` is expanded. */
+  token?: string;
+  /** The toolboxes it may see and use; "*" for every one. */
+  toolboxes: "*" | string[];
+}
+
+/** The workbench as an OAuth 2.1 resource server: JWTs signed by the issuer's keys. */
+export interface ServeOAuthConfig {
+  issuer: string;
+  jwksUri: string;
+  /** A token's `aud` must name one of these. */
+  audience: string[];
+}
+
+export const DEFAULT_SESSION_IDLE_MINUTES = 30;

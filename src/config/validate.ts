@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { ConfigError, invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
 import { configFileSchema } from "./schema.ts";
+import { resolveServe } from "./serve.ts";
 import { DEFAULT_OPEN_DETAIL, DEFAULT_SETTINGS, type ServerConfig, type ServerSettings, type WorkbenchConfig } from "./types.ts";
 
 /**
@@ -17,7 +18,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     message: () => "has an invalid value",
   });
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
-  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, ...topLevel } = result.output;
+  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, serve: serveEntries, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
       [server, { ...config, ...settingsFor(config, topLevel) } as ServerConfig] as const
@@ -25,7 +26,10 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     const detail = toolbox.openDetail ?? openDetail ?? DEFAULT_OPEN_DETAIL;
     return [name, { ...toolbox, openDetail: detail, mcpServers: Object.fromEntries(servers) }] as const;
   });
-  return { toolboxes: Object.fromEntries(resolved) };
+  // serve's grants name toolboxes: checked once the toolboxes are known good.
+  const serve = serveEntries && resolveServe(serveEntries, Object.keys(toolboxes));
+  if (serve && serve.problems.length > 0) throw ConfigError.of(serve.problems, source);
+  return { toolboxes: Object.fromEntries(resolved), ...(serve && { serve: serve.serve }) };
 }
 
 interface Located {

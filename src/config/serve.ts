@@ -1,0 +1,112 @@
+/**
+ * The `serve` key's own rules: the checks and words schema.ts composes into its shape, what needs
+ * the whole file (grants naming toolboxes that exist, one token source per client, no token twice),
+ * and the `${VAR}` of a client's token. What it becomes is ServeConfig in types.ts.
+ */
+import { invalidAt } from "./errors.ts";
+import type { PathSegment } from "./path.ts";
+import { closestNames } from "./suggest.ts";
+import { DEFAULT_SESSION_IDLE_MINUTES, type ServeClientConfig, type ServeConfig } from "./types.ts";
+
+export const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+// The whole value is one reference: a token written out, or a default after `:-`, would be a secret in the file.
+export const TOKEN_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+// setTimeout's bound (2^31 - 1 ms), in whole minutes.
+export const MAX_SESSION_IDLE_MINUTES = 35_791;
+
+export const EXPECTED_SHA256 = "expected the token's SHA-256 as 64 hex digits";
+export const EXPECTED_TOKEN = `expected a reference to an environment variable such as "\${CI_TOKEN}" (or the token's SHA-256 in 'tokenSha256')`;
+export const EXPECTED_GRANTS = 'expected an array of toolbox names, or ["*"] for every toolbox';
+export const EXPECTED_JWKS_URI = "expected an https URL (http only on loopback)";
+export const EXPECTED_AUDIENCE = "expected an array of one or more audiences (the URLs clients use for this server)";
+export const EXPECTED_ORIGINS = 'expected an array of origins such as "https://app.example.com" (no path)';
+export const EXPECTED_IDLE_MINUTES = `expected a positive integer of minutes (at most ${MAX_SESSION_IDLE_MINUTES})`;
+const EXPECTED_TOKEN_SOURCE = "expected either 'tokenSha256' or 'token'";
+
+export const isSha256Hex = (value: unknown): value is string => typeof value === "string" && SHA256_HEX.test(value);
+export const isTokenReference = (value: unknown): value is string => typeof value === "string" && TOKEN_REFERENCE.test(value);
+/** A non-empty array of non-empty strings. */
+export const isNameList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && item !== "");
+
+/** Loopback as a URL's hostname: localhost, 127.0.0.0/8, [::1]. */
+export const LOOPBACK_HOSTNAME = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
+
+/** A URL the workbench fetches keys from: https, or http on loopback (a proxy on the same host, a test). */
+export function isFetchableUrl(value: unknown): value is string {
+  const url = parseUrl(value);
+  return url !== undefined && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTNAME.test(url.hostname)));
+}
+
+/** Each item `scheme://host[:port]`, exactly as a browser sends it in `Origin`. */
+export function isOriginList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => parseUrl(item)?.origin === item);
+}
+
+function parseUrl(value: unknown): URL | undefined {
+  if (typeof value !== "string") return undefined;
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `serve` key as the schema passes it: every key optional, a client's token source unchecked. */
+export interface ServeEntries {
+  clients?: Record<string, { tokenSha256?: string; token?: string; toolboxes: string[] }>;
+  oauth?: ServeConfig["oauth"];
+  allowedOrigins?: string[];
+  sessionIdleMinutes?: number;
+}
+
+/**
+ * The key with its defaults, or the problems that need the rest of the file: a grant of a toolbox
+ * that is not configured, a client with no token or two, a hashed token two clients share.
+ */
+export function resolveServe(entries: ServeEntries, toolboxes: readonly string[]): { serve: ServeConfig; problems: string[] } {
+  const problems: string[] = [];
+  const holders = new Map<string, string>();
+  const clients = Object.entries(entries.clients ?? {}).map(([name, client]): [string, ServeClientConfig] => {
+    const at: PathSegment[] = ["serve", "clients", name];
+    if ((client.tokenSha256 === undefined) === (client.token === undefined)) {
+      problems.push(invalidAt(at, client.token === undefined ? EXPECTED_TOKEN_SOURCE : `${EXPECTED_TOKEN_SOURCE}, not both`));
+    }
+    const digest = client.tokenSha256?.toLowerCase();
+    if (digest !== undefined) {
+      const holder = holders.get(digest);
+      if (holder !== undefined) problems.push(invalidAt([...at, "tokenSha256"], `expected a token of its own: client '${holder}' has this one`));
+      holders.set(digest, name);
+    }
+    client.toolboxes.forEach((toolbox, index) => {
+      if (toolbox === "*" || toolboxes.includes(toolbox)) return;
+      const close = closestNames(toolbox, toolboxes);
+      const hint = close.length > 0 ? ` (did you mean '${close[0]}'?)` : toolboxes.length === 0 ? " (none is)" : "";
+      problems.push(invalidAt([...at, "toolboxes", index], `toolbox '${toolbox}' is not configured${hint}`));
+    });
+    const grants = client.toolboxes.includes("*") ? "*" : [...new Set(client.toolboxes)];
+    return [name, { ...(digest !== undefined && { tokenSha256: digest }), ...(client.token !== undefined && { token: client.token }), toolboxes: grants }];
+  });
+  const serve: ServeConfig = {
+    clients: Object.fromEntries(clients),
+    ...(entries.oauth && { oauth: entries.oauth }),
+    allowedOrigins: entries.allowedOrigins ?? [],
+    sessionIdleMinutes: entries.sessionIdleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES,
+  };
+  return { serve, problems };
+}
+
+/** Expands each client's `token`; an empty token would let an empty header in, so it is a problem. */
+export function expandServe(serve: ServeConfig, expand: (text: string, path: PathSegment[]) => string, problems: string[]): ServeConfig {
+  const clients = Object.entries(serve.clients).map(([name, client]): [string, ServeClientConfig] => {
+    if (client.token === undefined) return [name, client];
+    const at = ["serve", "clients", name, "token"];
+    const before = problems.length;
+    const token = expand(client.token, at);
+    if (problems.length === before && token.trim() === "") {
+      problems.push(invalidAt(at, "expected a non-empty token after expanding environment variables"));
+    }
+    return [name, { ...client, token }];
+  });
+  return { ...serve, clients: Object.fromEntries(clients) };
+}
