@@ -16,6 +16,7 @@ const ORDER = [
   "cli",
   "serve.ts",
   "upstream",
+  "upstream/access",
   "upstream/catalog",
   "upstream/era",
   "tools",

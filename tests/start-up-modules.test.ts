@@ -50,6 +50,7 @@ const LAZY = [
   "@valibot/to-json-schema",
   "src/downstream/links/http-link.ts",
   "src/protocol/sdk-remote.ts",
+  "jose",
   "node:fs",
   "node:fs/promises",
   "node:path",

@@ -9,6 +9,7 @@ import type { OpenToolbox, ServerSlot } from "../toolboxes/registry.ts";
 import { fullEntries } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../upstream/toolbox-figures.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
+import { serveLines, serveSummary, type ServeSummary } from "../upstream/access/summary.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 
@@ -31,6 +32,8 @@ export interface CheckReport {
   config: string;
   ok: boolean;
   servers: ServerReport[];
+  /** Who may use the workbench served over HTTP, when the file says (never a token). */
+  serve?: ServeSummary;
 }
 
 export async function runCheck(platform: Platform, args: SubcommandArgs): Promise<number> {
@@ -50,7 +53,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   try {
     const toolboxes = await Promise.all(names.map((name) => registry.open(name)));
     const servers = toolboxes.flatMap((toolbox) => reportToolbox(toolbox, fallbacks));
-    report = { config: path, ok: servers.every((server) => server.ok), servers };
+    report = { config: path, ok: servers.every((server) => server.ok), servers, ...(config.serve && { serve: serveSummary(config.serve) }) };
   } finally {
     progress?.done();
     await registry.closeAll();
@@ -106,7 +109,8 @@ const quoteAll = (names: string[]) => names.map((name) => `'${name}'`).join(", "
 
 function table(report: CheckReport): string {
   const source = `Configuration: ${report.config}\n`;
-  if (report.servers.length === 0) return `${source}No servers to check\n`;
+  const serve = report.serve ? `\n${serveLines(report.serve).join("\n")}\n` : "";
+  if (report.servers.length === 0) return `${source}No servers to check\n${serve}`;
   const header = ["TOOLBOX", "SERVER", "TRANSPORT", "STATUS", "TOOLS", "TOKENS", "START"];
   const rows = report.servers.map((s) => [
     s.toolbox,
@@ -128,7 +132,7 @@ function table(report: CheckReport): string {
   const failed = report.servers.filter((server) => !server.ok).length;
   const total = report.servers.length;
   lines.push("", failed === 0 ? `All ${total} server(s) ok` : `${failed} of ${total} server(s) failed`);
-  return `${source}${lines.join("\n")}\n`;
+  return `${source}${lines.join("\n")}\n${serve}`;
 }
 
 /** One line on a terminal's stderr, rewritten as servers finish starting. */

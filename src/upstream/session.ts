@@ -24,7 +24,8 @@ import { UriTable } from "./catalog/uri-table.ts";
 import { learnUris } from "./catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
 import { UpstreamGate } from "./era/gate.ts";
-import type { ClientIdentity } from "./client-identity.ts";
+import { type ClientIdentity, LOCAL_CLIENT } from "./client-identity.ts";
+import { grantedView } from "./access/grants.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -63,8 +64,10 @@ export interface UpstreamSession {
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
 export async function openSession(transport: StreamTransport, options: SessionOptions): Promise<UpstreamSession> {
   const { pool, ...rest } = options;
+  // A client granted some toolboxes sees a configuration of those alone, everywhere.
+  const config = grantedView(options.config, options.client ?? LOCAL_CLIENT);
   const upstream = new ClientUpstream();
-  const registry = new ToolboxRegistry(options.config, pool, { upstream });
+  const registry = new ToolboxRegistry(config, pool, { upstream });
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
@@ -73,6 +76,7 @@ export async function openSession(transport: StreamTransport, options: SessionOp
     })();
   const server = await serveWorkbench(transport, {
     ...rest,
+    config,
     registry,
     upstream,
     onClose: () => {

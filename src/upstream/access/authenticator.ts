@@ -1,0 +1,79 @@
+/**
+ * Who sent an HTTP request: `authenticatorFor(serve, options)` is the `Authenticate` of
+ * upstream/client-identity.ts. In order: a foreign Origin gets 403; without `serve.clients` and
+ * `serve.oauth` everyone is the one local user (serving beyond loopback is refused at start, see
+ * binding.ts); otherwise the bearer token is a static client's (by name), or a JWT of the issuer
+ * (by `sub`, toolboxes by `toolbox:NAME` scopes), or the request gets 401 and nothing else.
+ */
+import type { ServeConfig } from "../../config/index.ts";
+import { tokensRequired } from "./binding.ts";
+import { type JwtOptions, JwtVerifier, looksLikeJwt } from "./jwt.ts";
+import { originRefusal } from "./origin.ts";
+import { insufficientScope, keysUnavailable, unauthorized } from "./refusals.ts";
+import { type DigestCompare, StaticTokens } from "./static-tokens.ts";
+
+/**
+ * The shape of ClientIdentity (upstream/client-identity.ts, which sits above this folder and so
+ * cannot be imported here): what an authenticator answers is one.
+ */
+export interface Identity {
+  readonly name: string;
+  readonly toolboxes: "*" | readonly string[];
+}
+
+/** The user at the other end of loopback without tokens: LOCAL_CLIENT. */
+export const LOCAL_USER: Identity = { name: "local", toolboxes: "*" };
+
+export const SCOPE_PREFIX = "toolbox:";
+export const ALL_TOOLBOXES_SCOPE = `${SCOPE_PREFIX}*`;
+
+export interface AuthenticatorOptions extends JwtOptions {
+  /** The configured toolboxes in file order: a token's grants are cut to these. */
+  toolboxes: readonly string[];
+  /** For tests: how two token digests are compared (the constant-time comparison when not said). */
+  compare?: DigestCompare;
+}
+
+export function authenticatorFor(serve: ServeConfig | undefined, options: AuthenticatorOptions): (request: Request) => Promise<Identity | Response> {
+  const open = !tokensRequired(serve);
+  const clients = new StaticTokens(serve?.clients ?? {}, options.compare);
+  const jwt = serve?.oauth && new JwtVerifier(serve.oauth, options);
+  return async (request) => {
+    const refused = originRefusal(request, serve);
+    if (refused) return refused;
+    if (open) return LOCAL_USER;
+    const token = bearerToken(request);
+    if (token === undefined) return unauthorized(request, "A bearer token is required: send 'Authorization: Bearer <token>'", false);
+    const client = clients.size > 0 ? await clients.find(token) : undefined;
+    if (client) {
+      const [name, { toolboxes }] = client;
+      return { name, toolboxes };
+    }
+    if (!jwt || !looksLikeJwt(token)) return unauthorized(request, "The bearer token is not valid", true);
+    const outcome = await jwt.verify(token);
+    if (!outcome.ok) return outcome.keysUnavailable ? keysUnavailable(outcome.reason) : unauthorized(request, outcome.reason, true);
+    const toolboxes = grantedBy(outcome.scopes, options.toolboxes);
+    if (toolboxes !== "*" && toolboxes.length === 0) {
+      return insufficientScope(request, scopesFor(options.toolboxes).join(" "), "The token grants no toolbox: it needs a scope 'toolbox:NAME' or 'toolbox:*'");
+    }
+    return { name: outcome.subject, toolboxes };
+  };
+}
+
+/** The token of `Authorization: Bearer <token>` (the scheme in any case), or undefined. */
+export function bearerToken(request: Request): string | undefined {
+  const match = /^Bearer +([^ ]+) *$/i.exec(request.headers.get("authorization") ?? "");
+  return match?.[1];
+}
+
+/** The toolboxes that scopes grant: "*" for `toolbox:*`, else the configured ones named, in file order. */
+export function grantedBy(scopes: readonly string[], toolboxes: readonly string[]): "*" | string[] {
+  if (scopes.includes(ALL_TOOLBOXES_SCOPE)) return "*";
+  const named = new Set(scopes.filter((scope) => scope.startsWith(SCOPE_PREFIX)).map((scope) => scope.slice(SCOPE_PREFIX.length)));
+  return toolboxes.filter((toolbox) => named.has(toolbox));
+}
+
+/** Each toolbox's scope, in file order. */
+export function scopesFor(toolboxes: readonly string[]): string[] {
+  return toolboxes.map((toolbox) => `${SCOPE_PREFIX}${toolbox}`);
+}
