@@ -66,6 +66,7 @@ export class JwtVerifier {
       if (error.claim === "aud") return { ok: false, reason: "The token's audience is not one of serve.oauth.audience" };
       if (error.claim === "iss") return { ok: false, reason: `The token's issuer is not '${this.#oauth.issuer}'` };
       if (error.claim === "nbf") return { ok: false, reason: "The token is not valid yet: its 'nbf' is in the future" };
+      if (error.claim === "exp") return { ok: false, reason: "The token has no expiry ('exp')" };
       return { ok: false, reason: `The token's claim '${error.claim}' is not valid: ${error.reason}` };
     }
     if (error instanceof errors.JWKSNoMatchingKey) return { ok: false, reason: "No key of the issuer's JWKS matches the token" };
