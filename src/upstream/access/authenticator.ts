@@ -9,7 +9,7 @@ import type { ServeConfig } from "../../config/index.ts";
 import { tokensRequired } from "./binding.ts";
 import { type JwtOptions, JwtVerifier, looksLikeJwt } from "./jwt.ts";
 import { originRefusal } from "./origin.ts";
-import { insufficientScope, keysUnavailable, unauthorized } from "./refusals.ts";
+import { forbidden, insufficientScope, keysUnavailable, unauthorized } from "./refusals.ts";
 import { type DigestCompare, StaticTokens } from "./static-tokens.ts";
 
 /**
@@ -55,6 +55,10 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
     const toolboxes = grantedBy(outcome.scopes, options.toolboxes);
     if (toolboxes !== "*" && toolboxes.length === 0) {
       return insufficientScope(request, scopesFor(options.toolboxes).join(" "), "The token grants no toolbox: it needs a scope 'toolbox:NAME' or 'toolbox:*'");
+    }
+    // Clients are kept apart by name (processes, ${WORKBENCH_CLIENT} files): a subject may not be a static client.
+    if (clients.has(outcome.subject)) {
+      return forbidden(`The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`);
     }
     return { name: outcome.subject, toolboxes };
   };

@@ -24,6 +24,11 @@ export function insufficientScope(request: Request, scope: string, description: 
   return challenge(403, header, "insufficient_scope", description);
 }
 
+/** 403: a valid token that may not be served all the same. */
+export function forbidden(description: string): Response {
+  return Response.json({ error: "access_denied", error_description: description }, { status: 403 });
+}
+
 /** 503: the authorization server's keys could not be fetched; the token may well be good. */
 export function keysUnavailable(description: string): Response {
   return Response.json({ error: "temporarily_unavailable", error_description: description }, { status: 503, headers: { "Retry-After": "5" } });

@@ -40,6 +40,10 @@ export class StaticTokens {
     return this.#clients.length;
   }
 
+  has(name: string): boolean {
+    return this.#clients.some(([client]) => client === name);
+  }
+
   async find(token: string): Promise<[string, ServeClientConfig] | undefined> {
     const digests = await (this.#digests ??= Promise.all(
       this.#clients.map(async ([name, client]): Promise<[string, Uint8Array]> => [

@@ -148,4 +148,12 @@ test("jwt: keys out of reach are 503 (the token may be good), not 401; a static 
   const authenticate = authenticatorFor(both, { toolboxes: TOOLBOXES, jwksCooldownMs: 0 });
   assert.deepEqual(await authenticate(request("static-one")), { name: "ci", toolboxes: ["ops"] });
   assert.deepEqual(await authenticate(request(await token())), { name: "alice", toolboxes: ["dev"] });
+  // A subject that is a static client's name would share that client's processes and files.
+  const posing = await authenticate(request(await token({ sub: "ci" })));
+  assert.ok(posing instanceof Response);
+  assert.equal(posing.status, 403);
+  assert.deepEqual(await posing.json(), {
+    error: "access_denied",
+    error_description: "The token's subject 'ci' is the name of a client in serve.clients: the two would share its processes and files",
+  });
 });
