@@ -29,6 +29,15 @@ export const isTokenReference = (value: unknown): value is string => typeof valu
 export const isNameList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && item !== "");
 
+/**
+ * A client's name is `${WORKBENCH_CLIENT}` in servers' file paths and arguments: one path segment,
+ * never a way out of a folder. Static names and tokens' subjects are held to it alike.
+ */
+export function isSafeClientName(name: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return name !== "" && name !== "." && name !== ".." && name.length <= 256 && !/[/\\\u0000-\u001f\u007f]/.test(name);
+}
+
 /** Loopback as a URL's hostname: localhost, 127.0.0.0/8, [::1]. */
 export const LOOPBACK_HOSTNAME = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
 
@@ -69,6 +78,7 @@ export function resolveServe(entries: ServeEntries, toolboxes: readonly string[]
   const holders = new Map<string, string>();
   const clients = Object.entries(entries.clients ?? {}).map(([name, client]): [string, ServeClientConfig] => {
     const at: PathSegment[] = ["serve", "clients", name];
+    if (!isSafeClientName(name)) problems.push(invalidAt(at, "expected a client name without '/', '\\' or control characters, and not '.' or '..'"));
     if ((client.tokenSha256 === undefined) === (client.token === undefined)) {
       problems.push(invalidAt(at, client.token === undefined ? EXPECTED_TOKEN_SOURCE : `${EXPECTED_TOKEN_SOURCE}, not both`));
     }

@@ -85,3 +85,13 @@ test("serve: shapes of oauth, allowedOrigins and sessionIdleMinutes; unknown key
   assert.equal(errorFor({ client: {} }), "Invalid configuration at serve: unknown key 'client' (did you mean 'clients'?)");
   assert.equal(errorFor([]), "Invalid configuration at serve: expected an object");
 });
+
+test("serve: a client's name is one path segment (it is \${WORKBENCH_CLIENT} in file paths)", () => {
+  for (const name of ["..", "a/b", "a\\b", "tab\there"]) {
+    assert.equal(
+      errorFor({ clients: { [name]: { tokenSha256: HASH, toolboxes: ["*"] } } }),
+      `Invalid configuration at serve.clients[${JSON.stringify(name)}]: expected a client name without '/', '\\' or control characters, and not '.' or '..'`,
+    );
+  }
+  assert.deepEqual(Object.keys(validateConfig(withServe({ clients: { "alice@example.com": { tokenSha256: HASH, toolboxes: ["*"] } } })).serve!.clients), ["alice@example.com"]);
+});

@@ -6,6 +6,7 @@
  * (by `sub`, toolboxes by `toolbox:NAME` scopes), or the request gets 401 and nothing else.
  */
 import type { ServeConfig } from "../../config/index.ts";
+import { isSafeClientName } from "../../config/serve.ts";
 import { tokensRequired } from "./binding.ts";
 import { type JwtOptions, JwtVerifier, looksLikeJwt } from "./jwt.ts";
 import { originRefusal } from "./origin.ts";
@@ -57,6 +58,9 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
       return insufficientScope(request, scopesFor(options.toolboxes).join(" "), "The token grants no toolbox: it needs a scope 'toolbox:NAME' or 'toolbox:*'");
     }
     // Clients are kept apart by name (processes, ${WORKBENCH_CLIENT} files): a subject may not be a static client.
+    if (!isSafeClientName(outcome.subject)) {
+      return forbidden("The token's subject cannot name a client: it holds '/', '\\' or control characters, or is '.' or '..'");
+    }
     if (clients.has(outcome.subject)) {
       return forbidden(`The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`);
     }
