@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { expandConfig, type ServeConfig, validateConfig } from "../../../src/config/index.ts";
-import { LOCAL_CLIENT } from "../../../src/upstream/client-identity.ts";
+import { type Authenticate, LOCAL_CLIENT } from "../../../src/upstream/client-identity.ts";
 import {
   authenticatorFor,
   bindingRefusal,
@@ -49,7 +49,8 @@ async function refusal(outcome: Identity | Response): Promise<{ status: number; 
 
 test("authenticator: without clients and oauth everyone is the local user (LOCAL_CLIENT)", async () => {
   for (const serve of [undefined, validateConfig({ toolboxes: {}, serve: { clients: {} } }).serve]) {
-    const authenticate = authenticatorFor(serve, { toolboxes: TOOLBOXES });
+    // It is the seam's Authenticate (a compile-time check as much as a run-time one).
+    const authenticate: Authenticate = authenticatorFor(serve, { toolboxes: TOOLBOXES });
     assert.deepEqual(await authenticate(request()), LOCAL_CLIENT);
     assert.deepEqual(await authenticate(bearer("anything")), LOCAL_CLIENT);
   }
