@@ -26,3 +26,4 @@ export {
   type WorkbenchConfig,
 } from "./types.ts";
 export { validateConfig } from "./validate.ts";
+export { WORKBENCH_SERVER } from "./schema.ts";
