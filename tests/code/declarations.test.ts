@@ -6,7 +6,6 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import ts from "typescript";
 import { toolboxDeclarations } from "../../src/code/declarations.ts";
 import { schemaType } from "../../src/code/schema-type.ts";
 import { toolInfo } from "../../src/tools/open-toolbox.ts";
@@ -14,6 +13,7 @@ import type { Tool } from "../helpers/sdk.ts";
 import { fixtureTools } from "../fixtures/fixture-tools.ts";
 import { referenceTools } from "../helpers/reference-tools.ts";
 import { removeTempDirs, tempDir } from "../helpers/workbench.ts";
+import { compileProblems as compile } from "../helpers/typescript.ts";
 
 after(removeTempDirs);
 
@@ -96,18 +96,6 @@ test("declarations: arguments are optional when nothing is required; the return 
   assert.match(text, /\n {4}"x-y\.z"\(args\?: Record<string, unknown>\): Promise<unknown>;/);
   assert.match(text, /\n {4}complex\(args: \{ filter: \{ tags\?: string\[\]; limit\?: number \}; mode\?: "fast" \| "slow" \}\): Promise<unknown>;/);
 });
-
-/** The TypeScript compiler's problems with `source` (strict, the standard library only). */
-function compile(source: string): string[] {
-  const name = "/virtual/script.ts";
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"], types: [] };
-  const host = ts.createCompilerHost(options);
-  const original = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, language, ...rest) =>
-    file === name ? ts.createSourceFile(file, source, language) : original(file, language, ...rest);
-  const program = ts.createProgram([name], options, host);
-  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-}
 
 test("declarations: server-everything's and server-memory's tools compile, and a script typed against them checks", async (t) => {
   const dir = tempDir();
