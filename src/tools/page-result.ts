@@ -9,6 +9,7 @@
 import type { CallToolResult, ContentBlock } from "../protocol/sdk.ts";
 import { DEFAULT_SETTINGS, WORKBENCH_SERVER, type WorkbenchConfig } from "../config/index.ts";
 import { utf8Bytes } from "./token-estimate.ts";
+import { isInputRequired } from "../protocol/wire.ts";
 import { type KeptResult, MAX_AGE_MS, type ResultStore } from "./result-store.ts";
 import { pageFrom } from "./result-pages.ts";
 
@@ -31,7 +32,8 @@ export function overLimit(result: CallToolResult, limit: number): boolean {
  * there is no store to keep the rest in, else its first page with a note, the whole kept in `store`.
  */
 export function pageResult(result: CallToolResult, store: ResultStore | undefined, limit: number, toolbox: string): CallToolResult {
-  if (!store || !overLimit(result, limit)) return result;
+  // A 2026-07-28 input_required is a question for the client, not a result to read: never cut.
+  if (!store || isInputRequired(result) || !overLimit(result, limit)) return result;
   const items: ContentBlock[] = [...(result.content ?? [])];
   let structured = "";
   if (result.structuredContent !== undefined) {

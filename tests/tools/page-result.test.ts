@@ -41,6 +41,9 @@ test("page result: a result within the cap is returned as it is, and 0 never cut
   assert.equal(pageResult(small, store, 100, "dev"), small);
   const big = { content: [text("x".repeat(10_000))] };
   assert.equal(pageResult(big, store, 0, "dev"), big);
+  // A 2026-07-28 question for the client goes as it is, however large its state.
+  const question = { content: [], resultType: "input_required", requestState: "s".repeat(10_000) } as CallToolResult;
+  assert.equal(pageResult(question, store, 100, "dev"), question);
   assert.equal(store.bytes, 0);
 });
 
