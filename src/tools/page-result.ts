@@ -20,6 +20,10 @@ const NOTE_BYTES = 1_024;
 /** True when the result's estimated tokens (estimateTokens) are over `limit`; 0 is no limit. */
 export function overLimit(result: CallToolResult, limit: number): boolean {
   if (limit <= 0) return false;
+  // The texts alone over the cap decide it without copying a large result into JSON.
+  let characters = 0;
+  for (const item of result.content ?? []) if (item.type === "text") characters += item.text.length;
+  if (characters > limit * 4) return true;
   const json = JSON.stringify(result);
   // A character is 1 to 3 bytes: most results are decided without counting bytes.
   if (json.length > limit * 4) return true;

@@ -31,7 +31,9 @@ export function pageFrom(kept: Pick<KeptResult, "items" | "starts">, offset: num
     const whole = items[index];
     const from = position - starts[index];
     const item = from > 0 && whole.type === "text" ? { ...whole, text: whole.text.slice(from) } : whole;
-    const size = cost(item);
+    // A text longer than the room left (a character is at least a byte) is not measured whole:
+    // a page of a 32 MiB text costs the page, not the text.
+    const size = item.type === "text" && item.text.length > budget - used ? Infinity : cost(item);
     if (used + size <= budget) {
       content.push(item);
       used += size;
@@ -45,7 +47,9 @@ export function pageFrom(kept: Pick<KeptResult, "items" | "starts">, offset: num
       position = starts[index + 1];
       break;
     }
-    const length = cutLength(item.text, budget - used - (size - utf8Bytes(JSON.stringify(item.text))));
+    // What the item costs besides its text's JSON string ("" is 2 bytes of that string).
+    const overhead = cost({ ...item, text: "" }) - 2;
+    const length = cutLength(item.text, budget - used - overhead);
     if (length > 0) {
       content.push({ ...item, text: item.text.slice(0, length) });
       position += length;
