@@ -1,9 +1,10 @@
 /**
  * The benchmark (issue #6): what the workbench costs over talking to a server directly.
- * `bun scripts/bench.ts [--target bun|deno|bin] [--quick] [--context] [--out PATH]`, or under Deno
+ * `bun scripts/bench.ts [--target bun|deno|bin] [--quick] [--context] [--chain] [--out PATH]`, or under Deno
  * with `deno run -A scripts/bench.ts ...`. Prints the figures and the targets; saves JSON to
  * bench-results/<target>-<timestamp>.json unless --out names a path. `--context` measures only
- * figure 7 (context cost) and prints it. See docs/benchmarks.md.
+ * figure 7 (context cost) and prints it; `--chain` only figure 8 (the chain task, use_tool against
+ * run_code). See docs/benchmarks.md.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -16,6 +17,7 @@ import { createSetup } from "./bench/setup.ts";
 import { ensureExecutable } from "./bench/targets.ts";
 import { repoRoot } from "./bench/targets.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
+import { chainTable, measureChain } from "./bench/chain.ts";
 
 /** A run that hangs despite every per-loop bound still ends. */
 const HARD_LIMIT_MS = { quick: 3 * 60_000, full: 15 * 60_000 };
@@ -39,6 +41,12 @@ async function main(): Promise<number> {
     process.exit(1);
   }, limit);
   console.log(`bench: target ${args.target}${args.quick ? " (quick)" : ""}`);
+  if (args.chain) {
+    if (args.target === "bin") ensureExecutable();
+    console.log(`\n${chainTable(await measureChain(args.target))}`);
+    clearTimeout(watchdog);
+    return 0;
+  }
   if (args.context) {
     await contextOnly(args.target);
     clearTimeout(watchdog);

@@ -1,4 +1,4 @@
-/** The bench's command line: --target bun|deno|bin, --quick, --out PATH. */
+/** The bench's command line: --target bun|deno|bin, --quick, --context, --chain, --out PATH. */
 import { TARGETS, type Target } from "./targets.ts";
 
 export interface BenchArgs {
@@ -7,13 +7,15 @@ export interface BenchArgs {
   out?: string;
   /** Figure 7 only (context cost): quick, and what issue 14's ratios come from. */
   context: boolean;
+  /** Figure 8 only (issue 28): the chain task through use_tool and through run_code. */
+  chain: boolean;
 }
 
-export const USAGE = "usage: bench.ts [--target bun|deno|bin] [--quick] [--context] [--out PATH]";
+export const USAGE = "usage: bench.ts [--target bun|deno|bin] [--quick] [--context] [--chain] [--out PATH]";
 
 /** Throws with a one-line message for anything it does not know. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
-  const args: BenchArgs = { target: "bun", quick: false, context: false };
+  const args: BenchArgs = { target: "bun", quick: false, context: false, chain: false };
   for (let index = 0; index < argv.length; index++) {
     const [flag, inline] = argv[index].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++index] ?? missing(flag);
@@ -26,6 +28,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case "--context":
         args.context = true;
+        break;
+      case "--chain":
+        args.chain = true;
         break;
       case "--out":
         args.out = value();

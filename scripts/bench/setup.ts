@@ -37,7 +37,8 @@ export function createSetup(): BenchSetup {
     toolboxes: {
       // The default maxMessageBytes (64 MiB) counts the whole message: a 64 MiB blob plus its
       // JSON-RPC envelope needs the limit raised, which is what a user moving such payloads does.
-      [ONE]: { description: "One benchmark fixture", mcpServers: fixtures(1, { maxMessageBytes: BLOB_LIMIT_BYTES }) },
+      // maxResultTokens 0: the blobs are relayed whole (the default would cut them to a page).
+      [ONE]: { description: "One benchmark fixture", mcpServers: fixtures(1, { maxMessageBytes: BLOB_LIMIT_BYTES, maxResultTokens: 0 }) },
       [EIGHT]: { description: "Eight benchmark fixtures", mcpServers: fixtures(8) },
       [MIXED]: { description: "Reference servers and fixtures", mcpServers: mixedServers },
     },

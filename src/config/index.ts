@@ -29,3 +29,4 @@ export {
   type WorkbenchConfig,
 } from "./types.ts";
 export { validateConfig } from "./validate.ts";
+export { WORKBENCH_SERVER } from "./schema.ts";

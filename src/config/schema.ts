@@ -22,6 +22,11 @@ const EXPECTED_IDLE_TIMEOUT = `expected an integer of milliseconds, 0 for never 
 // A JavaScript string (one message) holds at most about 2^29 characters in V8 and JavaScriptCore alike.
 const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
 const EXPECTED_BYTES = `expected a positive integer of bytes (at most ${MAX_MESSAGE_BYTES})`;
+// Paged results (issue 28): a token is estimated as 4 bytes, so no message holds more than this.
+const MAX_RESULT_TOKENS = MAX_MESSAGE_BYTES / 4;
+const EXPECTED_RESULT_TOKENS = `expected an integer of tokens, 0 for never cut (at most ${MAX_RESULT_TOKENS})`;
+/** The server name of the workbench's own tools (read_result): no configured server may take it. */
+export const WORKBENCH_SERVER = "workbench";
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -93,6 +98,7 @@ const settingsEntries = {
   validateArguments: v.optional(v.boolean("expected true or false")),
   idleTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_IDLE_TIMEOUT, 0),
   roots: v.optional(v.boolean("expected true or false")),
+  maxResultTokens: boundedInteger(MAX_RESULT_TOKENS, EXPECTED_RESULT_TOKENS, 0),
 };
 
 /** Settable at the top of the file (for every toolbox) and per toolbox; optional, like settingsEntries. */
@@ -221,7 +227,14 @@ export const serverSchema = v.pipe(
 
 const toolboxSchema = strictJsonObject({
   description: v.optional(v.string(EXPECTED_STRING), ""),
-  mcpServers: v.optional(namedItems(serverSchema, "expected an object of servers"), () => ({})),
+  mcpServers: v.optional(
+    v.pipe(
+      custom<Record<string, unknown>>(isJsonObject, "expected an object of servers", { type: "object" }),
+      v.check((servers) => !Object.hasOwn(servers, WORKBENCH_SERVER), `name '${WORKBENCH_SERVER}' is reserved for the workbench's own tools (read_result)`),
+      namedItems(serverSchema, "expected an object of servers"),
+    ),
+    () => ({}),
+  ),
   ...toolboxSettingsEntries,
 }, "expected an object");
 

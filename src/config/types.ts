@@ -20,6 +20,8 @@ export interface ServerSettings {
   idleTimeoutMs: number;
   /** Give the server the client's roots, as a client connected directly would (false: its own arguments only). */
   roots: boolean;
+  /** Largest use_tool result given whole, in estimated tokens; a larger one is cut and the rest read in pages (0: never cut). */
+  maxResultTokens: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -31,6 +33,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   validateArguments: true,
   idleTimeoutMs: 0,
   roots: true,
+  maxResultTokens: 25_000,
 };
 
 /** What open_toolbox returns when not told: the spec's full entries, or one summary line per tool. */

@@ -92,5 +92,6 @@ function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSett
     validateArguments: pick("validateArguments"),
     idleTimeoutMs: pick("idleTimeoutMs"),
     roots: pick("roots"),
+    maxResultTokens: pick("maxResultTokens"),
   };
 }

@@ -5,6 +5,7 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { CallInput } from "../protocol/wire.ts";
 import type { Upstream } from "../protocol/upstream.ts";
+import type { ResultStore } from "./result-store.ts";
 
 /** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
 export interface RpcError {
@@ -35,6 +36,8 @@ export interface ToolContext {
   clientOpensUrls?: () => boolean;
   /** A downstream tool's result, for the URIs it names (see src/upstream/catalog/learn-uris.ts). */
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
+  /** The session's results cut to maxResultTokens, read on with read_result; none: results are not cut. */
+  results?: ResultStore;
 }
 
 export interface Tool<TSchema extends z.ZodType, TOut> {

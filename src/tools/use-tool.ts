@@ -1,10 +1,17 @@
-/** `use_tool`: calls one downstream tool by its structured identifier (spec 000, errors of 001). */
+/**
+ * `use_tool`: calls one downstream tool by its structured identifier (spec 000, errors of 001). A
+ * result over the server's maxResultTokens is cut to a page the model can read on from (issue 28)
+ * with the workbench's own tool, `read_result` on the reserved server name `workbench`.
+ */
 import * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
-import type { Tool } from "./tool.ts";
+import { WORKBENCH_SERVER } from "../config/index.ts";
+import { Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { exampleForShape } from "./call-example.ts";
 import { callTool } from "./tool-call.ts";
+import { pageResult, resultLimit } from "./page-result.ts";
+import { readResult } from "./read-result.ts";
 
 const schema = z.strictObject({
   tool: z.strictObject({
@@ -25,6 +32,11 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
   schema,
   invalidInputPrefix: "Invalid tool invocation parameters",
   invalidInputHint: exampleForShape,
-  run: ({ tool: id, arguments: args }, ctx) => callTool(id, args, ctx),
+  run: async ({ tool: id, arguments: args }, ctx) => {
+    if (id.server === WORKBENCH_SERVER) return readResult(id, args, ctx);
+    const called = await callTool(id, args, ctx);
+    if (!called.ok) return called;
+    return Success(pageResult(called.value, ctx.results, resultLimit(ctx.config, id.toolbox, id.server), id.toolbox));
+  },
   present: (value) => value,
 };

@@ -13,6 +13,7 @@ import type { StreamTransport } from "../transport/stream-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
+import { ResultStore } from "../tools/result-store.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
 import type { FiguresFor } from "./toolbox-figures.ts";
@@ -117,6 +118,8 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     config,
     registry,
     upstream: options.upstream,
+    // The session's cut results (issue 28): read on with read_result, gone with the session.
+    results: new ResultStore(),
     onToolResult: (owner, result) => learnUris(uris, owner, result),
     clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
     clientSpeaksModern: () => gate.modern,

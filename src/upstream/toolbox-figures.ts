@@ -17,6 +17,10 @@ import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import { sharingKey } from "../config/definition.ts";
 import { mirroredCapabilities } from "../downstream/relay.ts";
 import { toolInfo } from "../tools/open-toolbox.ts";
+import { estimateTokens } from "../tools/token-estimate.ts";
+
+// Where the estimate lives now (the result cap counts with it too); read from here by check and tests.
+export { estimateTokens };
 
 export interface ToolboxFigures {
   tools: number;
@@ -67,14 +71,6 @@ function sharedRoots(config: WorkbenchConfig): Map<string, boolean> {
     }
   }
   return roots;
-}
-
-/**
- * Tokens, estimated as the UTF-8 bytes of the value's compact JSON divided by 4, rounded up: about
- * what common tokenizers give for JSON with English text (exact counts depend on the model).
- */
-export function estimateTokens(value: unknown): number {
-  return Math.ceil(new TextEncoder().encode(JSON.stringify(value)).length / 4);
 }
 
 /** 850 or 6.1k. */

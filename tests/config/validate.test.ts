@@ -232,6 +232,7 @@ test("validateConfig: result: keeps every field given", () => {
     validateArguments: false,
     idleTimeoutMs: 60000,
     roots: false,
+    maxResultTokens: 7000,
   };
   assert.deepEqual(validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs, server);
 });

@@ -27,7 +27,8 @@ test("e2e big result: a 32 MiB result is relayed whole and the workbench's peak 
     return;
   }
   const dir = tempDir();
-  const config = writeConfig(dir, { toolboxes: { dev: { mcpServers: { big: fixtureServer("line-server.ts") } } } });
+  // Relayed whole: maxResultTokens 0 never cuts a result (else it would be paged, see result-pages.test.ts).
+  const config = writeConfig(dir, { maxResultTokens: 0, toolboxes: { dev: { mcpServers: { big: fixtureServer("line-server.ts") } } } });
   const client = RpcClient.start({ ...workbenchCommand(["--config", config]), env: workbenchEnv(), cwd: dir });
   try {
     await client.initialize(60_000);

@@ -195,7 +195,8 @@ test("e2e hostile: a client that stops reading does not make the workbench buffe
   }
   const calls = 300;
   const bytes = 1024 * 1024;
-  await withRaw({ toolboxes: { dev: { mcpServers: { big: fixtureServer("line-server.ts") } } } }, async (session) => {
+  // maxResultTokens 0: each result relayed whole, as this test is about relaying, not paging.
+  await withRaw({ maxResultTokens: 0, toolboxes: { dev: { mcpServers: { big: fixtureServer("line-server.ts") } } } }, async (session) => {
     await session.write(openToolbox(2, "dev") + "\n");
     await session.answer(2);
     session.pause();

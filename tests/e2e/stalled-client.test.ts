@@ -45,7 +45,8 @@ test("e2e stalled client: 300 calls of 1 MiB written without reading keep the pe
   }
   // The server stops reading for a while after its first echo: the calls pile up on our side too.
   const server = fixtureServer("fixture-server.ts", { env: { FIXTURE_STALL_STDIN_MS: "5000" } });
-  const session = await startRaw({ toolboxes: { dev: { mcpServers: { fx: server } } } });
+  // maxResultTokens 0: the 1 MiB echoes come back whole, not cut to a page.
+  const session = await startRaw({ maxResultTokens: 0, toolboxes: { dev: { mcpServers: { fx: server } } } });
   try {
     await session.write(JSON.stringify({ jsonrpc: "2.0", id: "open", method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }) + "\n");
     await session.answer("open", 60_000);

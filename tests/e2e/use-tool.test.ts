@@ -192,8 +192,8 @@ test("use_tool: invalid invocations are errors with exact validation messages", 
   });
 });
 
-test("use_tool: a 5 MB result comes back intact", async () => {
-  await withWorkbench(ONE_FIXTURE, async (session) => {
+test("use_tool: a 5 MB result comes back intact with maxResultTokens 0 (never cut)", async () => {
+  await withWorkbench({ ...ONE_FIXTURE, maxResultTokens: 0 }, async (session) => {
     opened(await openToolbox(session, "dev"));
     const bytes = 5 * 1024 * 1024;
     const text = okText(await useTool(session, "dev", "fx", "blob", { bytes }));

@@ -1,0 +1,113 @@
+/**
+ * Results the model can page (issue 28): a result over maxResultTokens is cut to a first page that
+ * fits, with a last text item saying how much was left out and how to read on (use_tool on the
+ * reserved server `workbench`, tool `read_result`); the whole is kept in the session's ResultStore.
+ * structuredContent over the cap is not cut silently: it leaves the result and, unless a text item
+ * already holds the same JSON, its JSON becomes the last item of what can be read on.
+ * use_tool applies pageResult after callTool; run_code applies it to its own result.
+ */
+import type { CallToolResult, ContentBlock } from "../protocol/sdk.ts";
+import { DEFAULT_SETTINGS, WORKBENCH_SERVER, type WorkbenchConfig } from "../config/index.ts";
+import { utf8Bytes } from "./token-estimate.ts";
+import { isInputRequired } from "../protocol/wire.ts";
+import { type KeptResult, MAX_AGE_MS, type ResultStore } from "./result-store.ts";
+import { pageFrom } from "./result-pages.ts";
+
+export const READ_RESULT = "read_result";
+/** Bytes of a page kept for its last item, the note (which holds a toolbox's name and the call to make). */
+const NOTE_BYTES = 1_024;
+
+/** True when the result's estimated tokens (estimateTokens) are over `limit`; 0 is no limit. */
+export function overLimit(result: CallToolResult, limit: number): boolean {
+  if (limit <= 0) return false;
+  // The texts alone over the cap decide it without copying a large result into JSON.
+  let characters = 0;
+  for (const item of result.content ?? []) if (item.type === "text") characters += item.text.length;
+  if (characters > limit * 4) return true;
+  const json = JSON.stringify(result);
+  // A character is 1 to 3 bytes: most results are decided without counting bytes.
+  if (json.length > limit * 4) return true;
+  if (json.length * 3 <= limit * 4) return false;
+  return Math.ceil(utf8Bytes(json) / 4) > limit;
+}
+
+/**
+ * The result as the model gets it: unchanged when within `limit` tokens (0: never cut) or when
+ * there is no store to keep the rest in, else its first page with a note, the whole kept in `store`.
+ */
+export function pageResult(result: CallToolResult, store: ResultStore | undefined, limit: number, toolbox: string): CallToolResult {
+  // A 2026-07-28 input_required is a question for the client, not a result to read: never cut.
+  if (!store || isInputRequired(result) || !overLimit(result, limit)) return result;
+  const items: ContentBlock[] = [...(result.content ?? [])];
+  let structured = "";
+  if (result.structuredContent !== undefined) {
+    const json = JSON.stringify(result.structuredContent);
+    const mirrored = items.some((item) => item.type === "text" && sameJson(item.text, json));
+    if (!mirrored) items.push({ type: "text", text: json });
+    structured = mirrored
+      ? " structuredContent was left out: a text item holds the same JSON."
+      : " structuredContent was left out: its JSON is the last text of the result.";
+  }
+  const kept = store.keep(toolbox, limit, items);
+  const page = pageFrom(kept, 0, pageBudget(limit));
+  const note = `This result is over maxResultTokens (${limit}).${structured} ${progress(kept, 0, page.end)}`;
+  const { structuredContent: _, content: __, ...rest } = result;
+  return { ...rest, content: [...page.content, { type: "text", text: note }] };
+}
+
+/** read_result's answer: the page of a kept result from `offset`, with its note. */
+export function readPage(kept: KeptResult, offset: number): CallToolResult {
+  const page = pageFrom(kept, offset, pageBudget(kept.limit));
+  return { content: [...page.content, { type: "text", text: progress(kept, offset, page.end) }] };
+}
+
+/** The cap of a use_tool result of this server: its maxResultTokens, set on it or at the top of the file. */
+export function resultLimit(config: WorkbenchConfig, toolbox: string, server: string): number {
+  const servers = config.toolboxes[toolbox]?.mcpServers;
+  return servers && Object.hasOwn(servers, server) ? servers[server].maxResultTokens : DEFAULT_SETTINGS.maxResultTokens;
+}
+
+/**
+ * The cap of a result that belongs to a toolbox rather than one server (run_code's): the smallest
+ * of its servers' (0, never cut, counts as no cap), the default when it has none.
+ */
+export function toolboxResultLimit(config: WorkbenchConfig, toolbox: string): number {
+  const limits = Object.values(config.toolboxes[toolbox]?.mcpServers ?? {}).map((server) => server.maxResultTokens);
+  if (limits.length === 0) return DEFAULT_SETTINGS.maxResultTokens;
+  const capped = limits.filter((limit) => limit > 0);
+  return capped.length === 0 ? 0 : Math.min(...capped);
+}
+
+function pageBudget(limit: number): number {
+  return Math.max(limit * 4 - NOTE_BYTES, 256);
+}
+
+/** Where the page stands in the whole, and the call that reads on. */
+function progress(kept: KeptResult, from: number, end: number): string {
+  const total = kept.starts.at(-1)!;
+  const mixed = kept.items.some((item) => item.type !== "text");
+  const lost = kept.dropped === 0
+    ? ""
+    : ` The last ${kept.dropped} characters were over what the workbench keeps for a session and are gone.`;
+  const shown = mixed
+    ? `Result '${kept.id}': positions ${from} to ${end} of ${total} shown (a character of text counts 1, and so does an item that is not text).${lost}`
+    : `Result '${kept.id}': characters ${from} to ${end} of ${total} shown.${lost}`;
+  if (end >= total) return `${shown} This is the end of it.`;
+  const call = {
+    tool: { toolbox: kept.toolbox, server: WORKBENCH_SERVER, name: READ_RESULT },
+    arguments: { id: kept.id, offset: end },
+  };
+  return `${shown} ${total - end} left: read on with use_tool ${JSON.stringify(call)} ` +
+    `(kept ${MAX_AGE_MS / 60_000} minutes after the last read).`;
+}
+
+function sameJson(text: string, json: string): boolean {
+  if (text === json) return true;
+  // Pretty-printed JSON is never shorter than compact: most texts are told apart without parsing.
+  if (text.length < json.length) return false;
+  try {
+    return JSON.stringify(JSON.parse(text)) === json;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * use_tool on the reserved server `workbench`: the workbench's own tool `read_result`, which reads
+ * on in a result cut to maxResultTokens (see page-result.ts). It reads the session's ResultStore
+ * only: no server is started or asked.
+ */
+import type { CallToolResult } from "../protocol/sdk.ts";
+import { didYouMean } from "../config/suggest.ts";
+import { Failure, type Result, Success, type ToolContext } from "./tool.ts";
+import type { ToolId } from "./tool-call.ts";
+import { READ_RESULT, readPage } from "./page-result.ts";
+import { closestToolbox } from "./lookup.ts";
+import { MAX_AGE_MS } from "./result-store.ts";
+
+export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Result<CallToolResult> {
+  const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
+  if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) {
+    return Failure(
+      `Error executing tool: Toolbox '${id.toolbox}' not found in configuration${closestToolbox(ctx.config, id.toolbox)}`,
+    );
+  }
+  if (id.name !== READ_RESULT) {
+    return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${didYouMean(id.name, [READ_RESULT]) || `. Its only tool is '${READ_RESULT}'`}`);
+  }
+  const problems = argumentProblems(args);
+  if (problems.length > 0) {
+    return Failure(`Invalid arguments for tool '${READ_RESULT}' ${where}:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  }
+  const resultId = args.id as string;
+  const offset = (args.offset as number | undefined) ?? 0;
+  const failed = (detail: string) => Failure<CallToolResult>(`Error executing tool '${READ_RESULT}' ${where}: ${detail}`);
+  const kept = ctx.results?.get(resultId);
+  if (!kept) {
+    return failed(
+      `Result '${resultId}' not found: a cut result is kept for ${MAX_AGE_MS / 60_000} minutes after its last read, ` +
+        `and the oldest go first when a session keeps too much`,
+    );
+  }
+  if (kept.toolbox !== id.toolbox) return failed(`Result '${resultId}' belongs to toolbox '${kept.toolbox}'`);
+  const total = kept.starts.at(-1)!;
+  if (offset > total) return failed(`Offset ${offset} is past the end of result '${resultId}' (${total})`);
+  return Success(readPage(kept, offset));
+}
+
+function argumentProblems(args: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  if (typeof args.id !== "string" || args.id === "") problems.push("'id': expected the result's id, a non-empty string");
+  const { offset } = args;
+  if (offset !== undefined && (typeof offset !== "number" || !Number.isSafeInteger(offset) || offset < 0)) {
+    problems.push("'offset': expected a non-negative integer");
+  }
+  const unknown = Object.keys(args).filter((key) => key !== "id" && key !== "offset");
+  for (const key of unknown) problems.push(`'${key}': unknown argument (expected 'id' and 'offset')`);
+  return problems;
+}

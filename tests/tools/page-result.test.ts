@@ -1,0 +1,143 @@
+/** Results the model can page (issue 28): the cut, its boundaries, the note, and reading on to the whole. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { CallToolResult, ContentBlock } from "../helpers/sdk.ts";
+import { overLimit, pageResult, readPage, toolboxResultLimit } from "../../src/tools/page-result.ts";
+import { cutLength, pageFrom } from "../../src/tools/result-pages.ts";
+import { ResultStore } from "../../src/tools/result-store.ts";
+import { estimateTokens } from "../../src/tools/token-estimate.ts";
+import { validateConfig } from "../../src/config/index.ts";
+
+type Text = { type: "text"; text: string };
+const text = (value: string): Text => ({ type: "text", text: value });
+const note = (result: CallToolResult) => (result.content.at(-1) as Text).text;
+const body = (result: CallToolResult) => result.content.slice(0, -1) as ContentBlock[];
+
+/** Follows the notes from the first page to the end, as a model would; bounded. */
+function readAll(first: CallToolResult, store: ResultStore): { items: ContentBlock[]; pages: CallToolResult[] } {
+  const pages = [first];
+  const items: ContentBlock[] = [...body(first)];
+  for (let i = 0; i < 10_000; i++) {
+    const next = /"arguments":\{"id":"(r\d+)","offset":(\d+)\}/.exec(note(pages.at(-1)!));
+    if (!next) break;
+    const kept = store.get(next[1])!;
+    const offset = Number(next[2]);
+    const page = readPage(kept, offset);
+    pages.push(page);
+    const [head, ...tail] = body(page);
+    const last = items.at(-1);
+    // A page that starts inside a text goes on with the text the last page cut.
+    if (!kept.starts.includes(offset) && head?.type === "text" && last?.type === "text") {
+      items[items.length - 1] = text(last.text + head.text);
+    } else if (head) items.push(head);
+    items.push(...tail);
+  }
+  return { items, pages };
+}
+
+test("page result: a result within the cap is returned as it is, and 0 never cuts", () => {
+  const store = new ResultStore();
+  const small = { content: [text("x".repeat(100))] };
+  assert.equal(pageResult(small, store, 100, "dev"), small);
+  const big = { content: [text("x".repeat(10_000))] };
+  assert.equal(pageResult(big, store, 0, "dev"), big);
+  // A 2026-07-28 question for the client goes as it is, however large its state.
+  const question = { content: [], resultType: "input_required", requestState: "s".repeat(10_000) } as CallToolResult;
+  assert.equal(pageResult(question, store, 100, "dev"), question);
+  assert.equal(store.bytes, 0);
+});
+
+test("page result: overLimit is estimateTokens over the limit, multi-byte characters counted in UTF-8", () => {
+  for (const value of ["x".repeat(390), "é".repeat(190), "😀".repeat(95), "a\n\"b".repeat(80)]) {
+    const result = { content: [text(value)] };
+    for (const limit of [1, 50, 99, 100, 101, 200, 300]) {
+      assert.equal(overLimit(result, limit), estimateTokens(result) > limit, `${value.slice(0, 4)} at ${limit}`);
+    }
+  }
+});
+
+test("page result: one huge text is cut to fit, with a note naming the call that reads on, and reads back whole", () => {
+  const store = new ResultStore();
+  const lines = Array.from({ length: 3_000 }, (_, i) => `line ${i}: ${"é😀".repeat(i % 7)} end`).join("\n");
+  const first = pageResult({ content: [text(lines)] }, store, 1_000, "dev");
+  assert.ok(estimateTokens(first) <= 1_000, `first page is ${estimateTokens(first)} tokens`);
+  assert.match(
+    note(first),
+    /^This result is over maxResultTokens \(1000\)\. Result 'r1': characters 0 to (\d+) of \d+ shown\. \d+ left: read on with use_tool \{"tool":\{"toolbox":"dev","server":"workbench","name":"read_result"\},"arguments":\{"id":"r1","offset":\1\}\} \(kept 30 minutes after the last read\)\.$/,
+  );
+  // Cut after a line: the page's text ends with a line break.
+  assert.ok((body(first)[0] as Text).text.endsWith("\n"));
+  const { items, pages } = readAll(first, store);
+  assert.deepEqual(items, [text(lines)]);
+  assert.ok(pages.length > 5);
+  for (const page of pages) assert.ok(estimateTokens(page) <= 1_000, `page of ${estimateTokens(page)} tokens`);
+  assert.match(note(pages.at(-1)!), /This is the end of it\.$/);
+});
+
+test("page result: a page ends between items when it can, and items that are not text are never cut", () => {
+  const store = new ResultStore();
+  const image = { type: "image" as const, data: "A".repeat(6_000), mimeType: "image/png" };
+  const content: ContentBlock[] = [text("a".repeat(2_500)), text("b".repeat(2_500)), image, text("c".repeat(500))];
+  const first = pageResult({ content }, store, 1_600, "dev");
+  assert.deepEqual(body(first).map((item) => (item as Text).text.length), [2_500, 2_500]);
+  assert.match(note(first), /Result 'r1': positions 0 to 5000 of 5501 shown \(a character of text counts 1, and so does an item that is not text\)\./);
+  const { items } = readAll(first, store);
+  assert.deepEqual(items, content);
+});
+
+test("page result: a cut never splits a surrogate pair, and a page always moves on", () => {
+  const emoji = "😀".repeat(1_000);
+  for (let room = 3; room < 40; room++) {
+    const length = cutLength(emoji, room);
+    assert.ok(length > 0 && length % 2 === 0, `room ${room}: ${length}`);
+  }
+  assert.equal(cutLength("x\n" + "y".repeat(100), 50), 47, "no line break in the second half: cut at a character");
+  assert.equal(cutLength("y".repeat(40) + "\n" + "y".repeat(100), 50), 41, "after the line break");
+  const page = pageFrom({ items: [text(emoji)], starts: [0, emoji.length] }, 0, 1);
+  assert.equal(page.end, 2);
+});
+
+test("page result: structuredContent over the cap leaves the result: said in the note, read on as the last text", () => {
+  const store = new ResultStore();
+  const structuredContent = { rows: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `row ${i}` })) };
+  const first = pageResult({ content: [text("summary")], structuredContent, isError: true }, store, 500, "dev");
+  assert.equal(first.structuredContent, undefined);
+  assert.equal(first.isError, true);
+  assert.match(note(first), /structuredContent was left out: its JSON is the last text of the result\./);
+  const { items } = readAll(first, store);
+  assert.deepEqual(items, [text("summary"), text(JSON.stringify(structuredContent))]);
+  // Mirrored as text (what most servers do): kept once.
+  const mirrored = pageResult({ content: [text(JSON.stringify(structuredContent, null, 2))], structuredContent }, store, 500, "dev");
+  assert.match(note(mirrored), /structuredContent was left out: a text item holds the same JSON\./);
+  assert.deepEqual(readAll(mirrored, store).items, [text(JSON.stringify(structuredContent, null, 2))]);
+});
+
+test("page result: run_code's cap is the toolbox's smallest, 0 (never) counting as none", () => {
+  const config = validateConfig({
+    maxResultTokens: 9_000,
+    toolboxes: {
+      a: { mcpServers: { x: { command: "x" }, y: { command: "y", maxResultTokens: 3_000 } } },
+      b: { mcpServers: { x: { command: "x", maxResultTokens: 0 } } },
+      c: {},
+    },
+  });
+  assert.equal(toolboxResultLimit(config, "a"), 3_000);
+  assert.equal(toolboxResultLimit(config, "b"), 0);
+  assert.equal(toolboxResultLimit(config, "c"), 25_000);
+});
+
+test("page result: a page of a 32 MiB text costs the page: the first and ten more in well under a second", () => {
+  const store = new ResultStore();
+  const whole = "x".repeat(32 * 1024 * 1024);
+  const started = performance.now();
+  const first = pageResult({ content: [text(whole)] }, store, 25_000, "dev");
+  let offset = Number(/"offset":(\d+)/.exec(note(first))![1]);
+  for (let i = 0; i < 10; i++) {
+    const page = readPage(store.get("r1")!, offset);
+    offset = Number(/"offset":(\d+)/.exec(note(page))![1]);
+  }
+  const ms = performance.now() - started;
+  // Measured under Bun: 2.1 s when each page measured the whole rest of the text; now a few ms.
+  assert.ok(ms < 1_000, `${ms.toFixed(0)} ms`);
+  assert.equal(offset, 11 * (body(first)[0] as Text).text.length);
+});
