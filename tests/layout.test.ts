@@ -21,6 +21,7 @@ const ORDER = [
   "tools",
   "code",
   "toolboxes",
+  "trust",
   "cache",
   "downstream",
   "downstream/era",

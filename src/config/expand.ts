@@ -85,7 +85,8 @@ export function expandConfig(config: WorkbenchConfig, env: Environment, onFallba
     return [toolboxName, { ...toolbox, mcpServers: Object.fromEntries(servers) }] as const;
   });
   if (problems.length > 0) throw ConfigError.of(problems);
-  return { toolboxes: Object.fromEntries(toolboxes) };
+  // The top-level keys (the audit log...) stay as they are.
+  return { ...config, toolboxes: Object.fromEntries(toolboxes) };
 }
 
 type Expand = (text: string, path: PathSegment[]) => string;

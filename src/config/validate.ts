@@ -17,7 +17,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     message: () => "has an invalid value",
   });
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
-  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, ...topLevel } = result.output;
+  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, auditLog, auditArguments, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
       [server, { ...config, ...settingsFor(config, topLevel) } as ServerConfig] as const
@@ -25,7 +25,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     const detail = toolbox.openDetail ?? openDetail ?? DEFAULT_OPEN_DETAIL;
     return [name, { ...toolbox, openDetail: detail, mcpServers: Object.fromEntries(servers) }] as const;
   });
-  return { toolboxes: Object.fromEntries(resolved) };
+  return { toolboxes: Object.fromEntries(resolved), ...(auditLog !== undefined && { auditLog }), ...(auditArguments !== undefined && { auditArguments }) };
 }
 
 interface Located {

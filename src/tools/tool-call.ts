@@ -12,6 +12,8 @@ import type { OpenToolbox } from "../toolboxes/registry.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { urlRequired } from "./url-required.ts";
+import { approveCall, approvedRetry } from "./call-approval.ts";
+import { type CallNote, recordCall } from "./call-record.ts";
 
 /** A tool behind the workbench, as use_tool names it. */
 export interface ToolId {
@@ -22,6 +24,16 @@ export interface ToolId {
 
 /** Calls the tool through its toolbox's server; every failure is a value with the text the client sees. */
 export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Promise<Result<CallToolResult>> {
+  if (!ctx.audit) return await reach(id, args, ctx, {});
+  const started = Date.now();
+  const clock = performance.now();
+  const note: CallNote = {};
+  const result = await reach(id, args, ctx, note);
+  recordCall(ctx.audit, { id, args, ctx, note, result, started, durationMs: performance.now() - clock });
+  return result;
+}
+
+async function reach(id: ToolId, args: Record<string, unknown>, ctx: ToolContext, note: CallNote): Promise<Result<CallToolResult>> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
   if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) {
     return Failure(
@@ -60,6 +72,11 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
       );
     }
   }
+  const approval = await approveCall(id, args, definition, server.config, ctx);
+  if (!approval.approved) {
+    if (!approval.cancelled) note.outcome = "declined";
+    return Failure(`Error executing tool '${id.name}' ${where}: ${approval.reason}`);
+  }
   try {
     const result = await server.callTool(connection, id.name, args, {
       signal: ctx.signal,
@@ -72,6 +89,7 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
       const owner = ctx.registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);
       if (owner) ctx.onToolResult(owner, result);
     }
+    if (approval.asked) approvedRetry(id, args, result, ctx);
     return Success(result);
   } catch (error) {
     const text = `Error executing tool '${id.name}' ${where}: ${messageOf(error)}`;

@@ -5,6 +5,8 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { CallInput } from "../protocol/wire.ts";
 import type { Upstream } from "../protocol/upstream.ts";
+import type { SessionApprovals } from "../trust/approvals.ts";
+import type { AuditLog } from "../trust/audit-log.ts";
 
 /** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
 export interface RpcError {
@@ -35,6 +37,14 @@ export interface ToolContext {
   clientOpensUrls?: () => boolean;
   /** A downstream tool's result, for the URIs it names (see src/upstream/catalog/learn-uris.ts). */
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
+  /** The session's own id (one per client connection, or per `call` subcommand), for the audit log. */
+  sessionId?: string;
+  /** The client's name where one is known (serving over HTTP), for the audit log. */
+  clientName?: string;
+  /** What the user approved in this session ("for this session"); without it, each call is asked. */
+  approvals?: SessionApprovals;
+  /** Where each call is recorded, when the configuration has an `auditLog`. */
+  audit?: AuditLog;
 }
 
 export interface Tool<TSchema extends z.ZodType, TOut> {
