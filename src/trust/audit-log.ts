@@ -15,6 +15,12 @@
  * - "withheld": the tool is withheld by pinning (its fingerprint changed, or it is new);
  * - "cancelled": the client cancelled the call before it ended (while the user was asked too).
  */
+/**
+ * Lines waiting for a write that does not end (a hung network disk) are dropped past this many
+ * (about 20 MB), and that is said once: the log must not take the workbench's memory with it.
+ */
+const MAX_PENDING_LINES = 100_000;
+
 export type Outcome = "ok" | "tool error" | "failed" | "declined" | "withheld" | "cancelled";
 
 /** One line of the log, its keys in this order. */
@@ -51,6 +57,7 @@ export class AuditLog {
   #pending: string[] = [];
   #writing?: Promise<void>;
   #warned = false;
+  #dropped = false;
 
   constructor(path: string, withArguments: boolean, sink: AuditSink) {
     this.path = path;
@@ -59,6 +66,7 @@ export class AuditLog {
   }
 
   record(entry: AuditEntry): void {
+    if (this.#pending.length >= MAX_PENDING_LINES) return this.#drop();
     this.#pending.push(`${JSON.stringify(entry)}\n`);
     this.#writing ??= this.#drain();
   }
@@ -82,6 +90,12 @@ export class AuditLog {
     } finally {
       this.#writing = undefined;
     }
+  }
+
+  #drop(): void {
+    if (this.#dropped) return;
+    this.#dropped = true;
+    this.#sink.warn(`Audit log '${this.path}' is not being written: over ${MAX_PENDING_LINES} lines wait, later ones are dropped (this is said once)`);
   }
 
   #failed(error: unknown): void {

@@ -58,6 +58,15 @@ test("audit log: a failing write is said once, never thrown, and later lines are
   assert.equal(openAuditLog({ auditLog: "/x", auditArguments: true }, { append: async () => {}, warn: () => {} })?.withArguments, true);
 });
 
+test("audit log: lines waiting on a write that never ends are bounded, and the drop is said once", async () => {
+  const warnings: string[] = [];
+  let writes = 0;
+  const log = new AuditLog("/hung", false, { append: () => (writes++, new Promise(() => {})), warn: (text) => warnings.push(text) });
+  for (let i = 0; i < 100_010; i++) log.record(entry(`x${i}`));
+  assert.equal(writes, 1);
+  assert.deepEqual(warnings, ["Audit log '/hung' is not being written: over 100000 lines wait, later ones are dropped (this is said once)"]);
+});
+
 test("audit log: arguments masked by key and by the server's configured secrets", () => {
   for (const key of ["password", "api_key", "apiKey", "GITHUB_TOKEN", "client_secret", "Authorization", "privateKey", "pwd"]) assert.ok(looksSecret(key), key);
   for (const key of ["path", "name", "query", "passenger", "author"]) assert.ok(!looksSecret(key), key);
