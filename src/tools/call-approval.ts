@@ -43,13 +43,14 @@ export async function approveCall(
   // The retry of a call approved already, which its 2026-07-28 server asked for input.
   const state = ctx.input?.requestState;
   if (state !== undefined && ctx.approvals?.takeRetry(key, state, args)) return { approved: true, asked: true };
+  const redactor = serverRedactor(config);
   const request: ApprovalRequest = {
     toolbox: id.toolbox,
     server: id.server,
     tool: id.name,
     args,
     policy: config.confirm,
-    redact: (text) => serverRedactor(config).redact(text),
+    redact: (text) => redactor.redact(text),
   };
   const upstream = ctx.upstream;
   if (!upstream) return refused(cannotAsk(request, "there is no client to ask (the call subcommand asks no one)"));
@@ -64,7 +65,7 @@ export async function approveCall(
     });
   } catch (error) {
     if (ctx.signal.aborted) return { approved: false, reason: "the client cancelled the call while the user was asked", cancelled: true };
-    return refused(`the user declined the call: the client did not ask (${serverRedactor(config).redact(messageOf(error))})`);
+    return refused(`the user declined the call: the client did not ask (${redactor.redact(messageOf(error))})`);
   }
   const answer = readAnswer(result);
   if (!answer.approved) return refused(answer.reason);

@@ -1,7 +1,8 @@
 /**
  * One downstream tool call by its structured identifier: the path every call of a tool behind the
  * workbench takes, whoever asks for it (use_tool, the `call` subcommand). Checks that go before a
- * call reaches a server, and what is recorded of it, belong here, so that no caller can skip them.
+ * call reaches a server (the user's approval: call-approval.ts), and what is recorded of it (the
+ * audit log: call-record.ts), belong here, so that no caller can skip them.
  */
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { Failure, type Result, Success, type ToolContext } from "./tool.ts";
