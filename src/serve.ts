@@ -17,6 +17,7 @@ import { NAME, VERSION } from "./protocol/version.ts";
 import { AuthStore, authDir } from "./auth/auth-store.ts";
 import { chatLogin } from "./auth/chat-login.ts";
 import { storedLogins } from "./auth/remote-auth.ts";
+import { openAuditLog } from "./trust/audit-log.ts";
 
 /** After the client closes our stdin: how long its last requests may take to be answered. */
 const STDIN_DRAIN_MS = 2_000;
@@ -75,8 +76,10 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   const parentWatch = setInterval(() => {
     if (!platform.parentAlive()) stop("the parent process is gone");
   }, PARENT_CHECK_MS);
+  const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
   const session = await openSession(transport, {
     config,
+    audit,
     configPath: path,
     pool,
     figures: await toolboxFigures(config, cache),
@@ -92,5 +95,6 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   say(`${NAME}: stopping (${reason})`);
   await session.close();
   await pool.closeAll();
+  await audit?.flushed();
   return 0;
 }

@@ -22,6 +22,7 @@ const ORDER = [
   "tools",
   "code",
   "toolboxes",
+  "trust",
   "cache",
   "downstream",
   "downstream/era",

@@ -11,6 +11,7 @@ import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import { didYouMean } from "../config/suggest.ts";
+import { openAuditLog } from "../trust/audit-log.ts";
 
 export async function runCall(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, tool, given] = args.positionals;
@@ -39,8 +40,11 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
       sayError(platform, `Failed to connect to server '${server}' in toolbox '${toolbox}': ${slot.error ?? "not connected"}`);
       return EXIT_FAILED;
     }
-    const ctx = { config, registry, signal: new AbortController().signal };
+    // The command is a session of its own in the audit log.
+    const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => sayError(platform, text) });
+    const ctx = { config, registry, signal: new AbortController().signal, sessionId: crypto.randomUUID(), audit };
     const outcome = await callTool({ toolbox, server, name: tool }, parsed, ctx);
+    await audit?.flushed();
     if (!outcome.ok) {
       sayError(platform, outcome.error);
       return EXIT_FAILED;

@@ -87,7 +87,8 @@ export function expandConfig(config: WorkbenchConfig, env: Environment, onFallba
   });
   const serve = config.serve && expandServe(config.serve, expand, problems);
   if (problems.length > 0) throw ConfigError.of(problems);
-  return { toolboxes: Object.fromEntries(toolboxes), ...(serve && { serve }) };
+  // The top-level keys (the audit log...) stay as they are.
+  return { ...config, toolboxes: Object.fromEntries(toolboxes), ...(serve && { serve }) };
 }
 
 type Expand = (text: string, path: PathSegment[]) => string;

@@ -12,6 +12,8 @@ export {
   resolveConfigPath,
 } from "./load.ts";
 export {
+  type AuditSettings,
+  type ConfirmPolicy,
   DEFAULT_OPEN_DETAIL,
   DEFAULT_SETTINGS,
   isRemote,

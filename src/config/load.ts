@@ -80,12 +80,19 @@ export async function loadConfig(options: ConfigLocation & {
   const data = parseJson(text, path);
   try {
     const config = expandConfig(validateConfig(data, path), options.env, options.onFallback);
-    return { path, config };
+    return { path, config: withAuditLogPath(config, path) };
   } catch (error) {
     // The problems are headed by the file's name, even one alone.
     if (error instanceof ConfigError) throw ConfigError.inFile(error.problems, path);
     throw error;
   }
+}
+
+/** The audit log's path, a relative one taken from the configuration file's folder (as the lock file's is). */
+function withAuditLogPath(config: WorkbenchConfig, path: string): WorkbenchConfig {
+  if (config.auditLog === undefined || isAbsolutePath(config.auditLog)) return config;
+  const folder = path.replace(/[\\/][^\\/]*$/, "") || "/";
+  return { ...config, auditLog: joinPath(folder, config.auditLog) };
 }
 
 /** Reads the first of the location's files that exists. */

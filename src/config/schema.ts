@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { objectIssueMessage } from "./object-issue.ts";
 import * as serve from "./serve.ts";
-import { DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerSettings, type ServerConfig } from "./types.ts";
+import { CONFIRM_WORDS, type ConfirmPolicy, DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerSettings, type ServerConfig } from "./types.ts";
 
 // setTimeout fires at once for delays above 2^31 - 1 ms, so larger values would disable the timeout.
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -143,6 +143,18 @@ const oauthSchema = strictJsonObject({
   privateKeyJwt: v.optional(privateKeyJwtSchema),
 }, "expected an object");
 
+/** Approval by the user and the audit log (issue 29 §2, §3): `confirm` per server, the log at the top. */
+const isConfirmPolicy = (value: unknown): value is ConfirmPolicy =>
+  (CONFIRM_WORDS as readonly unknown[]).includes(value) || (isStringArray(value) && value.every(isNonEmptyString));
+const confirmSchema = () =>
+  custom<ConfirmPolicy>(isConfirmPolicy, 'expected "never", "destructive", "all" or an array of tool names', {
+    anyOf: [{ enum: [...CONFIRM_WORDS] }, { type: "array", items: { type: "string", minLength: 1 } }],
+  });
+const auditEntries = {
+  auditLog: v.optional(nonEmptyString()),
+  auditArguments: v.optional(v.boolean("expected true or false")),
+};
+
 const serverEntries = {
   command: v.optional(nonEmptyString()),
   args: v.optional(stringArray()),
@@ -155,6 +167,7 @@ const serverEntries = {
   // `type` is what Claude Code, Cursor and VS Code write; `transport` is the spec's name for it.
   type: TRANSPORT,
   transport: TRANSPORT,
+  confirm: v.optional(confirmSchema()),
   ...settingsEntries,
 };
 
@@ -263,6 +276,7 @@ export const configFileSchema = strictJsonObject({
   $comment: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
   serve: v.optional(serveSchema),
+  ...auditEntries,
   ...settingsEntries,
   ...toolboxSettingsEntries,
 }, 'expected a JSON object with a "toolboxes" key');

@@ -48,6 +48,7 @@ export interface StdioServerConfig extends ServerSettings {
   cwd?: string;
   toolFilters?: string[];
   transport: "stdio";
+  confirm?: ConfirmPolicy;
 }
 
 /**
@@ -85,6 +86,7 @@ export interface RemoteServerConfig extends ServerSettings {
   oauth?: OAuthSettings;
   toolFilters?: string[];
   transport: "http" | "sse" | "auto";
+  confirm?: ConfirmPolicy;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
@@ -101,7 +103,7 @@ export interface ToolboxConfig {
   mcpServers: Record<string, ServerConfig>;
 }
 
-export interface WorkbenchConfig {
+export interface WorkbenchConfig extends AuditSettings {
   /** Toolboxes in the order the file lists them. */
   toolboxes: Record<string, ToolboxConfig>;
   /** Who may use the workbench served over HTTP, and how; absent: one open user on loopback. */
@@ -141,3 +143,18 @@ export interface ServeOAuthConfig {
 }
 
 export const DEFAULT_SESSION_IDLE_MINUTES = 30;
+
+/**
+ * Which of a server's tools the user approves before each call (see src/trust/): none ("never",
+ * the default when absent), those annotated `destructiveHint: true`, all, or the tools named.
+ */
+export type ConfirmPolicy = "never" | "destructive" | "all" | string[];
+export const CONFIRM_WORDS = ["never", "destructive", "all"] as const;
+
+/** The audit log of tool calls, set at the top of the file (see src/trust/audit-log.ts). */
+export interface AuditSettings {
+  /** Absolute once loaded: a relative path is taken from the configuration file's folder. */
+  auditLog?: string;
+  /** Record each call's arguments too (secrets masked). */
+  auditArguments?: boolean;
+}

@@ -18,7 +18,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     message: () => "has an invalid value",
   });
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
-  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, serve: serveEntries, ...topLevel } = result.output;
+  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, serve: serveEntries, auditLog, auditArguments, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
       [server, { ...config, ...settingsFor(config, topLevel) } as ServerConfig] as const
@@ -29,7 +29,12 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
   // serve's grants name toolboxes: checked once the toolboxes are known good.
   const serve = serveEntries && resolveServe(serveEntries, Object.keys(toolboxes));
   if (serve && serve.problems.length > 0) throw ConfigError.of(serve.problems, source);
-  return { toolboxes: Object.fromEntries(resolved), ...(serve && { serve: serve.serve }) };
+  return {
+    toolboxes: Object.fromEntries(resolved),
+    ...(serve && { serve: serve.serve }),
+    ...(auditLog !== undefined && { auditLog }),
+    ...(auditArguments !== undefined && { auditArguments }),
+  };
 }
 
 interface Located {

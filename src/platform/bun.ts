@@ -169,6 +169,11 @@ async function createFile(path: string, text: string, options: { overwrite: bool
   }
 }
 
+/** The mode applies when the file is created; an existing file keeps its own. */
+async function appendPrivateFile(path: string, text: string): Promise<void> {
+  await (await fsp()).appendFile(path, text, { encoding: "utf8", mode: 0o600 });
+}
+
 /** A compiled executable runs its embedded script from Bun's virtual file system. */
 function selfCommand(): { command: string; args: string[] } {
   const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:\\~BUN\\/i.test(Bun.main);
@@ -206,6 +211,7 @@ export const platform: Platform = {
     await (await fsp()).mkdir(path, { recursive: true });
   },
   createFile,
+  appendPrivateFile,
   stderrIsTerminal: () => process.stderr.isTTY === true,
   selfCommand,
   spawn,

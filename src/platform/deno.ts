@@ -169,6 +169,8 @@ export const platform: Platform = {
   writeTextFile,
   makeDirectory: (path) => Deno.mkdir(path, { recursive: true }),
   createFile,
+  // As on Bun: append, and mode 0600 for a file created by it.
+  appendPrivateFile: (path, text) => Deno.writeTextFile(path, text, { append: true, mode: 0o600 }),
   stderrIsTerminal: () => Deno.stderr.isTerminal(),
   selfCommand,
   spawn,

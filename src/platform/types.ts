@@ -83,6 +83,11 @@ export interface Platform extends LoginSupport {
    * appears whole, atomically.
    */
   createFile(path: string, text: string, options: { overwrite: boolean; private?: boolean }): Promise<void>;
+  /**
+   * Appends UTF-8 to the end of a file (O_APPEND: writes of other processes are not overwritten),
+   * creating it with mode 0600 when missing; its folder must exist. For logs only the user reads.
+   */
+  appendPrivateFile(path: string, text: string): Promise<void>;
   /** True when stderr is a terminal: someone is watching, so live progress may go there. */
   stderrIsTerminal(): boolean;
   /** How to start this program again from anywhere: the executable's absolute path, plus the script when run from source. */

@@ -1,7 +1,8 @@
 /**
  * One downstream tool call by its structured identifier: the path every call of a tool behind the
  * workbench takes, whoever asks for it (use_tool, the `call` subcommand). Checks that go before a
- * call reaches a server, and what is recorded of it, belong here, so that no caller can skip them.
+ * call reaches a server (the user's approval: call-approval.ts), and what is recorded of it (the
+ * audit log: call-record.ts), belong here, so that no caller can skip them.
  */
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { Failure, type Result, Success, type ToolContext } from "./tool.ts";
@@ -12,6 +13,8 @@ import type { OpenToolbox } from "../toolboxes/registry.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { urlRequired } from "./url-required.ts";
+import { approveCall, approvedRetry } from "./call-approval.ts";
+import { type CallNote, recordCall } from "./call-record.ts";
 
 /** A tool behind the workbench, as use_tool names it. */
 export interface ToolId {
@@ -22,6 +25,16 @@ export interface ToolId {
 
 /** Calls the tool through its toolbox's server; every failure is a value with the text the client sees. */
 export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Promise<Result<CallToolResult>> {
+  if (!ctx.audit) return await reach(id, args, ctx, {});
+  const started = Date.now();
+  const clock = performance.now();
+  const note: CallNote = {};
+  const result = await reach(id, args, ctx, note);
+  recordCall(ctx.audit, { id, args, ctx, note, result, started, durationMs: performance.now() - clock });
+  return result;
+}
+
+async function reach(id: ToolId, args: Record<string, unknown>, ctx: ToolContext, note: CallNote): Promise<Result<CallToolResult>> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
   if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) {
     return Failure(
@@ -60,6 +73,11 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
       );
     }
   }
+  const approval = await approveCall(id, args, definition, server.config, ctx);
+  if (!approval.approved) {
+    if (!approval.cancelled) note.outcome = "declined";
+    return Failure(`Error executing tool '${id.name}' ${where}: ${approval.reason}`);
+  }
   try {
     const result = await server.callTool(connection, id.name, args, {
       signal: ctx.signal,
@@ -72,6 +90,7 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
       const owner = ctx.registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);
       if (owner) ctx.onToolResult(owner, result);
     }
+    if (approval.asked) approvedRetry(id, args, result, ctx);
     return Success(result);
   } catch (error) {
     const text = `Error executing tool '${id.name}' ${where}: ${messageOf(error)}`;

@@ -6,6 +6,8 @@ import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts
 import type { CallInput } from "../protocol/wire.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { ResultStore } from "./result-store.ts";
+import type { SessionApprovals } from "../trust/approvals.ts";
+import type { AuditLog } from "../trust/audit-log.ts";
 
 /** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
 export interface RpcError {
@@ -38,6 +40,14 @@ export interface ToolContext {
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
   /** The session's results cut to maxResultTokens, read on with read_result; none: results are not cut. */
   results?: ResultStore;
+  /** The session's own id (one per client connection, or per `call` subcommand), for the audit log. */
+  sessionId?: string;
+  /** The client's name where one is known (serving over HTTP), for the audit log. */
+  clientName?: string;
+  /** What the user approved in this session ("for this session"); without it, each call is asked. */
+  approvals?: SessionApprovals;
+  /** Where each call is recorded, when the configuration has an `auditLog`. */
+  audit?: AuditLog;
 }
 
 export interface Tool<TSchema extends z.ZodType, TOut> {

@@ -27,6 +27,8 @@ import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.t
 import { UpstreamGate } from "./era/gate.ts";
 import { type ClientIdentity, LOCAL_CLIENT } from "./client-identity.ts";
 import { grantedView } from "./access/grants.ts";
+import { SessionApprovals } from "../trust/approvals.ts";
+import type { AuditLog } from "../trust/audit-log.ts";
 
 export interface WorkbenchServerOptions {
   config: WorkbenchConfig;
@@ -43,9 +45,14 @@ export interface WorkbenchServerOptions {
   onInitialized?: () => void;
   /** Takes the client's logging level and roots changes for the servers behind us. */
   upstream?: ClientUpstream;
+  /** The session's id and client name, its approvals and the audit log: for each call (see tools/tool.ts). */
+  sessionId?: string;
+  clientName?: string;
+  approvals?: SessionApprovals;
+  audit?: AuditLog;
 }
 
-export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream"> & {
+export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "approvals"> & {
   /** The process's shared servers. */
   pool: ServerPool;
   /** Who the session works for; LOCAL_CLIENT when not said (stdio). */
@@ -80,6 +87,10 @@ export async function openSession(transport: StreamTransport, options: SessionOp
     config,
     registry,
     upstream,
+    // Over stdio the client has no name of its own: the audit log then names the session only.
+    sessionId: crypto.randomUUID(),
+    clientName: options.client?.name,
+    approvals: new SessionApprovals(),
     onClose: () => {
       void close();
       options.onClose();
@@ -123,6 +134,10 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     onToolResult: (owner, result) => learnUris(uris, owner, result),
     clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
     clientSpeaksModern: () => gate.modern,
+    sessionId: options.sessionId,
+    clientName: options.clientName,
+    approvals: options.approvals,
+    audit: options.audit,
   });
   server.onclose = options.onClose;
   server.oninitialized = options.onInitialized;

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import process from "node:process";
 import { platform } from "#platform";
@@ -341,6 +341,20 @@ test("platform: createFile makes missing folders, refuses an existing file unles
     assert.equal(readFileSync(path, "utf8"), "first ü\n");
     await platform.createFile(path, "second", { overwrite: true });
     assert.equal(readFileSync(path, "utf8"), "second");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("platform: appendPrivateFile creates a file with mode 0600, appends to it, and needs its folder", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-append-`);
+  try {
+    const path = `${dir}/audit.jsonl`;
+    await platform.appendPrivateFile(path, "one ü\n");
+    await Promise.all([platform.appendPrivateFile(path, "two\n"), platform.appendPrivateFile(path, "three\n")]);
+    assert.deepEqual(readFileSync(path, "utf8").split("\n").sort(), ["", "one ü", "three", "two"]);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    await assert.rejects(platform.appendPrivateFile(`${dir}/missing/audit.jsonl`, "x\n"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

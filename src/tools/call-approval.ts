@@ -1,0 +1,84 @@
+/**
+ * The approval gate of callTool (issue 29 §2, logic in src/trust/): before a call of a tool whose
+ * server says `confirm`, the user is asked through the session's client, a form elicitation
+ * related to the client's tools/call. A 2026-07-28 client gets it as an `input_required` result of
+ * the call, under a key of ours apart from any server's, and answers with its retry (see
+ * upstream/era/parked-calls.ts): the call waits for it and is not redone.
+ */
+import type { ServerConfig } from "../config/index.ts";
+import type { Tool as McpTool } from "../protocol/sdk.ts";
+import { isInputRequired } from "../protocol/wire.ts";
+import { rawJsonOf } from "../transport/raw-json.ts";
+import { needsApproval } from "../trust/confirm-policy.ts";
+import { type ApprovalRequest, approvalQuestion, asksForms, cannotAsk, readAnswer } from "../trust/confirm.ts";
+import { approvalKey } from "../trust/approvals.ts";
+import { serverRedactor } from "../trust/shown-arguments.ts";
+import { messageOf } from "../protocol/errors.ts";
+import type { ToolContext } from "./tool.ts";
+
+/** The `from` of our question: its input request key in a 2026-07-28 result starts with it. */
+export const APPROVAL_FROM = "mcp-workbench/confirm";
+
+interface CallId {
+  toolbox: string;
+  server: string;
+  name: string;
+}
+
+/** Go on (the user approved, or no approval is needed), or stop with the reason the client sees. */
+export type Approval =
+  | { approved: true; asked: boolean }
+  | { approved: false; reason: string; cancelled: boolean };
+
+export async function approveCall(
+  id: CallId,
+  args: Record<string, unknown>,
+  tool: McpTool,
+  config: ServerConfig,
+  ctx: ToolContext,
+): Promise<Approval> {
+  if (!needsApproval(config.confirm, tool)) return { approved: true, asked: false };
+  const key = approvalKey(id);
+  if (ctx.approvals?.remembered(key)) return { approved: true, asked: false };
+  // The retry of a call approved already, which its 2026-07-28 server asked for input.
+  const state = ctx.input?.requestState;
+  if (state !== undefined && ctx.approvals?.takeRetry(key, state, args)) return { approved: true, asked: true };
+  const redactor = serverRedactor(config);
+  const request: ApprovalRequest = {
+    toolbox: id.toolbox,
+    server: id.server,
+    tool: id.name,
+    args,
+    policy: config.confirm,
+    redact: (text) => redactor.redact(text),
+  };
+  const upstream = ctx.upstream;
+  if (!upstream) return refused(cannotAsk(request, "there is no client to ask (the call subcommand asks no one)"));
+  if (!asksForms(upstream.capabilities)) return refused(cannotAsk(request, "the client cannot ask the user: it declared no form elicitation"));
+  let result: Record<string, unknown>;
+  try {
+    result = await upstream.request("elicitation/create", approvalQuestion(request), {
+      signal: ctx.signal,
+      relatedRequestId: ctx.requestId,
+      timeout: config.maxCallTimeMs,
+      from: APPROVAL_FROM,
+    });
+  } catch (error) {
+    if (ctx.signal.aborted) return { approved: false, reason: "the client cancelled the call while the user was asked", cancelled: true };
+    return refused(`the user declined the call: the client did not ask (${redactor.redact(messageOf(error))})`);
+  }
+  const answer = readAnswer(result);
+  if (!answer.approved) return refused(answer.reason);
+  if (answer.forSession) ctx.approvals?.remember(key);
+  return { approved: true, asked: true };
+}
+
+/** After an approved call: a 2026-07-28 server's `input_required` lets the client's retry (same arguments) through unasked. */
+export function approvedRetry(id: CallId, args: Record<string, unknown>, result: object, ctx: ToolContext): void {
+  if (!ctx.approvals || rawJsonOf(result) || !isInputRequired(result)) return;
+  if (typeof result.requestState === "string") ctx.approvals.allowRetry(approvalKey(id), result.requestState, args);
+}
+
+function refused(reason: string): Approval {
+  return { approved: false, reason, cancelled: false };
+}

@@ -1,0 +1,49 @@
+/**
+ * What the user approved in one session: tools approved "for this session", and the retries of an
+ * approved call that a 2026-07-28 server asked for input (its `requestState` comes back with the
+ * client's answers as a new tools/call, which must not ask the user a second time). Held in
+ * memory only: a new session asks again.
+ */
+
+/** Retries waiting at most, and how long one waits: a client that never retries holds nothing for long. */
+const MAX_RETRIES = 256;
+const RETRY_MS = 10 * 60_000;
+
+/** One key per tool: toolbox, server and name. */
+export function approvalKey(tool: { toolbox: string; server: string; name: string }): string {
+  return JSON.stringify([tool.toolbox, tool.server, tool.name]);
+}
+
+export class SessionApprovals {
+  readonly #tools = new Set<string>();
+  /** Retry keys (tool, requestState, arguments) by the time they were allowed, oldest first. */
+  readonly #retries = new Map<string, number>();
+
+  /** True when the user approved this tool for the rest of the session. */
+  remembered(key: string): boolean {
+    return this.#tools.has(key);
+  }
+
+  remember(key: string): void {
+    this.#tools.add(key);
+  }
+
+  /** The approved call got `input_required` with `state`: its retry, with the same arguments, runs unasked once. */
+  allowRetry(key: string, state: string, args: unknown): void {
+    this.#retries.delete(retryKey(key, state, args));
+    this.#retries.set(retryKey(key, state, args), Date.now());
+    if (this.#retries.size > MAX_RETRIES) this.#retries.delete(this.#retries.keys().next().value!);
+  }
+
+  /** True once for a retry allowed (and not expired); it is then used up. */
+  takeRetry(key: string, state: string, args: unknown): boolean {
+    const id = retryKey(key, state, args);
+    const allowed = this.#retries.get(id);
+    this.#retries.delete(id);
+    return allowed !== undefined && Date.now() - allowed <= RETRY_MS;
+  }
+}
+
+function retryKey(key: string, state: string, args: unknown): string {
+  return JSON.stringify([key, state, args]);
+}
