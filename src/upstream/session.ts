@@ -25,9 +25,12 @@ import { learnUris } from "./catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
 import { UpstreamGate } from "./era/gate.ts";
 import type { ClientIdentity } from "./client-identity.ts";
+import { LiveConfig } from "../config/live.ts";
+import { followConfig } from "./live-session.ts";
 
 export interface WorkbenchServerOptions {
-  config: WorkbenchConfig;
+  /** The configuration, or the one in force when it applies live (read at each use). */
+  config: WorkbenchConfig | LiveConfig;
   configPath: string;
   registry: ToolboxRegistry;
   /** Tool counts and token estimates from the listing cache, for the instructions of a client that declared these capabilities. */
@@ -64,7 +67,8 @@ export interface UpstreamSession {
 export async function openSession(transport: StreamTransport, options: SessionOptions): Promise<UpstreamSession> {
   const { pool, ...rest } = options;
   const upstream = new ClientUpstream();
-  const registry = new ToolboxRegistry(options.config, pool, { upstream });
+  const live = LiveConfig.of(options.config);
+  const registry = new ToolboxRegistry(live.current, pool, { upstream });
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
@@ -73,6 +77,7 @@ export async function openSession(transport: StreamTransport, options: SessionOp
     })();
   const server = await serveWorkbench(transport, {
     ...rest,
+    config: live,
     registry,
     upstream,
     onClose: () => {
@@ -85,13 +90,15 @@ export async function openSession(transport: StreamTransport, options: SessionOp
 
 /** Creates the server and connects it to the client's transport. */
 export async function serveWorkbench(transport: StreamTransport, options: WorkbenchServerOptions): Promise<Server> {
-  const { config, configPath, registry } = options;
+  const { configPath, registry } = options;
+  const live = LiveConfig.of(options.config);
   const serverInfo = { name: NAME, version: VERSION };
-  const capabilities = { tools: {}, logging: {}, ...CATALOG_CAPABILITIES };
+  // listChanged: open_toolbox's description names the toolboxes, which change with the configuration.
+  const capabilities = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES };
   // The tool counts depend on the client (some servers list tools by its capabilities): the gate
   // asks for them as it answers initialize or server/discover, when the client's capabilities are
   // known as the servers will be given them (upstream.capabilities); the Server's are for no client.
-  const instructionsFor = (client: ClientCapabilities | undefined) => buildInstructions(config, configPath, options.figures?.(client));
+  const instructionsFor = (client: ClientCapabilities | undefined) => buildInstructions(live.current, configPath, options.figures?.(client));
   const instructions = instructionsFor(undefined);
   const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: lazySchemaValidator });
   const forClient = () => instructionsFor(options.upstream ? options.upstream.capabilities : server.getClientCapabilities());
@@ -103,21 +110,28 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     onModern: options.onInitialized,
     onLogLevel: (level) => options.upstream?.levelSet(level),
   });
-  const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
+  const dispatcher = new ToolDispatcher([openToolboxFor(live.current), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
   serveCatalog(server, registry, uris, options.cache);
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(gate, dispatcher, {
-    config,
+    // Read by each call: the configuration in force when it came.
+    get config() {
+      return live.current;
+    },
     registry,
     upstream: options.upstream,
     onToolResult: (owner, result) => learnUris(uris, owner, result),
     clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
     clientSpeaksModern: () => gate.modern,
   });
-  server.onclose = options.onClose;
+  const unfollow = followConfig(live, { registry, dispatcher, server, uris });
+  server.onclose = () => {
+    unfollow();
+    options.onClose();
+  };
   server.oninitialized = options.onInitialized;
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
   await server.connect(gate);
