@@ -146,7 +146,7 @@ export class ToolboxRegistry {
    * an open toolbox still configured is rebuilt from it and stays open, a removed one is closed,
    * other slots are made again when asked for. A server whose definition did not change is the same
    * shared server, so its process and calls go on; filters and call limits are the new ones. The
-   * servers of an open toolbox that are not running (added, or changed) are started now.
+   * servers new to an open toolbox (added, or changed) are started now.
    */
   reconfigure(config: WorkbenchConfig): void {
     if (this.#closed) return;
@@ -159,9 +159,11 @@ export class ToolboxRegistry {
         this.#open.delete(name);
         continue;
       }
+      const before = new Set(this.#open.get(name)!.servers.map((slot) => slot.shared));
       const toolbox = this.#fresh(name);
       this.#open.set(name, toolbox);
-      for (const slot of toolbox.servers) if (!slot.shared.live) void slot.shared.connect();
+      // Only servers new to it: one stopped for being idle, or given up on, stays as it was.
+      for (const slot of toolbox.servers) if (!before.has(slot.shared) && !slot.shared.live) void slot.shared.connect();
     }
   }
 

@@ -82,3 +82,28 @@ test("pool: drained() waits for a call in flight, and no longer than it is told"
     await pool.closeAll();
   }
 });
+
+test("pool: a server stopped for being idle stays stopped when the configuration changes around it; one added to an open toolbox starts", async () => {
+  const idle = server("idle", { idleTimeoutMs: 150 });
+  const config = validateConfig({ toolboxes: { a: { mcpServers: { s: idle } } } });
+  const pool = new ServerPool(config, host);
+  const registry = new ToolboxRegistry(config, pool);
+  try {
+    const [slot] = (await registry.open("a")).servers;
+    const deadline = Date.now() + 5_000;
+    while (slot.shared.live && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(slot.shared.live, false, "stopped for being idle");
+    const next = validateConfig({ toolboxes: { a: { mcpServers: { s: { ...idle, toolFilters: ["echo"] }, t: server("added") } } } });
+    assert.deepEqual(pool.reconfigure(next), []);
+    registry.reconfigure(next);
+    const [kept, added] = registry.get("a")!.servers;
+    assert.equal(kept.shared, slot.shared);
+    const started = Date.now() + 5_000;
+    while (!added.shared.live && Date.now() < started) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(added.shared.live, "the added server started with its toolbox open");
+    assert.equal(kept.shared.live, false, "the idle one was not started again by the edit");
+  } finally {
+    await registry.closeAll();
+    await pool.closeAll();
+  }
+});
