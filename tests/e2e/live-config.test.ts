@@ -20,6 +20,7 @@ import { removeTempDirs, type Session, startWorkbench, withWorkbench } from "../
 import { call, errorText, eventually, fx, okText, opened, openToolbox, sleep, spawnLog, toolsOf, useTool } from "../helpers/toolbox.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { descendants, fixturePids, waitGone } from "../helpers/procs.ts";
+import { startRaw } from "../helpers/raw-session.ts";
 
 after(removeTempDirs);
 
@@ -140,6 +141,28 @@ test("live configuration: an invalid edit keeps the configuration in force and s
     assert.equal(errorText(await useTool(session, "weather", "s", "echo", { text: "x" })), "Error executing tool: Toolbox 'weather' not found in configuration");
     await eventually("the removed toolbox's server stopped", () => fixturePids(session).length, (n) => n === 0, APPLIED_MS);
   });
+});
+
+test("live configuration: a 2026-07-28 client hears tools, prompts and resources list_changed on its listen", async () => {
+  const session = await startRaw({ toolboxes: { a: { description: "A", mcpServers: { s: fx("a") } } } }, { initialize: false });
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  try {
+    const notifications = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true };
+    await session.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications, _meta: meta } }) + "\n");
+    const ack = await session.reply((reply) => reply.method === "notifications/subscriptions/acknowledged");
+    assert.equal(ack.params.notifications.toolsListChanged, true);
+    writeFileSync(`${session.dir}/workbench-config.json`, JSON.stringify({ toolboxes: { b: { description: "B", mcpServers: { s: fx("b") } } } }));
+    for (const method of ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"]) {
+      const changed = await session.reply((reply) => reply.method === method, APPLIED_MS);
+      assert.equal(changed.params._meta["io.modelcontextprotocol/subscriptionId"], 1);
+    }
+  } finally {
+    await session.close();
+  }
 });
 
 /** A small seeded generator (mulberry32): the same edits on every run. */
