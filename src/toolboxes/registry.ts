@@ -211,6 +211,12 @@ export class ToolboxRegistry {
   /** A configured server's slot, without opening its toolbox: for prompts and resources. */
   slot(configured: ConfiguredServer): ServerSlot {
     let slot = this.#slots.get(configured);
+    if (!slot && !this.configured.includes(configured)) {
+      // Found before the configuration changed: the server as configured now, and never a ghost of one removed.
+      const now = this.configured.find((one) => one.toolbox === configured.toolbox && one.server === configured.server);
+      if (!now) throw new Error(`Server '${configured.server}' is no longer in toolbox '${configured.toolbox}' of the configuration`);
+      return this.slot(now);
+    }
     if (!slot) {
       slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config));
       this.#slots.set(configured, slot);

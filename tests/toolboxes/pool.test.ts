@@ -107,3 +107,17 @@ test("pool: a server stopped for being idle stays stopped when the configuration
     await pool.closeAll();
   }
 });
+
+test("registry: a server found before the configuration changed is reached as configured now, and one removed is refused, never started", () => {
+  const before = validateConfig({ toolboxes: { a: { mcpServers: { s: server("one"), gone: server("gone") } } } });
+  const pool = new ServerPool(before, host);
+  const registry = new ToolboxRegistry(before, pool);
+  const [s, gone] = registry.configured;
+  const next = validateConfig({ toolboxes: { a: { mcpServers: { s: server("one, changed") } } } });
+  pool.reconfigure(next);
+  registry.reconfigure(next);
+  assert.equal(registry.slot(s).config, next.toolboxes.a.mcpServers.s, "the stale entry leads to the server as configured now");
+  assert.equal(registry.slot(s), registry.slot(registry.configured[0]));
+  assert.throws(() => registry.slot(gone), { message: "Server 'gone' is no longer in toolbox 'a' of the configuration" });
+  assert.equal(pool.running, 0, "nothing was started");
+});
