@@ -9,7 +9,8 @@ import { openSession } from "./upstream/session.ts";
 import { ServerPool } from "./toolboxes/pool.ts";
 import { ListingCache } from "./cache/listing-cache.ts";
 import { commandSearchFor } from "./downstream/links/command-path.ts";
-import { toolboxFigures } from "./upstream/toolbox-figures.ts";
+import { LiveConfig } from "./config/live.ts";
+import { followConfigFile, liveFigures } from "./upstream/config-follow.ts";
 import { StreamTransport } from "./transport/stream-transport.ts";
 import { FlowGate } from "./transport/flow-gate.ts";
 import { BoundedLog } from "./transport/bounded-log.ts";
@@ -40,6 +41,8 @@ const CLIENT_MAX_IN_FLIGHT = 1024;
 /** Serves the loaded configuration until told to stop; the exit code. */
 export async function serve(platform: Platform, loaded: { path: string; config: WorkbenchConfig }): Promise<number> {
   const { path, config } = loaded;
+  // The configuration in force: the file is watched and a valid change applies without a restart.
+  const live = new LiveConfig(config);
   const say = (text: string) => platform.writeStderr(`${text}\n`);
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const backpressure = new FlowGate();
@@ -76,13 +79,16 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   const parentWatch = setInterval(() => {
     if (!platform.parentAlive()) stop("the parent process is gone");
   }, PARENT_CHECK_MS);
+  // The audit log's path is the one the workbench started with (a change to it needs a restart).
   const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
+  const figures = await liveFigures(live, cache);
+  const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   const session = await openSession(transport, {
-    config,
+    config: live,
     audit,
     configPath: path,
     pool,
-    figures: await toolboxFigures(config, cache),
+    figures,
     cache,
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
@@ -91,6 +97,7 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   const reason = await stopped;
   clearInterval(parentWatch);
+  following.stop();
   log.flush();
   say(`${NAME}: stopping (${reason})`);
   await session.close();

@@ -32,6 +32,17 @@ export function sharedConfig(configs: ServerConfig[]): ServerConfig {
   };
 }
 
+/**
+ * What a shared connection runs with besides its definition (sharingKey): when this changes in a
+ * configuration that applies live, the process is started again with it. Call limits, toolFilters
+ * and validateArguments are each toolbox's own and apply without a restart.
+ */
+export function processSettingsKey(config: ServerConfig): string {
+  const { connectTimeoutMs, maxMessageBytes, idleTimeoutMs, roots } = config;
+  const oauth = isRemote(config) ? config.oauth ?? null : null;
+  return JSON.stringify([sharingKey(config), connectTimeoutMs, maxMessageBytes, idleTimeoutMs, roots, oauth]);
+}
+
 function sortedEntries(record: Record<string, string>): [string, string][] {
   return Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

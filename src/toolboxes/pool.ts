@@ -6,7 +6,7 @@
  * capabilities gets another. A server stops when no session uses it any more, or at shutdown.
  */
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
-import { sharedConfig, sharingKey } from "../config/definition.ts";
+import { processSettingsKey, sharedConfig, sharingKey } from "../config/definition.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
@@ -39,6 +39,11 @@ export interface PoolOptions {
 
 interface Entry {
   shared: SharedServer;
+  /** Its sharing key, and every configured server of that definition now (the configuration may change). */
+  definition: string;
+  configured: Configured[];
+  /** processSettingsKey of the settings it was started with. */
+  settings: string;
   users: Set<PoolUser>;
   /** The sessions among the users, as the server's one Upstream; none for a subcommand's server. */
   sessions?: ServerUsers;
@@ -63,6 +68,11 @@ export class ServerPool {
     const { upstream: _, ...rest } = host;
     this.#host = rest;
     this.#options = options;
+    this.#index(config);
+  }
+
+  #index(config: WorkbenchConfig): void {
+    this.#byKey.clear();
     for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
       for (const [server, serverConfig] of Object.entries(mcpServers)) {
         const key = sharingKey(serverConfig);
@@ -85,7 +95,7 @@ export class ServerPool {
     const key = JSON.stringify([definition, declared]);
     let entry = this.#entries.get(key);
     if (!entry) {
-      entry = this.#entry(configured, merged, user.upstream);
+      entry = this.#entry(definition, configured, merged, user.upstream);
       this.#entries.set(key, entry);
     }
     if (!entry.users.has(user)) {
@@ -123,19 +133,41 @@ export class ServerPool {
     await this.#options.cache?.flush();
   }
 
-  #entry(configured: Configured[], config: ServerConfig, upstream: Upstream | undefined): Entry {
+  /**
+   * A new configuration (it applies live): a server whose definition is gone, or whose process
+   * settings changed, leaves the pool (sessions asking for it from now on get a new one) and is
+   * given back, to be drained and stopped; the others go on running. Call this before the
+   * sessions' registries take the configuration, so that they find the new servers.
+   */
+  reconfigure(config: WorkbenchConfig): SharedServer[] {
+    this.#index(config);
+    const retired: SharedServer[] = [];
+    for (const [key, entry] of this.#entries) {
+      const configured = this.#byKey.get(entry.definition);
+      if (configured && processSettingsKey(sharedConfig(configured.map((one) => one.config))) === entry.settings) {
+        entry.configured = configured;
+        continue;
+      }
+      entry.released = true;
+      this.#entries.delete(key);
+      retired.push(entry.shared);
+    }
+    return retired;
+  }
+
+  #entry(definition: string, configured: Configured[], config: ServerConfig, upstream: Upstream | undefined): Entry {
     const [first] = configured;
     const sessions = upstream ? new ServerUsers(mirroredCapabilities(upstream.capabilities, config.roots)) : undefined;
     const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
     const connectionHost: ConnectionHost = { ...this.#host, upstream: sessions, chatLogin };
-    const entry: Entry = { users: new Set(), sessions, released: false } as Entry;
+    const entry: Entry = { definition, configured, settings: processSettingsKey(config), users: new Set(), sessions, released: false } as Entry;
     entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config }, {
       connectionHost,
       live: this.#connections,
       closed: () => this.#closed || entry.released,
-      onListed: (shared) => this.#remember(configured, shared),
+      onListed: (shared) => this.#remember(entry.configured, shared),
       onListingChanged: (shared) => {
-        this.#remember(configured, shared);
+        this.#remember(entry.configured, shared);
         for (const user of [...entry.users]) user.listingChanged?.(shared);
       },
       onResourceUpdated: (shared, uri) => {

@@ -108,7 +108,9 @@ export interface OpenToolbox {
 }
 
 export class ToolboxRegistry {
-  readonly #config: WorkbenchConfig;
+  #config: WorkbenchConfig;
+  /** Counts configuration changes: an open that began under another configuration starts over. */
+  #generation = 0;
   readonly #open = new Map<string, OpenToolbox>();
   readonly #opening = new Map<string, Promise<OpenToolbox>>();
   readonly #pool: ServerPool;
@@ -117,9 +119,9 @@ export class ToolboxRegistry {
   /** This registry as a user of the pool's servers. */
   readonly #user: PoolUser;
   readonly #options: RegistryOptions;
-  /** Every configured server in configuration order, and its slot once one is asked for outside an open. */
-  readonly configured: ConfiguredServer[] = [];
-  readonly #slots = new Map<ConfiguredServer, ServerSlot>();
+  /** Every configured server in configuration order (a new array when the configuration changes), and its slot once one is asked for outside an open. */
+  configured: ConfiguredServer[];
+  #slots = new Map<ConfiguredServer, ServerSlot>();
   /** The resource URIs this session subscribed to: only their updates reach it. */
   readonly subscriptions = new Set<string>();
   #watcher?: CatalogWatcher;
@@ -136,10 +138,32 @@ export class ToolboxRegistry {
       listingChanged: (shared) => this.#watcher?.listingChanged(shared),
       resourceUpdated: (shared, uri) => this.#watcher?.resourceUpdated(shared, uri),
     };
-    for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
-      for (const [server, serverConfig] of Object.entries(mcpServers)) {
-        this.configured.push({ toolbox, server, config: serverConfig, rank: this.configured.length });
+    this.configured = configuredIn(config);
+  }
+
+  /**
+   * The configuration changed (it applies live; the pool took it first, see ServerPool.reconfigure):
+   * an open toolbox still configured is rebuilt from it and stays open, a removed one is closed,
+   * other slots are made again when asked for. A server whose definition did not change is the same
+   * shared server, so its process and calls go on; filters and call limits are the new ones. The
+   * servers new to an open toolbox (added, or changed) are started now.
+   */
+  reconfigure(config: WorkbenchConfig): void {
+    if (this.#closed) return;
+    this.#config = config;
+    this.#generation++;
+    this.configured = configuredIn(config);
+    this.#slots = new Map();
+    for (const name of [...this.#open.keys()]) {
+      if (!Object.hasOwn(config.toolboxes, name)) {
+        this.#open.delete(name);
+        continue;
       }
+      const before = new Set(this.#open.get(name)!.servers.map((slot) => slot.shared));
+      const toolbox = this.#fresh(name);
+      this.#open.set(name, toolbox);
+      // Only servers new to it: one stopped for being idle, or given up on, stays as it was.
+      for (const slot of toolbox.servers) if (!before.has(slot.shared) && !slot.shared.live) void slot.shared.connect();
     }
   }
 
@@ -160,19 +184,23 @@ export class ToolboxRegistry {
       if (!this.#closed) this.#open.set(name, toolbox);
       return Promise.resolve(toolbox);
     }
+    const generation = this.#generation;
     const attempt = Promise.all(missing.map(async (slot) => {
       // An open starts over a server that was given up on; one already starting is joined.
       slot.restarts.reset();
       await slot.shared.connect();
       this.#options.onSettled?.(toolbox.name, slot);
     })).then(() => {
+      if (generation !== this.#generation) return undefined;
       const anyConnected = toolbox.servers.length === 0 || toolbox.servers.some((slot) => slot.connection);
       if (anyConnected && !this.#closed) this.#open.set(name, toolbox);
       else this.#open.delete(name);
       return toolbox;
     }).finally(() => this.#opening.delete(name));
-    this.#opening.set(name, attempt);
-    return attempt;
+    // The configuration changed meanwhile: the toolbox is opened again as it is now (once per change).
+    const opened = attempt.then((done) => done ?? (Object.hasOwn(this.#config.toolboxes, name) ? this.open(name) : toolbox));
+    this.#opening.set(name, opened);
+    return opened;
   }
 
   /** The server's connection, started again first if it was lost or stopped for being idle. */
@@ -183,6 +211,12 @@ export class ToolboxRegistry {
   /** A configured server's slot, without opening its toolbox: for prompts and resources. */
   slot(configured: ConfiguredServer): ServerSlot {
     let slot = this.#slots.get(configured);
+    if (!slot && !this.configured.includes(configured)) {
+      // Found before the configuration changed: the server as configured now, and never a ghost of one removed.
+      const now = this.configured.find((one) => one.toolbox === configured.toolbox && one.server === configured.server);
+      if (!now) throw new Error(`Server '${configured.server}' is no longer in toolbox '${configured.toolbox}' of the configuration`);
+      return this.slot(now);
+    }
     if (!slot) {
       slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config));
       this.#slots.set(configured, slot);
@@ -236,4 +270,14 @@ export class ToolboxRegistry {
   #sharedFor(config: ServerConfig): SharedServer {
     return this.#pool.serverFor(config, this.#user);
   }
+}
+
+function configuredIn(config: WorkbenchConfig): ConfiguredServer[] {
+  const configured: ConfiguredServer[] = [];
+  for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
+    for (const [server, serverConfig] of Object.entries(mcpServers)) {
+      configured.push({ toolbox, server, config: serverConfig, rank: configured.length });
+    }
+  }
+  return configured;
 }

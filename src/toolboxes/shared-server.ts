@@ -15,6 +15,9 @@ import { EMPTY_LISTING, type ServerListing } from "../downstream/listing.ts";
 import { REAL_TIMERS, type Timers } from "../downstream/idle-clock.ts";
 import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
 
+/** How often drained() looks again. */
+const DRAIN_POLL_MS = 20;
+
 export type Connected = { ok: true; connection: ServerSession } | { ok: false; error: string };
 
 export interface SharedServerHost {
@@ -158,6 +161,16 @@ export class SharedServer {
   /** Used without a call (its toolbox was opened again): the idle clock starts over. */
   touch(): void {
     this.#arm();
+  }
+
+  /**
+   * Waits until no call or request is in flight here, for at most `ms` (polled: it happens only
+   * when the configuration drops the server); true when they all finished.
+   */
+  async drained(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.#inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    return this.#inFlight === 0;
   }
 
   /** Stops the idle clock and closes the connection (for shutdown). */

@@ -19,12 +19,24 @@ export class JsonRpcError extends Error {
 
 export class ToolDispatcher {
   readonly #tools: Map<string, AnyTool>;
-  /** Built once: the list is the same for the whole session. */
-  readonly listing: McpTool[];
+  /** Built once, and again only when a tool is replaced (the configuration changed). */
+  listing: McpTool[];
 
   constructor(tools: AnyTool[]) {
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
     this.listing = tools.map(describeTool);
+  }
+
+  /**
+   * Puts `tool` in place of the one of its name (open_toolbox for a new configuration); true when
+   * the listing the client sees changed (it is then told, tools/list_changed).
+   */
+  replace(tool: AnyTool): boolean {
+    if (!this.#tools.has(tool.name)) return false;
+    this.#tools.set(tool.name, tool);
+    const before = JSON.stringify(this.listing);
+    this.listing = [...this.#tools.values()].map(describeTool);
+    return JSON.stringify(this.listing) !== before;
   }
 
   async call(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {

@@ -13,7 +13,7 @@ export function buildInstructions(
 ): string {
   const names = Object.keys(config.toolboxes);
   if (names.length === 0) {
-    return `MCP Workbench: no toolboxes are configured. Add toolboxes to ${configPath} and restart.`;
+    return `MCP Workbench: no toolboxes are configured. Add toolboxes to ${configPath}: they apply without a restart.`;
   }
   const lines = names.map((name) => {
     const toolbox = config.toolboxes[name];

@@ -29,9 +29,12 @@ import { type ClientIdentity, LOCAL_CLIENT } from "./client-identity.ts";
 import { grantedView } from "./access/grants.ts";
 import { SessionApprovals } from "../trust/approvals.ts";
 import type { AuditLog } from "../trust/audit-log.ts";
+import { LiveConfig } from "../config/live.ts";
+import { followConfig } from "./live-session.ts";
 
 export interface WorkbenchServerOptions {
-  config: WorkbenchConfig;
+  /** The configuration, or the one in force when it applies live (read at each use). */
+  config: WorkbenchConfig | LiveConfig;
   configPath: string;
   registry: ToolboxRegistry;
   /** Tool counts and token estimates from the listing cache, for the instructions of a client that declared these capabilities. */
@@ -72,19 +75,22 @@ export interface UpstreamSession {
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
 export async function openSession(transport: StreamTransport, options: SessionOptions): Promise<UpstreamSession> {
   const { pool, ...rest } = options;
-  // A client granted some toolboxes sees a configuration of those alone, everywhere.
-  const config = grantedView(options.config, options.client ?? LOCAL_CLIENT);
+  // A client granted some toolboxes sees a configuration of those alone, everywhere, as it changes.
+  const client = options.client ?? LOCAL_CLIENT;
+  const granted = LiveConfig.of(options.config).view((config) => grantedView(config, client));
+  const live = granted.view;
   const upstream = new ClientUpstream();
-  const registry = new ToolboxRegistry(config, pool, { upstream });
+  const registry = new ToolboxRegistry(live.current, pool, { upstream });
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
+      granted.stop();
       await registry.closeAll();
       await server.close().catch(() => {});
     })();
   const server = await serveWorkbench(transport, {
     ...rest,
-    config,
+    config: live,
     registry,
     upstream,
     // Over stdio the client has no name of its own: the audit log then names the session only.
@@ -101,13 +107,15 @@ export async function openSession(transport: StreamTransport, options: SessionOp
 
 /** Creates the server and connects it to the client's transport. */
 export async function serveWorkbench(transport: StreamTransport, options: WorkbenchServerOptions): Promise<Server> {
-  const { config, configPath, registry } = options;
+  const { configPath, registry } = options;
+  const live = LiveConfig.of(options.config);
   const serverInfo = { name: NAME, version: VERSION };
-  const capabilities = { tools: {}, logging: {}, ...CATALOG_CAPABILITIES };
+  // listChanged: open_toolbox's description names the toolboxes, which change with the configuration.
+  const capabilities = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES };
   // The tool counts depend on the client (some servers list tools by its capabilities): the gate
   // asks for them as it answers initialize or server/discover, when the client's capabilities are
   // known as the servers will be given them (upstream.capabilities); the Server's are for no client.
-  const instructionsFor = (client: ClientCapabilities | undefined) => buildInstructions(config, configPath, options.figures?.(client));
+  const instructionsFor = (client: ClientCapabilities | undefined) => buildInstructions(live.current, configPath, options.figures?.(client));
   const instructions = instructionsFor(undefined);
   const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: lazySchemaValidator });
   const forClient = () => instructionsFor(options.upstream ? options.upstream.capabilities : server.getClientCapabilities());
@@ -119,14 +127,17 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     onModern: options.onInitialized,
     onLogLevel: (level) => options.upstream?.levelSet(level),
   });
-  const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
+  const dispatcher = new ToolDispatcher([openToolboxFor(live.current), useTool]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
   serveCatalog(server, registry, uris, options.cache);
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
   serveToolCalls(gate, dispatcher, {
-    config,
+    // Read by each call: the configuration in force when it came.
+    get config() {
+      return live.current;
+    },
     registry,
     upstream: options.upstream,
     // The session's cut results (issue 28): read on with read_result, gone with the session.
@@ -139,7 +150,11 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     approvals: options.approvals,
     audit: options.audit,
   });
-  server.onclose = options.onClose;
+  const unfollow = followConfig(live, { registry, dispatcher, server, uris });
+  server.onclose = () => {
+    unfollow();
+    options.onClose();
+  };
   server.oninitialized = options.onInitialized;
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
   await server.connect(gate);

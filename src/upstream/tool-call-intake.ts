@@ -44,6 +44,8 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
     try {
       const result = await dispatcher.call(call.name, call.arguments, {
         ...shared,
+        // Read again for each call (a getter when the configuration applies live): the rest above was copied once.
+        config: context.config,
         // Only a 2026-07-28 client retries with answers: a 2025 call carries nothing more.
         input: clientSpeaksModern?.()
           ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true }

@@ -50,7 +50,7 @@ test("e2e: with no toolboxes the instructions say so and name the config path", 
     const instructions = session.client.getInstructions() ?? "";
     assert.equal(
       instructions,
-      `MCP Workbench: no toolboxes are configured. Add toolboxes to ${session.dir}/workbench-config.json and restart.`,
+      `MCP Workbench: no toolboxes are configured. Add toolboxes to ${session.dir}/workbench-config.json: they apply without a restart.`,
     );
   });
 });

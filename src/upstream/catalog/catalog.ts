@@ -53,8 +53,9 @@ export class WorkbenchCatalog {
   readonly #registry: ToolboxRegistry;
   readonly #cache?: ListingCache;
   readonly #table: UriTable;
-  /** The cache files, read once, on the first request that needs them. */
+  /** The cache files, read once per configuration (#cachedFor), on the first request that needs them. */
   #cached?: Promise<(ServerListing | undefined)[]>;
+  #cachedFor?: ConfiguredServer[];
 
   constructor(registry: ToolboxRegistry, table: UriTable, cache?: ListingCache) {
     this.#registry = registry;
@@ -231,6 +232,9 @@ export class WorkbenchCatalog {
    */
   async #sources(): Promise<Source[]> {
     const configured = this.#registry.configured;
+    // The registry's list is a new array when the configuration changed (it applies live).
+    if (this.#cachedFor !== configured) this.#cached = undefined;
+    this.#cachedFor = configured;
     this.#cached ??= Promise.all(configured.map(async (server) => (await this.#cache?.readEntry(server.config))?.listing));
     const cached = await this.#cached;
     const sources: Source[] = [];

@@ -41,6 +41,13 @@ export class UriTable {
     this.#templates = [...kept, ...added].sort((x, y) => x.owner.rank - y.owner.rank);
   }
 
+  /** The configuration changed: owners are positions in it, so all is learned again. */
+  clear(): void {
+    this.#listed = [];
+    this.#learned.clear();
+    this.#templates = [];
+  }
+
   /** A URI a server's tool returned (a resource_link or an embedded resource). */
   learn(owner: UriOwner, uri: string): void {
     const known = this.#learned.get(uri);

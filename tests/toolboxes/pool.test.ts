@@ -1,0 +1,123 @@
+/**
+ * The pool and a session's registry take a new configuration (it applies live): reconciled by
+ * server definition, an unchanged server is the same shared server (its process goes on) with the
+ * new filters, a changed or removed one is given back to be drained and stopped, and a changed
+ * process setting is a change. drained() waits for calls in flight, bounded.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { platform } from "#platform";
+import { validateConfig } from "../../src/config/index.ts";
+import { ServerPool } from "../../src/toolboxes/pool.ts";
+import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
+import { fixtureServer } from "../helpers/runtime.ts";
+
+const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
+const server = (label: string, extra: Record<string, unknown> = {}) =>
+  fixtureServer("fixture-server.ts", { env: { FIXTURE_LABEL: label }, ...extra });
+
+test("pool: a new configuration keeps unchanged servers with new filters, retires changed and removed ones, and a new open finds added ones", async () => {
+  const before = validateConfig({
+    toolboxes: { a: { mcpServers: { s: server("one") } }, b: { mcpServers: { t: server("two") } }, gone: { mcpServers: { u: server("three") } } },
+  });
+  const pool = new ServerPool(before, host);
+  const registry = new ToolboxRegistry(before, pool);
+  try {
+    const [a, b, gone] = await Promise.all([registry.open("a"), registry.open("b"), registry.open("gone")]);
+    const kept = a.servers[0].shared;
+    const changed = b.servers[0].shared;
+    const removed = gone.servers[0].shared;
+    const next = validateConfig({
+      toolboxes: {
+        a: { mcpServers: { s: server("one", { toolFilters: ["echo"] }) } },
+        b: { mcpServers: { t: server("two, changed") } },
+        c: { mcpServers: { v: server("one") } },
+      },
+    });
+    const retired = pool.reconfigure(next);
+    registry.reconfigure(next);
+    assert.deepEqual(new Set(retired), new Set([changed, removed]));
+    assert.equal(registry.get("gone"), undefined, "a removed toolbox is no longer open");
+    assert.equal(registry.get("a")!.servers[0].shared, kept, "the unchanged definition is the same shared server");
+    assert.ok(kept.live);
+    assert.deepEqual(registry.get("a")!.servers[0].tools.map((tool) => tool.name), ["echo"], "the new filters, no restart");
+    const newB = registry.get("b")!.servers[0].shared;
+    assert.notEqual(newB, changed, "the changed definition is a new shared server");
+    // Retired, not stopped yet: its calls may still be in flight.
+    assert.ok(changed.live);
+    assert.equal(await changed.drained(1_000), true);
+    await Promise.all(retired.map((shared) => shared.close()));
+    assert.equal(changed.live, false);
+    // c lists the definition a has: one server for both.
+    assert.equal((await registry.open("c")).servers[0].shared, kept);
+    const connected = await registry.connected(registry.get("b")!.servers[0]);
+    assert.ok(connected.ok);
+    assert.equal(pool.running, 2, "one for 'one', one for 'two, changed'");
+
+    // A process setting is a change too: the server starts again with it.
+    const slower = validateConfig({ toolboxes: { a: { mcpServers: { s: server("one", { connectTimeoutMs: 12_345 }) } } } });
+    assert.deepEqual(pool.reconfigure(slower), [kept, newB]);
+  } finally {
+    await registry.closeAll();
+    await pool.closeAll();
+  }
+});
+
+test("pool: drained() waits for a call in flight, and no longer than it is told", async () => {
+  const config = validateConfig({ toolboxes: { a: { mcpServers: { s: server("slow") } } } });
+  const pool = new ServerPool(config, host);
+  const registry = new ToolboxRegistry(config, pool);
+  try {
+    const [slot] = (await registry.open("a")).servers;
+    const connected = await registry.connected(slot);
+    assert.ok(connected.ok);
+    const call = slot.callTool(connected.connection, "sleep", { ms: 600 });
+    const started = Date.now();
+    assert.equal(await slot.shared.drained(50), false, "bounded: the call is still running");
+    assert.ok(Date.now() - started < 500);
+    assert.equal(await slot.shared.drained(10_000), true);
+    assert.equal((await call).isError, undefined);
+  } finally {
+    await registry.closeAll();
+    await pool.closeAll();
+  }
+});
+
+test("pool: a server stopped for being idle stays stopped when the configuration changes around it; one added to an open toolbox starts", async () => {
+  const idle = server("idle", { idleTimeoutMs: 150 });
+  const config = validateConfig({ toolboxes: { a: { mcpServers: { s: idle } } } });
+  const pool = new ServerPool(config, host);
+  const registry = new ToolboxRegistry(config, pool);
+  try {
+    const [slot] = (await registry.open("a")).servers;
+    const deadline = Date.now() + 5_000;
+    while (slot.shared.live && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(slot.shared.live, false, "stopped for being idle");
+    const next = validateConfig({ toolboxes: { a: { mcpServers: { s: { ...idle, toolFilters: ["echo"] }, t: server("added") } } } });
+    assert.deepEqual(pool.reconfigure(next), []);
+    registry.reconfigure(next);
+    const [kept, added] = registry.get("a")!.servers;
+    assert.equal(kept.shared, slot.shared);
+    const started = Date.now() + 5_000;
+    while (!added.shared.live && Date.now() < started) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(added.shared.live, "the added server started with its toolbox open");
+    assert.equal(kept.shared.live, false, "the idle one was not started again by the edit");
+  } finally {
+    await registry.closeAll();
+    await pool.closeAll();
+  }
+});
+
+test("registry: a server found before the configuration changed is reached as configured now, and one removed is refused, never started", () => {
+  const before = validateConfig({ toolboxes: { a: { mcpServers: { s: server("one"), gone: server("gone") } } } });
+  const pool = new ServerPool(before, host);
+  const registry = new ToolboxRegistry(before, pool);
+  const [s, gone] = registry.configured;
+  const next = validateConfig({ toolboxes: { a: { mcpServers: { s: server("one, changed") } } } });
+  pool.reconfigure(next);
+  registry.reconfigure(next);
+  assert.equal(registry.slot(s).config, next.toolboxes.a.mcpServers.s, "the stale entry leads to the server as configured now");
+  assert.equal(registry.slot(s), registry.slot(registry.configured[0]));
+  assert.throws(() => registry.slot(gone), { message: "Server 'gone' is no longer in toolbox 'a' of the configuration" });
+  assert.equal(pool.running, 0, "nothing was started");
+});
