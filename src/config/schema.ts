@@ -92,6 +92,7 @@ const settingsEntries = {
   validateArguments: v.optional(v.boolean("expected true or false")),
   idleTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_IDLE_TIMEOUT, 0),
   roots: v.optional(v.boolean("expected true or false")),
+  pin: v.optional(v.boolean("expected true or false")),
 };
 
 /** Settable at the top of the file (for every toolbox) and per toolbox; optional, like settingsEntries. */

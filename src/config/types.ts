@@ -20,6 +20,8 @@ export interface ServerSettings {
   idleTimeoutMs: number;
   /** Give the server the client's roots, as a client connected directly would (false: its own arguments only). */
   roots: boolean;
+  /** Pin the server's tools in workbench-lock.json and withhold those that change (false: trust whatever it lists). */
+  pin: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -31,6 +33,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   validateArguments: true,
   idleTimeoutMs: 0,
   roots: true,
+  pin: true,
 };
 
 /** What open_toolbox returns when not told: the spec's full entries, or one summary line per tool. */

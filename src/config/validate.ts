@@ -88,5 +88,6 @@ function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSett
     validateArguments: pick("validateArguments"),
     idleTimeoutMs: pick("idleTimeoutMs"),
     roots: pick("roots"),
+    pin: pick("pin"),
   };
 }

@@ -17,6 +17,8 @@ import type { Upstream } from "../protocol/upstream.ts";
 import { applyToolFilters } from "./filters.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";
 import { type PoolUser, ServerPool } from "./pool.ts";
+import type { LockSnapshot, PinStore } from "./pin-store.ts";
+import { trustedView, type Withheld } from "./withheld.ts";
 
 export type { Connected };
 
@@ -29,20 +31,32 @@ export interface RegistryOptions {
   timers?: Timers;
   /** The session whose toolboxes these are; the host's client otherwise. */
   upstream?: Upstream;
+  /** The lock file whose pins decide which tools are offered (else the pool's; none: every tool is). */
+  pins?: PinStore;
 }
 
-/** A server as one toolbox sees it: its name there, its filters, over the shared connection. */
+/** Where a slot's pins are: its toolbox's name in the lock file, and the lock. */
+export interface SlotTrust {
+  toolbox: string;
+  pins: PinStore;
+}
+
+/** A server as one toolbox sees it: its name there, its filters and pins, over the shared connection. */
 export class ServerSlot {
   readonly name: string;
   readonly config: ServerConfig;
   readonly shared: SharedServer;
+  readonly #trust?: SlotTrust;
   #viewOf?: Tool[];
+  #viewLock?: LockSnapshot;
   #view: Tool[] = [];
+  #withheld: Withheld[] = [];
 
-  constructor(name: string, config: ServerConfig, shared: SharedServer) {
+  constructor(name: string, config: ServerConfig, shared: SharedServer, trust?: SlotTrust) {
     this.name = name;
     this.config = config;
     this.shared = shared;
+    this.#trust = trust;
   }
 
   get connection(): ServerSession | undefined {
@@ -61,14 +75,39 @@ export class ServerSlot {
     return this.shared.startMs;
   }
 
-  /** The server's tools through this toolbox's toolFilters, as last listed. */
+  /** The server's tools through this toolbox's toolFilters, as last listed, without those withheld. */
   get tools(): Tool[] {
     const all = this.shared.tools;
-    if (this.#viewOf !== all) {
-      this.#view = applyToolFilters(all, this.config.toolFilters);
+    const lock = this.#trust?.pins.snapshot;
+    if (this.#viewOf !== all || this.#viewLock !== lock) {
+      const filtered = applyToolFilters(all, this.config.toolFilters);
+      const view = lock ? trustedView(filtered, lock, this.#trust!.toolbox, this.name) : { offered: filtered, withheld: [] };
+      this.#view = view.offered;
+      this.#withheld = view.withheld;
       this.#viewOf = all;
+      this.#viewLock = lock;
     }
     return this.#view;
+  }
+
+  /** Tools through this toolbox's toolFilters that changed, or are new, since the server's tools were pinned. */
+  get withheld(): Withheld[] {
+    void this.tools;
+    return this.#withheld;
+  }
+
+  /**
+   * Before the tools are looked at: the lock is read again if it changed (an approval takes effect
+   * without a restart), and a connected server's tools seen for the first time are pinned.
+   */
+  async trust(): Promise<void> {
+    if (!this.#trust) return;
+    const { pins, toolbox } = this.#trust;
+    await pins.refresh();
+    const lock = pins.snapshot;
+    if (this.connection && lock.error === undefined && !lock.pinsOf(toolbox, this.name)) {
+      await pins.pinServer(toolbox, this.name, this.shared.tools);
+    }
   }
 
   /** What the server said about using it when it initialized, if anything. */
@@ -130,7 +169,7 @@ export class ToolboxRegistry {
     this.#config = config;
     this.#options = options;
     this.#ownPool = !(servers instanceof ServerPool);
-    this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers });
+    this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers, pins: options.pins });
     this.#user = {
       upstream: options.upstream ?? (servers instanceof ServerPool ? undefined : servers.upstream),
       listingChanged: (shared) => this.#watcher?.listingChanged(shared),
@@ -148,8 +187,14 @@ export class ToolboxRegistry {
     return this.#open.get(name);
   }
 
-  /** Opens a configured toolbox; the result says per server what connected and what failed. */
-  open(name: string): Promise<OpenToolbox> {
+  /** Opens a configured toolbox; the result says per server what connected and what failed, and what is withheld. */
+  async open(name: string): Promise<OpenToolbox> {
+    const toolbox = await this.#connect(name);
+    await Promise.all(toolbox.servers.map((slot) => slot.trust()));
+    return toolbox;
+  }
+
+  #connect(name: string): Promise<OpenToolbox> {
     const pending = this.#opening.get(name);
     if (pending) return pending;
     const toolbox = this.#open.get(name) ?? this.#fresh(name);
@@ -184,7 +229,7 @@ export class ToolboxRegistry {
   slot(configured: ConfiguredServer): ServerSlot {
     let slot = this.#slots.get(configured);
     if (!slot) {
-      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config));
+      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config), this.#trustFor(configured.toolbox, configured.config));
       this.#slots.set(configured, slot);
     }
     return slot;
@@ -228,9 +273,15 @@ export class ToolboxRegistry {
     const config = this.#config.toolboxes[name];
     if (!config) throw new Error(`Toolbox '${name}' not found in configuration`);
     const servers = Object.entries(config.mcpServers).map(([server, serverConfig]) =>
-      new ServerSlot(server, serverConfig, this.#sharedFor(serverConfig))
+      new ServerSlot(server, serverConfig, this.#sharedFor(serverConfig), this.#trustFor(name, serverConfig))
     );
     return { name, config, servers };
+  }
+
+  /** `"pin": false` leaves a server out of the lock: neither read nor written for it. */
+  #trustFor(toolbox: string, config: ServerConfig): SlotTrust | undefined {
+    const pins = this.#options.pins ?? this.#pool.pins;
+    return pins && config.pin ? { toolbox, pins } : undefined;
   }
 
   #sharedFor(config: ServerConfig): SharedServer {

@@ -12,6 +12,7 @@ import type { OpenToolbox } from "../toolboxes/registry.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { urlRequired } from "./url-required.ts";
+import { withheldError } from "../toolboxes/withheld.ts";
 
 /** A tool behind the workbench, as use_tool names it. */
 export interface ToolId {
@@ -45,9 +46,14 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
   const connected = await ctx.registry.connected(server, ctx.signal);
   if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${where}: ${connected.error}`);
   const { connection } = connected;
+  // Pins first: an approval made since is seen, a server seen for the first time is pinned.
+  await server.trust();
   // A tool the server has just added (tools/list_changed) is found once its list has come.
   const find = () => server.tools.find((t) => t.name === id.name);
-  const definition = find() ?? await connection.toolsSettled().then(find);
+  const held = () => server.withheld.find((t) => t.name === id.name);
+  const definition = find() ?? (held() ? undefined : await connection.toolsSettled().then(find));
+  const withheld = held();
+  if (withheld) return Failure(withheldError(id.toolbox, id.server, withheld));
   if (!definition) {
     return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${elsewhere(toolbox, id.server, id.name)}`);
   }
