@@ -58,7 +58,7 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
   assert.deepEqual(report.servers.map((s) => `${s.toolbox}/${s.server}`), ["dev/good", "dev/missing", "dev/crashing", "dev/slow", "dev/lingering", "other/stuck"]);
   const [good, missing, crashing, slow, lingering, stuck] = report.servers;
   assert.equal(lingering.ok, true, JSON.stringify(lingering));
-  assert.deepEqual(Object.keys(good), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "warnings"]);
+  assert.deepEqual(Object.keys(good), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "warnings", "withheld"]);
   assert.deepEqual({ ...good, tokens: 0, startMs: 0 }, {
     toolbox: "dev",
     server: "good",
