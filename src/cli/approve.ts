@@ -79,7 +79,11 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     }
     for (const name of gone) sections.push(`${toolbox}/${server}/${name}: no longer listed by the server; its pin is forgotten\n`);
     await pins.approve(toolbox, server, approved, gone);
-    sections.push(`Approved ${held.length} tool(s) of server '${server}' in toolbox '${toolbox}': recorded in ${pins.path}\n`);
+    const done = [
+      ...(held.length > 0 ? [`approved ${held.length} tool(s)`] : []),
+      ...(gone.length > 0 ? [`forgot the pins of ${gone.length} tool(s) it no longer lists`] : []),
+    ].join(", ");
+    sections.push(`Server '${server}' in toolbox '${toolbox}': ${done}; recorded in ${pins.path}\n`);
     await writeStdout(platform, sections.join("\n"));
     return 0;
   } catch (error) {

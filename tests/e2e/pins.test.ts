@@ -108,7 +108,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     assert.equal(
       approved.stdout,
       `dev/pinned/greet: description changed\n  description:\n    - ${SAFE}\n    + ${EVIL}\n\n` +
-        `Approved 1 tool(s) of server 'pinned' in toolbox 'dev': recorded in ${lock}\n`,
+        `Server 'pinned' in toolbox 'dev': approved 1 tool(s); recorded in ${lock}\n`,
     );
     // No restart: the next call reads the lock again.
     assert.equal(okText(await session.use("pinned", "greet", { name: "x" })), "greet called");
@@ -124,6 +124,16 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     assert.equal(again.stdout, "Nothing to approve: every tool of server 'pinned' in toolbox 'dev' matches its pin\n");
     const table = await runCli(["check", "--config", path]);
     assert.doesNotMatch(table.stdout, /withheld/);
+    // A removed tool leaves; its pin stays (were it back changed, it would be withheld) until approve forgets it.
+    file("pinned.json", { description: EVIL });
+    assert.equal(okText(await session.use("pinned", "greet", { name: "y" })), "greet called");
+    const gone = await runCli(["approve", "dev", "pinned", "--config", path]);
+    assert.equal(
+      gone.stdout,
+      "dev/pinned/extra: no longer listed by the server; its pin is forgotten\n\n" +
+        `Server 'pinned' in toolbox 'dev': forgot the pins of 1 tool(s) it no longer lists; recorded in ${lock}\n`,
+    );
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(lock, "utf8")).toolboxes.dev.pinned), ["greet", "stable"]);
   } finally {
     await session.close();
   }
