@@ -97,13 +97,14 @@ export class ServerSlot {
   }
 
   /**
-   * Before the tools are looked at: the lock is read again if it changed (an approval takes effect
-   * without a restart), and a connected server's tools seen for the first time are pinned.
+   * Before the tools are looked at: the lock is read again (unless read less than `maxAgeMs` ago),
+   * so that an approval takes effect without a restart, and a connected server's tools seen for
+   * the first time are pinned.
    */
-  async trust(): Promise<void> {
+  async trust(maxAgeMs = 0): Promise<void> {
     if (!this.#trust) return;
     const { pins, toolbox } = this.#trust;
-    await pins.refresh();
+    await pins.refresh(maxAgeMs);
     const lock = pins.snapshot;
     if (this.connection && lock.error === undefined && !lock.pinsOf(toolbox, this.name)) {
       await pins.pinServer(toolbox, this.name, this.shared.tools);

@@ -13,6 +13,7 @@ import { messageOf } from "../protocol/errors.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { urlRequired } from "./url-required.ts";
 import { withheldError } from "../toolboxes/withheld.ts";
+import { CALL_RECHECK_MS } from "../toolboxes/pin-store.ts";
 
 /** A tool behind the workbench, as use_tool names it. */
 export interface ToolId {
@@ -46,11 +47,13 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
   const connected = await ctx.registry.connected(server, ctx.signal);
   if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${where}: ${connected.error}`);
   const { connection } = connected;
-  // Pins first: an approval made since is seen, a server seen for the first time is pinned.
-  await server.trust();
+  // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
+  await server.trust(CALL_RECHECK_MS);
   // A tool the server has just added (tools/list_changed) is found once its list has come.
   const find = () => server.tools.find((t) => t.name === id.name);
   const held = () => server.withheld.find((t) => t.name === id.name);
+  // Refused only by the lock as it is now: an approval made a moment ago counts.
+  if (held()) await server.trust();
   const definition = find() ?? (held() ? undefined : await connection.toolsSettled().then(find));
   const withheld = held();
   if (withheld) return Failure(withheldError(id.toolbox, id.server, withheld));

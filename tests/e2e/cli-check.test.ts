@@ -71,6 +71,7 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
       "CHECK_MODE is not set or empty: the default of ${CHECK_MODE:-...} is used at toolboxes.dev.mcpServers.good.env.MODE",
       "toolFilters names 'nope', which the server does not have",
     ],
+    withheld: [],
   });
   assert.ok(good.tokens !== null && good.tokens > 20 && good.tokens < 400, `tokens ${good.tokens}`);
   assert.deepEqual(Object.keys(missing), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "error", "warnings"]);

@@ -1,7 +1,7 @@
 /** The lock file on the real platform adapter: fingerprints, the file's form, re-reads, concurrent writers, withheld tools. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { platform } from "#platform";
 import type { Tool } from "../../src/protocol/sdk.ts";
@@ -70,10 +70,11 @@ test("lock file: two processes' stores writing at once lose no server's pins", a
     const path = `${dir}/${LOCK_FILE}`;
     const one = new PinStore(path, platform);
     const two = new PinStore(path, platform);
-    const servers = Array.from({ length: 12 }, (_, index) => `s${index}`);
+    const servers = Array.from({ length: 24 }, (_, index) => `s${index}`);
     await Promise.all(servers.map((server, index) => (index % 2 ? one : two).pinServer("dev", server, [tool("t", server)])));
     const pinned = JSON.parse(readFileSync(path, "utf8")).toolboxes.dev;
     assert.deepEqual(Object.keys(pinned).sort(), [...servers].sort());
+    assert.deepEqual(readdirSync(dir), [LOCK_FILE], "no marker or temporary file left");
   });
 });
 
@@ -137,7 +138,7 @@ test("withheld: a folder that cannot be written keeps the first pins for this ru
     const path = `${dir}/${LOCK_FILE}`;
     const lines: string[] = [];
     // Tests run as root here, whom no mode keeps out: the refusal is the platform's answer, given.
-    const readOnly = { readTextFile: platform.readTextFile, createFile: () => Promise.reject(new Error("Permission denied")) };
+    const readOnly = { ...platform, createFile: () => Promise.reject(new Error("Permission denied")) };
     const store = new PinStore(path, readOnly, (line) => lines.push(line));
     await store.pinServer("dev", "s", [tool("a", "A")]);
     await store.pinServer("dev", "t", [tool("a", "A")]);
