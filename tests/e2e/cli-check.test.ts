@@ -74,7 +74,7 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
     withheld: [],
   });
   assert.ok(good.tokens !== null && good.tokens > 20 && good.tokens < 400, `tokens ${good.tokens}`);
-  assert.deepEqual(Object.keys(missing), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "error", "warnings"]);
+  assert.deepEqual(Object.keys(missing), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "error", "warnings", "withheld"]);
   assert.equal(missing.ok, false);
   assert.equal(missing.tokens, null, "a server that failed has no token estimate");
   assert.equal(missing.error, "Cannot start 'no-such-command-xyz': command not found on PATH '/opt/none/bin'");

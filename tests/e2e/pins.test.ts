@@ -103,6 +103,13 @@ test("pins: a changed description and a new tool are withheld and refused; appro
       { tool: "extra", reason: "new tool", approve: "mcp-workbench approve dev pinned extra" },
     ], []]);
 
+    const tools = await runCli(["tools", "dev", "--config", path]);
+    assert.equal(tools.stderr, `mcp-workbench: ${value.withheld}\n`, "tools says on stderr what is withheld");
+    const call = await runCli(["call", "dev", "pinned", "greet", "--config", path]);
+    assert.equal(call.code, 1);
+    assert.match(call.stderr, /^mcp-workbench: Error executing tool: Tool 'greet' in server 'pinned' \(toolbox 'dev'\) is withheld: /);
+    assert.deepEqual(calls("pinned"), []);
+
     const approved = await runCli(["approve", "dev", "pinned", "greet", "--config", path]);
     assert.equal(approved.code, 0, approved.stderr);
     assert.equal(
