@@ -75,7 +75,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     for (const withheld of held) {
       const tool = listed.find((one) => one.name === withheld.name)!;
       approved[tool.name] = currentPin(tool);
-      sections.push(difference(`${toolbox}/${server}/${tool.name}`, withheld, old[tool.name], tool));
+      const pin = Object.hasOwn(old, tool.name) ? old[tool.name] : undefined;
+      sections.push(difference(`${toolbox}/${server}/${tool.name}`, withheld, pin, tool));
     }
     for (const name of gone) sections.push(`${toolbox}/${server}/${name}: no longer listed by the server; its pin is forgotten\n`);
     await pins.approve(toolbox, server, approved, gone);

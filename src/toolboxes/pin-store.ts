@@ -112,7 +112,8 @@ export class PinStore {
       if (this.#error) throw new Error(this.#error);
       await this.#update((toolboxes) => {
         const entry = (toolboxes[toolbox] ??= {})[server] ??= {};
-        Object.assign(entry, pins);
+        // Defined, not assigned: a tool may be called "__proto__".
+        for (const [name, pin] of Object.entries(pins)) Object.defineProperty(entry, name, { value: pin, enumerable: true, writable: true, configurable: true });
         for (const name of forget) delete entry[name];
       });
     });

@@ -148,3 +148,17 @@ test("withheld: a folder that cannot be written keeps the first pins for this ru
     assert.deepEqual(view.withheld.map((held) => held.reason), ["description changed"]);
   });
 });
+
+test("lock file: tools named __proto__ and constructor are pinned and approved like any other", async () => {
+  await withDir(async (dir) => {
+    const path = `${dir}/${LOCK_FILE}`;
+    const store = new PinStore(path, platform);
+    await store.pinServer("dev", "s", [tool("a", "A")]);
+    const now = [tool("a", "A"), tool("__proto__", "P"), tool("constructor", "C")];
+    assert.deepEqual(trustedView(now, store.snapshot, "dev", "s").withheld.map((held) => held.name), ["__proto__", "constructor"]);
+    await store.approve("dev", "s", Object.fromEntries([["__proto__", pinOf(now[1])], ["constructor", pinOf(now[2])]]));
+    const reader = new PinStore(path, platform);
+    await reader.refresh();
+    assert.deepEqual(trustedView(now, reader.snapshot, "dev", "s").withheld, []);
+  });
+});
