@@ -8,6 +8,7 @@ import type { WorkbenchConfig } from "./config/index.ts";
 import { openSession } from "./upstream/session.ts";
 import { ServerPool } from "./toolboxes/pool.ts";
 import { ListingCache } from "./cache/listing-cache.ts";
+import { lockPathFor, PinStore } from "./toolboxes/pin-store.ts";
 import { commandSearchFor } from "./downstream/links/command-path.ts";
 import { LiveConfig } from "./config/live.ts";
 import { followConfigFile, liveFigures } from "./upstream/config-follow.ts";
@@ -62,6 +63,8 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
     eras: cache,
   }, {
     cache,
+    // Beside the configuration file: every workbench and command using that file shares its pins.
+    pins: new PinStore(lockPathFor(path), platform, (line) => log.line(line)),
     chatLogin: (upstream) => chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
   });
   const transport = new StreamTransport(platform.stdin, platform.stdout, {

@@ -40,6 +40,13 @@ export const SUBCOMMANDS = {
     positionals: ["toolbox", "server", "tool", "ARGS"],
     optional: 1,
   },
+  approve: {
+    usage: "<toolbox> <server> [tool]",
+    summary: "Show how a server's withheld tools changed since they were pinned, and approve them",
+    options: {},
+    positionals: ["toolbox", "server", "tool"],
+    optional: 1,
+  },
   init: {
     usage: "[--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--force]",
     summary: "Write a configuration from an MCP client's servers (or a starter file without --from)",

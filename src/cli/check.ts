@@ -10,6 +10,7 @@ import { fullEntries } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../upstream/toolbox-figures.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import { serveLines, serveSummary, type ServeSummary } from "../upstream/access/summary.ts";
+import { approveCommand } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
 
@@ -25,6 +26,16 @@ export interface ServerReport {
   startMs: number;
   error?: string;
   warnings: string[];
+  /** Tools not offered because they changed, or are new, since the server's tools were pinned. */
+  withheld: WithheldReport[];
+}
+
+export interface WithheldReport {
+  tool: string;
+  /** "description changed", "new tool"... */
+  reason: string;
+  /** The command that shows the difference and approves it. */
+  approve: string;
 }
 
 export interface CheckReport {
@@ -88,6 +99,11 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       startMs: slot.startMs ?? 0,
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
+      withheld: slot.withheld.map((tool) => ({
+        tool: tool.name,
+        reason: tool.reason,
+        approve: approveCommand(toolbox.name, slot.name, tool.name),
+      })),
     };
   });
 }
@@ -128,10 +144,13 @@ function table(report: CheckReport): string {
     lines.push(line(rows[index]));
     if (server.error !== undefined) lines.push(`  error: ${server.error}`);
     for (const warning of server.warnings) lines.push(`  warning: ${warning}`);
+    for (const held of server.withheld) lines.push(`  withheld: '${held.tool}' (${held.reason}); review it with: ${held.approve}`);
   });
   const failed = report.servers.filter((server) => !server.ok).length;
   const total = report.servers.length;
+  const withheld = report.servers.reduce((sum, server) => sum + server.withheld.length, 0);
   lines.push("", failed === 0 ? `All ${total} server(s) ok` : `${failed} of ${total} server(s) failed`);
+  if (withheld > 0) lines.push(`${withheld} tool(s) withheld: changed or new since their server's tools were pinned`);
   return `${source}${lines.join("\n")}\n${serve}`;
 }
 

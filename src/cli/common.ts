@@ -9,6 +9,7 @@ import { commandSearchFor } from "../downstream/links/command-path.ts";
 import { NAME } from "../protocol/version.ts";
 import { AuthStore, authDir } from "../auth/auth-store.ts";
 import { storedLogins } from "../auth/remote-auth.ts";
+import { lockPathFor, PinStore } from "../toolboxes/pin-store.ts";
 
 /** Exit code for a usage or configuration error, as most CLIs do. */
 export const EXIT_USAGE = 2;
@@ -75,5 +76,6 @@ export function commandRegistry(
   options: Omit<RegistryOptions, "cache"> = {},
 ): ToolboxRegistry {
   const cache = new ListingCache(platform);
-  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, cache });
+  const pins = new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
+  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { pins, ...options, cache });
 }

@@ -19,6 +19,7 @@ const RUN: Record<SubcommandName, (platform: Platform, args: SubcommandArgs) => 
   check: async (platform, args) => (await import("./check.ts")).runCheck(platform, args),
   tools: async (platform, args) => (await import("./tools.ts")).runTools(platform, args),
   call: async (platform, args) => (await import("./call.ts")).runCall(platform, args),
+  approve: async (platform, args) => (await import("./approve.ts")).runApprove(platform, args),
   init: async (platform, args) => (await import("./init.ts")).runInit(platform, args),
   schema: async (platform) => (await import("./schema.ts")).runSchema(platform),
   auth: async (platform, args) => (await import("./auth.ts")).runAuth(platform, args),

@@ -23,6 +23,7 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
     const opened = result.value as OpenToolboxResult;
     // Servers that failed while others connected: said on stderr, the listing stays clean.
     for (const error of opened._errors ?? []) sayError(platform, error);
+    if (opened.withheld) sayError(platform, opened.withheld);
     if (args.options["--json"]) {
       await writeStdout(platform, `${JSON.stringify(opened, null, 2)}\n`);
     } else {

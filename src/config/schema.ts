@@ -99,6 +99,7 @@ const settingsEntries = {
   idleTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_IDLE_TIMEOUT, 0),
   roots: v.optional(v.boolean("expected true or false")),
   maxResultTokens: boundedInteger(MAX_RESULT_TOKENS, EXPECTED_RESULT_TOKENS, 0),
+  pin: v.optional(v.boolean("expected true or false")),
 };
 
 /** Settable at the top of the file (for every toolbox) and per toolbox; optional, like settingsEntries. */

@@ -22,6 +22,8 @@ export interface ServerSettings {
   roots: boolean;
   /** Largest use_tool result given whole, in estimated tokens; a larger one is cut and the rest read in pages (0: never cut). */
   maxResultTokens: number;
+  /** Pin the server's tools in workbench-lock.json and withhold those that change (false: trust whatever it lists). */
+  pin: boolean;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -34,6 +36,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   idleTimeoutMs: 0,
   roots: true,
   maxResultTokens: 25_000,
+  pin: true,
 };
 
 /** What open_toolbox returns when not told: the spec's full entries, or one summary line per tool. */

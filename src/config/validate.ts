@@ -98,5 +98,6 @@ function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSett
     idleTimeoutMs: pick("idleTimeoutMs"),
     roots: pick("roots"),
     maxResultTokens: pick("maxResultTokens"),
+    pin: pick("pin"),
   };
 }

@@ -207,6 +207,9 @@ export const platform: Platform = {
   },
   readTextFile,
   writeTextFile,
+  async removeFile(path) {
+    await (await fsp()).rm(path, { force: true });
+  },
   async makeDirectory(path) {
     await (await fsp()).mkdir(path, { recursive: true });
   },

@@ -167,6 +167,13 @@ export const platform: Platform = {
   // Deno rejects a missing file with Deno.errors.NotFound: name "NotFound", code "ENOENT".
   readTextFile: (path) => Deno.readTextFile(path),
   writeTextFile,
+  async removeFile(path) {
+    try {
+      await Deno.remove(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  },
   makeDirectory: (path) => Deno.mkdir(path, { recursive: true }),
   createFile,
   // As on Bun: append, and mode 0600 for a file created by it.

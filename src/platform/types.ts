@@ -75,6 +75,8 @@ export interface Platform extends LoginSupport {
   readTextFile(path: string): Promise<string>;
   /** Writes UTF-8 to a temporary file and renames it over `path`: readers never see half a file. */
   writeTextFile(path: string, text: string): Promise<void>;
+  /** Removes a file; one that is not there is fine. */
+  removeFile(path: string): Promise<void>;
   /** Creates a directory and any missing parents; one that exists already is fine. */
   makeDirectory(path: string): Promise<void>;
   /**

@@ -17,6 +17,7 @@ import type { ChatLogin } from "../auth/chat-login.ts";
 import { applyToolFilters } from "./filters.ts";
 import { SharedServer } from "./shared-server.ts";
 import { ServerUsers } from "./server-users.ts";
+import type { PinStore } from "./pin-store.ts";
 
 /** Who uses shared servers: a session's toolboxes (with its client), or a subcommand's (none). */
 export interface PoolUser {
@@ -35,6 +36,8 @@ export interface PoolOptions {
   timers?: Timers;
   /** A login in the client, for the sessions a server works for (it reaches the one there is). */
   chatLogin?: (upstream: Upstream) => ChatLogin;
+  /** The lock file that pins the servers' tools, for every session's toolboxes. */
+  pins?: PinStore;
 }
 
 interface Entry {
@@ -79,6 +82,11 @@ export class ServerPool {
         this.#byKey.set(key, [...this.#byKey.get(key) ?? [], { toolbox, server, config: serverConfig }]);
       }
     }
+  }
+
+  /** The lock file that pins the servers' tools, if pinning is on. */
+  get pins(): PinStore | undefined {
+    return this.#options.pins;
   }
 
   /** Server processes (or remote sessions) running now, connecting or connected. */

@@ -7,18 +7,18 @@
  * toolFilters view and its own call limits.
  */
 import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
-import { type CallToolResult, EmptyResultSchema, type Tool } from "../protocol/sdk.ts";
-import type { ServerSession } from "../downstream/server-session.ts";
-import type { CallOptions, ConnectionHost } from "../downstream/session-options.ts";
-import type { RestartPolicy } from "../downstream/restart-policy.ts";
+import { EmptyResultSchema } from "../protocol/sdk.ts";
+import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
 import type { Upstream } from "../protocol/upstream.ts";
-import { applyToolFilters } from "./filters.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";
 import { type PoolUser, ServerPool } from "./pool.ts";
+import type { PinStore } from "./pin-store.ts";
+import { ServerSlot, type SlotTrust } from "./server-slot.ts";
 
 export type { Connected };
+export { ServerSlot };
 
 export interface RegistryOptions {
   /** Where each server's tool list is kept once listed, for the next start's instructions. */
@@ -29,58 +29,8 @@ export interface RegistryOptions {
   timers?: Timers;
   /** The session whose toolboxes these are; the host's client otherwise. */
   upstream?: Upstream;
-}
-
-/** A server as one toolbox sees it: its name there, its filters, over the shared connection. */
-export class ServerSlot {
-  readonly name: string;
-  readonly config: ServerConfig;
-  readonly shared: SharedServer;
-  #viewOf?: Tool[];
-  #view: Tool[] = [];
-
-  constructor(name: string, config: ServerConfig, shared: SharedServer) {
-    this.name = name;
-    this.config = config;
-    this.shared = shared;
-  }
-
-  get connection(): ServerSession | undefined {
-    return this.shared.connection;
-  }
-
-  get error(): string | undefined {
-    return this.shared.error;
-  }
-
-  get restarts(): RestartPolicy {
-    return this.shared.restarts;
-  }
-
-  get startMs(): number | undefined {
-    return this.shared.startMs;
-  }
-
-  /** The server's tools through this toolbox's toolFilters, as last listed. */
-  get tools(): Tool[] {
-    const all = this.shared.tools;
-    if (this.#viewOf !== all) {
-      this.#view = applyToolFilters(all, this.config.toolFilters);
-      this.#viewOf = all;
-    }
-    return this.#view;
-  }
-
-  /** What the server said about using it when it initialized, if anything. */
-  get instructions(): string | undefined {
-    return this.shared.connection?.instructions;
-  }
-
-  /** Calls a tool with this toolbox's call limits. */
-  callTool(connection: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const { callTimeoutMs, maxCallTimeMs } = this.config;
-    return this.shared.call(connection, name, args, { ...options, limits: { callTimeoutMs, maxCallTimeMs } });
-  }
+  /** The lock file whose pins decide which tools are offered (else the pool's; none: every tool is). */
+  pins?: PinStore;
 }
 
 /** Who hears of prompts and resources: the workbench server, to tell its client. */
@@ -132,7 +82,7 @@ export class ToolboxRegistry {
     this.#config = config;
     this.#options = options;
     this.#ownPool = !(servers instanceof ServerPool);
-    this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers });
+    this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers, pins: options.pins });
     this.#user = {
       upstream: options.upstream ?? (servers instanceof ServerPool ? undefined : servers.upstream),
       listingChanged: (shared) => this.#watcher?.listingChanged(shared),
@@ -172,8 +122,14 @@ export class ToolboxRegistry {
     return this.#open.get(name);
   }
 
-  /** Opens a configured toolbox; the result says per server what connected and what failed. */
-  open(name: string): Promise<OpenToolbox> {
+  /** Opens a configured toolbox; the result says per server what connected and what failed, and what is withheld. */
+  async open(name: string): Promise<OpenToolbox> {
+    const toolbox = await this.#connect(name);
+    await Promise.all(toolbox.servers.map((slot) => slot.trust()));
+    return toolbox;
+  }
+
+  #connect(name: string): Promise<OpenToolbox> {
     const pending = this.#opening.get(name);
     if (pending) return pending;
     const toolbox = this.#open.get(name) ?? this.#fresh(name);
@@ -218,7 +174,7 @@ export class ToolboxRegistry {
       return this.slot(now);
     }
     if (!slot) {
-      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config));
+      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config), this.#trustFor(configured.toolbox, configured.config));
       this.#slots.set(configured, slot);
     }
     return slot;
@@ -262,9 +218,15 @@ export class ToolboxRegistry {
     const config = this.#config.toolboxes[name];
     if (!config) throw new Error(`Toolbox '${name}' not found in configuration`);
     const servers = Object.entries(config.mcpServers).map(([server, serverConfig]) =>
-      new ServerSlot(server, serverConfig, this.#sharedFor(serverConfig))
+      new ServerSlot(server, serverConfig, this.#sharedFor(serverConfig), this.#trustFor(name, serverConfig))
     );
     return { name, config, servers };
+  }
+
+  /** `"pin": false` leaves a server out of the lock: neither read nor written for it. */
+  #trustFor(toolbox: string, config: ServerConfig): SlotTrust | undefined {
+    const pins = this.#options.pins ?? this.#pool.pins;
+    return pins && config.pin ? { toolbox, pins } : undefined;
   }
 
   #sharedFor(config: ServerConfig): SharedServer {

@@ -13,6 +13,7 @@ import { toolboxListing, toolboxNotFound } from "./lookup.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { summaryLine } from "./summary.ts";
 import { didYouMean } from "../config/suggest.ts";
+import { withheldLine } from "../toolboxes/withheld.ts";
 
 // detail and tools are explained once, in the tool's description: every byte here is in every session.
 const schema = z.strictObject({
@@ -47,6 +48,11 @@ interface ToolboxHeader {
    * resources, never put in the model's context by this tool): only servers with some.
    */
   prompts_and_resources?: Record<string, ListingCounts>;
+  /**
+   * One line when tools are withheld (changed, or new, since their server's tools were pinned):
+   * how many, which and why, and the command the user approves them with.
+   */
+  withheld?: string;
 }
 
 export interface ListingCounts {
@@ -109,6 +115,8 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   if (instructions && !("tools" in view)) header.instructions = instructions;
   const counts = listingCounts(toolbox);
   if (counts && !("tools" in view)) header.prompts_and_resources = counts;
+  const withheld = withheldLine(toolbox.name, toolbox.servers.filter((server) => server.connection));
+  if (withheld) header.withheld = withheld;
   const errors = connectErrors(toolbox);
   let result: OpenToolboxValue;
   if ("tools" in view) {

@@ -15,6 +15,8 @@ import { withoutSchemaKey } from "./schema-key.ts";
 import { urlRequired } from "./url-required.ts";
 import { approveCall, approvedRetry } from "./call-approval.ts";
 import { type CallNote, recordCall } from "./call-record.ts";
+import { withheldError } from "../toolboxes/withheld.ts";
+import { CALL_RECHECK_MS } from "../toolboxes/pin-store.ts";
 
 /** A tool behind the workbench, as use_tool names it. */
 export interface ToolId {
@@ -58,9 +60,19 @@ async function reach(id: ToolId, args: Record<string, unknown>, ctx: ToolContext
   const connected = await ctx.registry.connected(server, ctx.signal);
   if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${where}: ${connected.error}`);
   const { connection } = connected;
+  // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
+  await server.trust(CALL_RECHECK_MS);
   // A tool the server has just added (tools/list_changed) is found once its list has come.
   const find = () => server.tools.find((t) => t.name === id.name);
-  const definition = find() ?? await connection.toolsSettled().then(find);
+  const held = () => server.withheld.find((t) => t.name === id.name);
+  // Refused only by the lock as it is now: an approval made a moment ago counts.
+  if (held()) await server.trust();
+  const definition = find() ?? (held() ? undefined : await connection.toolsSettled().then(find));
+  const withheld = held();
+  if (withheld) {
+    note.outcome = "withheld";
+    return Failure(withheldError(id.toolbox, id.server, withheld));
+  }
   if (!definition) {
     return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${elsewhere(toolbox, id.server, id.name)}`);
   }

@@ -233,8 +233,20 @@ test("validateConfig: result: keeps every field given", () => {
     idleTimeoutMs: 60000,
     roots: false,
     maxResultTokens: 7000,
+    pin: false,
   };
   assert.deepEqual(validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs, server);
+});
+
+test("validateConfig: pin: on by default; false on a server or at the top level turns it off; a boolean", () => {
+  const config = validateConfig({
+    pin: false,
+    toolboxes: { dev: { mcpServers: { a: { command: "x", pin: true }, b: { command: "y" } } }, other: { mcpServers: { c: { command: "z" } } } },
+  });
+  assert.equal(config.toolboxes.dev.mcpServers.a.pin, true);
+  assert.equal(config.toolboxes.dev.mcpServers.b.pin, false);
+  assert.equal(validateConfig({ toolboxes: { dev: { mcpServers: { c: { command: "z" } } } } }).toolboxes.dev.mcpServers.c.pin, true);
+  assert.throws(() => validateConfig(withServer({ command: "x", pin: "no" })), /pin.*expected true or false/);
 });
 
 test("validateConfig: result: keeps the file's order of toolboxes and servers", () => {

@@ -58,7 +58,7 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
   assert.deepEqual(report.servers.map((s) => `${s.toolbox}/${s.server}`), ["dev/good", "dev/missing", "dev/crashing", "dev/slow", "dev/lingering", "other/stuck"]);
   const [good, missing, crashing, slow, lingering, stuck] = report.servers;
   assert.equal(lingering.ok, true, JSON.stringify(lingering));
-  assert.deepEqual(Object.keys(good), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "warnings"]);
+  assert.deepEqual(Object.keys(good), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "warnings", "withheld"]);
   assert.deepEqual({ ...good, tokens: 0, startMs: 0 }, {
     toolbox: "dev",
     server: "good",
@@ -71,9 +71,10 @@ test("check: good, missing, crashing, slow and too slow servers: exit 1, one JSO
       "CHECK_MODE is not set or empty: the default of ${CHECK_MODE:-...} is used at toolboxes.dev.mcpServers.good.env.MODE",
       "toolFilters names 'nope', which the server does not have",
     ],
+    withheld: [],
   });
   assert.ok(good.tokens !== null && good.tokens > 20 && good.tokens < 400, `tokens ${good.tokens}`);
-  assert.deepEqual(Object.keys(missing), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "error", "warnings"]);
+  assert.deepEqual(Object.keys(missing), ["toolbox", "server", "transport", "ok", "tools", "tokens", "startMs", "error", "warnings", "withheld"]);
   assert.equal(missing.ok, false);
   assert.equal(missing.tokens, null, "a server that failed has no token estimate");
   assert.equal(missing.error, "Cannot start 'no-such-command-xyz': command not found on PATH '/opt/none/bin'");

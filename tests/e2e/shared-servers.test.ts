@@ -146,7 +146,8 @@ test("idle stop: a call in flight is not idle, even when other calls end meanwhi
 });
 
 test("live tool lists: a tool the server adds is callable at once, a removed one is not found, and open_toolbox shows the change", async () => {
-  const config = { toolboxes: { dev: { description: "Dev", mcpServers: { fx: fx("dyn", {}, { FIXTURE_DYNAMIC: "1" }) } } } };
+  // Unpinned: a pinned server's added tool is withheld until approved (tests/e2e/pins.test.ts).
+  const config = { toolboxes: { dev: { description: "Dev", mcpServers: { fx: fx("dyn", { pin: false }, { FIXTURE_DYNAMIC: "1" }) } } } };
   await withWorkbench(config, async (session) => {
     await openToolbox(session, "dev");
     assert.match(errorText(await useTool(session, "dev", "fx", "fresh")), /Tool 'fresh' not found in server 'fx'/);

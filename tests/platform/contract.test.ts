@@ -309,6 +309,18 @@ test("platform: makeDirectory creates missing parents and accepts one that exist
   }
 });
 
+test("platform: removeFile removes a file, and one that is not there is fine", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-platform-`);
+  try {
+    writeFileSync(`${dir}/f.json`, "x");
+    await platform.removeFile(`${dir}/f.json`);
+    assert.equal(existsSync(`${dir}/f.json`), false);
+    await platform.removeFile(`${dir}/f.json`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("platform: writeTextFile writes UTF-8, replaces the file and leaves no temporary file", async () => {
   const dir = mkdtempSync(`${tmpdir()}/workbench-platform-`);
   try {
