@@ -93,7 +93,9 @@ test("live configuration: a toolbox added is usable at once, an unchanged server
 
 test("live configuration: a changed server drains its call in flight, then restarts with its new settings; filters apply without a restart", async () => {
   const log = spawnLog();
+  // The label is in the tools' descriptions: pins would withhold them (tests/e2e/pins.test.ts covers that).
   const config = (label: string, filters?: string[]) => ({
+    pin: false,
     toolboxes: {
       a: { description: "A", mcpServers: { s: fx(label, {}, log.env) } },
       f: { description: "F", mcpServers: { kept: fx("kept", filters ? { toolFilters: filters } : {}, log.env) } },
@@ -188,9 +190,10 @@ test("live configuration: 100 seeded edits while calls run on an unchanged serve
     // A toolbox that comes and goes, and a server in it that changes.
     if (random() < 0.7) toolboxes.churn = { description: `Churn ${n % 3}`, mcpServers: { c: fx(`churn${Math.floor(random() * 3)}`) } };
     for (let extra = 0; extra < Math.floor(random() * 3); extra++) toolboxes[`x${extra}`] = { description: "X", mcpServers: {} };
-    return { toolboxes };
+    return { pin: false, toolboxes };
   };
-  const initial = { toolboxes: { keep: { description: "Kept", mcpServers: { s: stable } }, churn: { description: "Churn", mcpServers: { c: fx("churn0") } } } };
+  // The churn server's label is in its tools' descriptions: pins would withhold them.
+  const initial = { pin: false, toolboxes: { keep: { description: "Kept", mcpServers: { s: stable } }, churn: { description: "Churn", mcpServers: { c: fx("churn0") } } } };
   const session = await startWorkbench(initial);
   let pids: number[] = [];
   try {
@@ -220,7 +223,7 @@ test("live configuration: 100 seeded edits while calls run on an unchanged serve
       if (config && "churn" in config.toolboxes && random() < 0.3) await call(session, "open_toolbox", { toolbox_name: "churn" });
     }
     // A final valid edit, left to settle: the churn toolbox open with one server.
-    const final = { toolboxes: { keep: { description: "Kept", mcpServers: { s: stable } }, churn: { description: "Final", mcpServers: { c: fx("final") } } } };
+    const final = { pin: false, toolboxes: { keep: { description: "Kept", mcpServers: { s: stable } }, churn: { description: "Final", mcpServers: { c: fx("final") } } } };
     writeFileSync(configPath(session), JSON.stringify(final));
     await eventually("the final edit", () => openDescription(session), (text) => text.includes("churn (Final)"), APPLIED_MS);
     editing = false;
