@@ -68,7 +68,9 @@ export class ModernHubs {
     }
     // An event stream when the request may hear something before its answer; else plain JSON.
     const eventful = message.method === "tools/call" || message.method === "subscriptions/listen" || progressTokenOf(message) !== undefined;
-    const response = streams && eventful ? this.#stream(hub, message, request.signal) : await this.#json(hub, message, request.signal);
+    // A closed event stream cancels its request (request.signal is no help: Deno aborts it when
+    // any response is complete); a JSON request is cancelled with notifications/cancelled.
+    const response = streams && eventful ? this.#stream(hub, message) : await this.#json(hub, message);
     return { response, live: hub };
   }
 
@@ -93,17 +95,16 @@ export class ModernHubs {
     return hub;
   }
 
-  #json(hub: Hub, message: Message, signal: AbortSignal): Promise<Response> {
+  #json(hub: Hub, message: Message): Promise<Response> {
     return new Promise((resolve) => {
-      const internal = hub.transport.exchange(message, {
+      hub.transport.exchange(message, {
         event: () => {},
         finish: (answer) => resolve(Response.json(answer)),
       });
-      signal.addEventListener("abort", () => hub.transport.cancel(internal), { once: true });
     });
   }
 
-  #stream(hub: Hub, message: Message, signal: AbortSignal): Response {
+  #stream(hub: Hub, message: Message): Response {
     const encoder = new TextEncoder();
     let internal = "";
     const body = new ReadableStream<Uint8Array>({
@@ -129,7 +130,6 @@ export class ModernHubs {
       },
       cancel: () => hub.transport.cancel(internal),
     });
-    signal.addEventListener("abort", () => hub.transport.cancel(internal), { once: true });
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
   }
 
