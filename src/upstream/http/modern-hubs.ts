@@ -27,6 +27,12 @@ interface Hub {
   inFlight: number;
 }
 
+/**
+ * How often a quiet event stream gets a comment line: the runtime notices a client that closed
+ * it (and so cancels its call or ends its listen) only when it writes, so within this time.
+ */
+export const HEARTBEAT_MS = 1_000;
+
 type Message = { jsonrpc: "2.0"; id?: RequestId; method?: string; params?: Record<string, unknown> };
 
 export class ModernHubs {
@@ -68,8 +74,8 @@ export class ModernHubs {
     }
     // An event stream when the request may hear something before its answer; else plain JSON.
     const eventful = message.method === "tools/call" || message.method === "subscriptions/listen" || progressTokenOf(message) !== undefined;
-    // A closed event stream cancels its request (request.signal is no help: Deno aborts it when
-    // any response is complete); a JSON request is cancelled with notifications/cancelled.
+    // Closing a request's event stream cancels it; so does notifications/cancelled naming its id.
+    // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
     const response = streams && eventful ? this.#stream(hub, message) : await this.#json(hub, message);
     return { response, live: hub };
   }
@@ -107,19 +113,23 @@ export class ModernHubs {
   #stream(hub: Hub, message: Message): Response {
     const encoder = new TextEncoder();
     let internal = "";
+    let heartbeat: ReturnType<typeof setInterval> | undefined;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        const write = (event: unknown) => {
+        const write = (chunk: string) => {
           try {
-            controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(event)}\n\n`));
+            controller.enqueue(encoder.encode(chunk));
           } catch {
             // The client is gone.
           }
         };
+        // A quiet stream whose client left is only noticed when written to: a comment now and then.
+        heartbeat = setInterval(() => write(": \n\n"), HEARTBEAT_MS);
         internal = hub.transport.exchange(message, {
-          event: write,
+          event: (event) => write(`event: message\ndata: ${JSON.stringify(event)}\n\n`),
           finish: (answer) => {
-            write(answer);
+            clearInterval(heartbeat);
+            write(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
             try {
               controller.close();
             } catch {
@@ -128,7 +138,10 @@ export class ModernHubs {
           },
         });
       },
-      cancel: () => hub.transport.cancel(internal),
+      cancel: () => {
+        clearInterval(heartbeat);
+        hub.transport.cancel(internal);
+      },
     });
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
   }
