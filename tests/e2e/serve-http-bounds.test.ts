@@ -8,7 +8,8 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { fx } from "../helpers/toolbox.ts";
-import { removeTempDirs } from "../helpers/workbench.ts";
+import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
+import { runCli } from "../helpers/cli.ts";
 
 after(removeTempDirs);
 
@@ -59,4 +60,14 @@ test("serve --http: bounds and wrong requests get an HTTP status and a JSON-RPC 
   } finally {
     assert.equal(await wb.stop(), 0, wb.stderr());
   }
+});
+
+test("serve --http: a bad address exits 2; so does a host beyond loopback without tokens", async () => {
+  const path = writeConfig(tempDir(), { toolboxes: { dev: { description: "Dev tools", mcpServers: {} } } });
+  const bad = await runCli(["serve", "--http", "host:99999", "--config", path]);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.stderr, 'mcp-workbench: Option \'--http\' needs [HOST:]PORT with PORT from 0 to 65535: got "host:99999"\n');
+  const open = await runCli(["serve", "--http", "0.0.0.0:0", "--config", path]);
+  assert.equal(open.code, 2);
+  assert.match(open.stderr, /^mcp-workbench: Refusing to serve on "0\.0\.0\.0": without tokens only loopback \(127\.0\.0\.1, ::1\) may be served\n$/);
 });
