@@ -91,3 +91,17 @@ test("serve --http 2026: a request on a replica that never saw the client goes o
     assert.equal(await second.stop(), 0, second.stderr());
   }
 });
+
+test("serve --http 2026: an open listen does not hold the stop (no grace spent on it)", async () => {
+  const wb = await startHttpWorkbench(CONFIG);
+  const listening = new AbortController();
+  const listen = await post(wb, "L", "subscriptions/listen", { notifications: { toolsListChanged: true } }, listening.signal);
+  assert.equal(listen.status, 200);
+  const started = Date.now();
+  assert.equal(await wb.stop(), 0, wb.stderr());
+  const took = Date.now() - started;
+  // The grace is 5 s; a stop that waited for the listen would take at least that.
+  assert.ok(took < 4_000, `the stop took ${took} ms:\n${wb.stderr()}`);
+  listening.abort();
+  await listen.body?.cancel().catch(() => {});
+});

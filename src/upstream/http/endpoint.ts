@@ -9,7 +9,7 @@ import type { Authenticate, ClientIdentity } from "../client-identity.ts";
 import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
 import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
 import { ModernHubs } from "./modern-hubs.ts";
-import { boundedText, INVALID_REQUEST, jsonRpcError, PARSE_ERROR, TRANSPORT_ERROR, whenSent } from "./replies.ts";
+import { boundedText, INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 
 export const ENDPOINT_PATH = "/mcp";
 
@@ -73,17 +73,19 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       });
     }
     inFlight.set(who.name, held + 1);
-    const isPost = request.method === "POST";
-    if (isPost) posts++;
+    // A POST is a call the stop waits for, unless it is a listen, which lasts until the client leaves.
+    let call = request.method === "POST";
+    if (call) posts++;
     const release = (live?: { inFlight: number }) => () => {
       const left = (inFlight.get(who.name) ?? 1) - 1;
       if (left > 0) inFlight.set(who.name, left);
       else inFlight.delete(who.name);
-      if (isPost) posts--;
+      if (call) posts--;
       if (live) live.inFlight--;
     };
     try {
-      const { response, live } = await route(request, who);
+      const { response, live, lasting } = await route(request, who);
+      if (lasting && call) (call = false, posts--);
       if (live) live.inFlight++;
       return whenSent(response, release(live));
     } catch (error) {
@@ -92,7 +94,7 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
     }
   }
 
-  async function route(request: Request, who: ClientIdentity): Promise<{ response: Response; live?: { inFlight: number } }> {
+  async function route(request: Request, who: ClientIdentity): Promise<Routed> {
     let body: unknown;
     if (request.method === "POST") {
       const text = await boundedText(request, maxBody);

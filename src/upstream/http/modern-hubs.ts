@@ -16,7 +16,7 @@ import { SUBSCRIPTION_ID_KEY } from "../era/listen.ts";
 import type { ClientIdentity } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import type { OpenSession } from "./legacy-sessions.ts";
-import { INVALID_REQUEST, jsonRpcError, TRANSPORT_ERROR } from "./replies.ts";
+import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR } from "./replies.ts";
 
 interface Hub {
   key: string;
@@ -51,7 +51,7 @@ export class ModernHubs {
     return this.#hubs.has(hubKey(client, body));
   }
 
-  async handle(request: Request, body: unknown, client: ClientIdentity): Promise<{ response: Response; live?: { inFlight: number } }> {
+  async handle(request: Request, body: unknown, client: ClientIdentity): Promise<Routed> {
     const message = body as Message;
     if (typeof message !== "object" || message === null || typeof message.method !== "string") {
       return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC request or notification") };
@@ -77,7 +77,7 @@ export class ModernHubs {
     // Closing a request's event stream cancels it; so does notifications/cancelled naming its id.
     // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
     const response = streams && eventful ? this.#stream(hub, message) : await this.#json(hub, message);
-    return { response, live: hub };
+    return { response, live: hub, lasting: message.method === "subscriptions/listen" };
   }
 
   #hub(client: ClientIdentity, body: unknown): Hub {
