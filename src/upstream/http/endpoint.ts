@@ -59,7 +59,9 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname !== ENDPOINT_PATH) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname)}: the MCP endpoint is ${ENDPOINT_PATH}`);
+    if (url.pathname !== ENDPOINT_PATH) {
+      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ${ENDPOINT_PATH}`);
+    }
     if (!["POST", "GET", "DELETE"].includes(request.method)) {
       return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
     }
@@ -103,8 +105,9 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       }
       try {
         body = JSON.parse(text);
-      } catch (error) {
-        return { response: jsonRpcError(400, PARSE_ERROR, `Parse error: ${error instanceof Error ? error.message : "invalid JSON"}`) };
+      } catch {
+        // Not the parser's message: it may quote the body, and a body may hold secrets.
+        return { response: jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON") };
       }
     }
     const sessionId = request.headers.get("mcp-session-id");
