@@ -43,7 +43,7 @@ async function reach(id: ToolId, args: Record<string, unknown>, ctx: ToolContext
       `Error executing tool: Toolbox '${id.toolbox}' not found in configuration${closestToolbox(ctx.config, id.toolbox)}`,
     );
   }
-  const toolbox = ctx.registry.get(id.toolbox);
+  const toolbox = ctx.registry.get(id.toolbox) ?? (ctx.opensToolboxes?.() ? await ctx.registry.open(id.toolbox) : undefined);
   if (!toolbox) {
     return Failure(
       `Error executing tool: Toolbox '${id.toolbox}' is not open; ` +

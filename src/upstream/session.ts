@@ -9,7 +9,7 @@ import { type ClientCapabilities, ListToolsRequestSchema, Server } from "../prot
 import type { WorkbenchConfig } from "../config/index.ts";
 import { ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { ServerPool } from "../toolboxes/pool.ts";
-import type { StreamTransport } from "../transport/stream-transport.ts";
+import type { MessageTransport } from "../transport/message-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
@@ -53,6 +53,8 @@ export interface WorkbenchServerOptions {
   clientName?: string;
   approvals?: SessionApprovals;
   audit?: AuditLog;
+  /** Requests of a 2026-07-28 client stand alone (HTTP): use_tool opens a toolbox not open yet. */
+  stateless?: boolean;
 }
 
 export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "approvals"> & {
@@ -73,7 +75,7 @@ export interface UpstreamSession {
 }
 
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
-export async function openSession(transport: StreamTransport, options: SessionOptions): Promise<UpstreamSession> {
+export async function openSession(transport: MessageTransport, options: SessionOptions): Promise<UpstreamSession> {
   const { pool, ...rest } = options;
   // A client granted some toolboxes sees a configuration of those alone, everywhere, as it changes.
   const client = options.client ?? LOCAL_CLIENT;
@@ -106,7 +108,7 @@ export async function openSession(transport: StreamTransport, options: SessionOp
 }
 
 /** Creates the server and connects it to the client's transport. */
-export async function serveWorkbench(transport: StreamTransport, options: WorkbenchServerOptions): Promise<Server> {
+export async function serveWorkbench(transport: MessageTransport, options: WorkbenchServerOptions): Promise<Server> {
   const { configPath, registry } = options;
   const live = LiveConfig.of(options.config);
   const serverInfo = { name: NAME, version: VERSION };
@@ -149,6 +151,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     clientName: options.clientName,
     approvals: options.approvals,
     audit: options.audit,
+    opensToolboxes: () => options.stateless === true && gate.modern,
   });
   const unfollow = followConfig(live, { registry, dispatcher, server, uris });
   server.onclose = () => {

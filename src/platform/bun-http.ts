@@ -1,0 +1,23 @@
+/** The HTTP listener for serving MCP over HTTP, on Bun (Bun.serve). */
+import type { HttpListener } from "./types.ts";
+
+export function listen(handler: (request: Request) => Promise<Response>, hostname: string, port: number): Promise<HttpListener> {
+  const server = Bun.serve({
+    hostname,
+    port,
+    fetch(request, served) {
+      // Bun cuts a connection quiet for 10 s (idleTimeout), a response being streamed included,
+      // and an event stream or a long call may be quiet longer. Only while a request is answered:
+      // a connection idle between requests is still closed.
+      served.timeout(request, 0);
+      return handler(request);
+    },
+  });
+  return Promise.resolve({
+    hostname,
+    port: server.port!,
+    close: async () => {
+      await server.stop(true);
+    },
+  });
+}
