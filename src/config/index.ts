@@ -12,6 +12,8 @@ export {
   resolveConfigPath,
 } from "./load.ts";
 export {
+  type CodeModeLimits,
+  DEFAULT_CODE_MODE,
   DEFAULT_OPEN_DETAIL,
   DEFAULT_SETTINGS,
   isRemote,
