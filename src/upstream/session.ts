@@ -13,6 +13,7 @@ import type { StreamTransport } from "../transport/stream-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
+import { codeModeOn, runCodeFor } from "../tools/run-code.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
 import type { FiguresFor } from "./toolbox-figures.ts";
@@ -103,7 +104,9 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     onModern: options.onInitialized,
     onLogLevel: (level) => options.upstream?.levelSet(level),
   });
-  const dispatcher = new ToolDispatcher([openToolboxFor(config), useTool]);
+  // run_code only when code mode is on somewhere: without it the list is exactly the two meta-tools.
+  const metaTools = codeModeOn(config) ? [openToolboxFor(config), useTool, runCodeFor(config)] : [openToolboxFor(config), useTool];
+  const dispatcher = new ToolDispatcher(metaTools);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
