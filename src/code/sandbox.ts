@@ -39,8 +39,17 @@ const idle: SandboxWorker[] = [];
 let active = 0;
 const waiting: (() => void)[] = [];
 
+/**
+ * The worker's file. In the executable every module has the entry's URL (src/main.ts at the root of
+ * the bundle, the worker compiled in beside it: scripts/release/compile.ts); from source, its own.
+ */
+function workerUrl(): string {
+  const bundled = !import.meta.url.endsWith("/code/sandbox.ts");
+  return new URL(bundled ? "./code/sandbox-worker.ts" : "./sandbox-worker.ts", import.meta.url).href;
+}
+
 function newWorker(): SandboxWorker {
-  const worker = new Worker(new URL("./sandbox-worker.ts", import.meta.url).href, { type: "module" }) as SandboxWorker;
+  const worker = new Worker(workerUrl(), { type: "module" }) as SandboxWorker;
   // An idle worker must not keep the process alive (Bun has unref; Deno's idle workers do not hold it).
   worker.unref?.();
   return worker;
