@@ -23,6 +23,8 @@ import { describeFailure, type Stop, syntaxError } from "./failures.ts";
 export interface EngineHost {
   call(server: string, name: string, args: string): Promise<string>;
   log(line: string): void;
+  /** The engine is ready and the script's clock starts. */
+  started(): void;
 }
 
 const MIB = 1024 * 1024;
@@ -32,7 +34,7 @@ const INITIAL_PAGES = 16 * PAGES_PER_MIB;
 /** Deep recursion ends with "stack overflow" well inside the build's own stack. */
 const MAX_STACK_BYTES = 512 * 1024;
 
-let loaded: { memoryMiB: number; module: Promise<QuickJSWASMModule> } | undefined;
+let loaded: { memoryMiB: number; memory: WebAssembly.Memory; module: Promise<QuickJSWASMModule> } | undefined;
 
 /**
  * One module per worker, its WebAssembly memory fixed at the limit plus the build's start: no
@@ -44,7 +46,7 @@ function moduleFor(memoryMiB: number): Promise<QuickJSWASMModule> {
   // The engine's own abort messages are not the workbench's output: the failure is reported as a value.
   const quiet = { print: () => {}, printErr: () => {} } as CustomizeVariantOptions["emscriptenModule"];
   const module = newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, emscriptenModule: quiet }));
-  loaded = { memoryMiB, module };
+  loaded = { memoryMiB, memory: wasmMemory, module };
   return module;
 }
 
@@ -63,6 +65,7 @@ export async function runScript(run: RunMessage, host: EngineHost): Promise<Done
   if (!compiled.ok) return { type: "done", ok: false, error: compiled.error };
   const { limits } = run;
   const module = await moduleFor(limits.memoryMiB);
+  host.started();
   const runtime = module.newRuntime();
   const deadline = Date.now() + limits.timeoutMs;
   let stop: Stop | undefined;
@@ -105,7 +108,11 @@ async function evaluate(
   setStop: (why: Stop) => void,
 ): Promise<DoneMessage> {
   const { limits } = run;
-  const fail = (error: unknown): DoneMessage => ({ type: "done", ok: false, error: describeFailure(error, stopped(), limits) });
+  const fail = (error: unknown): DoneMessage => {
+    // Out of memory, QuickJS may not even make the error object: the script throws null then.
+    if (error === null && memoryFull(limits.memoryMiB)) setStop("memory");
+    return { type: "done", ok: false, error: describeFailure(error, stopped(), limits) };
+  };
   // Calls not answered yet; one the script did not wait for is disposed with the context.
   const pending = new Set<QuickJSDeferredPromise>();
   let wake: () => void = () => {};
@@ -180,4 +187,10 @@ async function evaluate(
     for (const deferred of pending) if (deferred.alive) deferred.dispose();
     for (const handle of handles.reverse()) if (handle.alive) handle.dispose();
   }
+}
+
+/** True when the WebAssembly memory has grown to within 2 MiB of its maximum: QuickJS ran out of room. */
+function memoryFull(memoryMiB: number): boolean {
+  const bytes = loaded?.memory.buffer.byteLength ?? 0;
+  return bytes >= (INITIAL_PAGES / PAGES_PER_MIB + memoryMiB - 2) * MIB;
 }

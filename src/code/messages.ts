@@ -43,4 +43,9 @@ export type DoneMessage =
   | { type: "done"; ok: true; json: string }
   | { type: "done"; ok: false; error: string; broken?: boolean };
 
-export type FromWorker = CallMessage | LogMessage | DoneMessage;
+/** The engine is loaded and the script starts: its time counts from here. */
+export interface StartedMessage {
+  type: "started";
+}
+
+export type FromWorker = StartedMessage | CallMessage | LogMessage | DoneMessage;

@@ -31,6 +31,7 @@ scope.onmessage = (event) => {
         scope.postMessage({ type: "call", id, server, name, args });
       }),
     log: (line) => scope.postMessage({ type: "log", line }),
+    started: () => scope.postMessage({ type: "started" }),
   }).then((done) => {
     replies.clear();
     scope.postMessage(done);

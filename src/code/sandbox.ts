@@ -28,6 +28,8 @@ export type ScriptOutcome =
 
 /** Time past timeoutMs the worker has to stop its script itself before it is ended from here. */
 const GRACE_MS = 1_000;
+/** Time a worker may take to load QuickJS and sucrase before the script's clock starts (seconds under load). */
+const START_MS = 30_000;
 /** Scripts running at once; more wait their turn (each worker holds up to memoryMiB and more). */
 const MAX_WORKERS = 4;
 /** Workers kept for the next script: starting one costs tens of milliseconds. */
@@ -109,10 +111,8 @@ function supervise(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: Scr
   };
   const fail = (error: string, keep = false) => finish({ ok: false, error, logs, calls }, keep);
   const onAbort = () => fail("Script stopped: run_code was cancelled");
-  const backstop = setTimeout(
-    () => fail(`Script stopped: it ran past the time limit: timeoutMs (${limits.timeoutMs} ms)`),
-    limits.timeoutMs + GRACE_MS,
-  );
+  const timeout = () => fail(`Script stopped: it ran past the time limit: timeoutMs (${limits.timeoutMs} ms)`);
+  let backstop = setTimeout(() => fail(`Script failed: the sandbox did not start within ${START_MS / 1000} s`), START_MS);
   run.signal.addEventListener("abort", onAbort, { once: true });
 
   const log = (line: string) => {
@@ -134,6 +134,11 @@ function supervise(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: Scr
   worker.onmessage = (event: MessageEvent<FromWorker>) => {
     const message = event.data;
     if (message.type === "log") return log(message.line);
+    if (message.type === "started") {
+      clearTimeout(backstop);
+      backstop = setTimeout(timeout, limits.timeoutMs + GRACE_MS);
+      return;
+    }
     if (message.type === "call") {
       calls++;
       if (calls > limits.maxCalls) {
