@@ -103,7 +103,7 @@ const codeModeSchema = v.union([
   v.boolean(EXPECTED_CODE_MODE),
   strictJsonObject({
     timeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
-    memoryMiB: boundedInteger(1024, "expected a positive integer of MiB (at most 1024)", 8),
+    memoryMiB: boundedInteger(1024, "expected an integer of MiB from 8 to 1024", 8),
     maxCalls: boundedInteger(100_000, "expected a positive integer (at most 100000)"),
     maxOutputBytes: boundedInteger(MAX_MESSAGE_BYTES, EXPECTED_BYTES),
   }, EXPECTED_CODE_MODE),
