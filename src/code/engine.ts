@@ -122,10 +122,15 @@ async function evaluate(
     host.call(context.getString(server), context.getString(name), context.getString(args)).then((json) => {
       pending.delete(deferred);
       if (!deferred.alive) return;
-      const value = context.newString(json);
-      deferred.resolve(value);
-      value.dispose();
-      deferred.dispose();
+      try {
+        // The result is copied into the engine's memory: one past the limit ends the script there.
+        const value = context.newString(json);
+        deferred.resolve(value);
+        value.dispose();
+        deferred.dispose();
+      } catch {
+        setStop("memory");
+      }
       wake();
     });
     return deferred.handle;

@@ -157,7 +157,8 @@ function supervise(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: Scr
   };
   worker.onerror = (event: ErrorEvent) => {
     event.preventDefault();
-    fail(`Script failed: the sandbox broke: ${event.message}`);
+    // The first line only: an engine's message may quote its own source at length.
+    fail(`Script failed: the sandbox broke: ${String(event.message).split("\n")[0].slice(0, 200)}`);
   };
   if (run.signal.aborted) return onAbort();
   const message: RunMessage = { type: "run", code: run.code, servers: run.servers, limits };

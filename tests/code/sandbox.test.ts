@@ -131,6 +131,15 @@ test("sandbox: the containment set, each with its error, the process alive and i
   assert.ok(grown < 160, `RSS grew by ${grown.toFixed(0)} MiB over the containment set`);
 });
 
+test("sandbox: a tool result larger than the engine's memory ends the script at the memory limit", async () => {
+  // The host copies a result into the engine's memory outside QuickJS's own limit: only the fixed maximum holds it.
+  const big = "x".repeat(48 * MiB);
+  const huge: SandboxCall = () => Promise.resolve({ content: [{ type: "text", text: big }] });
+  const outcome = await run("const text = await tools.s.echo({}); return text.length;", {}, huge);
+  assert.deepEqual(outcome, { ok: false, error: "Script stopped: it used more memory than the limit: memoryMiB (16 MiB)", logs: [], calls: 1 });
+  assert.equal(await value("return 'alive'"), "alive");
+});
+
 test("sandbox: cancelling ends a looping script and its calls at once", async () => {
   const controller = new AbortController();
   let innerAborted = false;
