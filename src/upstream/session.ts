@@ -33,6 +33,8 @@ export interface WorkbenchServerOptions {
   registry: ToolboxRegistry;
   /** Tool counts and token estimates from the listing cache, for the instructions of a client that declared these capabilities. */
   figures?: FiguresFor;
+  /** Code mode: each toolbox's tools as TypeScript declarations, known from the listing cache, for run_code's description. */
+  declarations?: Record<string, string>;
   /** Where prompts, resources and templates are listed from before their servers start. */
   cache?: ListingCache;
   /** Set before connecting, so that a client that leaves at once is still seen leaving. */
@@ -105,7 +107,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     onLogLevel: (level) => options.upstream?.levelSet(level),
   });
   // run_code only when code mode is on somewhere: without it the list is exactly the two meta-tools.
-  const metaTools = codeModeOn(config) ? [openToolboxFor(config), useTool, runCodeFor(config)] : [openToolboxFor(config), useTool];
+  const metaTools = codeModeOn(config) ? [openToolboxFor(config), useTool, runCodeFor(config, options.declarations)] : [openToolboxFor(config), useTool];
   const dispatcher = new ToolDispatcher(metaTools);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);

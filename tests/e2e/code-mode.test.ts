@@ -7,7 +7,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { type CallToolResult, Client, ElicitRequestSchema } from "../helpers/sdk.ts";
-import { removeTempDirs, startWorkbench, textOf, withWorkbench } from "../helpers/workbench.ts";
+import { removeTempDirs, startWorkbench, tempDir, textOf, withWorkbench } from "../helpers/workbench.ts";
 import { call, fx, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
 
 after(removeTempDirs);
@@ -69,6 +69,26 @@ test("code mode: run_code is listed, open_toolbox gives declarations, a script c
     assert.deepEqual(value2.logs, ["echoed s: hi", "warn: careful"]);
     assert.equal(value2.calls, 5);
   });
+});
+
+test("code mode: once the listing cache knows a toolbox, run_code's description carries its declarations", async () => {
+  const env = { WORKBENCH_CACHE_DIR: `${tempDir()}/cache` };
+  const first = await startWorkbench(withCode(), env);
+  try {
+    const { tools } = await first.client.listTools();
+    assert.doesNotMatch(tools.find((tool) => tool.name === "run_code")!.description!, /declare const tools/);
+    opened(await openToolbox(first, "dev"));
+  } finally {
+    await first.close();
+  }
+  await withWorkbench(withCode(), async (second) => {
+    const { tools } = await second.client.listTools();
+    const description = tools.find((tool) => tool.name === "run_code")!.description!;
+    assert.match(description, /\nToolbox dev:\ndeclare const tools: \{/);
+    assert.match(description, /"echo"/);
+    // Filters apply: pid is not among the toolbox's tools.
+    assert.doesNotMatch(description, /"pid"/);
+  }, env);
 });
 
 test("code mode: a filtered-out tool does not exist in tools, and call() of it is refused as use_tool would be", async () => {
