@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { type CallToolResult, Client, ElicitRequestSchema } from "../helpers/sdk.ts";
 import { removeTempDirs, startWorkbench, tempDir, textOf, withWorkbench } from "../helpers/workbench.ts";
 import { call, fx, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
+import { residentBytes } from "../../scripts/bench/memory.ts";
 
 after(removeTempDirs);
 
@@ -143,6 +144,31 @@ test("code mode: the session answers a use_tool while a script loops, and after 
     assert.ok(Date.now() - started < 1_500, `use_tool took ${Date.now() - started} ms while a script looped`);
     assert.match(textOf(await looping), /timeoutMs/);
     assert.deepEqual(ran(await runCode(session, "return 2")).result, 2);
+  });
+});
+
+test("code mode: the containment set through the workbench: each ends with its error, the workbench answers and its memory comes back", async () => {
+  await withWorkbench(withCode({ timeoutMs: 2_000, memoryMiB: 16, maxOutputBytes: 64 * 1024 }), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    assert.equal(ran(await runCode(session, "return 1")).result, 1);
+    const before = residentBytes(session.pid);
+    const cases: [string, RegExp][] = [
+      ["while (true) {}", /timeoutMs \(2000 ms\)/],
+      ["let s = 'x'; for (;;) s += s + s.slice(1);", /memoryMiB \(16 MiB\)|string too long/],
+      ["const a = []; for (;;) a.push('y'.repeat(1 << 20) + a.length);", /memoryMiB \(16 MiB\)/],
+      ["const a = []; for (let i = 0; ; i++) a.push([i, i]);", /memoryMiB \(16 MiB\)/],
+      ["const f = (n: number): number => f(n + 1) + 1; return f(0);", /stack limit|memoryMiB/],
+      ["const a: any = {}; a.a = a; return a;", /circular reference/],
+      ["return 'z'.repeat(1 << 20);", /maxOutputBytes \(1048578 bytes of 65536\)/],
+      ["return Function('return this')().process ?? tools.s.echo.constructor('return typeof Bun')();", /^\{"result":"undefined"/],
+    ];
+    for (const [code, expected] of cases) {
+      assert.match(textOf(await runCode(session, code)), expected, code);
+      assert.equal(textOf(await useTool(session, "dev", "s", "echo", { text: "alive" })), "s: alive");
+    }
+    const after = residentBytes(session.pid);
+    // NaN off Linux: nothing to compare. The ended workers' memory is gone; one idle worker stays.
+    if (!Number.isNaN(before)) assert.ok(after - before < 96 * 1024 * 1024, `RSS ${(before / 2 ** 20).toFixed(0)} -> ${(after / 2 ** 20).toFixed(0)} MiB`);
   });
 });
 
