@@ -41,6 +41,11 @@ export const runCode: Tool<typeof schema, ScriptOutcome> = {
       );
     }
     const toolbox = ctx.registry.get(name) ?? await ctx.registry.open(name);
+    // As open_toolbox says it: a script against no server at all would only fail on `tools`.
+    if (toolbox.servers.length > 0 && !toolbox.servers.some((server) => server.connection)) {
+      const errors = toolbox.servers.map((server) => `Failed to connect to server '${server.name}' in toolbox '${name}': ${server.error}`);
+      return Failure(`All servers in toolbox '${name}' failed to connect:\n${errors.join("\n")}`);
+    }
     const outcome = await runInSandbox({
       code,
       servers: toolNames(toolbox),

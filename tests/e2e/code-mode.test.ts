@@ -18,6 +18,7 @@ const withCode = (extra: Record<string, unknown> = {}) => ({
   toolboxes: {
     dev: { description: "Fixture", mcpServers: { s: fx("s", { toolFilters: ["echo", "structured", "fail", "sleep", "progress", "cancellations", "confirm", "x-y.z"] }, { FIXTURE_CLIENT_FEATURES: "1" }) } },
     plain: { codeMode: false, mcpServers: { p: fx("p") } },
+    broken: { mcpServers: { gone: { command: "false" } } },
   },
 });
 
@@ -109,6 +110,8 @@ test("code mode: a toolbox without code mode is refused with how to turn it on; 
       textOf(refused),
       `Code mode is off for toolbox 'plain': turn it on with "codeMode": true at the top of the configuration or in toolbox 'plain'`,
     );
+    const broken = await runCode(session, "return 1", "broken");
+    assert.match(textOf(broken), /^All servers in toolbox 'broken' failed to connect:\nFailed to connect to server 'gone' in toolbox 'broken': /);
     const unknown = await runCode(session, "return 1", "nope");
     assert.match(textOf(unknown), /^Toolbox 'nope' not found in configuration/);
   });
