@@ -48,7 +48,7 @@ test("code mode: run_code is listed, open_toolbox gives declarations, a script c
     const { tools } = await session.client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), ["open_toolbox", "use_tool", "run_code"]);
     const runCodeTool = tools.find((tool) => tool.name === "run_code")!;
-    assert.match(runCodeTool.description!, /Toolboxes with code mode: dev\./);
+    assert.match(runCodeTool.description!, /Toolboxes with code mode: dev, broken\./);
     const value = opened(await openToolbox(session, "dev")) as { declarations?: string };
     assert.match(value.declarations ?? "", /declare const tools/);
     assert.match(value.declarations ?? "", /"x-y\.z"/);
