@@ -48,6 +48,11 @@ test("sandbox: a script returns a value; TypeScript is stripped; calls run concu
   });
 });
 
+test("sandbox: scripts run side by side, past the number of workers (the rest wait their turn)", async () => {
+  const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => run(`return (await tools.s.echo({ i: ${i} })).args.i;`)));
+  assert.deepEqual(outcomes.map((outcome) => outcome.ok && outcome.result), [0, 1, 2, 3, 4, 5]);
+});
+
 test("sandbox: no ambient authority: fetch, process, require, Deno, Bun, timers are undefined and import fails", async () => {
   const names = ["fetch", "process", "require", "Deno", "Bun", "setTimeout", "setInterval", "queueMicrotask", "WebAssembly", "hostCall", "hostLog"];
   assert.deepEqual(await value(`return ${JSON.stringify(names)}.map((n) => typeof globalThis[n]);`), names.map(() => "undefined"));
