@@ -4,17 +4,7 @@
  * has no asyncified host calls, so a host call returns a QuickJS promise that is resolved when
  * the answer comes, and the runtime's pending jobs are run until the script's promise settles.
  */
-import {
-  type CustomizeVariantOptions,
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  type QuickJSContext,
-  type QuickJSDeferredPromise,
-  type QuickJSHandle,
-  type QuickJSWASMModule,
-} from "quickjs-emscripten-core";
-import variant from "@jitl/quickjs-singlefile-mjs-release-sync";
-import { transform } from "sucrase";
+import type { CustomizeVariantOptions, QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { DoneMessage, RunMessage } from "./messages.ts";
 import { PRELUDE } from "./prelude.ts";
 import { describeFailure, type Stop, syntaxError } from "./failures.ts";
@@ -45,14 +35,17 @@ function moduleFor(memoryMiB: number): Promise<QuickJSWASMModule> {
   const wasmMemory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: INITIAL_PAGES + memoryMiB * PAGES_PER_MIB });
   // The engine's own abort messages are not the workbench's output: the failure is reported as a value.
   const quiet = { print: () => {}, printErr: () => {} } as CustomizeVariantOptions["emscriptenModule"];
-  const module = newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory, emscriptenModule: quiet }));
+  // Imported when first needed: measured in the executable, the static form held about 100 MiB more at the first run.
+  const module = Promise.all([import("quickjs-emscripten-core"), import("@jitl/quickjs-singlefile-mjs-release-sync")])
+    .then(([core, variant]) => core.newQuickJSWASMModuleFromVariant(core.newVariant(variant.default, { wasmMemory, emscriptenModule: quiet })));
   loaded = { memoryMiB, memory: wasmMemory, module };
   return module;
 }
 
 /** The script's body as an async function, its types stripped; line 1 of the body is line 2 here. */
-export function compile(code: string): { ok: true; source: string } | { ok: false; error: string } {
+export async function compile(code: string): Promise<{ ok: true; source: string } | { ok: false; error: string }> {
   const source = `(async function script() {\n${code}\n})`;
+  const { transform } = await import("sucrase");
   try {
     return { ok: true, source: transform(source, { transforms: ["typescript"], disableESTransforms: true }).code };
   } catch (error) {
@@ -61,7 +54,7 @@ export function compile(code: string): { ok: true; source: string } | { ok: fals
 }
 
 export async function runScript(run: RunMessage, host: EngineHost): Promise<DoneMessage> {
-  const compiled = compile(run.code);
+  const compiled = await compile(run.code);
   if (!compiled.ok) return { type: "done", ok: false, error: compiled.error };
   const { limits } = run;
   const module = await moduleFor(limits.memoryMiB);
