@@ -105,6 +105,13 @@ test("sandbox: console lines are collected, and kept with an error", async () =>
   assert.deepEqual(outcome.logs, ["a {\"b\":1}", "error: c"]);
 });
 
+test("sandbox: the logs are cut at maxOutputBytes, with a line that says so", async () => {
+  const outcome = await run(`for (let i = 0; i < 1000; i++) console.log("line " + i + " " + "x".repeat(90)); return 1;`, { maxOutputBytes: 1024 });
+  assert.equal(outcome.ok, true);
+  assert.equal(outcome.logs.length, 11);
+  assert.equal(outcome.logs[10], "(further lines left out: the logs reached maxOutputBytes, 1024 bytes)");
+});
+
 test("sandbox: syntax errors give the line and column in the script", async () => {
   assert.match(await failure("const a = 1;\nconst b = ;"), /^Script failed: SyntaxError: Unexpected token \(line 2, column 11\)$/);
 });
