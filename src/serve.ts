@@ -7,6 +7,7 @@ import type { Platform } from "./platform/types.ts";
 import type { WorkbenchConfig } from "./config/index.ts";
 import { openSession } from "./upstream/session.ts";
 import { ServerPool } from "./toolboxes/pool.ts";
+import { cachedDeclarations } from "./upstream/code-declarations.ts";
 import { ListingCache } from "./cache/listing-cache.ts";
 import { lockPathFor, PinStore } from "./toolboxes/pin-store.ts";
 import { commandSearchFor } from "./downstream/links/command-path.ts";
@@ -74,6 +75,7 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
     configPath: path,
     pool,
     figures,
+    declarations: await cachedDeclarations(config, cache),
     cache,
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),

@@ -12,6 +12,12 @@ import type { Target } from "./targets.ts";
  */
 export const BUN_COMPILE_FLAGS = ["--compile", "--minify", "--bytecode", "--format=esm", "--compile-jit-policy=256"];
 
+/**
+ * Files compiled in beside the entry: code mode's sandbox runs in a worker, and a compiled
+ * executable starts a worker only from a file it was built with (src/code/sandbox.ts names it).
+ */
+export const WORKER_ENTRIES = ["src/code/sandbox-worker.ts"];
+
 /** A cross target's runtime is downloaded on first use, so allow for a slow network, but not forever. */
 const COMPILE_TIMEOUT_MS = 300_000;
 
@@ -19,7 +25,9 @@ export type CompileResult = { ok: true; path: string } | { ok: false; reason: st
 
 export function compileTarget(bun: string, entry: string, target: Target, stagingDir: string): CompileResult {
   const path = `${stagingDir}/${target.executable}`;
-  const args = ["build", ...BUN_COMPILE_FLAGS, `--target=${target.bunTarget}`, entry, "--outfile", path];
+  const root = entry.replace(/src\/main\.ts$/, "");
+  const workers = WORKER_ENTRIES.map((file) => `${root}${file}`);
+  const args = ["build", ...BUN_COMPILE_FLAGS, `--target=${target.bunTarget}`, entry, ...workers, "--outfile", path];
   const result = spawnSync(bun, args, {
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },

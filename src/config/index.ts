@@ -14,6 +14,8 @@ export {
 export {
   type AuditSettings,
   type ConfirmPolicy,
+  type CodeModeLimits,
+  DEFAULT_CODE_MODE,
   DEFAULT_OPEN_DETAIL,
   DEFAULT_SETTINGS,
   isRemote,

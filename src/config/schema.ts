@@ -102,9 +102,25 @@ const settingsEntries = {
   pin: v.optional(v.boolean("expected true or false")),
 };
 
+/**
+ * Code mode (run_code): true or false, or its limits (each optional, the rest default). A toolbox's
+ * value stands over the top level's, so `false` turns it off for one toolbox.
+ */
+const EXPECTED_CODE_MODE = "expected true, false or an object of limits";
+const codeModeSchema = v.union([
+  v.boolean(EXPECTED_CODE_MODE),
+  strictJsonObject({
+    timeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
+    memoryMiB: boundedInteger(1024, "expected an integer of MiB from 8 to 1024", 8),
+    maxCalls: boundedInteger(100_000, "expected a positive integer (at most 100000)"),
+    maxOutputBytes: boundedInteger(MAX_MESSAGE_BYTES, EXPECTED_BYTES),
+  }, EXPECTED_CODE_MODE),
+], EXPECTED_CODE_MODE);
+
 /** Settable at the top of the file (for every toolbox) and per toolbox; optional, like settingsEntries. */
 const toolboxSettingsEntries = {
   openDetail: v.optional(v.picklist(["full", "summary"], 'expected "full" or "summary"')),
+  codeMode: v.optional(codeModeSchema),
 };
 
 const TRANSPORT = v.optional(v.picklist(["stdio", "http", "sse"], 'expected "stdio", "http" or "sse"'));

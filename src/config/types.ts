@@ -102,9 +102,30 @@ export interface ToolboxConfig {
   description: string;
   /** From the toolbox, else from the top of the file, else DEFAULT_OPEN_DETAIL. */
   openDetail: OpenDetail;
+  /** Code mode's limits when run_code may run scripts against this toolbox; absent: code mode is off. */
+  codeMode?: CodeModeLimits;
   /** Servers in the order the file lists them. */
   mcpServers: Record<string, ServerConfig>;
 }
+
+/** The limits of one run_code script (`"codeMode": true` takes every default). */
+export interface CodeModeLimits {
+  /** Time the whole script may take, its tool calls included. */
+  timeoutMs: number;
+  /** Memory of the script's JavaScript engine, in MiB. */
+  memoryMiB: number;
+  /** Tool calls one script may make. */
+  maxCalls: number;
+  /** Largest returned value, as JSON, in bytes (the logs have as much again). */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_CODE_MODE: Readonly<CodeModeLimits> = {
+  timeoutMs: 30_000,
+  memoryMiB: 64,
+  maxCalls: 200,
+  maxOutputBytes: 1024 * 1024,
+};
 
 export interface WorkbenchConfig extends AuditSettings {
   /** Toolboxes in the order the file lists them. */

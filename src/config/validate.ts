@@ -4,7 +4,7 @@ import { ConfigError, invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
 import { configFileSchema } from "./schema.ts";
 import { resolveServe } from "./serve.ts";
-import { DEFAULT_OPEN_DETAIL, DEFAULT_SETTINGS, type ServerConfig, type ServerSettings, type WorkbenchConfig } from "./types.ts";
+import { type CodeModeLimits, DEFAULT_CODE_MODE, DEFAULT_OPEN_DETAIL, DEFAULT_SETTINGS, type ServerConfig, type ServerSettings, type WorkbenchConfig } from "./types.ts";
 
 /**
  * Checks parsed JSON against the configuration schema and applies defaults. Throws one ConfigError
@@ -18,13 +18,15 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     message: () => "has an invalid value",
   });
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
-  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, serve: serveEntries, auditLog, auditArguments, ...topLevel } = result.output;
+  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, codeMode, serve: serveEntries, auditLog, auditArguments, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
       [server, { ...config, ...settingsFor(config, topLevel) } as ServerConfig] as const
     );
     const detail = toolbox.openDetail ?? openDetail ?? DEFAULT_OPEN_DETAIL;
-    return [name, { ...toolbox, openDetail: detail, mcpServers: Object.fromEntries(servers) }] as const;
+    const { codeMode: own, ...rest } = toolbox;
+    const limits = codeModeLimits(own ?? codeMode);
+    return [name, { ...rest, openDetail: detail, ...(limits && { codeMode: limits }), mcpServers: Object.fromEntries(servers) }] as const;
   });
   // serve's grants name toolboxes: checked once the toolboxes are known good.
   const serve = serveEntries && resolveServe(serveEntries, Object.keys(toolboxes));
@@ -80,6 +82,14 @@ function clientShapeAdvice(key: string, source?: string): string {
   return `Invalid configuration: missing key 'toolboxes' (this file has "${key}", as an MCP client's ` +
     `configuration does); expected {"toolboxes": {"NAME": {"description": "...", "mcpServers": {...}}}}; ` +
     `convert such a file with: mcp-workbench init --from ${from}`;
+}
+
+/** true: every default; an object: its limits over the defaults; false or absent: off. */
+function codeModeLimits(given: boolean | Partial<CodeModeLimits> | undefined): CodeModeLimits | undefined {
+  if (given === undefined || given === false) return undefined;
+  if (given === true) return { ...DEFAULT_CODE_MODE };
+  const pick = <K extends keyof CodeModeLimits>(key: K) => given[key] ?? DEFAULT_CODE_MODE[key];
+  return { timeoutMs: pick("timeoutMs"), memoryMiB: pick("memoryMiB"), maxCalls: pick("maxCalls"), maxOutputBytes: pick("maxOutputBytes") };
 }
 
 type GivenSettings = { [K in keyof ServerSettings]?: ServerSettings[K] };

@@ -18,7 +18,7 @@ export class JsonRpcError extends Error {
 }
 
 export class ToolDispatcher {
-  readonly #tools: Map<string, AnyTool>;
+  #tools: Map<string, AnyTool>;
   /** Built once, and again only when a tool is replaced (the configuration changed). */
   listing: McpTool[];
 
@@ -28,14 +28,13 @@ export class ToolDispatcher {
   }
 
   /**
-   * Puts `tool` in place of the one of its name (open_toolbox for a new configuration); true when
-   * the listing the client sees changed (it is then told, tools/list_changed).
+   * Puts `tools` in place of every tool (the meta-tools of a new configuration); true when the
+   * listing the client sees changed.
    */
-  replace(tool: AnyTool): boolean {
-    if (!this.#tools.has(tool.name)) return false;
-    this.#tools.set(tool.name, tool);
+  setTools(tools: AnyTool[]): boolean {
     const before = JSON.stringify(this.listing);
-    this.listing = [...this.#tools.values()].map(describeTool);
+    this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.listing = tools.map(describeTool);
     return JSON.stringify(this.listing) !== before;
   }
 

@@ -14,6 +14,7 @@ import { withoutSchemaKey } from "./schema-key.ts";
 import { summaryLine } from "./summary.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { withheldLine } from "../toolboxes/withheld.ts";
+import { toolboxDeclarations } from "../code/declarations.ts";
 
 // detail and tools are explained once, in the tool's description: every byte here is in every session.
 const schema = z.strictObject({
@@ -53,6 +54,8 @@ interface ToolboxHeader {
    * how many, which and why, and the command the user approves them with.
    */
   withheld?: string;
+  /** With code mode on: the toolbox's tools as TypeScript declarations, for run_code scripts. */
+  declarations?: string;
 }
 
 export interface ListingCounts {
@@ -93,7 +96,10 @@ export const openToolbox: Tool<typeof schema, OpenToolboxValue> = {
     if (toolbox.servers.length > 0 && !anyConnected(toolbox)) {
       return Failure(`All servers in toolbox '${toolbox_name}' failed to connect:\n${connectErrors(toolbox).join("\n")}`);
     }
-    return Success(describeToolbox(toolbox, tools ? { tools } : { detail: detail ?? config.openDetail }));
+    const value = describeToolbox(toolbox, tools ? { tools } : { detail: detail ?? config.openDetail });
+    // Code mode: the same tools as TypeScript, what a run_code script is written against.
+    if (config.codeMode && !tools) value.declarations = declarationsOf(toolbox);
+    return Success(value);
   },
   present: (value) => textResult(JSON.stringify(value)),
 };
@@ -190,6 +196,12 @@ function listingCounts(toolbox: OpenToolbox): Record<string, ListingCounts> | un
 function connectErrors(toolbox: OpenToolbox): string[] {
   return toolbox.servers.filter((server) => !server.connection)
     .map((server) => `Failed to connect to server '${server.name}' in toolbox '${toolbox.name}': ${server.error}`);
+}
+
+/** The declarations of the connected servers' tools (after filters). */
+export function declarationsOf(toolbox: OpenToolbox): string {
+  const servers = toolbox.servers.filter((server) => server.connection);
+  return toolboxDeclarations(servers.map((server) => ({ name: server.name, tools: server.tools })));
 }
 
 const anyConnected = (toolbox: OpenToolbox) => toolbox.servers.some((server) => server.connection);

@@ -11,24 +11,26 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import { sharingKey } from "../config/definition.ts";
 import type { ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { ToolDispatcher } from "../tools/dispatcher.ts";
-import { openToolboxFor } from "../tools/open-toolbox.ts";
+import type { AnyTool } from "../tools/tool.ts";
 import type { UriTable } from "./catalog/uri-table.ts";
 
 export interface FollowingSession {
   registry: ToolboxRegistry;
   dispatcher: ToolDispatcher;
+  /** The meta-tools for a configuration: their descriptions name its toolboxes; run_code comes and goes with code mode. */
+  metaTools: (config: WorkbenchConfig) => AnyTool[];
   server: Server;
   uris: UriTable;
 }
 
 /** From now until the returned function is called. */
 export function followConfig(live: LiveConfig, session: FollowingSession): () => void {
-  const { registry, dispatcher, server, uris } = session;
+  const { registry, dispatcher, metaTools, server, uris } = session;
   return live.onChange((next, previous) => {
     registry.reconfigure(next);
     // A URI's owner is a position in the configuration: the table fills again from the new one.
     uris.clear();
-    if (dispatcher.replace(openToolboxFor(next))) void server.sendToolListChanged().catch(() => {});
+    if (dispatcher.setTools(metaTools(next))) void server.sendToolListChanged().catch(() => {});
     if (catalogSources(next) !== catalogSources(previous)) {
       void server.sendPromptListChanged().catch(() => {});
       void server.sendResourceListChanged().catch(() => {});

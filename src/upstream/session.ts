@@ -14,6 +14,7 @@ import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { ResultStore } from "../tools/result-store.ts";
+import { codeModeOn, runCodeFor } from "../tools/run-code.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
 import type { FiguresFor } from "./toolbox-figures.ts";
@@ -39,6 +40,8 @@ export interface WorkbenchServerOptions {
   registry: ToolboxRegistry;
   /** Tool counts and token estimates from the listing cache, for the instructions of a client that declared these capabilities. */
   figures?: FiguresFor;
+  /** Code mode: each toolbox's tools as TypeScript declarations, known from the listing cache, for run_code's description. */
+  declarations?: Record<string, string>;
   /** Where prompts, resources and templates are listed from before their servers start. */
   cache?: ListingCache;
   /** Set before connecting, so that a client that leaves at once is still seen leaving. */
@@ -129,7 +132,10 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     onModern: options.onInitialized,
     onLogLevel: (level) => options.upstream?.levelSet(level),
   });
-  const dispatcher = new ToolDispatcher([openToolboxFor(live.current), useTool]);
+  // run_code only when code mode is on somewhere: without it the list is exactly the two meta-tools.
+  const metaTools = (config: WorkbenchConfig) =>
+    codeModeOn(config) ? [openToolboxFor(config), useTool, runCodeFor(config, options.declarations)] : [openToolboxFor(config), useTool];
+  const dispatcher = new ToolDispatcher(metaTools(live.current));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
@@ -153,7 +159,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     audit: options.audit,
     opensToolboxes: () => options.stateless === true && gate.modern,
   });
-  const unfollow = followConfig(live, { registry, dispatcher, server, uris });
+  const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
   server.onclose = () => {
     unfollow();
     options.onClose();

@@ -13,6 +13,7 @@ import { NAME, VERSION } from "../../protocol/version.ts";
 import { openSession } from "../session.ts";
 import { followConfigFile, liveFigures } from "../config-follow.ts";
 import { LiveConfig } from "../../config/live.ts";
+import { cachedDeclarations } from "../code-declarations.ts";
 import { openAuditLog } from "../../trust/audit-log.ts";
 import { authenticatorFor, bindingRefusal, protectedResourceMetadata, RESOURCE_METADATA_PATH } from "../access/index.ts";
 import { ENDPOINT_PATH, httpEndpoint } from "./endpoint.ts";
@@ -45,6 +46,7 @@ export async function serveHttp(
   const live = new LiveConfig(config);
   const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
   const figures = await liveFigures(live, cache);
+  const declarations = await cachedDeclarations(config, cache);
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   const endpoint = httpEndpoint({
     authenticate: authenticatorFor(config.serve, { toolboxes }),
@@ -56,6 +58,7 @@ export async function serveHttp(
         configPath: path,
         pool,
         figures,
+        declarations,
         cache,
         client,
         stateless: true,

@@ -1,0 +1,166 @@
+/**
+ * Code mode's sandbox as the workbench sees it: runs one script in a worker (sandbox-worker.ts,
+ * QuickJS in WebAssembly) and answers its tool calls with the function it is given, the only door
+ * out. The workbench holds the limits it can see from outside: calls, output size, cancellation,
+ * and a deadline it enforces by ending the worker should the worker fail to. Nothing here loads
+ * before the first script: the worker, QuickJS and sucrase start with it.
+ */
+import type { CallToolResult } from "../protocol/sdk.ts";
+import type { CodeModeLimits } from "../config/index.ts";
+import type { FromWorker, RunMessage, ToWorker } from "./messages.ts";
+
+/** A tool call of the script; `signal` aborts when the script ends or run_code is cancelled. */
+export type SandboxCall = (server: string, name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
+
+export interface ScriptRun {
+  code: string;
+  /** Per server, the names of the tools `tools.<server>` holds. */
+  servers: Record<string, string[]>;
+  limits: CodeModeLimits;
+  call: SandboxCall;
+  /** Aborted when the client cancels run_code: the script and its calls end. */
+  signal: AbortSignal;
+}
+
+export type ScriptOutcome =
+  | { ok: true; result: unknown; logs: string[]; calls: number }
+  | { ok: false; error: string; logs: string[]; calls: number };
+
+/** Time past timeoutMs the worker has to stop its script itself before it is ended from here. */
+const GRACE_MS = 1_000;
+/** Time a worker may take to load QuickJS and sucrase before the script's clock starts (seconds under load). */
+const START_MS = 30_000;
+/** Scripts running at once; more wait their turn (each worker holds up to memoryMiB and more). */
+const MAX_WORKERS = 4;
+/** Workers kept for the next script: starting one costs tens of milliseconds. */
+const MAX_IDLE = 1;
+
+type SandboxWorker = Omit<Worker, "postMessage"> & { postMessage(message: ToWorker): void; unref?: () => void };
+
+const idle: SandboxWorker[] = [];
+let active = 0;
+const waiting: (() => void)[] = [];
+
+/**
+ * The worker's file. In the executable every module has the entry's URL (src/main.ts at the root of
+ * the bundle, the worker compiled in beside it: scripts/release/compile.ts); from source, its own.
+ */
+function workerUrl(): string {
+  const bundled = !import.meta.url.endsWith("/code/sandbox.ts");
+  return new URL(bundled ? "./code/sandbox-worker.ts" : "./sandbox-worker.ts", import.meta.url).href;
+}
+
+function newWorker(): SandboxWorker {
+  const worker = new Worker(workerUrl(), { type: "module" }) as SandboxWorker;
+  // An idle worker must not keep the process alive (Bun has unref; Deno's idle workers do not hold it).
+  worker.unref?.();
+  return worker;
+}
+
+async function acquire(signal: AbortSignal): Promise<boolean> {
+  while (active >= MAX_WORKERS) {
+    if (signal.aborted) return false;
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+  }
+  active++;
+  return true;
+}
+
+function release(): void {
+  active--;
+  waiting.shift()?.();
+}
+
+/** Ends the idle workers (tests, and a workbench that stops). */
+export function closeSandboxes(): void {
+  for (const worker of idle.splice(0)) worker.terminate();
+}
+
+/** Runs the script; every way it can end is an outcome, never a throw. */
+export async function runInSandbox(run: ScriptRun): Promise<ScriptOutcome> {
+  if (!await acquire(run.signal)) return { ok: false, error: "Script stopped: run_code was cancelled", logs: [], calls: 0 };
+  try {
+    return await new Promise<ScriptOutcome>((resolve) => supervise(run, idle.pop() ?? newWorker(), resolve));
+  } finally {
+    release();
+  }
+}
+
+function supervise(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: ScriptOutcome) => void): void {
+  const { limits } = run;
+  const logs: string[] = [];
+  let logBytes = 0;
+  let calls = 0;
+  let finished = false;
+  const ended = new AbortController();
+  const inner = AbortSignal.any([run.signal, ended.signal]);
+  const finish = (outcome: ScriptOutcome, keep: boolean) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(backstop);
+    run.signal.removeEventListener("abort", onAbort);
+    ended.abort();
+    worker.onmessage = null;
+    worker.onerror = null;
+    if (keep && idle.length < MAX_IDLE) idle.push(worker);
+    else worker.terminate();
+    resolve(outcome);
+  };
+  const fail = (error: string, keep = false) => finish({ ok: false, error, logs, calls }, keep);
+  const onAbort = () => fail("Script stopped: run_code was cancelled");
+  const timeout = () => fail(`Script stopped: it ran past the time limit: timeoutMs (${limits.timeoutMs} ms)`);
+  let backstop = setTimeout(() => fail(`Script failed: the sandbox did not start within ${START_MS / 1000} s`), START_MS);
+  run.signal.addEventListener("abort", onAbort, { once: true });
+
+  const log = (line: string) => {
+    if (logBytes > limits.maxOutputBytes) return;
+    logBytes += line.length;
+    logs.push(logBytes > limits.maxOutputBytes ? `(further lines left out: the logs reached maxOutputBytes, ${limits.maxOutputBytes} bytes)` : line);
+  };
+
+  const answer = async (id: number, server: string, name: string, argsJson: string) => {
+    let result: CallToolResult;
+    try {
+      result = await run.call(server, name, JSON.parse(argsJson) as Record<string, unknown>, inner);
+    } catch (error) {
+      result = { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
+    }
+    if (!finished) worker.postMessage({ type: "reply", id, result: JSON.stringify(result) });
+  };
+
+  worker.onmessage = (event: MessageEvent<FromWorker>) => {
+    const message = event.data;
+    if (message.type === "log") return log(message.line);
+    if (message.type === "started") {
+      clearTimeout(backstop);
+      backstop = setTimeout(timeout, limits.timeoutMs + GRACE_MS);
+      return;
+    }
+    if (message.type === "call") {
+      calls++;
+      if (calls > limits.maxCalls) {
+        calls--;
+        return fail(`Script stopped: it made more tool calls than the limit: maxCalls (${limits.maxCalls})`);
+      }
+      void answer(message.id, message.server, message.name, message.args);
+      return;
+    }
+    if (!message.ok) return fail(message.error, !message.broken);
+    const bytes = new TextEncoder().encode(message.json).byteLength;
+    if (bytes > limits.maxOutputBytes) {
+      return fail(`Script stopped: its result is larger than the limit: maxOutputBytes (${bytes} bytes of ${limits.maxOutputBytes})`, true);
+    }
+    finish({ ok: true, result: JSON.parse(message.json), logs, calls }, true);
+  };
+  worker.onerror = (event: ErrorEvent) => {
+    event.preventDefault();
+    // The first line only: an engine's message may quote its own source at length.
+    fail(`Script failed: the sandbox broke: ${String(event.message).split("\n")[0].slice(0, 200)}`);
+  };
+  if (run.signal.aborted) return onAbort();
+  const message: RunMessage = { type: "run", code: run.code, servers: run.servers, limits };
+  worker.postMessage(message);
+}

@@ -1,0 +1,24 @@
+/**
+ * The declarations run_code's description carries: each code-mode toolbox's tools as TypeScript,
+ * from the listing cache (the tools are known before any server starts only from there). A toolbox
+ * with a server not in the cache is left out: open_toolbox gives its declarations then.
+ */
+import type { WorkbenchConfig } from "../config/index.ts";
+import type { ListingCache } from "../cache/listing-cache.ts";
+import { toolboxDeclarations } from "../code/declarations.ts";
+import { applyToolFilters } from "../toolboxes/filters.ts";
+
+/** By toolbox name; empty when code mode is off everywhere (nothing is read then). */
+export async function cachedDeclarations(config: WorkbenchConfig, cache: ListingCache): Promise<Record<string, string>> {
+  const declared: Record<string, string> = {};
+  for (const [name, toolbox] of Object.entries(config.toolboxes)) {
+    if (!toolbox.codeMode) continue;
+    const servers = Object.entries(toolbox.mcpServers);
+    const lists = await Promise.all(servers.map(([, server]) => cache.read(server)));
+    if (lists.some((tools) => tools === undefined)) continue;
+    declared[name] = toolboxDeclarations(
+      servers.map(([server, definition], index) => ({ name: server, tools: applyToolFilters(lists[index]!, definition.toolFilters) })),
+    );
+  }
+  return declared;
+}
