@@ -145,6 +145,8 @@ const serverEntries = {
   headers: v.optional(stringRecord()),
   oauth: v.optional(oauthSchema),
   toolFilters: v.optional(stringArray()),
+  // Each client served over HTTP gets its own process of a server unless it says "all" (types.ts).
+  share: v.optional(v.picklist(["all"], 'expected "all"')),
   // `type` is what Claude Code, Cursor and VS Code write; `transport` is the spec's name for it.
   type: TRANSPORT,
   transport: TRANSPORT,
