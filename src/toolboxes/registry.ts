@@ -29,6 +29,8 @@ export interface RegistryOptions {
   timers?: Timers;
   /** The session whose toolboxes these are; the host's client otherwise. */
   upstream?: Upstream;
+  /** Who the session works for (its ClientIdentity): its servers' processes are its own (see pool.ts). */
+  client?: { readonly name: string };
 }
 
 /** A server as one toolbox sees it: its name there, its filters, over the shared connection. */
@@ -133,6 +135,7 @@ export class ToolboxRegistry {
     this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers });
     this.#user = {
       upstream: options.upstream ?? (servers instanceof ServerPool ? undefined : servers.upstream),
+      client: options.client,
       listingChanged: (shared) => this.#watcher?.listingChanged(shared),
       resourceUpdated: (shared, uri) => this.#watcher?.resourceUpdated(shared, uri),
     };

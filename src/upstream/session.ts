@@ -64,7 +64,7 @@ export interface UpstreamSession {
 export async function openSession(transport: StreamTransport, options: SessionOptions): Promise<UpstreamSession> {
   const { pool, ...rest } = options;
   const upstream = new ClientUpstream();
-  const registry = new ToolboxRegistry(options.config, pool, { upstream });
+  const registry = new ToolboxRegistry(options.config, pool, { upstream, client: options.client });
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
