@@ -20,6 +20,7 @@ import { type CallToolResult, Client, ElicitRequestSchema, LoggingMessageNotific
 import { fixtureServer, npmServer } from "../helpers/runtime.ts";
 import { tempDir } from "../helpers/workbench.ts";
 import { descendants, waitGone } from "../helpers/procs.ts";
+import { startHttpFixture } from "../helpers/http-fixture.ts";
 
 const state = (extra: Record<string, unknown>) => fixtureServer("client-state-server.ts", extra);
 const memoryDir = tempDir();
@@ -164,4 +165,30 @@ test("isolation: the memory server with ${WORKBENCH_CLIENT} in MEMORY_FILE_PATH:
   assert.match(readFileSync(`${memoryDir}/alice.jsonl`, "utf8"), /alice-secret/);
   assert.equal(existsSync(`${memoryDir}/bob.jsonl`) && readFileSync(`${memoryDir}/bob.jsonl`, "utf8").includes("alice"), false);
   await closeAll(pool, [alice, bob]);
+});
+
+test("isolation: a remote server is one MCP session per client too, and one for all with \"share\": \"all\"", TIMEOUT, async () => {
+  const fixture = await startHttpFixture();
+  try {
+    const remote = validateConfig({
+      toolboxes: {
+        own: { mcpServers: { h: { url: fixture.url("/mcp") } } },
+        all: { mcpServers: { h: { url: fixture.url("/mcp?shared"), share: "all" } } },
+      },
+    });
+    const pool = new ServerPool(remote, host);
+    pools.push(pool);
+    const [alice, bob] = [await connect(pool, "alice", ALICE, remote), await connect(pool, "bob", BOB, remote)];
+    // The fixture digests the session header of every request: the last one is this call's own.
+    const sessionOf = async (peer: Peer, toolbox: string) => {
+      await open(peer, toolbox);
+      const digests = JSON.parse(await use(peer, toolbox, "h", "headers", { name: "mcp-session-id" })) as string[];
+      return digests.at(-1);
+    };
+    assert.notEqual(await sessionOf(alice, "own"), await sessionOf(bob, "own"));
+    assert.equal(await sessionOf(alice, "all"), await sessionOf(bob, "all"));
+    await closeAll(pool, [alice, bob]);
+  } finally {
+    await fixture.stop();
+  }
 });
