@@ -43,23 +43,7 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const backpressure = new FlowGate();
   const serversBehind = new FlowGate();
-  const cache = new ListingCache(platform);
-  // Servers start after the client's initialize: by then it is known what the client declared.
-  const store = new AuthStore(authDir(platform.env, platform.os), platform);
-  const pool = new ServerPool(config, {
-    spawn: platform.spawn,
-    env: platform.env,
-    windows: platform.windows,
-    writeStderr: platform.writeStderr,
-    commandSearch: commandSearchFor(platform, platform.writeStderr),
-    readGate: backpressure,
-    sendGate: serversBehind,
-    auth: storedLogins(store, path, platform.readTextFile),
-    eras: cache,
-  }, {
-    cache,
-    chatLogin: (upstream) => chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
-  });
+  const { pool, cache } = servers(platform, loaded, backpressure, serversBehind);
   const transport = new StreamTransport(platform.stdin, platform.stdout, {
     drainMs: STDIN_DRAIN_MS,
     quoteIgnoredLines: false,
@@ -93,4 +77,28 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   await session.close();
   await pool.closeAll();
   return 0;
+}
+
+/**
+ * The pool of servers behind every session, with the listing cache and stored logins. Servers
+ * start after a client's initialize: by then it is known what the client declared.
+ */
+export function servers(platform: Platform, loaded: { path: string; config: WorkbenchConfig }, readGate: FlowGate, sendGate: FlowGate): { pool: ServerPool; cache: ListingCache } {
+  const cache = new ListingCache(platform);
+  const store = new AuthStore(authDir(platform.env, platform.os), platform);
+  const pool = new ServerPool(loaded.config, {
+    spawn: platform.spawn,
+    env: platform.env,
+    windows: platform.windows,
+    writeStderr: platform.writeStderr,
+    commandSearch: commandSearchFor(platform, platform.writeStderr),
+    readGate,
+    sendGate,
+    auth: storedLogins(store, loaded.path, platform.readTextFile),
+    eras: cache,
+  }, {
+    cache,
+    chatLogin: (upstream) => chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
+  });
+  return { pool, cache };
 }

@@ -15,6 +15,7 @@ const ORDER = [
   "main.ts",
   "cli",
   "serve.ts",
+  "upstream/http",
   "upstream",
   "upstream/catalog",
   "upstream/era",

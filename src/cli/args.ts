@@ -18,6 +18,14 @@ export interface SubcommandSpec {
 }
 
 export const SUBCOMMANDS = {
+  serve: {
+    usage: "[--http [HOST:]PORT]",
+    summary: "Serve MCP on stdio (the default), or over HTTP at http://HOST:PORT/mcp for many clients",
+    options: {
+      "--http": { value: "[HOST:]PORT", about: "Serve over HTTP on HOST (default 127.0.0.1) and PORT (0: any free port)" },
+    },
+    positionals: [],
+  },
   check: {
     usage: "[--toolbox NAME] [--json]",
     summary: "Validate the file, start every server, report each one, stop them all",
@@ -178,6 +186,7 @@ open_toolbox and use_tool. Speaks MCP over stdio; start it from an MCP client.
 
 Usage:
   ${name} [--config PATH]               Serve MCP on stdio
+  ${name} serve --http [HOST:]PORT      Serve MCP over HTTP
   ${name} <command> [options] [--config PATH]
 
 Commands:

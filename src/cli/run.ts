@@ -7,6 +7,7 @@ import { NAME, VERSION } from "../protocol/version.ts";
 import { serve } from "../serve.ts";
 import { helpText, parseArgs, type SubcommandArgs, type SubcommandName } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, writeStdout } from "./common.ts";
+import { runServe } from "./serve.ts";
 
 export { EXIT_USAGE };
 
@@ -16,6 +17,7 @@ export { EXIT_USAGE };
  * tests/start-up-modules.test.ts checks that serving leaves them unloaded.
  */
 const RUN: Record<SubcommandName, (platform: Platform, args: SubcommandArgs) => Promise<number>> = {
+  serve: (platform, args) => runServe(platform, args),
   check: async (platform, args) => (await import("./check.ts")).runCheck(platform, args),
   tools: async (platform, args) => (await import("./tools.ts")).runTools(platform, args),
   call: async (platform, args) => (await import("./call.ts")).runCall(platform, args),
@@ -38,6 +40,8 @@ export async function run(platform: Platform): Promise<number> {
       say(`${NAME}: ${command.message}`);
       return EXIT_USAGE;
     case "subcommand":
+      // Serving is long-lived: start-up ends once it serves (see runServe).
+      if (command.name === "serve") return await runServe(platform, command);
       // A subcommand is not a long-lived server: its memory matters less than its speed.
       platform.startupDone();
       return await RUN[command.name](platform, command);

@@ -4,6 +4,7 @@ import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { watchParent } from "./parent-watch.ts";
 import { loginSupport } from "./bun-login.ts";
+import { listen } from "./bun-http.ts";
 import { temporaryPath } from "./login-shared.ts";
 
 const isWindows = process.platform === "win32";
@@ -177,6 +178,7 @@ function selfCommand(): { command: string; args: string[] } {
 
 export const platform: Platform = {
   ...loginSupport,
+  listen,
   runtime: "bun",
   windows: isWindows,
   args: process.argv.slice(2),

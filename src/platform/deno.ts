@@ -4,6 +4,7 @@ import { spawnError } from "./spawn-error.ts";
 import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
 import { loginSupport } from "./deno-login.ts";
+import { listen } from "./deno-http.ts";
 import { temporaryPath } from "./login-shared.ts";
 
 const isWindows = Deno.build.os === "windows";
@@ -143,6 +144,7 @@ function selfCommand(): { command: string; args: string[] } {
 
 export const platform: Platform = {
   ...loginSupport,
+  listen,
   runtime: "deno",
   windows: isWindows,
   args: Deno.args,

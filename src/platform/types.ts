@@ -41,6 +41,15 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
+/** A web handler listening on a host and port, for serving MCP over HTTP. */
+export interface HttpListener {
+  /** The address it listens on, as given, and the port it got (the one asked for, or a free one for 0). */
+  hostname: string;
+  port: number;
+  /** Stops listening; requests still being answered are cut off. */
+  close(): Promise<void>;
+}
+
 /** What logging in to remote servers needs: a loopback listener, a browser and private files. */
 export interface LoginSupport {
   /** The operating system: where per-user files (logins, caches, other programs' configurations) live. */
@@ -94,6 +103,11 @@ export interface Platform extends LoginSupport {
    * looked up on the PATH in `options.env`).
    */
   spawn(command: string, args: string[], options: SpawnOptions): ChildProcess;
+  /**
+   * Serves `handler` on `hostname` and `port` (0: any free port) until closed. Streamed responses
+   * are never cut for being idle: a server-sent event stream may stay quiet for minutes.
+   */
+  listen(handler: (request: Request) => Promise<Response>, hostname: string, port: number): Promise<HttpListener>;
   /** Registers a handler; a signal the OS does not have (SIGHUP on Windows) is ignored. */
   onSignal(signal: Exclude<Signal, "SIGKILL">, handler: () => void): void;
   /** False once the process that started us has gone (we were re-parented). */

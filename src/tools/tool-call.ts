@@ -28,7 +28,7 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
       `Error executing tool: Toolbox '${id.toolbox}' not found in configuration${closestToolbox(ctx.config, id.toolbox)}`,
     );
   }
-  const toolbox = ctx.registry.get(id.toolbox);
+  const toolbox = ctx.registry.get(id.toolbox) ?? (ctx.opensToolboxes?.() ? await ctx.registry.open(id.toolbox) : undefined);
   if (!toolbox) {
     return Failure(
       `Error executing tool: Toolbox '${id.toolbox}' is not open; ` +

@@ -33,6 +33,11 @@ export interface ToolContext {
   input?: CallInput;
   /** True when the client declared URL elicitation: it opens the URLs a server's -32042 names itself. */
   clientOpensUrls?: () => boolean;
+  /**
+   * True when the client's requests stand alone (2026-07-28 over HTTP): one may land where its
+   * toolbox was never opened (another replica, a session that expired), so use_tool opens it.
+   */
+  opensToolboxes?: () => boolean;
   /** A downstream tool's result, for the URIs it names (see src/upstream/catalog/learn-uris.ts). */
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
 }

@@ -9,7 +9,7 @@ import { type ClientCapabilities, ListToolsRequestSchema, Server } from "../prot
 import type { WorkbenchConfig } from "../config/index.ts";
 import { ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { ServerPool } from "../toolboxes/pool.ts";
-import type { StreamTransport } from "../transport/stream-transport.ts";
+import type { MessageTransport } from "../transport/message-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
@@ -41,6 +41,8 @@ export interface WorkbenchServerOptions {
   onInitialized?: () => void;
   /** Takes the client's logging level and roots changes for the servers behind us. */
   upstream?: ClientUpstream;
+  /** Requests of a 2026-07-28 client stand alone (HTTP): use_tool opens a toolbox not open yet. */
+  stateless?: boolean;
 }
 
 export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream"> & {
@@ -61,7 +63,7 @@ export interface UpstreamSession {
 }
 
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
-export async function openSession(transport: StreamTransport, options: SessionOptions): Promise<UpstreamSession> {
+export async function openSession(transport: MessageTransport, options: SessionOptions): Promise<UpstreamSession> {
   const { pool, ...rest } = options;
   const upstream = new ClientUpstream();
   const registry = new ToolboxRegistry(options.config, pool, { upstream, client: options.client });
@@ -84,7 +86,7 @@ export async function openSession(transport: StreamTransport, options: SessionOp
 }
 
 /** Creates the server and connects it to the client's transport. */
-export async function serveWorkbench(transport: StreamTransport, options: WorkbenchServerOptions): Promise<Server> {
+export async function serveWorkbench(transport: MessageTransport, options: WorkbenchServerOptions): Promise<Server> {
   const { config, configPath, registry } = options;
   const serverInfo = { name: NAME, version: VERSION };
   const capabilities = { tools: {}, logging: {}, ...CATALOG_CAPABILITIES };
@@ -116,6 +118,7 @@ export async function serveWorkbench(transport: StreamTransport, options: Workbe
     onToolResult: (owner, result) => learnUris(uris, owner, result),
     clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
     clientSpeaksModern: () => gate.modern,
+    opensToolboxes: () => options.stateless === true && gate.modern,
   });
   server.onclose = options.onClose;
   server.oninitialized = options.onInitialized;

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { helpText, parseArgs, SUBCOMMANDS } from "../../src/cli/args.ts";
+import { httpAddress } from "../../src/cli/serve.ts";
 
 test("cli args: no arguments serves with the default config", () => {
   assert.deepEqual(parseArgs([]), { kind: "serve", configPath: undefined });
@@ -21,7 +22,7 @@ test("cli args: --help, -h, --version, -V", () => {
 
 test("cli args: unknown options, subcommands and a missing path are usage errors", () => {
   assert.deepEqual(parseArgs(["--verbose"]), { kind: "usage-error", message: "Unknown option '--verbose' (see --help)" });
-  assert.deepEqual(parseArgs(["serve"]), { kind: "usage-error", message: "Unknown subcommand 'serve' (see --help)" });
+  assert.deepEqual(parseArgs(["serves"]), { kind: "usage-error", message: "Unknown subcommand 'serves' (see --help)" });
   assert.deepEqual(parseArgs(["--config"]), {
     kind: "usage-error",
     message: "Option '--config' needs a path: --config PATH",
@@ -91,4 +92,19 @@ test("cli args: auth <toolbox> <server> with --config and --no-browser", () => {
   });
   assert.deepEqual(parseArgs(["auth", "a", "b", "c"]), { kind: "usage-error", message: "Unexpected argument 'c' (see --help)" });
   assert.deepEqual(parseArgs(["auth", "a", "b", "--open"]), { kind: "usage-error", message: "Unknown option '--open' (see --help)" });
+});
+
+test("cli args: serve --http [HOST:]PORT", () => {
+  assert.deepEqual(parseArgs(["serve", "--http", "0", "--config", "c.json"]), {
+    kind: "subcommand",
+    name: "serve",
+    configPath: "c.json",
+    options: { "--http": "0" },
+    positionals: [],
+  });
+  assert.deepEqual(parseArgs(["serve"]), { kind: "subcommand", name: "serve", configPath: undefined, options: {}, positionals: [] });
+  assert.deepEqual(httpAddress("8080"), { hostname: "127.0.0.1", port: 8080 });
+  assert.deepEqual(httpAddress("0.0.0.0:0"), { hostname: "0.0.0.0", port: 0 });
+  assert.deepEqual(httpAddress("[::1]:9"), { hostname: "::1", port: 9 });
+  for (const bad of ["", "host", "1:2:3", "70000", "h:-1"]) assert.equal(httpAddress(bad), undefined, bad);
 });

@@ -17,7 +17,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "../../protocol/sdk.ts";
-import type { StreamTransport } from "../../transport/stream-transport.ts";
+import type { MessageTransport } from "../../transport/message-transport.ts";
 import { handOn } from "../../transport/raw-json.ts";
 import { isParkedState, ParkedCalls } from "./parked-calls.ts";
 import { ListenSubscriptions } from "./listen.ts";
@@ -59,7 +59,7 @@ export class UpstreamGate implements Transport {
   claim?: (message: JSONRPCMessage) => boolean;
 
   readonly parked: ParkedCalls;
-  readonly #inner: StreamTransport;
+  readonly #inner: MessageTransport;
   readonly #options: UpstreamGateOptions;
   readonly #listens: ListenSubscriptions;
   #era: Era = "unknown";
@@ -73,7 +73,7 @@ export class UpstreamGate implements Transport {
   /** A 2025 client's initialize not answered yet: its result gets our instructions for that client. */
   #initialize?: RequestId;
 
-  constructor(inner: StreamTransport, options: UpstreamGateOptions) {
+  constructor(inner: MessageTransport, options: UpstreamGateOptions) {
     this.#inner = inner;
     this.#options = options;
     const send = (message: JSONRPCMessage) => void inner.send(message).catch(() => {});
@@ -105,9 +105,10 @@ export class UpstreamGate implements Transport {
     return this.#inner.close();
   }
 
-  async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.#initialize !== undefined) message = this.#withInstructions(message);
-    if (this.#era !== "modern") return await this.#inner.send(message);
+    // The request a message goes with picks its stream over HTTP.
+    if (this.#era !== "modern") return await this.#inner.send(message, options);
     const id = (message as { id?: RequestId }).id;
     if (id !== undefined && !("method" in message)) {
       if (this.#ownRequests.delete(id)) return;
@@ -121,10 +122,10 @@ export class UpstreamGate implements Transport {
     if ("method" in message && !("id" in message)) {
       // 2026-07-28 has no elicitationId, so nothing to complete.
       if (message.method === "notifications/elicitation/complete") return;
-      for (const copy of this.#listens.route(message)) await this.#inner.send(copy);
+      for (const copy of this.#listens.route(message)) await this.#inner.send(copy, options);
       return;
     }
-    await this.#inner.send(message);
+    await this.#inner.send(message, options);
   }
 
   #inbound(message: JSONRPCMessage): void {

@@ -1,0 +1,161 @@
+/**
+ * The workbench over HTTP as one web-standard handler, `(Request) => Promise<Response>`: the
+ * endpoint `/mcp` for both revisions. A request is authenticated first (the Authenticate hook),
+ * then bounded (body size, requests in flight per client, live sessions), then given to a 2025
+ * session (legacy-sessions.ts) or, when it stands alone in 2026-07-28, to the client's hub
+ * (modern-hubs.ts). Idle sessions and hubs end after `idleMs`.
+ */
+import type { Authenticate, ClientIdentity } from "../client-identity.ts";
+import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
+import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
+import { ModernHubs } from "./modern-hubs.ts";
+import { boundedText, INVALID_REQUEST, jsonRpcError, PARSE_ERROR, TRANSPORT_ERROR, whenSent } from "./replies.ts";
+
+export const ENDPOINT_PATH = "/mcp";
+
+export interface HttpEndpointOptions {
+  authenticate: Authenticate;
+  open: OpenSession;
+  /** A session or hub with nothing in flight for this long ends (default 30 minutes). */
+  idleMs?: number;
+  /** Live 2025 sessions and 2026 hubs together (default 1,000). */
+  maxSessions?: number;
+  /** A request body longer than this gets 413 (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** Requests of one client being answered at once, streams included (default 256). */
+  maxInFlightPerClient?: number;
+}
+
+export const DEFAULT_IDLE_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 1_000;
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_IN_FLIGHT_PER_CLIENT = 256;
+
+export interface HttpEndpoint {
+  handle(request: Request): Promise<Response>;
+  /** Live 2025 sessions and 2026 hubs. */
+  readonly sessions: number;
+  /** Stops taking requests (503), and waits up to `graceMs` for the POSTs being answered. */
+  drain(graceMs: number): Promise<number>;
+  /** Ends every session and hub. */
+  close(): Promise<void>;
+}
+
+export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
+  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxInFlight = options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
+  const legacy = new LegacySessions(options.open);
+  const modern = new ModernHubs(options.open);
+  const inFlight = new Map<string, number>();
+  let posts = 0;
+  let draining = false;
+  const sweep = setInterval(() => {
+    const before = Date.now() - idleMs;
+    void legacy.expire(before);
+    void modern.expire(before);
+  }, Math.min(60_000, Math.max(10, idleMs / 4)));
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname !== ENDPOINT_PATH) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname)}: the MCP endpoint is ${ENDPOINT_PATH}`);
+    if (!["POST", "GET", "DELETE"].includes(request.method)) {
+      return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
+    }
+    if (draining) return jsonRpcError(503, TRANSPORT_ERROR, "Service unavailable: the workbench is stopping", { "Retry-After": "1" });
+    const who = await options.authenticate(request);
+    if (who instanceof Response) return who;
+    const held = inFlight.get(who.name) ?? 0;
+    if (held >= maxInFlight) {
+      return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the most allowed: wait for an answer`, {
+        "Retry-After": "1",
+      });
+    }
+    inFlight.set(who.name, held + 1);
+    const isPost = request.method === "POST";
+    if (isPost) posts++;
+    const release = (live?: { inFlight: number }) => () => {
+      const left = (inFlight.get(who.name) ?? 1) - 1;
+      if (left > 0) inFlight.set(who.name, left);
+      else inFlight.delete(who.name);
+      if (isPost) posts--;
+      if (live) live.inFlight--;
+    };
+    try {
+      const { response, live } = await route(request, who);
+      if (live) live.inFlight++;
+      return whenSent(response, release(live));
+    } catch (error) {
+      release()();
+      throw error;
+    }
+  }
+
+  async function route(request: Request, who: ClientIdentity): Promise<{ response: Response; live?: { inFlight: number } }> {
+    let body: unknown;
+    if (request.method === "POST") {
+      const text = await boundedText(request, maxBody);
+      if (text === undefined) {
+        return { response: jsonRpcError(413, TRANSPORT_ERROR, `Payload too large: a request body may have ${maxBody} bytes at most`) };
+      }
+      try {
+        body = JSON.parse(text);
+      } catch (error) {
+        return { response: jsonRpcError(400, PARSE_ERROR, `Parse error: ${error instanceof Error ? error.message : "invalid JSON"}`) };
+      }
+    }
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId !== null) {
+      const live = legacy.find(sessionId, who);
+      if (!live) return { response: sessionNotFound() };
+      return { response: await legacy.handle(live, request, body), live };
+    }
+    if (request.method === "POST" && isInitialize(body)) {
+      if (legacy.size + modern.size >= maxSessions) return { response: tooManySessions(maxSessions) };
+      return await legacy.initialize(request, body, who);
+    }
+    if (request.method === "POST" && isModern(request, body)) {
+      if (Array.isArray(body)) return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: a 2026-07-28 request stands alone, not in a batch") };
+      if (!modern.has(who, body) && legacy.size + modern.size >= maxSessions) return { response: tooManySessions(maxSessions) };
+      return await modern.handle(request, body, who);
+    }
+    if (request.method === "GET") {
+      return { response: jsonRpcError(405, TRANSPORT_ERROR, "Method not allowed: GET needs an Mcp-Session-Id (2025-11-25); in 2026-07-28 use subscriptions/listen", { Allow: "POST" }) };
+    }
+    return { response: jsonRpcError(400, TRANSPORT_ERROR, "Bad Request: Mcp-Session-Id header is required") };
+  }
+
+  return {
+    handle,
+    get sessions() {
+      return legacy.size + modern.size;
+    },
+    async drain(graceMs) {
+      draining = true;
+      const until = Date.now() + graceMs;
+      while (posts > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      return posts;
+    },
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([legacy.closeAll(), modern.closeAll()]);
+    },
+  };
+}
+
+function tooManySessions(max: number): Response {
+  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: ${max} sessions are live, the most allowed: end one (DELETE) or try later`, { "Retry-After": "5" });
+}
+
+function isInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => (message as { method?: unknown } | null)?.method === "initialize");
+}
+
+/** A request that speaks 2026-07-28: by its header, `server/discover`, or the `_meta` envelope. */
+function isModern(request: Request, body: unknown): boolean {
+  if (request.headers.get("mcp-protocol-version") === MODERN_VERSION) return true;
+  const message = body as { method?: unknown; params?: unknown } | null;
+  return message?.method === DISCOVER_METHOD || claimedVersion(message?.params) !== undefined;
+}

@@ -1,0 +1,150 @@
+/**
+ * 2025-11-25 Streamable HTTP sessions: `initialize` opens one (its `Mcp-Session-Id`), later requests
+ * name it, DELETE ends it, and an id not known here (never given, ended, expired, or another
+ * client's) gets 404, so that the client starts a new session as the spec says. The wire (Accept
+ * and Content-Type checks, SSE framing, the GET stream, batches) is the SDK's web-standard server
+ * transport, one per session; this file keeps the table and gives the transport to a session.
+ */
+import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
+import { WebStandardStreamableHTTPServerTransport } from "../../protocol/sdk-http.ts";
+import type { MessageTransport } from "../../transport/message-transport.ts";
+import type { ClientIdentity } from "../client-identity.ts";
+import type { UpstreamSession } from "../session.ts";
+import { jsonRpcError, SESSION_NOT_FOUND } from "./replies.ts";
+
+/** Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side. */
+export type OpenSession = (transport: MessageTransport, client: ClientIdentity, onClose: () => void) => Promise<UpstreamSession>;
+
+/** One live session: its transport, its session, whose it is and when it was last used. */
+export interface LiveSession {
+  readonly client: string;
+  readonly http: WebStandardStreamableHTTPServerTransport;
+  session?: UpstreamSession;
+  lastUsed: number;
+  /** Requests (and the GET stream) not answered yet: a session with one is never idle. */
+  inFlight: number;
+}
+
+export class LegacySessions {
+  readonly #open: OpenSession;
+  readonly #live = new Map<string, LiveSession>();
+
+  constructor(open: OpenSession) {
+    this.#open = open;
+  }
+
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /** The session a request names, if it is live and the same client's. */
+  find(sessionId: string, client: ClientIdentity): LiveSession | undefined {
+    const live = this.#live.get(sessionId);
+    return live && live.client === client.name ? live : undefined;
+  }
+
+  /** Opens a session and lets it answer the initialize in `body`. */
+  async initialize(request: Request, body: unknown, client: ClientIdentity): Promise<{ response: Response; live?: LiveSession }> {
+    let live: LiveSession | undefined;
+    const http: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        live = { client: client.name, http, lastUsed: Date.now(), inFlight: 0 };
+        this.#live.set(id, live);
+      },
+    });
+    const session = await this.#open(new SessionTransport(http), client, () => {
+      if (http.sessionId !== undefined) this.#live.delete(http.sessionId);
+    });
+    const response = await http.handleRequest(request, { parsedBody: body });
+    if (!live) {
+      // The initialize was refused (headers, a second message): no session was made.
+      await session.close();
+      return { response };
+    }
+    live.session = session;
+    return { response, live };
+  }
+
+  /** A request within a live session: POST, GET (its stream) or DELETE. */
+  async handle(live: LiveSession, request: Request, body: unknown): Promise<Response> {
+    live.lastUsed = Date.now();
+    const response = await live.http.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+    if (request.method === "DELETE") await this.#end(live);
+    return response;
+  }
+
+  /** Ends the sessions idle since `before` (no request in flight, none since). */
+  async expire(before: number): Promise<number> {
+    const idle = [...this.#live.values()].filter((live) => live.inFlight === 0 && live.lastUsed < before);
+    await Promise.all(idle.map((live) => this.#end(live)));
+    return idle.length;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#live.values()].map((live) => this.#end(live)));
+  }
+
+  async #end(live: LiveSession): Promise<void> {
+    if (live.http.sessionId !== undefined) this.#live.delete(live.http.sessionId);
+    await live.session?.close();
+    await live.http.close().catch(() => {});
+  }
+}
+
+/** 404 for a session id that is not (or no longer) live here. */
+export function sessionNotFound(): Response {
+  return jsonRpcError(404, SESSION_NOT_FOUND, "Session not found");
+}
+
+/**
+ * The SDK transport as the session's gate wants it. Progress from the tool-call lane names no
+ * request: its token says which one, so that it goes on that request's stream and not the GET one.
+ */
+class SessionTransport implements MessageTransport {
+  claim?: (message: JSONRPCMessage) => boolean;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #http: WebStandardStreamableHTTPServerTransport;
+  readonly #progress = new Map<string | number, RequestId>();
+
+  constructor(http: WebStandardStreamableHTTPServerTransport) {
+    this.#http = http;
+    http.onmessage = (message) => {
+      const token = progressTokenOf(message);
+      if (token !== undefined) this.#progress.set(token, (message as { id: RequestId }).id);
+      this.claim?.(message);
+    };
+    http.onclose = () => this.onclose?.();
+    http.onerror = (error) => this.onerror?.(error);
+  }
+
+  start(): Promise<void> {
+    return this.#http.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    let related = options?.relatedRequestId;
+    if ("method" in message && message.method === "notifications/progress" && related === undefined) {
+      related = this.#progress.get((message.params as { progressToken: string | number }).progressToken);
+    }
+    if ("id" in message && !("method" in message)) {
+      for (const [token, id] of this.#progress) if (id === (message as { id?: RequestId }).id) this.#progress.delete(token);
+    }
+    try {
+      await this.#http.send(message, related === undefined ? options : { ...options, relatedRequestId: related });
+    } catch {
+      // The client closed the request's stream: its answer has nowhere to go (the call still ran).
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#http.close();
+  }
+}
+
+function progressTokenOf(message: JSONRPCMessage): string | number | undefined {
+  if (!("method" in message) || !("id" in message)) return undefined;
+  const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}

@@ -1,0 +1,248 @@
+/**
+ * 2026-07-28 over HTTP: each request stands alone (no session id), yet a client's open toolboxes,
+ * its parked calls (input_required rounds) and its listens live between requests. They live in a
+ * hub: one session per client identity and declared capabilities, fed one request at a time.
+ * Each request gets an id of the hub's own (two requests of a client may carry the same id), its
+ * progress token too, and its answer goes back with the client's; what a request hears before its
+ * answer (progress, log messages of its call, a listen's notifications) comes on its own event
+ * stream. Closing the request cancels it. A hub with nothing in flight ends after the idle time;
+ * a request that lands on a replica that never saw the client starts a fresh hub (use_tool opens
+ * the toolbox itself there, see tools/tool-call.ts).
+ */
+import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
+import type { MessageTransport } from "../../transport/message-transport.ts";
+import { CLIENT_CAPABILITIES_KEY } from "../../protocol/wire.ts";
+import { SUBSCRIPTION_ID_KEY } from "../era/listen.ts";
+import type { ClientIdentity } from "../client-identity.ts";
+import type { UpstreamSession } from "../session.ts";
+import type { OpenSession } from "./legacy-sessions.ts";
+import { INVALID_REQUEST, jsonRpcError, TRANSPORT_ERROR } from "./replies.ts";
+
+interface Hub {
+  key: string;
+  client: string;
+  transport: HubTransport;
+  session: Promise<UpstreamSession>;
+  lastUsed: number;
+  inFlight: number;
+}
+
+type Message = { jsonrpc: "2.0"; id?: RequestId; method?: string; params?: Record<string, unknown> };
+
+export class ModernHubs {
+  readonly #open: OpenSession;
+  readonly #hubs = new Map<string, Hub>();
+
+  constructor(open: OpenSession) {
+    this.#open = open;
+  }
+
+  get size(): number {
+    return this.#hubs.size;
+  }
+
+  has(client: ClientIdentity, body: unknown): boolean {
+    return this.#hubs.has(hubKey(client, body));
+  }
+
+  async handle(request: Request, body: unknown, client: ClientIdentity): Promise<{ response: Response; live?: { inFlight: number } }> {
+    const message = body as Message;
+    if (typeof message !== "object" || message === null || typeof message.method !== "string") {
+      return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC request or notification") };
+    }
+    if (message.id === undefined) {
+      // A notification stands alone too: a cancellation names the client's id of a request in flight.
+      if (message.method === "notifications/cancelled") {
+        const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+        for (const hub of this.#hubs.values()) if (hub.client === client.name && id !== undefined) hub.transport.cancelByClientId(id);
+      }
+      return { response: new Response(null, { status: 202 }) };
+    }
+    const hub = this.#hub(client, body);
+    await hub.session;
+    hub.lastUsed = Date.now();
+    const accept = request.headers.get("accept") ?? "";
+    const streams = accept.includes("text/event-stream");
+    if (message.method === "subscriptions/listen" && !streams) {
+      return { response: jsonRpcError(406, TRANSPORT_ERROR, "Not Acceptable: subscriptions/listen answers with an event stream: accept text/event-stream") };
+    }
+    // An event stream when the request may hear something before its answer; else plain JSON.
+    const eventful = message.method === "tools/call" || message.method === "subscriptions/listen" || progressTokenOf(message) !== undefined;
+    const response = streams && eventful ? this.#stream(hub, message, request.signal) : await this.#json(hub, message, request.signal);
+    return { response, live: hub };
+  }
+
+  #hub(client: ClientIdentity, body: unknown): Hub {
+    const key = hubKey(client, body);
+    let hub = this.#hubs.get(key);
+    if (!hub) {
+      const transport = new HubTransport();
+      const created: Hub = {
+        key,
+        client: client.name,
+        transport,
+        lastUsed: Date.now(),
+        inFlight: 0,
+        session: this.#open(transport, client, () => {
+          if (this.#hubs.get(key) === created) this.#hubs.delete(key);
+        }),
+      };
+      hub = created;
+      this.#hubs.set(key, hub);
+    }
+    return hub;
+  }
+
+  #json(hub: Hub, message: Message, signal: AbortSignal): Promise<Response> {
+    return new Promise((resolve) => {
+      const internal = hub.transport.exchange(message, {
+        event: () => {},
+        finish: (answer) => resolve(Response.json(answer)),
+      });
+      signal.addEventListener("abort", () => hub.transport.cancel(internal), { once: true });
+    });
+  }
+
+  #stream(hub: Hub, message: Message, signal: AbortSignal): Response {
+    const encoder = new TextEncoder();
+    let internal = "";
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        const write = (event: unknown) => {
+          try {
+            controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(event)}\n\n`));
+          } catch {
+            // The client is gone.
+          }
+        };
+        internal = hub.transport.exchange(message, {
+          event: write,
+          finish: (answer) => {
+            write(answer);
+            try {
+              controller.close();
+            } catch {
+              // Closed already.
+            }
+          },
+        });
+      },
+      cancel: () => hub.transport.cancel(internal),
+    });
+    signal.addEventListener("abort", () => hub.transport.cancel(internal), { once: true });
+    return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
+  }
+
+  async expire(before: number): Promise<number> {
+    const idle = [...this.#hubs.values()].filter((hub) => hub.inFlight === 0 && hub.lastUsed < before);
+    await Promise.all(idle.map((hub) => this.#end(hub)));
+    return idle.length;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#hubs.values()].map((hub) => this.#end(hub)));
+  }
+
+  async #end(hub: Hub): Promise<void> {
+    this.#hubs.delete(hub.key);
+    await (await hub.session).close();
+  }
+}
+
+/** One hub per client and the capabilities its requests declare. */
+function hubKey(client: ClientIdentity, body: unknown): string {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return `${client.name}\n${stableJson(meta?.[CLIENT_CAPABILITIES_KEY] ?? {})}`;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(",")}}`;
+}
+
+function progressTokenOf(message: Message): string | number | undefined {
+  const token = (message.params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}
+
+interface Sink {
+  event(message: unknown): void;
+  finish(message: unknown): void;
+}
+
+interface Exchange {
+  clientId: RequestId;
+  progressToken?: string | number;
+  sink: Sink;
+}
+
+/** The hub session's transport: requests in with ids of its own, answers and notices out to their HTTP request. */
+class HubTransport implements MessageTransport {
+  claim?: (message: JSONRPCMessage) => boolean;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #exchanges = new Map<string, Exchange>();
+  #count = 0;
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    for (const exchange of this.#exchanges.values()) exchange.sink.finish(gone(exchange.clientId));
+    this.#exchanges.clear();
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  /** Passes the client's request on under an id of ours; the id. */
+  exchange(message: Message, sink: Sink): string {
+    const internal = `http-${++this.#count}`;
+    const token = progressTokenOf(message);
+    this.#exchanges.set(internal, { clientId: message.id!, progressToken: token, sink });
+    let params = message.params;
+    if (token !== undefined) params = { ...params, _meta: { ...params!._meta as object, progressToken: internal } };
+    this.claim?.({ ...message, id: internal, ...(params && { params }) } as JSONRPCMessage);
+    return internal;
+  }
+
+  /** The client closed the request: it is cancelled (a listen ends). */
+  cancel(internal: string): void {
+    if (!this.#exchanges.delete(internal)) return;
+    this.claim?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: internal, reason: "The client closed the HTTP request" } });
+  }
+
+  cancelByClientId(id: RequestId): void {
+    for (const [internal, exchange] of this.#exchanges) if (exchange.clientId === id) this.cancel(internal);
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const out = message as Message & { result?: unknown; error?: unknown };
+    if (out.method === undefined && out.id !== undefined) {
+      const exchange = this.#exchanges.get(String(out.id));
+      if (exchange) {
+        this.#exchanges.delete(String(out.id));
+        exchange.sink.finish({ ...out, id: exchange.clientId });
+      }
+      return Promise.resolve();
+    }
+    if (out.method === undefined || out.id !== undefined) return Promise.resolve();
+    const params = { ...out.params };
+    const meta = params._meta as Record<string, unknown> | undefined;
+    let target = options?.relatedRequestId;
+    if (out.method === "notifications/progress") target = params.progressToken as RequestId;
+    else if (meta?.[SUBSCRIPTION_ID_KEY] !== undefined) target = meta[SUBSCRIPTION_ID_KEY] as RequestId;
+    const exchange = target === undefined ? undefined : this.#exchanges.get(String(target));
+    if (!exchange) return Promise.resolve();
+    if (out.method === "notifications/progress") params.progressToken = exchange.progressToken;
+    if (meta?.[SUBSCRIPTION_ID_KEY] !== undefined) params._meta = { ...meta, [SUBSCRIPTION_ID_KEY]: exchange.clientId };
+    exchange.sink.event({ ...out, params });
+    return Promise.resolve();
+  }
+}
+
+function gone(id: RequestId): unknown {
+  return { jsonrpc: "2.0", id, error: { code: TRANSPORT_ERROR, message: "The workbench is stopping: send the request again" } };
+}

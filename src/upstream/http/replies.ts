@@ -1,0 +1,79 @@
+/**
+ * The small answers of the HTTP endpoint: JSON-RPC errors with their HTTP status, a request body
+ * read within its bound, and a response body that says when it has been sent (or given up).
+ */
+import type { RequestId } from "../../protocol/sdk.ts";
+
+/** The JSON-RPC error codes the endpoint answers with itself. */
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+/** What the SDK's transport answers for a session it does not know (404). */
+export const SESSION_NOT_FOUND = -32001;
+/** Refusals of the transport (bounds, methods), as the SDK's transport gives them. */
+export const TRANSPORT_ERROR = -32000;
+
+export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: RequestId | null = null): Response {
+  return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status, headers });
+}
+
+/** The body as text, or undefined when it is longer than `limit` bytes (reading stops there). */
+export async function boundedText(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) return undefined;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * The response with `done` called once its body has been sent whole or the client went away (at
+ * once for a response without a body): an event stream is in flight until then.
+ */
+export function whenSent(response: Response, done: () => void): Response {
+  let called = false;
+  const once = () => {
+    if (!called) (called = true, done());
+  };
+  if (!response.body) {
+    once();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: end, value } = await reader.read();
+        if (end) {
+          controller.close();
+          once();
+        } else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+        once();
+      }
+    },
+    async cancel(reason) {
+      once();
+      await reader.cancel(reason).catch(() => {});
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
