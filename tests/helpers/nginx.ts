@@ -37,7 +37,9 @@ export function freePort(): Promise<number> {
  * The configuration the README shows, with the paths of a temporary prefix: one upstream of the
  * replicas, chosen by a consistent hash of the Authorization header; a replica that refuses a
  * connection is skipped for the next one (a request not yet sent is safe to pass on, POST or not);
- * responses stream (SSE) without buffering.
+ * responses stream (SSE) without buffering. No `keepalive` to the replicas: a request sent on a
+ * kept connection to a replica that just died is not passed on (a tool call must not run twice),
+ * so the client would get 502; a fresh connection is refused at once, and passed on.
  */
 export function nginxConfig(prefix: string, port: number, replicas: string[]): string {
   return `daemon off;
@@ -46,7 +48,9 @@ pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
 events { worker_connections 1024; }
 http {
-  access_log off;
+  # Which replica each client reached: the tests' tokens are not secrets (a real configuration logs no Authorization).
+  log_format routes '$http_authorization|$upstream_addr|$request_method|$status|$msec|$request_time';
+  access_log ${prefix}/routes.log routes;
   client_body_temp_path ${prefix}/body;
   proxy_temp_path ${prefix}/proxy;
   fastcgi_temp_path ${prefix}/fastcgi;
@@ -55,7 +59,6 @@ http {
   upstream workbench {
     hash $http_authorization consistent;
 ${replicas.map((replica) => `    server ${replica} max_fails=1 fail_timeout=30s;`).join("\n")}
-    keepalive 16;
   }
   server {
     listen 127.0.0.1:${port};
@@ -82,6 +85,10 @@ export interface Nginx {
   pid: number;
   /** nginx's error log so far. */
   errors(): string;
+  /** The log: authorization|replicas|method|status|time|duration, one line a request. */
+  log(): string;
+  /** The replicas ("127.0.0.1:PORT") that requests with this Authorization reached, in order. */
+  routes(authorization: string): string[];
   stop(): Promise<void>;
 }
 
@@ -123,5 +130,15 @@ export async function startNginx(replicas: string[]): Promise<Nginx> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { url, pid: child.pid!, errors, stop };
+  const log = () => {
+    try {
+      return readFileSync(`${prefix}/routes.log`, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  const routes = (authorization: string) => {
+    return log().split("\n").filter((line) => line.startsWith(`${authorization}|`)).flatMap((line) => line.split("|")[1].split(", "));
+  };
+  return { url, pid: child.pid!, errors, log, routes, stop };
 }
