@@ -15,15 +15,18 @@ export function sharingKey(config: ServerConfig): string {
  * The settings one shared connection runs with, from every server that shares it: the most
  * generous of each, so that sharing never makes a toolbox's server fail sooner than configured
  * alone. An idle stop is the exception that proves it: one toolbox that says never (0) wins; so
- * does one that says `"roots": false`.
+ * does one that says `"roots": false`, and one that keeps clients apart (no `"share": "all"`).
  * Call limits, toolFilters and validateArguments stay each toolbox's own.
  */
 export function sharedConfig(configs: ServerConfig[]): ServerConfig {
   const [first] = configs;
   const most = (pick: (config: ServerConfig) => number) => Math.max(...configs.map(pick));
   const idle = configs.some((config) => config.idleTimeoutMs === 0) ? 0 : most((config) => config.idleTimeoutMs);
+  // Clients share one process only if every toolbox that lists the server lets them.
+  const { share: _, ...own } = first;
   return {
-    ...first,
+    ...own as ServerConfig,
+    ...(configs.every((config) => config.share === "all") && { share: "all" as const }),
     connectTimeoutMs: most((config) => config.connectTimeoutMs),
     maxMessageBytes: most((config) => config.maxMessageBytes),
     idleTimeoutMs: idle,

@@ -3,9 +3,16 @@ import { ConfigError, invalidAt } from "./errors.ts";
 import { formatPath, type PathSegment } from "./path.ts";
 import { expandServe } from "./serve.ts";
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./types.ts";
+import { CLIENT_REFERENCE, CLIENT_VARIABLE, CLIENT_VARIABLE_PLACES, usesClient } from "./client-variable.ts";
 
 /** Environment variables by name; `undefined` means unset. */
 export type Environment = Record<string, string | undefined>;
+
+/**
+ * What `${WORKBENCH_CLIENT}` becomes at load: kept for the pool to fill in per client (a stdio
+ * server's env and args), refused (anywhere else), or read from the environment like any other.
+ */
+export type ClientReference = "keep" | "refuse";
 
 /** Told of each `${NAME:-default}` whose default was used (NAME unset or empty), for `check`'s warnings. */
 export type FallbackObserver = (name: string, location: string) => void;
@@ -23,6 +30,7 @@ export function expandString(
   env: Environment,
   path: readonly PathSegment[],
   onFallback?: FallbackObserver,
+  client?: ClientReference,
 ): string {
   let result = "";
   let position = 0;
@@ -36,7 +44,9 @@ export function expandString(
         `Invalid variable reference at ${formatPath(path)}: expected \${NAME} or \${NAME:-default}`,
       );
     }
-    result += text.slice(position, start) + resolve(name, fallback, env, path, onFallback);
+    if (name === CLIENT_VARIABLE && client === "refuse") throw new ConfigError(invalidAt(path, CLIENT_VARIABLE_PLACES));
+    const value = name === CLIENT_VARIABLE && client === "keep" ? CLIENT_REFERENCE : resolve(name, fallback, env, path, onFallback);
+    result += text.slice(position, start) + value;
     position = start + reference.length;
   }
   return result + text.slice(position);
@@ -68,9 +78,9 @@ function resolve(
  */
 export function expandConfig(config: WorkbenchConfig, env: Environment, onFallback?: FallbackObserver): WorkbenchConfig {
   const problems: string[] = [];
-  const expand = (text: string, path: PathSegment[]): string => {
+  const expand = (text: string, path: PathSegment[], client: ClientReference = "refuse"): string => {
     try {
-      return expandString(text, env, path, onFallback);
+      return expandString(text, env, path, onFallback, client);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(error.message);
@@ -91,7 +101,7 @@ export function expandConfig(config: WorkbenchConfig, env: Environment, onFallba
   return { ...config, toolboxes: Object.fromEntries(toolboxes), ...(serve && { serve }) };
 }
 
-type Expand = (text: string, path: PathSegment[]) => string;
+type Expand = (text: string, path: PathSegment[], client?: ClientReference) => string;
 
 const EMPTY_AFTER_EXPANDING = "expected a non-empty string after expanding environment variables";
 
@@ -162,11 +172,15 @@ function expandStdio(server: StdioServerConfig, path: PathSegment[], expand: Exp
   const expanded: StdioServerConfig = {
     ...server,
     command,
-    args: server.args.map((arg, index) => expand(arg, [...path, "args", index])),
+    args: server.args.map((arg, index) => expand(arg, [...path, "args", index], "keep")),
     env: Object.fromEntries(
-      Object.entries(server.env).map(([name, value]) => [name, expand(value, [...path, "env", name])]),
+      Object.entries(server.env).map(([name, value]) => [name, expand(value, [...path, "env", name], "keep")]),
     ),
   };
+  // One process for every client has no one client's name to give.
+  if (server.share === "all" && usesClient(expanded)) {
+    problems.push(invalidAt([...path, "share"], `"all" cannot be used with ${CLIENT_REFERENCE} in env or args: one process serves every client`));
+  }
   if (server.cwd !== undefined) {
     expanded.cwd = expand(server.cwd, [...path, "cwd"]);
     if (expanded.cwd === "") problems.push(invalidAt([...path, "cwd"], EMPTY_AFTER_EXPANDING));

@@ -4,14 +4,13 @@
  */
 import * as v from "valibot";
 import { objectIssueMessage } from "./object-issue.ts";
+import { firstReservedKey, isJsonObject, isNonEmptyString, isStringArray, isStringRecord } from "./json-guards.ts";
 import * as serve from "./serve.ts";
 import { CONFIRM_WORDS, type ConfirmPolicy, DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerSettings, type ServerConfig } from "./types.ts";
 
 // setTimeout fires at once for delays above 2^31 - 1 ms, so larger values would disable the timeout.
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
-// valibot's record() silently drops these keys, which would make a toolbox or server vanish.
-const RESERVED_NAMES = new Set(["__proto__", "prototype", "constructor"]);
 
 // Messages name what was expected, never what was received: values can be secrets.
 const EXPECTED_STRING = "expected a string";
@@ -27,26 +26,6 @@ const MAX_RESULT_TOKENS = MAX_MESSAGE_BYTES / 4;
 const EXPECTED_RESULT_TOKENS = `expected an integer of tokens, 0 for never cut (at most ${MAX_RESULT_TOKENS})`;
 /** The server name of the workbench's own tools (read_result): no configured server may take it. */
 export const WORKBENCH_SERVER = "workbench";
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return isJsonObject(value) && Object.values(value).every((item) => typeof item === "string");
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "string");
-}
-
-function isNonEmptyString(value: unknown): value is string {
-  return typeof value === "string" && value !== "";
-}
-
-function firstReservedKey(object: Record<string, unknown>): string | undefined {
-  return Object.keys(object).find((key) => RESERVED_NAMES.has(key));
-}
 
 /**
  * JSON Schema for the schemas valibot cannot describe itself (custom checks keep our messages and
@@ -181,6 +160,8 @@ const serverEntries = {
   headers: v.optional(stringRecord()),
   oauth: v.optional(oauthSchema),
   toolFilters: v.optional(stringArray()),
+  // Each client served over HTTP gets its own process of a server unless it says "all" (types.ts).
+  share: v.optional(v.picklist(["all"], 'expected "all"')),
   // `type` is what Claude Code, Cursor and VS Code write; `transport` is the spec's name for it.
   type: TRANSPORT,
   transport: TRANSPORT,

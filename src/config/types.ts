@@ -43,8 +43,17 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
 export type OpenDetail = "full" | "summary";
 export const DEFAULT_OPEN_DETAIL: OpenDetail = "full";
 
+/**
+ * Who uses one process (or remote session) of a server when several clients are served (over
+ * HTTP): each client its own by default, so a server's state is never another client's.
+ */
+export interface ServerSharing {
+  /** "all": every client uses the one process (for stateless servers). */
+  share?: "all";
+}
+
 /** A server the workbench starts as a child process and speaks to over its stdin and stdout. */
-export interface StdioServerConfig extends ServerSettings {
+export interface StdioServerConfig extends ServerSettings, ServerSharing {
   command: string;
   args: string[];
   env: Record<string, string>;
@@ -83,7 +92,7 @@ export type JwtAlgorithm = typeof JWT_ALGORITHMS[number];
  * A server reached at a URL: "http" is Streamable HTTP, "sse" the older HTTP+SSE transport, and
  * "auto" (a url without type) tries Streamable HTTP and falls back to SSE as the MCP spec says.
  */
-export interface RemoteServerConfig extends ServerSettings {
+export interface RemoteServerConfig extends ServerSettings, ServerSharing {
   url: string;
   headers: Record<string, string>;
   oauth?: OAuthSettings;

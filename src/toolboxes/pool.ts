@@ -3,10 +3,13 @@
  * config/definition.ts) and set of capabilities declared to it. A server never sees a capability
  * the client it works for lacks, so sessions that declared the same (as mirroredCapabilities
  * gives them to a server) share one process per definition, and a session that declared other
- * capabilities gets another. A server stops when no session uses it any more, or at shutdown.
+ * capabilities gets another. Each client (see upstream/client-identity.ts) gets processes of its
+ * own, started with its name for `${WORKBENCH_CLIENT}`, unless the server says `"share": "all"`.
+ * A server stops when no session uses it any more, or at shutdown.
  */
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { processSettingsKey, sharedConfig, sharingKey } from "../config/definition.ts";
+import { forClient, LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
@@ -23,6 +26,8 @@ import type { PinStore } from "./pin-store.ts";
 export interface PoolUser {
   /** The client the servers work for; none for the subcommands. */
   readonly upstream?: Upstream;
+  /** Who the servers work for (a ClientIdentity, see upstream/client-identity.ts); the local user when not said. */
+  readonly client?: { readonly name: string };
   /** A server listed its prompts and resources (it connected, or they changed). */
   listingChanged?(shared: SharedServer): void;
   /** A server said a subscribed resource changed. */
@@ -60,7 +65,7 @@ export class ServerPool {
   readonly #options: PoolOptions;
   /** Every configured server by sharing key, in configuration order: one definition's settings are merged. */
   readonly #byKey = new Map<string, Configured[]>();
-  /** Every shared server, by sharing key and declared capabilities. */
+  /** Every shared server, by sharing key, declared capabilities and client (none for `"share": "all"`). */
   readonly #entries = new Map<string, Entry>();
   /** Every live connection, connecting or connected, so that shutdown reaches them all. */
   readonly #connections = new Set<ServerSession>();
@@ -100,10 +105,11 @@ export class ServerPool {
     const configured = this.#byKey.get(definition) ?? [{ toolbox: "", server: "", config }];
     const merged = sharedConfig(configured.map((one) => one.config));
     const declared = user.upstream ? capabilityKey(mirroredCapabilities(user.upstream.capabilities, merged.roots)) : null;
-    const key = JSON.stringify([definition, declared]);
+    const client = merged.share === "all" ? null : user.client?.name ?? LOCAL_CLIENT_NAME;
+    const key = JSON.stringify([definition, declared, client]);
     let entry = this.#entries.get(key);
     if (!entry) {
-      entry = this.#entry(definition, configured, merged, user.upstream);
+      entry = this.#entry(definition, configured, client === null ? merged : forClient(merged, client), user.upstream);
       this.#entries.set(key, entry);
     }
     if (!entry.users.has(user)) {
@@ -168,7 +174,9 @@ export class ServerPool {
     const sessions = upstream ? new ServerUsers(mirroredCapabilities(upstream.capabilities, config.roots)) : undefined;
     const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
     const connectionHost: ConnectionHost = { ...this.#host, upstream: sessions, chatLogin };
-    const entry: Entry = { definition, configured, settings: processSettingsKey(config), users: new Set(), sessions, released: false } as Entry;
+    // As reconfigure() computes it: from the definition before `${WORKBENCH_CLIENT}` is the client's.
+    const settings = processSettingsKey(sharedConfig(configured.map((one) => one.config)));
+    const entry: Entry = { definition, configured, settings, users: new Set(), sessions, released: false } as Entry;
     entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config }, {
       connectionHost,
       live: this.#connections,

@@ -31,6 +31,8 @@ export interface RegistryOptions {
   upstream?: Upstream;
   /** The lock file whose pins decide which tools are offered (else the pool's; none: every tool is). */
   pins?: PinStore;
+  /** Who the session works for (its ClientIdentity): its servers' processes are its own (see pool.ts). */
+  client?: { readonly name: string };
 }
 
 /** Who hears of prompts and resources: the workbench server, to tell its client. */
@@ -85,6 +87,7 @@ export class ToolboxRegistry {
     this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers, pins: options.pins });
     this.#user = {
       upstream: options.upstream ?? (servers instanceof ServerPool ? undefined : servers.upstream),
+      client: options.client,
       listingChanged: (shared) => this.#watcher?.listingChanged(shared),
       resourceUpdated: (shared, uri) => this.#watcher?.resourceUpdated(shared, uri),
     };

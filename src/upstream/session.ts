@@ -85,7 +85,7 @@ export async function openSession(transport: MessageTransport, options: SessionO
   const granted = LiveConfig.of(options.config).view((config) => grantedView(config, client));
   const live = granted.view;
   const upstream = new ClientUpstream();
-  const registry = new ToolboxRegistry(live.current, pool, { upstream });
+  const registry = new ToolboxRegistry(live.current, pool, { upstream, client });
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {

@@ -237,7 +237,7 @@ test("code mode: a result over the toolbox's maxResultTokens is cut like use_too
     const texts = (result.content as { text: string }[]).map((item) => item.text);
     let whole = texts.slice(0, -1).join("");
     let next = /use_tool (\{"tool":\{"toolbox":"dev","server":"workbench","name":"read_result"\}[^\n]*?\}\})/.exec(texts.at(-1)!)?.[1];
-    assert.ok(next, texts.at(-1));
+    assert.ok(next, texts.at(-1) ?? "");
     for (let page = 0; next && page < 50; page++) {
       const read = await call(session, "use_tool", JSON.parse(next));
       const items = (read.content as { text: string }[]).map((item) => item.text);

@@ -121,3 +121,19 @@ test("registry: a server found before the configuration changed is reached as co
   assert.throws(() => registry.slot(gone), { message: "Server 'gone' is no longer in toolbox 'a' of the configuration" });
   assert.equal(pool.running, 0, "nothing was started");
 });
+
+test("pool: a server started for a client (${WORKBENCH_CLIENT} in its env) is kept by a configuration change that leaves it as it was", async () => {
+  const config = (description: string) =>
+    validateConfig({ toolboxes: { a: { description, mcpServers: { s: server("one", { env: { FIXTURE_LABEL: "for ${WORKBENCH_CLIENT}" } }) } } } });
+  const before = config("before");
+  const pool = new ServerPool(before, host);
+  const registry = new ToolboxRegistry(before, pool, { client: { name: "alice" } });
+  try {
+    const opened = await registry.open("a");
+    assert.ok(opened.servers[0].connection, opened.servers[0].error ?? "");
+    assert.deepEqual(pool.reconfigure(config("after")), [], "nothing about the server changed");
+  } finally {
+    await registry.closeAll();
+    await pool.closeAll();
+  }
+});
