@@ -2,8 +2,17 @@
 import type { HttpListener } from "./types.ts";
 
 export function listen(handler: (request: Request) => Promise<Response>, hostname: string, port: number): Promise<HttpListener> {
-  // idleTimeout 0: Bun closes a connection quiet for 10 s by default, and an event stream may be.
-  const server = Bun.serve({ hostname, port, idleTimeout: 0, fetch: handler });
+  const server = Bun.serve({
+    hostname,
+    port,
+    fetch(request, served) {
+      // Bun cuts a connection quiet for 10 s (idleTimeout), a response being streamed included,
+      // and an event stream or a long call may be quiet longer. Only while a request is answered:
+      // a connection idle between requests is still closed.
+      served.timeout(request, 0);
+      return handler(request);
+    },
+  });
   return Promise.resolve({
     hostname,
     port: server.port!,

@@ -11,7 +11,7 @@ after(removeTempDirs);
 test("cli: --help lists every subcommand; a subcommand's --help gives its usage and options", async () => {
   const help = await runCli(["--help"]);
   assert.equal(help.code, 0);
-  for (const line of ["check ", "tools ", "call ", "init ", "schema ", "--config PATH"]) {
+  for (const line of ["serve ", "check ", "tools ", "call ", "init ", "schema ", "--config PATH"]) {
     assert.ok(help.stdout.includes(`  ${line}`), `${line} in:\n${help.stdout}`);
   }
   const check = await runCli(["check", "--help"]);
@@ -21,9 +21,9 @@ test("cli: --help lists every subcommand; a subcommand's --help gives its usage 
 });
 
 test("cli: an unknown subcommand or option exits 2 with a pointer to --help", async () => {
-  const unknown = await runCli(["serve"]);
+  const unknown = await runCli(["serves"]);
   assert.equal(unknown.code, 2);
-  assert.equal(unknown.stderr, "mcp-workbench: Unknown subcommand 'serve' (see --help)\n");
+  assert.equal(unknown.stderr, "mcp-workbench: Unknown subcommand 'serves' (see --help)\n");
   const option = await runCli(["tools", "dev", "--verbose"]);
   assert.equal(option.code, 2);
   assert.equal(option.stderr, "mcp-workbench: Unknown option '--verbose' (see --help)\n");

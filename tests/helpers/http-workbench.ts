@@ -4,6 +4,7 @@
  * client pinned to 2026-07-28.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import process from "node:process";
 import { Client as V2Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -50,7 +51,8 @@ export async function startHttpWorkbench(config: unknown, env: Record<string, st
     child,
     stderr: () => stderr,
     async stop(signal = "SIGTERM") {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      // process.kill, not child.kill: under Deno a child we signalled reports the signal, not its exit code.
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, signal);
       const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000));
       const code = await Promise.race([exited, timeout]);
       if (code === null) child.kill("SIGKILL");

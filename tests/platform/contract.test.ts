@@ -403,3 +403,31 @@ test(`platform contract (${runtimeName}): os names this system`, () => {
   const expected = { win32: "windows", darwin: "darwin", linux: "linux" }[process.platform as string] ?? "other";
   assert.equal(platform.os, expected);
 });
+
+test(`platform contract (${runtimeName}): listen serves on the host and a free port, keeps a stream quiet for 16 s open, and closes`, async () => {
+  const encoder = new TextEncoder();
+  const listener = await platform.listen((request) => {
+    if (new URL(request.url).pathname !== "/quiet") return Promise.resolve(new Response(`got ${request.method}`));
+    // A stream quiet for 16 s: Bun cuts a connection idle for 10 s (checked coarsely, so up to about 14) unless told not to.
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(encoder.encode("first "));
+        await delay(16_000);
+        controller.enqueue(encoder.encode("last"));
+        controller.close();
+      },
+    });
+    return Promise.resolve(new Response(body));
+  }, "127.0.0.1", 0);
+  try {
+    assert.equal(listener.hostname, "127.0.0.1");
+    assert.ok(listener.port > 0);
+    const base = `http://127.0.0.1:${listener.port}`;
+    assert.equal(await (await within(10_000, "an answer", fetch(`${base}/mcp`, { method: "POST", body: "{}" }))).text(), "got POST");
+    const quiet = await within(10_000, "the quiet stream's head", fetch(`${base}/quiet`));
+    assert.equal(await within(30_000, "the quiet stream", quiet.text()), "first last");
+  } finally {
+    await within(10_000, "close", listener.close());
+  }
+  await assert.rejects(fetch(`http://127.0.0.1:${listener.port}/mcp`));
+});

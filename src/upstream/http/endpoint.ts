@@ -9,7 +9,7 @@ import type { Authenticate, ClientIdentity } from "../client-identity.ts";
 import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
 import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
 import { ModernHubs } from "./modern-hubs.ts";
-import { boundedText, INVALID_REQUEST, jsonRpcError, PARSE_ERROR, TRANSPORT_ERROR, whenSent } from "./replies.ts";
+import { boundedText, INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 
 export const ENDPOINT_PATH = "/mcp";
 
@@ -59,7 +59,9 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname !== ENDPOINT_PATH) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname)}: the MCP endpoint is ${ENDPOINT_PATH}`);
+    if (url.pathname !== ENDPOINT_PATH) {
+      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ${ENDPOINT_PATH}`);
+    }
     if (!["POST", "GET", "DELETE"].includes(request.method)) {
       return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
     }
@@ -73,17 +75,19 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       });
     }
     inFlight.set(who.name, held + 1);
-    const isPost = request.method === "POST";
-    if (isPost) posts++;
+    // A POST is a call the stop waits for, unless it is a listen, which lasts until the client leaves.
+    let call = request.method === "POST";
+    if (call) posts++;
     const release = (live?: { inFlight: number }) => () => {
       const left = (inFlight.get(who.name) ?? 1) - 1;
       if (left > 0) inFlight.set(who.name, left);
       else inFlight.delete(who.name);
-      if (isPost) posts--;
+      if (call) posts--;
       if (live) live.inFlight--;
     };
     try {
-      const { response, live } = await route(request, who);
+      const { response, live, lasting } = await route(request, who);
+      if (lasting && call) (call = false, posts--);
       if (live) live.inFlight++;
       return whenSent(response, release(live));
     } catch (error) {
@@ -92,7 +96,7 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
     }
   }
 
-  async function route(request: Request, who: ClientIdentity): Promise<{ response: Response; live?: { inFlight: number } }> {
+  async function route(request: Request, who: ClientIdentity): Promise<Routed> {
     let body: unknown;
     if (request.method === "POST") {
       const text = await boundedText(request, maxBody);
@@ -101,8 +105,9 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       }
       try {
         body = JSON.parse(text);
-      } catch (error) {
-        return { response: jsonRpcError(400, PARSE_ERROR, `Parse error: ${error instanceof Error ? error.message : "invalid JSON"}`) };
+      } catch {
+        // Not the parser's message: it may quote the body, and a body may hold secrets.
+        return { response: jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON") };
       }
     }
     const sessionId = request.headers.get("mcp-session-id");

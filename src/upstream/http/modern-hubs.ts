@@ -16,7 +16,7 @@ import { SUBSCRIPTION_ID_KEY } from "../era/listen.ts";
 import type { ClientIdentity } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import type { OpenSession } from "./legacy-sessions.ts";
-import { INVALID_REQUEST, jsonRpcError, TRANSPORT_ERROR } from "./replies.ts";
+import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR } from "./replies.ts";
 
 interface Hub {
   key: string;
@@ -26,6 +26,12 @@ interface Hub {
   lastUsed: number;
   inFlight: number;
 }
+
+/**
+ * How often a quiet event stream gets a comment line: the runtime notices a client that closed
+ * it (and so cancels its call or ends its listen) only when it writes, so within this time.
+ */
+export const HEARTBEAT_MS = 1_000;
 
 type Message = { jsonrpc: "2.0"; id?: RequestId; method?: string; params?: Record<string, unknown> };
 
@@ -45,7 +51,7 @@ export class ModernHubs {
     return this.#hubs.has(hubKey(client, body));
   }
 
-  async handle(request: Request, body: unknown, client: ClientIdentity): Promise<{ response: Response; live?: { inFlight: number } }> {
+  async handle(request: Request, body: unknown, client: ClientIdentity): Promise<Routed> {
     const message = body as Message;
     if (typeof message !== "object" || message === null || typeof message.method !== "string") {
       return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC request or notification") };
@@ -68,8 +74,10 @@ export class ModernHubs {
     }
     // An event stream when the request may hear something before its answer; else plain JSON.
     const eventful = message.method === "tools/call" || message.method === "subscriptions/listen" || progressTokenOf(message) !== undefined;
-    const response = streams && eventful ? this.#stream(hub, message, request.signal) : await this.#json(hub, message, request.signal);
-    return { response, live: hub };
+    // Closing a request's event stream cancels it; so does notifications/cancelled naming its id.
+    // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
+    const response = streams && eventful ? this.#stream(hub, message) : await this.#json(hub, message);
+    return { response, live: hub, lasting: message.method === "subscriptions/listen" };
   }
 
   #hub(client: ClientIdentity, body: unknown): Hub {
@@ -93,32 +101,35 @@ export class ModernHubs {
     return hub;
   }
 
-  #json(hub: Hub, message: Message, signal: AbortSignal): Promise<Response> {
+  #json(hub: Hub, message: Message): Promise<Response> {
     return new Promise((resolve) => {
-      const internal = hub.transport.exchange(message, {
+      hub.transport.exchange(message, {
         event: () => {},
         finish: (answer) => resolve(Response.json(answer)),
       });
-      signal.addEventListener("abort", () => hub.transport.cancel(internal), { once: true });
     });
   }
 
-  #stream(hub: Hub, message: Message, signal: AbortSignal): Response {
+  #stream(hub: Hub, message: Message): Response {
     const encoder = new TextEncoder();
     let internal = "";
+    let heartbeat: ReturnType<typeof setInterval> | undefined;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        const write = (event: unknown) => {
+        const write = (chunk: string) => {
           try {
-            controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(event)}\n\n`));
+            controller.enqueue(encoder.encode(chunk));
           } catch {
             // The client is gone.
           }
         };
+        // A quiet stream whose client left is only noticed when written to: a comment now and then.
+        heartbeat = setInterval(() => write(": \n\n"), HEARTBEAT_MS);
         internal = hub.transport.exchange(message, {
-          event: write,
+          event: (event) => write(`event: message\ndata: ${JSON.stringify(event)}\n\n`),
           finish: (answer) => {
-            write(answer);
+            clearInterval(heartbeat);
+            write(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
             try {
               controller.close();
             } catch {
@@ -127,9 +138,11 @@ export class ModernHubs {
           },
         });
       },
-      cancel: () => hub.transport.cancel(internal),
+      cancel: () => {
+        clearInterval(heartbeat);
+        hub.transport.cancel(internal);
+      },
     });
-    signal.addEventListener("abort", () => hub.transport.cancel(internal), { once: true });
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
   }
 

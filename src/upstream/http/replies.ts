@@ -12,6 +12,13 @@ export const SESSION_NOT_FOUND = -32001;
 /** Refusals of the transport (bounds, methods), as the SDK's transport gives them. */
 export const TRANSPORT_ERROR = -32000;
 
+/** A request's response, the session or hub it was for, and whether it lasts until the client leaves. */
+export interface Routed {
+  response: Response;
+  live?: { inFlight: number };
+  lasting?: boolean;
+}
+
 export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: RequestId | null = null): Response {
   return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status, headers });
 }

@@ -1,0 +1,95 @@
+/**
+ * The HTTP endpoint in process, through its web handler (no listener): idle sessions and hubs end
+ * after the idle time (then 404), the cap on live sessions (503 beyond it), and the bound on one
+ * client's requests in flight (429 beyond it, an open GET stream counting).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { platform } from "#platform";
+import { validateConfig } from "../../../src/config/index.ts";
+import { ServerPool } from "../../../src/toolboxes/pool.ts";
+import { openSession } from "../../../src/upstream/session.ts";
+import { type HttpEndpointOptions, httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
+import { openAccess } from "../../../src/upstream/http/open-access.ts";
+
+const config = validateConfig({ toolboxes: { dev: { description: "Nothing behind it", mcpServers: {} } } });
+const URL_ = "http://127.0.0.1:1/mcp";
+const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } };
+
+function endpointWith(options: Partial<HttpEndpointOptions>) {
+  const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
+  return httpEndpoint({
+    authenticate: openAccess,
+    open: (transport, client, onClose) => openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
+    ...options,
+  });
+}
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  new Request(URL_, { method: "POST", headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
+
+async function initialize(endpoint: ReturnType<typeof endpointWith>): Promise<string> {
+  const response = await endpoint.handle(post(INITIALIZE));
+  assert.equal(response.status, 200);
+  await response.text();
+  return response.headers.get("mcp-session-id")!;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test("http endpoint: a session and a hub idle past the idle time end; the session's id then gets 404", async () => {
+  const endpoint = endpointWith({ idleMs: 100 });
+  try {
+    const id = await initialize(endpoint);
+    const discovered = await endpoint.handle(post(DISCOVER, { "mcp-protocol-version": "2026-07-28" }));
+    assert.equal((await discovered.json()).result.supportedVersions[0], "2026-07-28");
+    assert.equal(endpoint.sessions, 2);
+    const deadline = Date.now() + 5_000;
+    while (endpoint.sessions > 0 && Date.now() < deadline) await sleep(25);
+    assert.equal(endpoint.sessions, 0);
+    const ping = await endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": id }));
+    assert.equal(ping.status, 404);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http endpoint: beyond the cap on live sessions, initialize gets 503", async () => {
+  const endpoint = endpointWith({ maxSessions: 2 });
+  try {
+    await initialize(endpoint);
+    await initialize(endpoint);
+    const third = await endpoint.handle(post(INITIALIZE));
+    assert.equal(third.status, 503);
+    assert.equal((await third.json()).error.message, "Service unavailable: 2 sessions are live, the most allowed: end one (DELETE) or try later");
+    assert.equal(endpoint.sessions, 2);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http endpoint: one client's requests in flight are bounded (an open GET stream counts)", async () => {
+  const endpoint = endpointWith({ maxInFlightPerClient: 1 });
+  try {
+    const id = await initialize(endpoint);
+    const session = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+    const stream = await endpoint.handle(new Request(URL_, { headers: { accept: "text/event-stream", ...session } }));
+    assert.equal(stream.status, 200);
+    const refused = await endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "ping" }, session));
+    assert.equal(refused.status, 429);
+    assert.match((await refused.json()).error.message, /^Too many requests: client "local" has 1 in flight, the most allowed: wait for an answer$/);
+    await stream.body!.cancel();
+    const ping = await endpoint.handle(post({ jsonrpc: "2.0", id: 3, method: "ping" }, session));
+    assert.equal(ping.status, 200);
+    await ping.text();
+  } finally {
+    await endpoint.close();
+  }
+});
