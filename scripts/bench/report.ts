@@ -7,6 +7,8 @@ import type { ContextFigures } from "./context.ts";
 import type { Plan } from "./plan.ts";
 import type { Target } from "./targets.ts";
 import { MiB, round } from "./stats.ts";
+import type { ServeFigures } from "./serve.ts";
+import { serveChecks, serveRows } from "./serve-report.ts";
 
 export interface Results {
   target: Target;
@@ -26,6 +28,8 @@ export interface Results {
   context: ContextFigures;
   /** Figure 9: sequential echo to a Streamable HTTP server (absent from runs before it existed). */
   http?: LatencyFigures;
+  /** Figure 10: the workbench served over HTTP (absent from runs before issue 30). */
+  serve?: ServeFigures;
   executableBytes?: number;
   checks?: Check[];
 }
@@ -72,6 +76,7 @@ export function checkTargets(results: Results): Check[] {
     check("open_toolbox response vs downstream tools", `${fmt(listRatio, 3)}x`, "<= 1.15x", listRatio <= 1.15),
     ...referenceChecks(context),
     checkPeak(results.blobPeak),
+    ...serveChecks(results.serve),
   ];
 }
 
@@ -111,6 +116,7 @@ export function figuresTable(results: Results): string {
     ...contextRows(results.context),
     executableRow(results.executableBytes),
     ...httpRows(results),
+    ...serveRows(results.serve),
   ]);
 }
 

@@ -12,6 +12,7 @@ import { measureContext } from "./context.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { checkTargets, type Results } from "./report.ts";
 import { measureHttp } from "./http.ts";
+import { measureServe } from "./serve.ts";
 
 export async function runBench(args: BenchArgs, log: (text: string) => void = console.log): Promise<Results> {
   const began = performance.now();
@@ -41,6 +42,8 @@ export async function runBench(args: BenchArgs, log: (text: string) => void = co
     const context = await measureContext(args.target, setup);
     log("9 echo over Streamable HTTP");
     const http = await measureHttp(args.target, setup, plan);
+    log("10 served over HTTP");
+    const serve = await measureServe(args.target, setup, plan);
     const results: Results = {
       target: args.target,
       quick: args.quick,
@@ -57,6 +60,7 @@ export async function runBench(args: BenchArgs, log: (text: string) => void = co
       blobPeak,
       context,
       http,
+      serve,
       executableBytes: executableBytes(),
     };
     results.checks = checkTargets(results);

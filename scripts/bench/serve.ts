@@ -20,6 +20,12 @@ const START_MS = 30_000;
 const ECHO_ARGS = { text: "hello from the bench" };
 export const SERVE_CLIENTS = 8;
 export const SERVE_IN_FLIGHT = 8;
+/**
+ * Idle sessions for the memory figure. Each 2025 session holds its GET stream open, and in the
+ * open loopback mode every client is the one local user, whose requests in flight are bounded
+ * (256, streams included): more would be refused with 429.
+ */
+export const IDLE_SESSIONS = 200;
 
 export interface ServeFigures {
   /** `workbench` is over HTTP, `direct` the same workbench over stdio: the overhead is what HTTP adds. */
@@ -85,8 +91,12 @@ export async function httpClient(url: string, bearer = "bench"): Promise<Client 
   });
 }
 
-const useEcho = (client: Client) =>
-  client.callTool({ name: "use_tool", arguments: { tool: { toolbox: ONE, server: "s1", name: "echo" }, arguments: ECHO_ARGS } }) as Promise<ToolResult>;
+/** One echo through use_tool; a failed one stops the figure (it would flatter it). */
+async function useEcho(client: Client): Promise<ToolResult> {
+  const result = await client.callTool({ name: "use_tool", arguments: { tool: { toolbox: ONE, server: "s1", name: "echo" }, arguments: ECHO_ARGS } }) as ToolResult;
+  if (result.isError) throw new Error(`echo over HTTP failed: ${JSON.stringify(result).slice(0, 200)}`);
+  return result;
+}
 const openOne = (client: Client) => client.callTool({ name: "open_toolbox", arguments: { toolbox_name: ONE } });
 
 export async function measureServe(target: Target, setup: BenchSetup, plan: Plan): Promise<ServeFigures> {
@@ -108,7 +118,8 @@ export async function measureServe(target: Target, setup: BenchSetup, plan: Plan
     }
     const throughput = await measureThroughput(clients, Math.ceil(plan.concurrentCalls / 4));
     const firstAnswerMs = await measureFirstAnswer(served.url, plan.rounds * 10);
-    const idle = await measureIdle(served, plan.rounds * 50);
+    // On a process of its own: what the calls above left in the heap would blur a few MiB.
+    const idle = await measureIdle(target, setup);
     return { echo, throughput, idle, firstAnswerMs };
   } finally {
     await Promise.allSettled(clients.map((client) => client.end()));
@@ -150,10 +161,15 @@ async function measureFirstAnswer(url: string, sessions: number): Promise<ServeF
   return { sessions: times.length, p50: median(times), p95: percentile(times, 95) };
 }
 
-/** Resident memory before and after `sessions` initialized sessions that do nothing, per session. */
-async function measureIdle(served: Served, sessions: number): Promise<ServeFigures["idle"]> {
+/**
+ * Resident memory of a fresh `serve --http` (warmed up by a few sessions opened and ended) before
+ * and after IDLE_SESSIONS initialized sessions that do nothing, per session.
+ */
+async function measureIdle(target: Target, setup: BenchSetup): Promise<ServeFigures["idle"]> {
+  const sessions = IDLE_SESSIONS;
+  const served = await startServe(target, setup.configPath, setup.workbenchEnv, setup.dir);
   const settle = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     const samples: number[] = [];
     for (let sample = 0; sample < 5; sample++) {
       samples.push(residentBytes(served.pid));
@@ -161,13 +177,15 @@ async function measureIdle(served: Served, sessions: number): Promise<ServeFigur
     }
     return median(samples);
   };
-  const before = await settle();
   const idle: (Client & { end(): Promise<void> })[] = [];
   try {
+    for (let index = 0; index < 20; index++) await (await httpClient(served.url, `warm-${index}`)).end();
+    const before = await settle();
     for (let index = 0; index < sessions; index++) idle.push(await httpClient(served.url, `idle-${index}`));
     const after = await settle();
     return { sessions, bytesPerSession: (after - before) / sessions };
   } finally {
     await Promise.allSettled(idle.map((client) => client.end()));
+    await served.stop();
   }
 }

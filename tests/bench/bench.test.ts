@@ -9,6 +9,8 @@ import { createSetup, direct, textOf, viaWorkbench } from "../../scripts/bench/s
 import { measureLatency } from "../../scripts/bench/calls.ts";
 import { measureBlobs } from "../../scripts/bench/blobs.ts";
 import { measureHttp } from "../../scripts/bench/http.ts";
+import { IDLE_SESSIONS, measureServe } from "../../scripts/bench/serve.ts";
+import { serveChecks, serveRows } from "../../scripts/bench/serve-report.ts";
 import { QUICK } from "../../scripts/bench/plan.ts";
 import { checksTable, checkTargets, figuresTable, type Results } from "../../scripts/bench/report.ts";
 import { fixtureCommand } from "../../scripts/bench/targets.ts";
@@ -108,6 +110,24 @@ test("bench: the HTTP figure measures echo through the workbench and from a dire
     const http = await measureHttp(runtimeName, setup, TINY);
     assert.deepEqual(http.calls, { workbench: 10, direct: 10 });
     assert.ok(http.p50Us.workbench > 0 && http.p50Us.direct > 0);
+  } finally {
+    setup.cleanup();
+  }
+});
+
+test("bench: figure 10 serves the workbench over HTTP: echo against stdio, 8 clients x 8 in flight, idle sessions, first answers", { timeout: 120_000 }, async () => {
+  const setup = createSetup();
+  try {
+    const serve = await measureServe(runtimeName, setup, TINY);
+    assert.deepEqual(serve.echo.calls, { workbench: 10, direct: 10 });
+    assert.ok(serve.echo.p50Us.workbench > 0 && serve.echo.p50Us.direct > 0);
+    assert.deepEqual([serve.throughput.clients, serve.throughput.inFlight, serve.throughput.calls], [8, 8, 5]);
+    assert.equal(serve.idle.sessions, IDLE_SESSIONS);
+    assert.ok(Number.isFinite(serve.idle.bytesPerSession));
+    assert.equal(serve.firstAnswerMs.sessions, TINY.rounds * 10);
+    const rows = serveRows(serve).map((row) => row[0]);
+    assert.match(rows[0], /^10 served over HTTP: echo p50/);
+    assert.deepEqual(serveChecks(serve).map((check) => check.target), ["echo p50 over HTTP vs stdio", "RSS per idle HTTP session"]);
   } finally {
     setup.cleanup();
   }
