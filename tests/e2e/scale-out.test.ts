@@ -5,12 +5,13 @@
  * zero cross-client data; their replica is killed (SIGKILL) halfway, between two calls; after
  * that every call of the 2026 client succeeds on the other replica, and the 2025 client gets 404
  * for its session once, initializes again and succeeds. No process is left.
- * Until tokens land (serve.clients), the open loopback mode takes any bearer token and ignores it:
- * here the tokens only steer nginx. Skips, saying why, where nginx is not installed.
+ * Each token is a client of `serve.clients` (alice, and bob's candidates): the replicas know who is
+ * who, and each client has its own server processes. Skips, saying why, where nginx is not installed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import process from "node:process";
+import { createHash } from "node:crypto";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type CallToolResult, Client } from "../helpers/sdk.ts";
@@ -24,9 +25,15 @@ if (skip) console.log(`SKIPPED: scale-out behind nginx: ${skip}`);
 
 const CALLS = 200;
 const KILL_AT = 100;
-const CONFIG = { toolboxes: { dev: { mcpServers: { fx: fx("replica") } } } };
 const TIMEOUT_MS = 20_000;
 const ALICE = "Bearer alice-2025";
+const BOBS = Array.from({ length: 32 }, (_, index) => `Bearer bob-2026-${index}`);
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const client = (authorization: string) => ({ tokenSha256: sha256(authorization.slice("Bearer ".length)), toolboxes: ["dev"] });
+const CONFIG = {
+  toolboxes: { dev: { mcpServers: { fx: fx("replica") } } },
+  serve: { clients: Object.fromEntries([["alice", client(ALICE)], ...BOBS.map((bob, index) => [`bob-${index}`, client(bob)])]) },
+};
 
 const textOf = (result: { content?: unknown }) =>
   ((result.content ?? []) as { type: string; text?: string }[]).map((item) => item.type === "text" ? item.text : "").join("");
@@ -72,8 +79,8 @@ test("scale-out: two replicas behind nginx, one killed mid-run; 2026 calls go on
     assert.ok(victim, `alice reached ${home}`);
     // Bob's token is chosen so that he lands where alice is: the kill then hits both eras.
     let bobToken = "";
-    for (let index = 0; index < 32 && !bobToken; index++) {
-      const candidate = `Bearer bob-2026-${index}`;
+    for (let index = 0; index < BOBS.length && !bobToken; index++) {
+      const candidate = BOBS[index];
       await fetch(nginx.url, { method: "DELETE", headers: { Authorization: candidate } }).then((response) => response.body?.cancel());
       if (nginx.routes(candidate).at(-1) === home) bobToken = candidate;
     }
