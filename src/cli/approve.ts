@@ -8,23 +8,18 @@
 import type { Platform } from "../platform/types.ts";
 import type { Tool } from "../protocol/sdk.ts";
 import { didYouMean } from "../config/suggest.ts";
-import { toolboxNotFound } from "../tools/lookup.ts";
 import { canonicalJson, type Pin, PINNED_PARTS } from "../toolboxes/fingerprint.ts";
 import { lockPathFor, PinStore, type ServerPins } from "../toolboxes/pin-store.ts";
 import { currentPin, type Withheld } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
 import { lineDiff } from "./line-diff.ts";
 
 export async function runApprove(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, only] = args.positionals;
-  const loaded = await loadForCommand(platform, args.configPath);
+  const loaded = await loadForToolbox(platform, args.configPath, toolbox);
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
-  if (!Object.hasOwn(config.toolboxes, toolbox)) {
-    sayError(platform, toolboxNotFound(config, toolbox));
-    return EXIT_USAGE;
-  }
   const servers = config.toolboxes[toolbox].mcpServers;
   if (!Object.hasOwn(servers, server)) {
     sayError(platform, `Server '${server}' not found in toolbox '${toolbox}'${didYouMean(server, Object.keys(servers))}`);

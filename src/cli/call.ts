@@ -8,8 +8,7 @@ import { resolveConfigPath } from "../config/index.ts";
 import { callTool } from "../tools/tool-call.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
-import { toolboxNotFound } from "../tools/lookup.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { openAuditLog } from "../trust/audit-log.ts";
 
@@ -20,13 +19,9 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     sayError(platform, parsed);
     return EXIT_USAGE;
   }
-  const loaded = await loadForCommand(platform, args.configPath);
+  const loaded = await loadForToolbox(platform, args.configPath, toolbox);
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
-  if (!Object.hasOwn(config.toolboxes, toolbox)) {
-    sayError(platform, toolboxNotFound(config, toolbox));
-    return EXIT_USAGE;
-  }
   const registry = commandRegistry(platform, loaded);
   try {
     // What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.

@@ -10,6 +10,7 @@ import { NAME } from "../protocol/version.ts";
 import { AuthStore, authDir } from "../auth/auth-store.ts";
 import { storedLogins } from "../auth/remote-auth.ts";
 import { lockPathFor, PinStore } from "../toolboxes/pin-store.ts";
+import { toolboxNotFound } from "../tools/lookup.ts";
 
 /** Exit code for a usage or configuration error, as most CLIs do. */
 export const EXIT_USAGE = 2;
@@ -35,6 +36,18 @@ export function sayError(platform: Platform, text: string): void {
  * then the per-user file `init` writes); a bad file is reported whole on stderr and gives
  * undefined (the caller exits with EXIT_USAGE).
  */
+/** The configuration for a command about one toolbox; undefined once the usage error is said. */
+export async function loadForToolbox(
+  platform: Platform,
+  configPath: string | undefined,
+  toolbox: string,
+): Promise<{ path: string; config: WorkbenchConfig } | undefined> {
+  const loaded = await loadForCommand(platform, configPath);
+  if (!loaded || Object.hasOwn(loaded.config.toolboxes, toolbox)) return loaded;
+  sayError(platform, toolboxNotFound(loaded.config, toolbox));
+  return undefined;
+}
+
 export async function loadForCommand(
   platform: Platform,
   configPath: string | undefined,

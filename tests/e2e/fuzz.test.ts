@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { startRaw } from "../helpers/raw-session.ts";
 import { isAlive } from "../helpers/procs.ts";
+import { seeded } from "../helpers/seeded.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x13c0ffee);
 const MUTANTS = 5_000;
@@ -31,17 +32,6 @@ const BASES = [
 const ALPHABET = ['{', '}', '[', ']', '"', ":", ",", "0", "9", "-", ".", "e", "E", "+", "\\", "u", "n", "t", "f", " ", "\u00e9", "\ud83d", "\u0000", "\r"];
 const ODD_IDS = ["null", "true", "{}", "[]", "1.5", "-0", "1e400", "9007199254740993", '"\\ud800"', '""', "123456789012345678901234567890"];
 
-/** mulberry32: small, fast and the same on every runtime. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mutate(text: string, next: () => number): string {
   const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
@@ -96,7 +86,7 @@ function answerableIds(lines: string[]): Set<string> {
 }
 
 test(`e2e fuzz: ${MUTANTS} seeded mutants (seed 0x${SEED.toString(16)}) never end the session or bring back an id never sent`, async () => {
-  const next = random(SEED);
+  const next = seeded(SEED);
   const mutants = Array.from({ length: MUTANTS }, () => {
     let text = BASES[Math.floor(next() * BASES.length)];
     const rounds = 1 + Math.floor(next() * 3);

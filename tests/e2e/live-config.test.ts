@@ -21,6 +21,7 @@ import { call, errorText, eventually, fx, okText, opened, openToolbox, sleep, sp
 import { fixtureServer } from "../helpers/runtime.ts";
 import { descendants, fixturePids, waitGone } from "../helpers/procs.ts";
 import { startRaw } from "../helpers/raw-session.ts";
+import { seeded } from "../helpers/seeded.ts";
 
 after(removeTempDirs);
 
@@ -167,17 +168,6 @@ test("live configuration: a 2026-07-28 client hears tools, prompts and resources
   }
 });
 
-/** A small seeded generator (mulberry32): the same edits on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 test("live configuration: 100 seeded edits while calls run on an unchanged server: no call fails, no process is left", async () => {
   const random = seeded(29);
