@@ -5,6 +5,9 @@ export function listen(handler: (request: Request) => Promise<Response>, hostnam
   const server = Bun.serve({
     hostname,
     port,
+    // A failure is a plain 500, never Bun's page that shows the error and the source.
+    development: false,
+    error: () => new Response("Internal error", { status: 500 }),
     fetch(request, served) {
       // Bun cuts a connection quiet for 10 s (idleTimeout), a response being streamed included,
       // and an event stream or a long call may be quiet longer. Only while a request is answered:

@@ -19,3 +19,12 @@ export const LOCAL_CLIENT: ClientIdentity = { name: "local", toolboxes: "*" };
  * (401 without a valid token, 403 for a foreign Origin or a missing scope).
  */
 export type Authenticate = (request: Request) => Promise<ClientIdentity | Response>;
+
+/**
+ * A client as far as what it may see goes: its name and its grants. Two tokens of one subject with
+ * different scopes are two hubs (and sessions): a narrow token never reaches what a wide one opened.
+ */
+export function grantKey(client: ClientIdentity): string {
+  const toolboxes = client.toolboxes === "*" ? "*" : [...client.toolboxes].sort();
+  return JSON.stringify([client.name, toolboxes]);
+}

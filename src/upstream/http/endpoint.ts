@@ -24,6 +24,8 @@ export interface HttpEndpointOptions {
   maxBodyBytes?: number;
   /** Requests of one client being answered at once, streams included (default 256). */
   maxInFlightPerClient?: number;
+  /** A request that failed in the workbench (its client gets a plain 500). */
+  onError?: (error: Error) => void;
 }
 
 export const DEFAULT_IDLE_MS = 30 * 60_000;
@@ -53,8 +55,9 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   let draining = false;
   const sweep = setInterval(() => {
     const before = Date.now() - idleMs;
-    void legacy.expire(before);
-    void modern.expire(before);
+    const failed = (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    legacy.expire(before).catch(failed);
+    modern.expire(before).catch(failed);
   }, Math.min(60_000, Math.max(10, idleMs / 4)));
 
   async function handle(request: Request): Promise<Response> {
@@ -92,7 +95,9 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       return whenSent(response, release(live));
     } catch (error) {
       release()();
-      throw error;
+      options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      // Never the error's text: it may name a path or quote a request, and it helps no client.
+      return jsonRpcError(500, TRANSPORT_ERROR, "Internal error: the workbench could not answer this request; its log says why");
     }
   }
 

@@ -8,7 +8,7 @@
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../../protocol/sdk-http.ts";
 import type { MessageTransport } from "../../transport/message-transport.ts";
-import type { ClientIdentity } from "../client-identity.ts";
+import { type ClientIdentity, grantKey } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import { jsonRpcError, SESSION_NOT_FOUND } from "./replies.ts";
 
@@ -17,6 +17,7 @@ export type OpenSession = (transport: MessageTransport, client: ClientIdentity, 
 
 /** One live session: its transport, its session, whose it is and when it was last used. */
 export interface LiveSession {
+  /** Whose it is: the client's name and grants (see grantKey). */
   readonly client: string;
   readonly http: WebStandardStreamableHTTPServerTransport;
   session?: UpstreamSession;
@@ -37,10 +38,10 @@ export class LegacySessions {
     return this.#live.size;
   }
 
-  /** The session a request names, if it is live and the same client's. */
+  /** The session a request names, if it is live and the same client's, with the same grants. */
   find(sessionId: string, client: ClientIdentity): LiveSession | undefined {
     const live = this.#live.get(sessionId);
-    return live && live.client === client.name ? live : undefined;
+    return live && live.client === grantKey(client) ? live : undefined;
   }
 
   /** Opens a session and lets it answer the initialize in `body`. */
@@ -49,7 +50,7 @@ export class LegacySessions {
     const http: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        live = { client: client.name, http, lastUsed: Date.now(), inFlight: 0 };
+        live = { client: grantKey(client), http, lastUsed: Date.now(), inFlight: 0 };
         this.#live.set(id, live);
       },
     });

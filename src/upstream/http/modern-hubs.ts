@@ -13,7 +13,7 @@ import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../prot
 import type { MessageTransport } from "../../transport/message-transport.ts";
 import { CLIENT_CAPABILITIES_KEY } from "../../protocol/wire.ts";
 import { SUBSCRIPTION_ID_KEY } from "../era/listen.ts";
-import type { ClientIdentity } from "../client-identity.ts";
+import { type ClientIdentity, grantKey } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import type { OpenSession } from "./legacy-sessions.ts";
 import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR } from "./replies.ts";
@@ -58,9 +58,10 @@ export class ModernHubs {
     }
     if (message.id === undefined) {
       // A notification stands alone too: a cancellation names the client's id of a request in flight.
+      // Only in the hub its request went to: two conversations of one client may use the same ids.
       if (message.method === "notifications/cancelled") {
         const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-        for (const hub of this.#hubs.values()) if (hub.client === client.name && id !== undefined) hub.transport.cancelByClientId(id);
+        if (id !== undefined) this.#hubs.get(hubKey(client, body))?.transport.cancelByClientId(id);
       }
       return { response: new Response(null, { status: 202 }) };
     }
@@ -76,8 +77,15 @@ export class ModernHubs {
     const eventful = message.method === "tools/call" || message.method === "subscriptions/listen" || progressTokenOf(message) !== undefined;
     // Closing a request's event stream cancels it; so does notifications/cancelled naming its id.
     // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
-    const response = streams && eventful ? this.#stream(hub, message) : await this.#json(hub, message);
-    return { response, live: hub, lasting: message.method === "subscriptions/listen" };
+    if (streams && eventful) return { response: this.#stream(hub, message), live: hub, lasting: message.method === "subscriptions/listen" };
+    // A plain JSON answer holds the request until the call ends: the hub is in use (never idle) meanwhile.
+    hub.inFlight++;
+    try {
+      return { response: await this.#json(hub, message) };
+    } finally {
+      hub.inFlight--;
+      hub.lastUsed = Date.now();
+    }
   }
 
   #hub(client: ClientIdentity, body: unknown): Hub {
@@ -97,6 +105,10 @@ export class ModernHubs {
       };
       hub = created;
       this.#hubs.set(key, hub);
+      // A session that could not open is no hub: the next request tries again.
+      created.session.catch(() => {
+        if (this.#hubs.get(key) === created) this.#hubs.delete(key);
+      });
     }
     return hub;
   }
@@ -165,7 +177,7 @@ export class ModernHubs {
 /** One hub per client and the capabilities its requests declare. */
 function hubKey(client: ClientIdentity, body: unknown): string {
   const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
-  return `${client.name}\n${stableJson(meta?.[CLIENT_CAPABILITIES_KEY] ?? {})}`;
+  return `${grantKey(client)}\n${stableJson(meta?.[CLIENT_CAPABILITIES_KEY] ?? {})}`;
 }
 
 function stableJson(value: unknown): string {

@@ -51,6 +51,7 @@ export async function serveHttp(
   const endpoint = httpEndpoint({
     authenticate: authenticatorFor(config.serve, { toolboxes }),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
+    onError: (error) => log.line(`A request failed: ${error.message}`),
     open: (transport, client, onClose) =>
       openSession(transport, {
         config: live,

@@ -93,3 +93,36 @@ test("http endpoint: one client's requests in flight are bounded (an open GET st
     await endpoint.close();
   }
 });
+
+test("http endpoint: two tokens of one subject with other grants never share a session or a hub", async () => {
+  const two = validateConfig({ toolboxes: { public: { mcpServers: {} }, secret: { mcpServers: {} } } });
+  const pool = new ServerPool(two, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
+  const wide = { name: "alice", toolboxes: "*" as const };
+  const narrow = { name: "alice", toolboxes: ["public"] };
+  const endpoint = httpEndpoint({
+    // The test's "token" says which grant the request carries.
+    authenticate: (request) => Promise.resolve(request.headers.get("x-grant") === "narrow" ? narrow : wide),
+    open: (transport, client, onClose) => openSession(transport, { config: two, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
+  });
+  try {
+    const id = await initialize(endpoint);
+    const stolen = await endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": id, "x-grant": "narrow" }));
+    assert.equal(stolen.status, 404, "the wide token's session is not the narrow token's");
+    await stolen.body?.cancel();
+    const modern = { "mcp-protocol-version": "2026-07-28" };
+    const open = () => ({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "open_toolbox", arguments: { toolbox_name: "secret" }, _meta: DISCOVER.params._meta },
+    });
+    const wideAnswer = await (await endpoint.handle(post(open(), { ...modern, accept: "application/json" }))).json();
+    assert.equal(wideAnswer.result.isError, undefined, JSON.stringify(wideAnswer));
+    const narrowAnswer = await (await endpoint.handle(post(open(), { ...modern, accept: "application/json", "x-grant": "narrow" }))).json();
+    assert.equal(narrowAnswer.result.isError, true, "the narrow token does not reach the hub the wide one opened");
+    assert.match(narrowAnswer.result.content[0].text, /^Toolbox 'secret' not found in configuration/);
+  } finally {
+    await endpoint.close();
+    await pool.closeAll();
+  }
+});
