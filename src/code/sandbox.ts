@@ -62,7 +62,12 @@ async function acquire(signal: AbortSignal): Promise<boolean> {
     if (signal.aborted) return false;
     await new Promise<void>((resolve) => {
       waiting.push(resolve);
-      signal.addEventListener("abort", () => resolve(), { once: true });
+      // A cancelled waiter leaves the queue: a release must wake a script still waiting, not it.
+      signal.addEventListener("abort", () => {
+        const at = waiting.indexOf(resolve);
+        if (at !== -1) waiting.splice(at, 1);
+        resolve();
+      }, { once: true });
     });
   }
   active++;

@@ -41,7 +41,8 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
           `or in toolbox '${name}'`,
       );
     }
-    const toolbox = ctx.registry.get(name) ?? await ctx.registry.open(name);
+    // Opened each time: a server stopped for being idle (or lost) starts again, as use_tool would start it.
+    const toolbox = await ctx.registry.open(name);
     // As open_toolbox says it: a script against no server at all would only fail on `tools`.
     if (toolbox.servers.length > 0 && !toolbox.servers.some((server) => server.connection)) {
       const errors = toolbox.servers.map((server) => `Failed to connect to server '${server.name}' in toolbox '${name}': ${server.error}`);

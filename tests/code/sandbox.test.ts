@@ -53,6 +53,30 @@ test("sandbox: scripts run side by side, past the number of workers (the rest wa
   assert.deepEqual(outcomes.map((outcome) => outcome.ok && outcome.result), [0, 1, 2, 3, 4, 5]);
 });
 
+test("sandbox: a script cancelled while it waits for a worker leaves the queue: the next one is not stranded", async () => {
+  // Four scripts hold every worker until released; four more wait and are cancelled; a ninth waits.
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const held: SandboxCall = async (server, name, args) => {
+    await gate;
+    return echo(server, name, args);
+  };
+  const busy = Array.from({ length: 4 }, () => run(`return (await tools.s.echo({})).name;`, {}, held));
+  const cancels = Array.from({ length: 4 }, () => new AbortController());
+  const cancelled = cancels.map((controller) =>
+    runInSandbox({ code: "return 1;", servers: { s: ["echo"] }, limits, call: echo, signal: controller.signal })
+  );
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const controller of cancels) controller.abort();
+  assert.deepEqual((await Promise.all(cancelled)).map((outcome) => outcome.ok), [false, false, false, false]);
+  const next = run("return 9;");
+  open();
+  assert.deepEqual((await Promise.all(busy)).map((outcome) => outcome.ok && outcome.result), ["echo", "echo", "echo", "echo"]);
+  const outcome = await Promise.race([next, new Promise<string>((resolve) => setTimeout(() => resolve("stranded"), 5_000))]);
+  assert.notEqual(outcome, "stranded", "the ninth script got a worker once the four were done");
+  assert.equal((outcome as ScriptOutcome).ok && (outcome as { result: unknown }).result, 9);
+});
+
 test("sandbox: no ambient authority: fetch, process, require, Deno, Bun, timers are undefined and import fails", async () => {
   const names = ["fetch", "process", "require", "Deno", "Bun", "setTimeout", "setInterval", "queueMicrotask", "WebAssembly", "hostCall", "hostLog"];
   assert.deepEqual(await value(`return ${JSON.stringify(names)}.map((n) => typeof globalThis[n]);`), names.map(() => "undefined"));

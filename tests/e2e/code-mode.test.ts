@@ -8,7 +8,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { type CallToolResult, Client, ElicitRequestSchema } from "../helpers/sdk.ts";
 import { removeTempDirs, startWorkbench, tempDir, textOf, withWorkbench } from "../helpers/workbench.ts";
-import { call, fx, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
+import { call, fx, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
 
 after(removeTempDirs);
@@ -245,5 +245,22 @@ test("code mode: a result over the toolbox's maxResultTokens is cut like use_too
       next = /use_tool (\{"tool":\{"toolbox":"dev","server":"workbench","name":"read_result"\}[^\n]*?\}\})/.exec(items.at(-1)!)?.[1];
     }
     assert.deepEqual(JSON.parse(whole), { result: "line of text\n".repeat(2_000), logs: [], calls: 0 });
+  });
+});
+
+test("code mode: a server stopped for being idle starts again for the next script, as for use_tool", async () => {
+  const log = spawnLog();
+  const config = {
+    codeMode: { timeoutMs: 5_000 },
+    toolboxes: { dev: { description: "Fixture", mcpServers: { s: fx("s", { idleTimeoutMs: 200 }, log.env) } } },
+  };
+  await withWorkbench(config, async (session) => {
+    opened(await openToolbox(session, "dev"));
+    assert.equal(ran(await runCode(session, `return await tools.s.echo({ text: "one" });`)).result, "s: one");
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline && !session.stderr().includes("idle")) await sleep(50);
+    await sleep(300);
+    assert.equal(ran(await runCode(session, `return await tools.s.echo({ text: "two" });`)).result, "s: two");
+    assert.equal(log.spawned().length, 2, "started again once");
   });
 });
