@@ -57,9 +57,9 @@ test("sandbox: a script cancelled while it waits for a worker leaves the queue: 
   // Four scripts hold every worker until released; four more wait and are cancelled; a ninth waits.
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
-  const held: SandboxCall = async (server, name, args) => {
+  const held: SandboxCall = async (server, name, args, signal) => {
     await gate;
-    return echo(server, name, args);
+    return echo(server, name, args, signal);
   };
   const busy = Array.from({ length: 4 }, () => run(`return (await tools.s.echo({})).name;`, {}, held));
   const cancels = Array.from({ length: 4 }, () => new AbortController());
