@@ -12,6 +12,7 @@ import { utf8Bytes } from "./token-estimate.ts";
 import { isInputRequired } from "../protocol/wire.ts";
 import { type KeptResult, MAX_AGE_MS, type ResultStore } from "./result-store.ts";
 import { pageFrom } from "./result-pages.ts";
+import { rawJsonOf } from "../transport/raw-json.ts";
 
 export const READ_RESULT = "read_result";
 /** Bytes of a page kept for its last item, the note (which holds a toolbox's name and the call to make). */
@@ -36,8 +37,13 @@ export function overLimit(result: CallToolResult, limit: number): boolean {
  * there is no store to keep the rest in, else its first page with a note, the whole kept in `store`.
  */
 export function pageResult(result: CallToolResult, store: ResultStore | undefined, limit: number, toolbox: string): CallToolResult {
+  if (!store || limit <= 0) return result;
+  // A result still in the server's bytes is measured by them, unparsed: most are far under the cap,
+  // and a large one relayed whole must not be parsed and copied (see transport/raw-json.ts).
+  const raw = rawJsonOf(result);
+  if (raw && raw.reduce((bytes, piece) => bytes + piece.length, 0) <= limit * 4) return result;
   // A 2026-07-28 input_required is a question for the client, not a result to read: never cut.
-  if (!store || isInputRequired(result) || !overLimit(result, limit)) return result;
+  if (isInputRequired(result) || !overLimit(result, limit)) return result;
   const items: ContentBlock[] = [...(result.content ?? [])];
   let structured = "";
   if (result.structuredContent !== undefined) {

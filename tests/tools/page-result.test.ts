@@ -7,6 +7,7 @@ import { cutLength, pageFrom } from "../../src/tools/result-pages.ts";
 import { ResultStore } from "../../src/tools/result-store.ts";
 import { estimateTokens } from "../../src/tools/token-estimate.ts";
 import { validateConfig } from "../../src/config/index.ts";
+import { lazyJsonObject, rawJsonOf } from "../../src/transport/raw-json.ts";
 
 type Text = { type: "text"; text: string };
 const text = (value: string): Text => ({ type: "text", text: value });
@@ -140,4 +141,11 @@ test("page result: a page of a 32 MiB text costs the page: the first and ten mor
   // Measured under Bun: 2.1 s when each page measured the whole rest of the text; now a few ms.
   assert.ok(ms < 1_000, `${ms.toFixed(0)} ms`);
   assert.equal(offset, 11 * (body(first)[0] as Text).text.length);
+});
+
+test("pageResult: a result still in the server's bytes and under the cap is passed on unparsed", () => {
+  const bytes = new TextEncoder().encode(JSON.stringify({ content: [{ type: "text", text: "small" }] }));
+  const result = lazyJsonObject([bytes]) as CallToolResult;
+  assert.equal(pageResult(result, new ResultStore(), 25_000, "dev"), result);
+  assert.ok(rawJsonOf(result), "nothing looked inside it");
 });
