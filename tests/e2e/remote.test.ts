@@ -141,7 +141,8 @@ test("remote: the server restarted between two calls: the next call goes through
   const { port } = first;
   let second: HttpFixture | undefined;
   try {
-    await withWorkbench(box({ r: { type: "http", url: first.url() } }), async (session) => {
+    // The label is in the tools' descriptions: pins would withhold the new server's (pins.test.ts covers that).
+    await withWorkbench(box({ r: { type: "http", url: first.url(), pin: false } }), async (session) => {
       opened(await openToolbox(session, "dev"));
       assert.equal(okText(await useTool(session, "dev", "r", "echo", { text: "1" })), "one: 1");
       await first.stop();
@@ -172,7 +173,8 @@ test("remote: a server gone during a call fails it at once; the next call after 
   const first = await startHttpFixture({ FIXTURE_LABEL: "one" });
   let second: HttpFixture | undefined;
   try {
-    await withWorkbench(box({ r: { type: "http", url: first.url() } }), async (session) => {
+    // The label is in the tools' descriptions: pins would withhold the new server's (pins.test.ts covers that).
+    await withWorkbench(box({ r: { type: "http", url: first.url(), pin: false } }), async (session) => {
       opened(await openToolbox(session, "dev"));
       const started = Date.now();
       const pending = useTool(session, "dev", "r", "sleep", { ms: 20_000 });
