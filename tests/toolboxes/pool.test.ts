@@ -11,6 +11,8 @@ import { validateConfig } from "../../src/config/index.ts";
 import { ServerPool } from "../../src/toolboxes/pool.ts";
 import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
+import { ListingCache } from "../../src/cache/listing-cache.ts";
+import { tempDir } from "../helpers/workbench.ts";
 
 const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
 const server = (label: string, extra: Record<string, unknown> = {}) =>
@@ -132,6 +134,28 @@ test("pool: a server started for a client (${WORKBENCH_CLIENT} in its env) is ke
     const opened = await registry.open("a");
     assert.ok(opened.servers[0].connection, opened.servers[0].error ?? "");
     assert.deepEqual(pool.reconfigure(config("after")), [], "nothing about the server changed");
+  } finally {
+    await registry.closeAll();
+    await pool.closeAll();
+  }
+});
+
+test("pool: what a process started for one client lists is not kept in the listing cache, where another client would see it", async () => {
+  const cache = new ListingCache({ ...platform, env: { ...platform.env, WORKBENCH_CACHE_DIR: `${tempDir()}/cache` } });
+  const mine = server("one", { env: { FIXTURE_LABEL: "for ${WORKBENCH_CLIENT}" } });
+  const shared = server("two");
+  const config = validateConfig({ toolboxes: { a: { mcpServers: { mine, shared } } } });
+  const pool = new ServerPool(config, host, { cache });
+  const registry = new ToolboxRegistry(config, pool, { client: { name: "alice" } });
+  try {
+    const opened = await registry.open("a");
+    assert.ok(opened.servers.every((slot) => slot.connection), opened.servers.map((slot) => slot.error).join(", "));
+    const [kept, notKept] = [config.toolboxes.a.mcpServers.shared, config.toolboxes.a.mcpServers.mine];
+    // The listings are written in the background: wait (bounded) for the one that is kept.
+    for (let tries = 0; tries < 60 && !(await cache.read(kept)); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await cache.flush();
+    assert.ok((await cache.read(kept))?.length, "a server the same for every client is remembered");
+    assert.equal(await cache.read(notKept), undefined, "alice's server's listing is not");
   } finally {
     await registry.closeAll();
     await pool.closeAll();
