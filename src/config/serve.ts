@@ -7,6 +7,7 @@ import { invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
 import { closestNames } from "./suggest.ts";
 import { DEFAULT_SESSION_IDLE_MINUTES, type ServeClientConfig, type ServeConfig } from "./types.ts";
+import { LOCAL_CLIENT_NAME } from "./client-variable.ts";
 
 export const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 // The whole value is one reference: a token written out, or a default after `:-`, would be a secret in the file.
@@ -79,6 +80,7 @@ export function resolveServe(entries: ServeEntries, toolboxes: readonly string[]
   const clients = Object.entries(entries.clients ?? {}).map(([name, client]): [string, ServeClientConfig] => {
     const at: PathSegment[] = ["serve", "clients", name];
     if (!isSafeClientName(name)) problems.push(invalidAt(at, "expected a client name without '/', '\\' or control characters, and not '.' or '..'"));
+    if (name === LOCAL_CLIENT_NAME) problems.push(invalidAt(at, `expected another name: '${LOCAL_CLIENT_NAME}' is the user over stdio and of the subcommands`));
     if ((client.tokenSha256 === undefined) === (client.token === undefined)) {
       problems.push(invalidAt(at, client.token === undefined ? EXPECTED_TOKEN_SOURCE : `${EXPECTED_TOKEN_SOURCE}, not both`));
     }

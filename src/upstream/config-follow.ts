@@ -38,10 +38,14 @@ export interface Following {
   drained(): Promise<void>;
 }
 
+/** The keys read once, when serving starts. */
+const AT_NEXT_START = ["serve", "auditLog", "auditArguments"] as const;
+
 export function followConfigFile(options: FollowOptions): Following {
   const { path, live, pool, say } = options;
   const drainMs = options.drainMs ?? DRAIN_MS;
   const stopping = new Set<Promise<void>>();
+  const started = live.current;
   const apply = (config: WorkbenchConfig) => {
     // A save that changed nothing loaded (a touch, whitespace, a comment-like key order) is no change.
     if (JSON.stringify(config) === JSON.stringify(live.current)) return;
@@ -49,6 +53,9 @@ export function followConfigFile(options: FollowOptions): Following {
     for (const error of live.replace(config)) say(`${NAME}: Applying the configuration failed in a session: ${error.message}`);
     const toolboxes = Object.keys(config.toolboxes).length;
     say(`${NAME}: applied the configuration from ${path}: ${toolboxes} toolbox(es), ${retired.length} server(s) stopping`);
+    // Read once at start: who may connect over HTTP, and the audit log. Said, never ignored silently.
+    const later = AT_NEXT_START.filter((key) => JSON.stringify(config[key]) !== JSON.stringify(started[key]));
+    if (later.length > 0) say(`${NAME}: ${later.map((key) => `'${key}'`).join(", ")} changed: applies at the next start, not while serving`);
     for (const shared of retired) {
       const done = retire(shared, drainMs, say).finally(() => stopping.delete(done));
       stopping.add(done);

@@ -95,3 +95,10 @@ test("serve: a client's name is one path segment (it is \${WORKBENCH_CLIENT} in 
   }
   assert.deepEqual(Object.keys(validateConfig(withServe({ clients: { "alice@example.com": { tokenSha256: HASH, toolboxes: ["*"] } } })).serve!.clients), ["alice@example.com"]);
 });
+
+test("serve: 'local' names no client: it is the user over stdio, whose processes and files it would share", () => {
+  assert.equal(
+    errorFor({ clients: { local: { tokenSha256: HASH, toolboxes: ["*"] } } }),
+    "Invalid configuration at serve.clients.local: expected another name: 'local' is the user over stdio and of the subcommands",
+  );
+});

@@ -142,6 +142,10 @@ test("live configuration: an invalid edit keeps the configuration in force and s
     );
     assert.equal(errorText(await openToolbox(session, "notes")), "Toolbox 'notes' not found in configuration; available toolboxes: 'files'");
     assert.equal(errorText(await useTool(session, "weather", "s", "echo", { text: "x" })), "Error executing tool: Toolbox 'weather' not found in configuration");
+    // Keys read once at start are said to wait for the next start, never dropped in silence.
+    writeFileSync(configPath(session), JSON.stringify({ auditArguments: true, toolboxes: { files: config.toolboxes.files } }));
+    const later = "mcp-workbench: 'auditArguments' changed: applies at the next start, not while serving";
+    await eventually("the key that waits for the next start named", () => session.stderr(), (text) => text.includes(later), APPLIED_MS);
     await eventually("the removed toolbox's server stopped", () => fixturePids(session).length, (n) => n === 0, APPLIED_MS);
   });
 });

@@ -12,6 +12,7 @@ import { type JwtOptions, JwtVerifier, looksLikeJwt } from "./jwt.ts";
 import { originRefusal } from "./origin.ts";
 import { forbidden, insufficientScope, keysUnavailable, unauthorized } from "./refusals.ts";
 import { type DigestCompare, StaticTokens } from "./static-tokens.ts";
+import { LOCAL_CLIENT_NAME } from "../../config/client-variable.ts";
 
 /**
  * The shape of ClientIdentity (upstream/client-identity.ts, which sits above this folder and so
@@ -60,6 +61,9 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
     // Clients are kept apart by name (processes, ${WORKBENCH_CLIENT} files): a subject may not be a static client.
     if (!isSafeClientName(outcome.subject)) {
       return forbidden("The token's subject cannot name a client: it holds '/', '\\' or control characters, or is '.' or '..'");
+    }
+    if (outcome.subject === LOCAL_CLIENT_NAME) {
+      return forbidden(`The token's subject '${LOCAL_CLIENT_NAME}' is the name of the user over stdio: the two would share its processes and files`);
     }
     if (clients.has(outcome.subject)) {
       return forbidden(`The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`);

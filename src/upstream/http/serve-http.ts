@@ -41,15 +41,16 @@ export async function serveHttp(
     say(`${NAME}: ${refused}`);
     return 2;
   }
-  // Who may connect is read at start: a change to the `serve` key applies at the next start.
-  const toolboxes = Object.keys(config.toolboxes);
+  // Who may connect is read at start (a change to the `serve` key applies at the next start); the
+  // toolboxes a scope may grant are those configured now.
   const live = new LiveConfig(config);
+  const scoped = { get toolboxes() { return Object.keys(live.current.toolboxes); } };
   const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
   const figures = await liveFigures(live, cache);
   const declarations = await cachedDeclarations(config, cache);
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   const endpoint = httpEndpoint({
-    authenticate: authenticatorFor(config.serve, { toolboxes }),
+    authenticate: authenticatorFor(config.serve, scoped),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
     onError: (error) => log.line(`A request failed: ${error.message}`),
     open: (transport, client, onClose) =>
@@ -71,7 +72,7 @@ export async function serveHttp(
   try {
     const handle = (request: Request) =>
       new URL(request.url).pathname === RESOURCE_METADATA_PATH
-        ? Promise.resolve(protectedResourceMetadata(request, config.serve, toolboxes))
+        ? Promise.resolve(protectedResourceMetadata(request, config.serve, scoped.toolboxes))
         : endpoint.handle(request);
     listener = await platform.listen(handle, address.hostname, address.port);
   } catch (error) {

@@ -88,6 +88,15 @@ test("jwt: a token of the issuer for one of the audiences is accepted: its subje
   assert.equal(fetches, 1, "the keys are fetched once and cached");
 });
 
+test("jwt: the toolboxes a scope may grant are those configured when the request comes (the configuration applies live)", async () => {
+  const configured = ["dev"];
+  const authenticate = authenticatorFor(serve, { get toolboxes() { return configured; }, jwksCooldownMs: 0 });
+  const refused = await authenticate(request(await token({ scope: "toolbox:ops" })));
+  assert.ok(refused instanceof Response && refused.status === 403, "ops is not configured yet");
+  configured.push("ops");
+  assert.deepEqual(await authenticate(request(await token({ scope: "toolbox:ops" }))), { name: "alice", toolboxes: ["ops"] });
+});
+
 test("jwt: wrong audience, wrong issuer, expired, nbf in the future, no exp, no sub, another key: 401 invalid_token, saying why", async () => {
   const authenticate = authenticatorFor(serve, { toolboxes: TOOLBOXES, jwksCooldownMs: 0 });
   const stranger = await signer("k1");
@@ -163,4 +172,9 @@ test("jwt: keys out of reach are 503 (the token may be good), not 401; a static 
     error: "access_denied",
     error_description: "The token's subject 'ci' is the name of a client in serve.clients: the two would share its processes and files",
   });
+  // Nor may it be the user over stdio's.
+  const local = await authenticate(request(await token({ sub: "local" })));
+  assert.ok(local instanceof Response);
+  assert.equal(local.status, 403);
+  assert.equal((await local.json()).error_description, "The token's subject 'local' is the name of the user over stdio: the two would share its processes and files");
 });
