@@ -20,6 +20,8 @@ export interface HttpEndpointOptions {
   idleMs?: number;
   /** Live 2025 sessions and 2026 hubs together (default 1,000). */
   maxSessions?: number;
+  /** Live sessions and hubs of one client (default 256): no client takes every slot. */
+  maxSessionsPerClient?: number;
   /** A request body longer than this gets 413 (default 4 MiB). */
   maxBodyBytes?: number;
   /** Requests of one client being answered at once, streams included (default 256). */
@@ -30,6 +32,7 @@ export interface HttpEndpointOptions {
 
 export const DEFAULT_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 1_000;
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 256;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT_PER_CLIENT = 256;
 
@@ -46,6 +49,16 @@ export interface HttpEndpoint {
 export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxPerClient = options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
+  /** Why a new session or hub for `who` is refused, if it is. */
+  const full = (who: ClientIdentity): Response | undefined => {
+    if (legacy.size + modern.size >= maxSessions) return tooManySessions(maxSessions);
+    const owned = legacy.countOf(who.name) + modern.countOf(who.name);
+    if (owned < maxPerClient) return undefined;
+    return jsonRpcError(429, TRANSPORT_ERROR, `Too many sessions: client ${JSON.stringify(who.name)} has ${owned} live, the most allowed: end one (DELETE) or try later`, {
+      "Retry-After": "5",
+    });
+  };
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxInFlight = options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
   const legacy = new LegacySessions(options.open);
@@ -122,12 +135,14 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       return { response: await legacy.handle(live, request, body), live };
     }
     if (request.method === "POST" && isInitialize(body)) {
-      if (legacy.size + modern.size >= maxSessions) return { response: tooManySessions(maxSessions) };
+      const refused = full(who);
+      if (refused) return { response: refused };
       return await legacy.initialize(request, body, who);
     }
     if (request.method === "POST" && isModern(request, body)) {
       if (Array.isArray(body)) return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: a 2026-07-28 request stands alone, not in a batch") };
-      if (!modern.has(who, body) && legacy.size + modern.size >= maxSessions) return { response: tooManySessions(maxSessions) };
+      const refused = modern.has(who, body) ? undefined : full(who);
+      if (refused) return { response: refused };
       return await modern.handle(request, body, who);
     }
     if (request.method === "GET") {

@@ -19,6 +19,8 @@ export type OpenSession = (transport: MessageTransport, client: ClientIdentity, 
 export interface LiveSession {
   /** Whose it is: the client's name and grants (see grantKey). */
   readonly client: string;
+  /** The client's name alone, for the bound on one client's sessions. */
+  readonly name: string;
   readonly http: WebStandardStreamableHTTPServerTransport;
   session?: UpstreamSession;
   lastUsed: number;
@@ -38,6 +40,13 @@ export class LegacySessions {
     return this.#live.size;
   }
 
+  /** The live sessions of the client of that name. */
+  countOf(name: string): number {
+    let count = 0;
+    for (const live of this.#live.values()) if (live.name === name) count++;
+    return count;
+  }
+
   /** The session a request names, if it is live and the same client's, with the same grants. */
   find(sessionId: string, client: ClientIdentity): LiveSession | undefined {
     const live = this.#live.get(sessionId);
@@ -50,7 +59,7 @@ export class LegacySessions {
     const http: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        live = { client: grantKey(client), http, lastUsed: Date.now(), inFlight: 0 };
+        live = { client: grantKey(client), name: client.name, http, lastUsed: Date.now(), inFlight: 0 };
         this.#live.set(id, live);
       },
     });

@@ -47,6 +47,13 @@ export class ModernHubs {
     return this.#hubs.size;
   }
 
+  /** The hubs of the client of that name. */
+  countOf(name: string): number {
+    let count = 0;
+    for (const hub of this.#hubs.values()) if (hub.client === name) count++;
+    return count;
+  }
+
   has(client: ClientIdentity, body: unknown): boolean {
     return this.#hubs.has(hubKey(client, body));
   }

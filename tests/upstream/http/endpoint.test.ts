@@ -126,3 +126,25 @@ test("http endpoint: two tokens of one subject with other grants never share a s
     await pool.closeAll();
   }
 });
+
+test("http endpoint: one client's live sessions are bounded (429 beyond), and another client still gets one", async () => {
+  const endpoint = endpointWith({
+    maxSessionsPerClient: 2,
+    authenticate: (request) => Promise.resolve({ name: request.headers.get("x-client") ?? "alice", toolboxes: "*" as const }),
+  });
+  try {
+    await initialize(endpoint);
+    await initialize(endpoint);
+    const third = await endpoint.handle(post(INITIALIZE));
+    assert.equal(third.status, 429);
+    assert.equal((await third.json()).error.message, 'Too many sessions: client "alice" has 2 live, the most allowed: end one (DELETE) or try later');
+    const hub = await endpoint.handle(post(DISCOVER, { "mcp-protocol-version": "2026-07-28" }));
+    assert.equal(hub.status, 429, "a hub counts as a session");
+    await hub.body?.cancel();
+    const bob = await endpoint.handle(post(INITIALIZE, { "x-client": "bob" }));
+    assert.equal(bob.status, 200);
+    await bob.text();
+  } finally {
+    await endpoint.close();
+  }
+});
