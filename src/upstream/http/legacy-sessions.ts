@@ -11,45 +11,30 @@ import type { MessageTransport } from "../../transport/message-transport.ts";
 import { type ClientIdentity, grantKey } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import { jsonRpcError, SESSION_NOT_FOUND } from "./replies.ts";
+import { type Tracked, TrackedSet } from "./tracked-set.ts";
 
 /** Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side. */
 export type OpenSession = (transport: MessageTransport, client: ClientIdentity, onClose: () => void) => Promise<UpstreamSession>;
 
 /** One live session: its transport, its session, whose it is and when it was last used. */
-export interface LiveSession {
+export interface LiveSession extends Tracked {
   /** Whose it is: the client's name and grants (see grantKey). */
   readonly client: string;
-  /** The client's name alone, for the bound on one client's sessions. */
-  readonly name: string;
   readonly http: WebStandardStreamableHTTPServerTransport;
   session?: UpstreamSession;
-  lastUsed: number;
-  /** Requests (and the GET stream) not answered yet: a session with one is never idle. */
-  inFlight: number;
 }
 
-export class LegacySessions {
+export class LegacySessions extends TrackedSet<LiveSession> {
   readonly #open: OpenSession;
-  readonly #live = new Map<string, LiveSession>();
 
   constructor(open: OpenSession) {
+    super();
     this.#open = open;
-  }
-
-  get size(): number {
-    return this.#live.size;
-  }
-
-  /** The live sessions of the client of that name. */
-  countOf(name: string): number {
-    let count = 0;
-    for (const live of this.#live.values()) if (live.name === name) count++;
-    return count;
   }
 
   /** The session a request names, if it is live and the same client's, with the same grants. */
   find(sessionId: string, client: ClientIdentity): LiveSession | undefined {
-    const live = this.#live.get(sessionId);
+    const live = this.items.get(sessionId);
     return live && live.client === grantKey(client) ? live : undefined;
   }
 
@@ -60,11 +45,11 @@ export class LegacySessions {
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
         live = { client: grantKey(client), name: client.name, http, lastUsed: Date.now(), inFlight: 0 };
-        this.#live.set(id, live);
+        this.items.set(id, live);
       },
     });
     const session = await this.#open(new SessionTransport(http), client, () => {
-      if (http.sessionId !== undefined) this.#live.delete(http.sessionId);
+      if (http.sessionId !== undefined) this.items.delete(http.sessionId);
     });
     const response = await http.handleRequest(request, { parsedBody: body });
     if (!live) {
@@ -80,23 +65,12 @@ export class LegacySessions {
   async handle(live: LiveSession, request: Request, body: unknown): Promise<Response> {
     live.lastUsed = Date.now();
     const response = await live.http.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
-    if (request.method === "DELETE") await this.#end(live);
+    if (request.method === "DELETE") await this.end(live);
     return response;
   }
 
-  /** Ends the sessions idle since `before` (no request in flight, none since). */
-  async expire(before: number): Promise<number> {
-    const idle = [...this.#live.values()].filter((live) => live.inFlight === 0 && live.lastUsed < before);
-    await Promise.all(idle.map((live) => this.#end(live)));
-    return idle.length;
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.#live.values()].map((live) => this.#end(live)));
-  }
-
-  async #end(live: LiveSession): Promise<void> {
-    if (live.http.sessionId !== undefined) this.#live.delete(live.http.sessionId);
+  protected async end(live: LiveSession): Promise<void> {
+    if (live.http.sessionId !== undefined) this.items.delete(live.http.sessionId);
     await live.session?.close();
     await live.http.close().catch(() => {});
   }

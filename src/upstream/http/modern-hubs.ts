@@ -14,17 +14,15 @@ import type { MessageTransport } from "../../transport/message-transport.ts";
 import { CLIENT_CAPABILITIES_KEY } from "../../protocol/wire.ts";
 import { SUBSCRIPTION_ID_KEY } from "../era/listen.ts";
 import { type ClientIdentity, grantKey } from "../client-identity.ts";
+import { type Tracked, TrackedSet } from "./tracked-set.ts";
 import type { UpstreamSession } from "../session.ts";
 import type { OpenSession } from "./legacy-sessions.ts";
 import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR } from "./replies.ts";
 
-interface Hub {
+interface Hub extends Tracked {
   key: string;
-  client: string;
   transport: HubTransport;
   session: Promise<UpstreamSession>;
-  lastUsed: number;
-  inFlight: number;
 }
 
 /**
@@ -35,27 +33,16 @@ export const HEARTBEAT_MS = 1_000;
 
 type Message = { jsonrpc: "2.0"; id?: RequestId; method?: string; params?: Record<string, unknown> };
 
-export class ModernHubs {
+export class ModernHubs extends TrackedSet<Hub> {
   readonly #open: OpenSession;
-  readonly #hubs = new Map<string, Hub>();
 
   constructor(open: OpenSession) {
+    super();
     this.#open = open;
   }
 
-  get size(): number {
-    return this.#hubs.size;
-  }
-
-  /** The hubs of the client of that name. */
-  countOf(name: string): number {
-    let count = 0;
-    for (const hub of this.#hubs.values()) if (hub.client === name) count++;
-    return count;
-  }
-
   has(client: ClientIdentity, body: unknown): boolean {
-    return this.#hubs.has(hubKey(client, body));
+    return this.items.has(hubKey(client, body));
   }
 
   async handle(request: Request, body: unknown, client: ClientIdentity): Promise<Routed> {
@@ -68,7 +55,7 @@ export class ModernHubs {
       // Only in the hub its request went to: two conversations of one client may use the same ids.
       if (message.method === "notifications/cancelled") {
         const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-        if (id !== undefined) this.#hubs.get(hubKey(client, body))?.transport.cancelByClientId(id);
+        if (id !== undefined) this.items.get(hubKey(client, body))?.transport.cancelByClientId(id);
       }
       return { response: new Response(null, { status: 202 }) };
     }
@@ -97,24 +84,24 @@ export class ModernHubs {
 
   #hub(client: ClientIdentity, body: unknown): Hub {
     const key = hubKey(client, body);
-    let hub = this.#hubs.get(key);
+    let hub = this.items.get(key);
     if (!hub) {
       const transport = new HubTransport();
       const created: Hub = {
         key,
-        client: client.name,
+        name: client.name,
         transport,
         lastUsed: Date.now(),
         inFlight: 0,
         session: this.#open(transport, client, () => {
-          if (this.#hubs.get(key) === created) this.#hubs.delete(key);
+          if (this.items.get(key) === created) this.items.delete(key);
         }),
       };
       hub = created;
-      this.#hubs.set(key, hub);
+      this.items.set(key, hub);
       // A session that could not open is no hub: the next request tries again.
       created.session.catch(() => {
-        if (this.#hubs.get(key) === created) this.#hubs.delete(key);
+        if (this.items.get(key) === created) this.items.delete(key);
       });
     }
     return hub;
@@ -165,18 +152,8 @@ export class ModernHubs {
     return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
   }
 
-  async expire(before: number): Promise<number> {
-    const idle = [...this.#hubs.values()].filter((hub) => hub.inFlight === 0 && hub.lastUsed < before);
-    await Promise.all(idle.map((hub) => this.#end(hub)));
-    return idle.length;
-  }
-
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.#hubs.values()].map((hub) => this.#end(hub)));
-  }
-
-  async #end(hub: Hub): Promise<void> {
-    this.#hubs.delete(hub.key);
+  protected async end(hub: Hub): Promise<void> {
+    this.items.delete(hub.key);
     await (await hub.session).close();
   }
 }
