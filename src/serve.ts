@@ -6,13 +6,11 @@
 import type { Platform } from "./platform/types.ts";
 import type { WorkbenchConfig } from "./config/index.ts";
 import { openSession } from "./upstream/session.ts";
+import { startServing } from "./upstream/serving.ts";
 import { ServerPool } from "./toolboxes/pool.ts";
-import { cachedDeclarations } from "./upstream/code-declarations.ts";
 import { ListingCache } from "./cache/listing-cache.ts";
 import { lockPathFor, PinStore } from "./toolboxes/pin-store.ts";
 import { commandSearchFor } from "./downstream/links/command-path.ts";
-import { LiveConfig } from "./config/live.ts";
-import { followConfigFile, liveFigures } from "./upstream/config-follow.ts";
 import { StreamTransport } from "./transport/stream-transport.ts";
 import { FlowGate } from "./transport/flow-gate.ts";
 import { BoundedLog } from "./transport/bounded-log.ts";
@@ -20,7 +18,6 @@ import { NAME, VERSION } from "./protocol/version.ts";
 import { AuthStore, authDir } from "./auth/auth-store.ts";
 import { chatLogin } from "./auth/chat-login.ts";
 import { storedLogins } from "./auth/remote-auth.ts";
-import { openAuditLog } from "./trust/audit-log.ts";
 
 /** After the client closes our stdin: how long its last requests may take to be answered. */
 const STDIN_DRAIN_MS = 2_000;
@@ -43,10 +40,8 @@ const CLIENT_MAX_IN_FLIGHT = 1024;
 /** Serves the loaded configuration until told to stop; the exit code. */
 export async function serve(platform: Platform, loaded: { path: string; config: WorkbenchConfig }): Promise<number> {
   const { path, config } = loaded;
-  // The configuration in force: the file is watched and a valid change applies without a restart.
-  const live = new LiveConfig(config);
-  const say = (text: string) => platform.writeStderr(`${text}\n`);
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
+  const say = (text: string) => platform.writeStderr(`${text}\n`);
   const backpressure = new FlowGate();
   const serversBehind = new FlowGate();
   const { pool, cache } = servers(platform, loaded, backpressure, serversBehind);
@@ -58,38 +53,26 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
     maxRequestsInFlight: CLIENT_MAX_IN_FLIGHT,
     readGate: [backpressure, serversBehind],
   });
-  let stop!: (reason: string) => void;
-  const stopped = new Promise<string>((resolve) => (stop = resolve));
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => stop(signal));
+  const serving = await startServing(platform, loaded, { pool, cache });
+  const { stop } = serving;
   // A client killed with SIGKILL may leave our stdin open (a grandparent holds it): watch the parent too.
   const parentWatch = setInterval(() => {
     if (!platform.parentAlive()) stop("the parent process is gone");
   }, PARENT_CHECK_MS);
-  // The audit log's path is the one the workbench started with (a change to it needs a restart).
-  const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
-  const figures = await liveFigures(live, cache);
-  const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   const session = await openSession(transport, {
-    config: live,
-    audit,
-    configPath: path,
-    pool,
-    figures,
-    declarations: await cachedDeclarations(config, cache),
-    cache,
+    ...serving.sessions,
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
     onInitialized: () => platform.startupDone(),
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
-  const reason = await stopped;
+  const reason = await serving.stopped;
   clearInterval(parentWatch);
-  following.stop();
   log.flush();
   say(`${NAME}: stopping (${reason})`);
   await session.close();
   await pool.closeAll();
-  await audit?.flushed();
+  await serving.finish();
   return 0;
 }
 

@@ -22,6 +22,7 @@ import { sha256Hex } from "./sha256.ts";
 import type { ServerListing } from "../downstream/listing.ts";
 import { sharingKey } from "../config/definition.ts";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/wire.ts";
+import { canonicalJson } from "./canonical-json.ts";
 
 /** Set to use another directory (tests, sandboxes); empty is unset. */
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
@@ -235,10 +236,5 @@ const isToolList = (value: unknown): value is Tool[] =>
  * them: their JSON with keys sorted at every level.
  */
 export function capabilityKey(capabilities: ClientCapabilities): string {
-  const sorted = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(sorted);
-    if (typeof value !== "object" || value === null) return value;
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
-  };
-  return JSON.stringify(sorted(capabilities));
+  return canonicalJson(capabilities);
 }

@@ -36,18 +36,6 @@ export function sayError(platform: Platform, text: string): void {
  * then the per-user file `init` writes); a bad file is reported whole on stderr and gives
  * undefined (the caller exits with EXIT_USAGE).
  */
-/** The configuration for a command about one toolbox; undefined once the usage error is said. */
-export async function loadForToolbox(
-  platform: Platform,
-  configPath: string | undefined,
-  toolbox: string,
-): Promise<{ path: string; config: WorkbenchConfig } | undefined> {
-  const loaded = await loadForCommand(platform, configPath);
-  if (!loaded || Object.hasOwn(loaded.config.toolboxes, toolbox)) return loaded;
-  sayError(platform, toolboxNotFound(loaded.config, toolbox));
-  return undefined;
-}
-
 export async function loadForCommand(
   platform: Platform,
   configPath: string | undefined,
@@ -64,6 +52,18 @@ export async function loadForCommand(
     sayError(platform, error.message);
     return undefined;
   }
+}
+
+/** The configuration for a command about one toolbox; undefined once the usage error is said. */
+export async function loadForToolbox(
+  platform: Platform,
+  configPath: string | undefined,
+  toolbox: string,
+): Promise<{ path: string; config: WorkbenchConfig } | undefined> {
+  const loaded = await loadForCommand(platform, configPath);
+  if (!loaded || Object.hasOwn(loaded.config.toolboxes, toolbox)) return loaded;
+  sayError(platform, toolboxNotFound(loaded.config, toolbox));
+  return undefined;
 }
 
 /**
@@ -89,6 +89,6 @@ export function commandRegistry(
   options: Omit<RegistryOptions, "cache"> = {},
 ): ToolboxRegistry {
   const cache = new ListingCache(platform);
-  const pins = new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
-  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { pins, ...options, cache });
+  const pins = options.pins ?? new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
+  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache });
 }

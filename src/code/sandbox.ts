@@ -8,6 +8,7 @@
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { CodeModeLimits } from "../config/index.ts";
 import type { FromWorker, RunMessage, ToWorker } from "./messages.ts";
+import { utf8Bytes } from "../transport/utf8.ts";
 
 /** A tool call of the script; `signal` aborts when the script ends or run_code is cancelled. */
 export type SandboxCall = (server: string, name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
@@ -154,7 +155,7 @@ function supervise(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: Scr
       return;
     }
     if (!message.ok) return fail(message.error, !message.broken);
-    const bytes = new TextEncoder().encode(message.json).byteLength;
+    const bytes = utf8Bytes(message.json);
     if (bytes > limits.maxOutputBytes) {
       return fail(`Script stopped: its result is larger than the limit: maxOutputBytes (${bytes} bytes of ${limits.maxOutputBytes})`, true);
     }

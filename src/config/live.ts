@@ -51,8 +51,9 @@ export class LiveConfig {
    * each time this one is, until stop(). The same object when `map` keeps every configuration as it is.
    */
   view(map: (config: WorkbenchConfig) => WorkbenchConfig): { view: LiveConfig; stop: () => void } {
-    if (map(this.#current) === this.#current) return { view: this, stop: () => {} };
-    const view = new LiveConfig(map(this.#current));
+    const first = map(this.#current);
+    if (first === this.#current) return { view: this, stop: () => {} };
+    const view = new LiveConfig(first);
     return { view, stop: this.onChange((next) => view.replace(map(next))) };
   }
 }

@@ -4,11 +4,12 @@
  */
 import * as v from "valibot";
 import { closestNames } from "./suggest.ts";
+import { isJsonObject } from "./json-guards.ts";
 
 /** The words for an issue of a strict object: every unknown key of it, or what a missing key expects. */
 export function objectIssueMessage(entries: v.ObjectEntries, issue: v.ObjectIssue | v.StrictObjectIssue): string {
   const step = issue.path?.at(-1);
-  if (issue.expected === "never" && step && isObject(step.input)) {
+  if (issue.expected === "never" && step && isJsonObject(step.input)) {
     // valibot stops at the first unknown key; a report of the whole file names them all.
     const keys = Object.keys(step.input);
     const unknown = keys.filter((key) => !Object.hasOwn(entries, key));
@@ -35,8 +36,4 @@ function abbreviated(short: string, keys: string[]): string | undefined {
     return at === letters.length;
   });
   return matches.length === 1 ? matches[0] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@ import type { PathSegment } from "./path.ts";
 import { closestNames } from "./suggest.ts";
 import { DEFAULT_SESSION_IDLE_MINUTES, type ServeClientConfig, type ServeConfig } from "./types.ts";
 import { LOCAL_CLIENT_NAME } from "./client-variable.ts";
+import { isLoopbackHost } from "./loopback.ts";
 
 export const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 // The whole value is one reference: a token written out, or a default after `:-`, would be a secret in the file.
@@ -39,13 +40,10 @@ export function isSafeClientName(name: string): boolean {
   return name !== "" && name !== "." && name !== ".." && name.length <= 256 && !/[/\\\u0000-\u001f\u007f]/.test(name);
 }
 
-/** Loopback as a URL's hostname: localhost, 127.0.0.0/8, [::1]. */
-export const LOOPBACK_HOSTNAME = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
-
 /** A URL the workbench fetches keys from: https, or http on loopback (a proxy on the same host, a test). */
 export function isFetchableUrl(value: unknown): value is string {
   const url = parseUrl(value);
-  return url !== undefined && (url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTNAME.test(url.hostname)));
+  return url !== undefined && (url.protocol === "https:" || (url.protocol === "http:" && isLoopbackHost(url.hostname)));
 }
 
 /** Each item `scheme://host[:port]`, exactly as a browser sends it in `Origin`. */

@@ -6,6 +6,9 @@
  */
 import type { Tool } from "../protocol/sdk.ts";
 import { sha256Hex } from "../cache/sha256.ts";
+import { canonicalJson, sortKeys } from "../cache/canonical-json.ts";
+
+export { canonicalJson };
 
 /** What the lock file keeps of one tool: its fingerprint and the parts it was made of. */
 export interface Pin {
@@ -23,19 +26,6 @@ export const PINNED_PARTS = [
   ["outputSchema", "output schema"],
   ["annotations", "annotations"],
 ] as const;
-
-/** JSON with every object's keys sorted, at every depth: equal values give equal text. */
-export function canonicalJson(value: unknown, indent?: number): string {
-  return JSON.stringify(sortKeys(value), null, indent);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== "object" || value === null) return value;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
-  return Object.fromEntries(keys.map((key) => [key, sortKeys(record[key])]));
-}
 
 /** The pin of a tool as it is listed now. */
 export function pinOf(tool: Tool): Pin {

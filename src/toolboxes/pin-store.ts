@@ -35,7 +35,6 @@ export interface LockSnapshot {
   pinsOf(toolbox: string, server: string): ServerPins | undefined;
 }
 
-export type LockFiles = MutexFiles;
 
 /** The lock file beside a configuration file. */
 export function lockPathFor(configPath: string): string {
@@ -45,7 +44,7 @@ export function lockPathFor(configPath: string): string {
 
 export class PinStore {
   readonly path: string;
-  readonly #files: LockFiles;
+  readonly #files: MutexFiles;
   readonly #say: (line: string) => void;
   /** The text last read: undefined before the first read, null for a file that is not there. */
   #text: string | null | undefined;
@@ -64,7 +63,7 @@ export class PinStore {
   readonly #unwritten: Toolboxes = {};
   #saidUnwritten = false;
 
-  constructor(path: string, files: LockFiles, say: (line: string) => void = () => {}) {
+  constructor(path: string, files: MutexFiles, say: (line: string) => void = () => {}) {
     this.path = path;
     this.#files = files;
     this.#say = say;

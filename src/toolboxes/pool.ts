@@ -109,7 +109,9 @@ export class ServerPool {
     const key = JSON.stringify([definition, declared, client]);
     let entry = this.#entries.get(key);
     if (!entry) {
-      entry = this.#entry(definition, configured, client === null ? merged : forClient(merged, client), user.upstream);
+      // Settings as reconfigure() compares them: before `${WORKBENCH_CLIENT}` is the client's.
+      const settings = processSettingsKey(merged);
+      entry = this.#entry(definition, configured, settings, client === null ? merged : forClient(merged, client), user.upstream);
       this.#entries.set(key, entry);
     }
     if (!entry.users.has(user)) {
@@ -158,7 +160,7 @@ export class ServerPool {
     const retired: SharedServer[] = [];
     for (const [key, entry] of this.#entries) {
       const configured = this.#byKey.get(entry.definition);
-      if (configured && processSettingsKey(sharedConfig(configured.map((one) => one.config))) === entry.settings) {
+      if (configured && settingsOf(configured) === entry.settings) {
         entry.configured = configured;
         continue;
       }
@@ -169,13 +171,11 @@ export class ServerPool {
     return retired;
   }
 
-  #entry(definition: string, configured: Configured[], config: ServerConfig, upstream: Upstream | undefined): Entry {
+  #entry(definition: string, configured: Configured[], settings: string, config: ServerConfig, upstream: Upstream | undefined): Entry {
     const [first] = configured;
     const sessions = upstream ? new ServerUsers(mirroredCapabilities(upstream.capabilities, config.roots)) : undefined;
     const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
     const connectionHost: ConnectionHost = { ...this.#host, upstream: sessions, chatLogin };
-    // As reconfigure() computes it: from the definition before `${WORKBENCH_CLIENT}` is the client's.
-    const settings = processSettingsKey(sharedConfig(configured.map((one) => one.config)));
     const entry: Entry = { definition, configured, settings, users: new Set(), sessions, released: false } as Entry;
     entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config }, {
       connectionHost,
@@ -207,4 +207,9 @@ export class ServerPool {
       void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared).catch(() => {});
     }
   }
+}
+
+/** processSettingsKey of a definition as the toolboxes that list it configure it. */
+function settingsOf(configured: Configured[]): string {
+  return processSettingsKey(sharedConfig(configured.map((one) => one.config)));
 }

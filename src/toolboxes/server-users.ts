@@ -22,10 +22,6 @@ export class ServerUsers implements Upstream {
     this.capabilities = capabilities;
   }
 
-  get size(): number {
-    return this.#members.size;
-  }
-
   sessions(): readonly Upstream[] {
     return [...this.#members.keys()];
   }

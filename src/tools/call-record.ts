@@ -5,7 +5,8 @@
  */
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { AuditEntry, AuditLog, Outcome } from "../trust/audit-log.ts";
-import { resultFacts, utf8Length } from "../trust/result-facts.ts";
+import { resultFacts } from "../trust/result-facts.ts";
+import { utf8Bytes } from "../transport/utf8.ts";
 import { serverRedactor, shownValue } from "../trust/shown-arguments.ts";
 import type { Result, ToolContext } from "./tool.ts";
 
@@ -51,5 +52,5 @@ export function recordCall(log: AuditLog, call: FinishedCall): void {
 }
 
 function errorResultBytes(text: string): number {
-  return utf8Length(JSON.stringify({ content: [{ type: "text", text }], isError: true }));
+  return utf8Bytes(JSON.stringify({ content: [{ type: "text", text }], isError: true }));
 }

@@ -93,9 +93,8 @@ export const openToolbox: Tool<typeof schema, OpenToolboxValue> = {
       return Failure(toolboxNotFound(ctx.config, toolbox_name));
     }
     const toolbox = await ctx.registry.open(toolbox_name);
-    if (toolbox.servers.length > 0 && !anyConnected(toolbox)) {
-      return Failure(`All servers in toolbox '${toolbox_name}' failed to connect:\n${connectErrors(toolbox).join("\n")}`);
-    }
+    const failed = allFailed(toolbox);
+    if (failed) return Failure(failed);
     const value = describeToolbox(toolbox, tools ? { tools } : { detail: detail ?? config.openDetail });
     // Code mode: the same tools as TypeScript, what a run_code script is written against.
     if (config.codeMode && !tools) value.declarations = declarationsOf(toolbox);
@@ -193,13 +192,19 @@ function listingCounts(toolbox: OpenToolbox): Record<string, ListingCounts> | un
   return Object.keys(counts).length > 0 ? counts : undefined;
 }
 
+/** The answer for a toolbox none of whose servers connected; undefined when one did (or it has none). */
+export function allFailed(toolbox: OpenToolbox): string | undefined {
+  if (toolbox.servers.length === 0 || anyConnected(toolbox)) return undefined;
+  return `All servers in toolbox '${toolbox.name}' failed to connect:\n${connectErrors(toolbox).join("\n")}`;
+}
+
 function connectErrors(toolbox: OpenToolbox): string[] {
   return toolbox.servers.filter((server) => !server.connection)
     .map((server) => `Failed to connect to server '${server.name}' in toolbox '${toolbox.name}': ${server.error}`);
 }
 
 /** The declarations of the connected servers' tools (after filters). */
-export function declarationsOf(toolbox: OpenToolbox): string {
+function declarationsOf(toolbox: OpenToolbox): string {
   const servers = toolbox.servers.filter((server) => server.connection);
   return toolboxDeclarations(servers.map((server) => ({ name: server.name, tools: server.tools })));
 }

@@ -8,16 +8,12 @@ import { didYouMean } from "../config/suggest.ts";
 import { Failure, type Result, Success, type ToolContext } from "./tool.ts";
 import type { ToolId } from "./tool-call.ts";
 import { READ_RESULT, readPage } from "./page-result.ts";
-import { closestToolbox } from "./lookup.ts";
+import { useToolToolboxNotFound } from "./lookup.ts";
 import { MAX_AGE_MS } from "./result-store.ts";
 
 export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Result<CallToolResult> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
-  if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) {
-    return Failure(
-      `Error executing tool: Toolbox '${id.toolbox}' not found in configuration${closestToolbox(ctx.config, id.toolbox)}`,
-    );
-  }
+  if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.config, id.toolbox));
   if (id.name !== READ_RESULT) {
     return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${didYouMean(id.name, [READ_RESULT]) || `. Its only tool is '${READ_RESULT}'`}`);
   }

@@ -34,7 +34,7 @@ export interface StoreLimits {
 }
 
 /** The length of an item in positions: a text counts its characters (UTF-16 units), any other item 1. */
-export function itemLength(item: ContentBlock): number {
+function itemLength(item: ContentBlock): number {
   return item.type === "text" ? item.text.length : 1;
 }
 
@@ -50,10 +50,6 @@ export class ResultStore {
 
   constructor(limits: Partial<StoreLimits> = {}) {
     this.#limits = { maxBytes: MAX_BYTES, maxAgeMs: MAX_AGE_MS, now: () => Date.now(), ...limits };
-  }
-
-  get limits(): Readonly<StoreLimits> {
-    return this.#limits;
   }
 
   /** Bytes held now, for tests and figures. */

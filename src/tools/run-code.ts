@@ -10,6 +10,7 @@ import type { WorkbenchConfig } from "../config/index.ts";
 import { Failure, Success, type Tool, type ToolContext } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { toolboxNotFound } from "./lookup.ts";
+import { allFailed } from "./open-toolbox.ts";
 import { callTool } from "./tool-call.ts";
 import { pageResult, toolboxResultLimit } from "./page-result.ts";
 import { runInSandbox, type ScriptOutcome } from "../code/sandbox.ts";
@@ -44,10 +45,8 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
     // Opened each time: a server stopped for being idle (or lost) starts again, as use_tool would start it.
     const toolbox = await ctx.registry.open(name);
     // As open_toolbox says it: a script against no server at all would only fail on `tools`.
-    if (toolbox.servers.length > 0 && !toolbox.servers.some((server) => server.connection)) {
-      const errors = toolbox.servers.map((server) => `Failed to connect to server '${server.name}' in toolbox '${name}': ${server.error}`);
-      return Failure(`All servers in toolbox '${name}' failed to connect:\n${errors.join("\n")}`);
-    }
+    const failed = allFailed(toolbox);
+    if (failed) return Failure(failed);
     const outcome = await runInSandbox({
       code,
       servers: toolNames(toolbox),
@@ -89,7 +88,7 @@ async function innerCall(id: { toolbox: string; server: string; name: string }, 
 }
 
 /** The script's value, logs and call count as structuredContent and the same JSON as text; a failure with the logs so far. */
-export function presentOutcome(outcome: ScriptOutcome): CallToolResult {
+function presentOutcome(outcome: ScriptOutcome): CallToolResult {
   if (outcome.ok) {
     const value = { result: outcome.result, logs: outcome.logs, calls: outcome.calls };
     return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };

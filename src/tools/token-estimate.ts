@@ -1,4 +1,7 @@
 /** The one token estimate of the workbench: the context figures and the result cap (maxResultTokens) both count with it. */
+import { utf8Bytes } from "../transport/utf8.ts";
+
+export { isLowSurrogate, utf8Bytes } from "../transport/utf8.ts";
 
 /**
  * Tokens, estimated as the UTF-8 bytes of the value's compact JSON divided by 4, rounded up: about
@@ -8,25 +11,6 @@ export function estimateTokens(value: unknown): number {
   return Math.ceil(jsonBytes(JSON.stringify(value)) / 4);
 }
 
-/** UTF-8 bytes of a string, without encoding it: a result of many megabytes is measured at no copy. */
-export function utf8Bytes(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
-      bytes += 2; // a pair: 4 bytes for 2 code units
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
-}
-
 function jsonBytes(json: string | undefined): number {
   return json === undefined ? 0 : utf8Bytes(json);
-}
-
-export function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }

@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { Failure, type Result, Success, type ToolContext } from "./tool.ts";
-import { closestToolbox } from "./lookup.ts";
+import { useToolToolboxNotFound } from "./lookup.ts";
 import { alternatives, didYouMean } from "../config/suggest.ts";
 import { checkArguments } from "./argument-check.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";
@@ -38,11 +38,7 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
 
 async function reach(id: ToolId, args: Record<string, unknown>, ctx: ToolContext, note: CallNote): Promise<Result<CallToolResult>> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
-  if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) {
-    return Failure(
-      `Error executing tool: Toolbox '${id.toolbox}' not found in configuration${closestToolbox(ctx.config, id.toolbox)}`,
-    );
-  }
+  if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.config, id.toolbox));
   const toolbox = ctx.registry.get(id.toolbox) ?? (ctx.opensToolboxes?.() ? await ctx.registry.open(id.toolbox) : undefined);
   if (!toolbox) {
     return Failure(

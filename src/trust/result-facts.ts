@@ -4,6 +4,7 @@
  * see transport/raw-json.ts) is measured and searched in its bytes, never parsed.
  */
 import { rawIncludes, rawJsonOf } from "../transport/raw-json.ts";
+import { utf8Bytes } from "../transport/utf8.ts";
 
 export interface ResultFacts {
   bytes: number;
@@ -18,21 +19,5 @@ export function resultFacts(result: object): ResultFacts {
     const isError = rawIncludes(result, '"isError":true') === true || rawIncludes(result, '"isError": true') === true;
     return { bytes, isError };
   }
-  return { bytes: utf8Length(JSON.stringify(result) ?? ""), isError: (result as { isError?: unknown }).isError === true };
-}
-
-/** The UTF-8 size of a string, without encoding it. */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      // A surrogate pair: two UTF-16 units, four bytes.
-      bytes += 2;
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
+  return { bytes: utf8Bytes(JSON.stringify(result) ?? ""), isError: (result as { isError?: unknown }).isError === true };
 }

@@ -2,17 +2,15 @@
  * Who a session works for. Over stdio that is the one local user, who may use every toolbox; a
  * team served over HTTP has one identity per token (its name in `serve.clients`, or the token's
  * subject) with the toolboxes it was granted. The name keeps clients' server processes apart and
- * is `${WORKBENCH_CLIENT}` in a server's env and args.
+ * is `${WORKBENCH_CLIENT}` in a server's env and args. (Its shape is in access/identity.ts, below
+ * this folder, where the authenticator that makes identities from tokens uses it too.)
  */
-export interface ClientIdentity {
-  /** The client's name: a key of `serve.clients`, a token's subject, or "local" over stdio. */
-  readonly name: string;
-  /** The toolboxes it may see and use: "*" for every one. */
-  readonly toolboxes: "*" | readonly string[];
-}
+import { type Identity, LOCAL_USER } from "./access/identity.ts";
 
-/** The user at the other end of stdio. */
-export const LOCAL_CLIENT: ClientIdentity = { name: "local", toolboxes: "*" };
+export type ClientIdentity = Identity;
+
+/** The user at the other end of stdio, and of loopback served without tokens. */
+export const LOCAL_CLIENT: ClientIdentity = LOCAL_USER;
 
 /**
  * Who sent an HTTP request, from its headers: the identity, or the response that refuses it

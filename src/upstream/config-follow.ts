@@ -34,8 +34,6 @@ export interface FollowOptions {
 
 export interface Following {
   stop(): void;
-  /** Resolves when the servers retired so far have stopped. */
-  drained(): Promise<void>;
 }
 
 /** The keys read once, when serving starts. */
@@ -44,7 +42,6 @@ const AT_NEXT_START = ["serve", "auditLog", "auditArguments"] as const;
 export function followConfigFile(options: FollowOptions): Following {
   const { path, live, pool, say } = options;
   const drainMs = options.drainMs ?? DRAIN_MS;
-  const stopping = new Set<Promise<void>>();
   const started = live.current;
   const apply = (config: WorkbenchConfig) => {
     // A save that changed nothing loaded (a touch, whitespace, a comment-like key order) is no change.
@@ -56,10 +53,7 @@ export function followConfigFile(options: FollowOptions): Following {
     // Read once at start: who may connect over HTTP, and the audit log. Said, never ignored silently.
     const later = AT_NEXT_START.filter((key) => JSON.stringify(config[key]) !== JSON.stringify(started[key]));
     if (later.length > 0) say(`${NAME}: ${later.map((key) => `'${key}'`).join(", ")} changed: applies at the next start, not while serving`);
-    for (const shared of retired) {
-      const done = retire(shared, drainMs, say).finally(() => stopping.delete(done));
-      stopping.add(done);
-    }
+    for (const shared of retired) void retire(shared, drainMs, say);
   };
   const watch = watchConfigFile({
     path,
@@ -73,12 +67,7 @@ export function followConfigFile(options: FollowOptions): Following {
       say(`${NAME}: The configuration in force stays until '${path}' is valid again`);
     },
   });
-  return {
-    stop: () => watch.stop(),
-    drained: async () => {
-      await Promise.allSettled([...stopping]);
-    },
-  };
+  return { stop: () => watch.stop() };
 }
 
 /** Its calls in flight finish (bounded), then it stops. */

@@ -5,7 +5,7 @@
  * it (capabilities, log level, roots), its open toolboxes and subscriptions, and its calls. The
  * servers behind it come from the process's pool, shared with other sessions that declared the same.
  */
-import { type ClientCapabilities, ListToolsRequestSchema, Server } from "../protocol/sdk.ts";
+import { ListToolsRequestSchema, Server } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import { ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { ServerPool } from "../toolboxes/pool.ts";
@@ -119,11 +119,10 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const capabilities = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES };
   // The tool counts depend on the client (some servers list tools by its capabilities): the gate
   // asks for them as it answers initialize or server/discover, when the client's capabilities are
-  // known as the servers will be given them (upstream.capabilities); the Server's are for no client.
-  const instructionsFor = (client: ClientCapabilities | undefined) => buildInstructions(live.current, configPath, options.figures?.(client));
-  const instructions = instructionsFor(undefined);
-  const server = new Server(serverInfo, { capabilities, instructions, jsonSchemaValidator: lazySchemaValidator });
-  const forClient = () => instructionsFor(options.upstream ? options.upstream.capabilities : server.getClientCapabilities());
+  // known as the servers will be given them (upstream.capabilities). The Server has none of its own.
+  const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: lazySchemaValidator });
+  const forClient = () =>
+    buildInstructions(live.current, configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
   // Both eras on one connection: the gate speaks 2026-07-28 when the client's first message does.
   const gate = new UpstreamGate(transport, {
     capabilities,

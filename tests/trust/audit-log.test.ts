@@ -2,7 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { type AuditEntry, AuditLog, openAuditLog } from "../../src/trust/audit-log.ts";
-import { resultFacts, utf8Length } from "../../src/trust/result-facts.ts";
+import { resultFacts } from "../../src/trust/result-facts.ts";
+import { utf8Bytes } from "../../src/transport/utf8.ts";
 import { looksSecret, serverRedactor, shownValue } from "../../src/trust/shown-arguments.ts";
 import { lazyJsonObject } from "../../src/transport/raw-json.ts";
 import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
@@ -79,7 +80,7 @@ test("audit log: arguments masked by key and by the server's configured secrets"
 });
 
 test("audit log: a result's size in UTF-8 bytes and its isError, read from a raw result without parsing it", () => {
-  for (const text of ["", "abc", "é", "€", "😀", "a😀é€"]) assert.equal(utf8Length(text), new TextEncoder().encode(text).length, text);
+  for (const text of ["", "abc", "é", "€", "😀", "a😀é€"]) assert.equal(utf8Bytes(text), new TextEncoder().encode(text).length, text);
   const result = { content: [{ type: "text", text: "héllo" }], isError: true };
   assert.deepEqual(resultFacts(result), { bytes: new TextEncoder().encode(JSON.stringify(result)).length, isError: true });
   const bytes = new TextEncoder().encode('{"content":[{"type":"text","text":"say \\"isError\\":true"}]}');

@@ -143,15 +143,9 @@ export class EventWatcher {
     this.#data = [];
     this.#dataBytes = 0;
     if (!looked || data.length === 0) return;
-    const text = new TextDecoder().decode(data.length === 1 ? data[0] : concatBytes(data));
-    if (!text.includes('"method"')) return;
-    try {
-      const message = JSON.parse(text) as { id?: unknown; method?: unknown };
-      const { id } = message;
-      if (typeof message.method === "string" && (typeof id === "string" || typeof id === "number")) this.#found(id);
-    } catch {
-      // Not JSON: the SDK reports it.
-    }
+    // Not JSON, or no request: nothing found (the SDK reports what it cannot read).
+    const id = requestIdOf(new TextDecoder().decode(data.length === 1 ? data[0] : concatBytes(data)));
+    if (id !== undefined) this.#found(id);
   }
 }
 

@@ -12,19 +12,9 @@ import { type JwtOptions, JwtVerifier, looksLikeJwt } from "./jwt.ts";
 import { originRefusal } from "./origin.ts";
 import { forbidden, insufficientScope, keysUnavailable, unauthorized } from "./refusals.ts";
 import { type DigestCompare, StaticTokens } from "./static-tokens.ts";
-import { LOCAL_CLIENT_NAME } from "../../config/client-variable.ts";
+import { type Identity, LOCAL_USER } from "./identity.ts";
 
-/**
- * The shape of ClientIdentity (upstream/client-identity.ts, which sits above this folder and so
- * cannot be imported here): what an authenticator answers is one.
- */
-export interface Identity {
-  readonly name: string;
-  readonly toolboxes: "*" | readonly string[];
-}
-
-/** The user at the other end of loopback without tokens: LOCAL_CLIENT. */
-export const LOCAL_USER: Identity = { name: "local", toolboxes: "*" };
+export { type Identity, LOCAL_USER };
 
 export const SCOPE_PREFIX = "toolbox:";
 export const ALL_TOOLBOXES_SCOPE = `${SCOPE_PREFIX}*`;
@@ -62,8 +52,8 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
     if (!isSafeClientName(outcome.subject)) {
       return forbidden("The token's subject cannot name a client: it holds '/', '\\' or control characters, or is '.' or '..'");
     }
-    if (outcome.subject === LOCAL_CLIENT_NAME) {
-      return forbidden(`The token's subject '${LOCAL_CLIENT_NAME}' is the name of the user over stdio: the two would share its processes and files`);
+    if (outcome.subject === LOCAL_USER.name) {
+      return forbidden(`The token's subject '${LOCAL_USER.name}' is the name of the user over stdio: the two would share its processes and files`);
     }
     if (clients.has(outcome.subject)) {
       return forbidden(`The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`);

@@ -3,7 +3,7 @@
  * or `serve.oauth`, anyone who reaches the address could use every toolbox.
  */
 import type { ServeConfig } from "../../config/index.ts";
-import { isLoopbackHost } from "./loopback.ts";
+import { isLoopbackHost } from "../../config/loopback.ts";
 
 /** Whether requests must carry a token: static clients or an authorization server are configured. */
 export function tokensRequired(serve: ServeConfig | undefined): boolean {

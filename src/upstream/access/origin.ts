@@ -4,7 +4,7 @@
  * refused; a request without one (an MCP client that is not a browser) passes.
  */
 import type { ServeConfig } from "../../config/index.ts";
-import { isLoopbackHost } from "./loopback.ts";
+import { isLoopbackHost } from "../../config/loopback.ts";
 import { foreignOrigin } from "./refusals.ts";
 
 /** 403 for a foreign Origin, or undefined when the request may go on. */

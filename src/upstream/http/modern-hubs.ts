@@ -18,6 +18,7 @@ import { type Tracked, TrackedSet } from "./tracked-set.ts";
 import type { UpstreamSession } from "../session.ts";
 import type { OpenSession } from "./legacy-sessions.ts";
 import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR } from "./replies.ts";
+import { canonicalJson } from "../../cache/canonical-json.ts";
 
 interface Hub extends Tracked {
   key: string;
@@ -161,14 +162,7 @@ export class ModernHubs extends TrackedSet<Hub> {
 /** One hub per client and the capabilities its requests declare. */
 function hubKey(client: ClientIdentity, body: unknown): string {
   const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
-  return `${grantKey(client)}\n${stableJson(meta?.[CLIENT_CAPABILITIES_KEY] ?? {})}`;
-}
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (typeof value !== "object" || value === null) return JSON.stringify(value);
-  const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(",")}}`;
+  return `${grantKey(client)}\n${canonicalJson(meta?.[CLIENT_CAPABILITIES_KEY] ?? {})}`;
 }
 
 function progressTokenOf(message: Message): string | number | undefined {

@@ -11,10 +11,7 @@ import type { ListingCache } from "../../cache/listing-cache.ts";
 import { BoundedLog } from "../../transport/bounded-log.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { openSession } from "../session.ts";
-import { followConfigFile, liveFigures } from "../config-follow.ts";
-import { LiveConfig } from "../../config/live.ts";
-import { cachedDeclarations } from "../code-declarations.ts";
-import { openAuditLog } from "../../trust/audit-log.ts";
+import { startServing } from "../serving.ts";
 import { authenticatorFor, bindingRefusal, protectedResourceMetadata, RESOURCE_METADATA_PATH } from "../access/index.ts";
 import { ENDPOINT_PATH, httpEndpoint } from "./endpoint.ts";
 
@@ -33,7 +30,7 @@ export async function serveHttp(
   parts: { pool: ServerPool; cache: ListingCache },
 ): Promise<number> {
   const { path, config } = loaded;
-  const { pool, cache } = parts;
+  const { pool } = parts;
   const say = (text: string) => platform.writeStderr(`${text}\n`);
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const refused = bindingRefusal(address.hostname, config.serve);
@@ -41,27 +38,17 @@ export async function serveHttp(
     say(`${NAME}: ${refused}`);
     return 2;
   }
+  const serving = await startServing(platform, loaded, parts);
   // Who may connect is read at start (a change to the `serve` key applies at the next start); the
   // toolboxes a scope may grant are those configured now.
-  const live = new LiveConfig(config);
-  const scoped = { get toolboxes() { return Object.keys(live.current.toolboxes); } };
-  const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
-  const figures = await liveFigures(live, cache);
-  const declarations = await cachedDeclarations(config, cache);
-  const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
+  const scoped = { get toolboxes() { return Object.keys(serving.live.current.toolboxes); } };
   const endpoint = httpEndpoint({
     authenticate: authenticatorFor(config.serve, scoped),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
     onError: (error) => log.line(`A request failed: ${error.message}`),
     open: (transport, client, onClose) =>
       openSession(transport, {
-        config: live,
-        audit,
-        configPath: path,
-        pool,
-        figures,
-        declarations,
-        cache,
+        ...serving.sessions,
         client,
         stateless: true,
         onClose,
@@ -77,18 +64,14 @@ export async function serveHttp(
     listener = await platform.listen(handle, address.hostname, address.port);
   } catch (error) {
     say(`${NAME}: Cannot listen on ${hostPort(address)}: ${error instanceof Error ? error.message : String(error)}`);
-    following.stop();
     await endpoint.close();
+    await serving.finish();
     return 1;
   }
   const url = `http://${hostPort({ hostname: address.hostname, port: listener.port })}${ENDPOINT_PATH}`;
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path} at ${url}`);
   platform.startupDone();
-  let stop!: (reason: string) => void;
-  const stopped = new Promise<string>((resolve) => (stop = resolve));
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => stop(signal));
-  const reason = await stopped;
-  following.stop();
+  const reason = await serving.stopped;
   log.flush();
   say(`${NAME}: stopping (${reason}): calls in flight have ${STOP_GRACE_MS / 1000} s to finish`);
   const left = await endpoint.drain(STOP_GRACE_MS);
@@ -96,7 +79,7 @@ export async function serveHttp(
   await endpoint.close();
   await listener.close();
   await pool.closeAll();
-  await audit?.flushed();
+  await serving.finish();
   return 0;
 }
 

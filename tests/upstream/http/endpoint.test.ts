@@ -10,7 +10,7 @@ import { validateConfig } from "../../../src/config/index.ts";
 import { ServerPool } from "../../../src/toolboxes/pool.ts";
 import { openSession } from "../../../src/upstream/session.ts";
 import { type HttpEndpointOptions, httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
-import { openAccess } from "../../../src/upstream/http/open-access.ts";
+import { authenticatorFor } from "../../../src/upstream/access/index.ts";
 
 const config = validateConfig({ toolboxes: { dev: { description: "Nothing behind it", mcpServers: {} } } });
 const URL_ = "http://127.0.0.1:1/mcp";
@@ -26,7 +26,8 @@ const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _
 function endpointWith(options: Partial<HttpEndpointOptions>) {
   const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
   return httpEndpoint({
-    authenticate: openAccess,
+    // No tokens configured: every request is the local user's, as served on loopback.
+    authenticate: authenticatorFor(undefined, { toolboxes: [] }),
     open: (transport, client, onClose) => openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
     ...options,
   });

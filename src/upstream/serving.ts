@@ -1,0 +1,59 @@
+/**
+ * What serving opens before its first session, over stdio and over HTTP alike: the configuration
+ * in force (the file followed, a valid change applied live), the audit log, the instructions'
+ * figures and code mode's declarations from the listing cache, and the stop on a signal.
+ */
+import type { Platform } from "../platform/types.ts";
+import type { WorkbenchConfig } from "../config/index.ts";
+import { LiveConfig } from "../config/live.ts";
+import type { ServerPool } from "../toolboxes/pool.ts";
+import type { ListingCache } from "../cache/listing-cache.ts";
+import { openAuditLog } from "../trust/audit-log.ts";
+import { NAME } from "../protocol/version.ts";
+import { followConfigFile, liveFigures } from "./config-follow.ts";
+import { cachedDeclarations } from "./code-declarations.ts";
+import type { SessionOptions } from "./session.ts";
+
+/** The options every session of the process shares. */
+export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "figures" | "declarations" | "cache">;
+
+export interface Serving {
+  live: LiveConfig;
+  sessions: SharedSessionOptions;
+  /** Resolves with the reason serving is to stop (a signal, or stop() from the caller). */
+  stopped: Promise<string>;
+  stop(reason: string): void;
+  /** After the sessions and servers closed: stops following the file and writes the audit log's last lines. */
+  finish(): Promise<void>;
+}
+
+export async function startServing(
+  platform: Platform,
+  loaded: { path: string; config: WorkbenchConfig },
+  parts: { pool: ServerPool; cache: ListingCache },
+): Promise<Serving> {
+  const { path, config } = loaded;
+  const { pool, cache } = parts;
+  const say = (text: string) => platform.writeStderr(`${text}\n`);
+  // First: a signal while the rest starts is a stop too.
+  let stop!: (reason: string) => void;
+  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) platform.onSignal(signal, () => stop(signal));
+  // The configuration in force: the file is watched and a valid change applies without a restart.
+  const live = new LiveConfig(config);
+  // The audit log's path is the one the workbench started with (a change to it needs a restart).
+  const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
+  const figures = await liveFigures(live, cache);
+  const declarations = await cachedDeclarations(config, cache);
+  const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
+  return {
+    live,
+    sessions: { config: live, audit, configPath: path, pool, figures, declarations, cache },
+    stopped,
+    stop,
+    finish: async () => {
+      following.stop();
+      await audit?.flushed();
+    },
+  };
+}
