@@ -23,8 +23,19 @@ export const CALL_RECHECK_MS = 1_000;
 
 export type ServerPins = Record<string, Pin>;
 type Toolboxes = Record<string, Record<string, ServerPins>>;
+/** The tools' pins by toolbox and server, and the other texts' (prompts, resources, templates, instructions) by textKey. */
+interface Lock {
+  toolboxes: Toolboxes;
+  texts: Toolboxes;
+}
 /** A read of the file, or a write, numbered in the order it began. */
-type Loaded = ({ text: string | null; toolboxes: Toolboxes } | { error: string }) & { seq: number };
+type Loaded = ({ text: string | null; lock: Lock } | { error: string }) & { seq: number };
+
+/** Another toolbox's name for the same server definition: its pins are this one's too. */
+export interface PinPlace {
+  toolbox: string;
+  server: string;
+}
 
 /** The lock as last read: identity changes with each change, so views can keep what they computed. */
 export interface LockSnapshot {
@@ -33,7 +44,16 @@ export interface LockSnapshot {
   /** The file exists but cannot be read or is not a lock file: every pinned server's tools are withheld. */
   error?: string;
   pinsOf(toolbox: string, server: string): ServerPins | undefined;
+  /** The pins of the server's other texts, by textKey; undefined before they were first seen. */
+  textsOf(toolbox: string, server: string): ServerPins | undefined;
 }
+
+/** How a text is keyed among a server's texts: "prompt:NAME", "resource:URI", "template:URI-TEMPLATE", "instructions". */
+export function textKey(kind: string, key?: string): string {
+  return key === undefined ? kind : `${kind}:${key}`;
+}
+
+const emptyLock = (): Lock => ({ toolboxes: {}, texts: {} });
 
 
 /** The lock file beside a configuration file. */
@@ -48,9 +68,9 @@ export class PinStore {
   readonly #say: (line: string) => void;
   /** The text last read: undefined before the first read, null for a file that is not there. */
   #text: string | null | undefined;
-  #toolboxes: Toolboxes = {};
+  #lock: Lock = emptyLock();
   #error?: string;
-  #snapshot: LockSnapshot = { loaded: false, pinsOf: () => undefined };
+  #snapshot: LockSnapshot = { loaded: false, pinsOf: () => undefined, textsOf: () => undefined };
   #reading?: Promise<void>;
   /** When the file was last read (Date.now()), for refresh's maxAgeMs. */
   #readAt = -Infinity;
@@ -60,7 +80,7 @@ export class PinStore {
   /** Writes of this process, one after the other. */
   #writes: Promise<unknown> = Promise.resolve();
   /** First pins this process could not write: kept for its own views, said once. */
-  readonly #unwritten: Toolboxes = {};
+  readonly #unwritten: Lock = emptyLock();
   #saidUnwritten = false;
 
   constructor(path: string, files: MutexFiles, say: (line: string) => void = () => {}) {
@@ -84,19 +104,32 @@ export class PinStore {
   }
 
   /**
-   * The first sight of a server's tools: pins all of them, unless the file (read again first)
-   * pins the server already, whoever wrote it. A file that cannot be written keeps the pins for
-   * this process only, and says so once.
+   * The first sight of a server's tools (and, apart, of its other texts): pins all of them, unless
+   * the file (read again first) pins the server already, whoever wrote it. Pins belong to the
+   * server definition: when another toolbox's name for the same definition (`same`) is pinned,
+   * its pins are copied, not what is listed now, so that a toolbox opened after a change does not
+   * approve it. A file that cannot be written keeps the pins for this process only, and says so once.
    */
-  pinServer(toolbox: string, server: string, tools: Tool[]): Promise<void> {
-    const pins: ServerPins = Object.fromEntries(tools.map((tool) => [tool.name, pinOf(tool)]));
+  pinServer(toolbox: string, server: string, tools: Tool[], texts?: ServerPins, same: PinPlace[] = []): Promise<void> {
     return this.#serial(async () => {
       await this.refresh();
-      if (this.#error || this.#snapshot.pinsOf(toolbox, server)) return;
+      const lock = this.#snapshot;
+      if (this.#error) return;
+      const first = <T>(read: (place: PinPlace) => T | undefined) => same.map(read).find((found) => found !== undefined);
+      const change: Partial<Record<keyof Lock, ServerPins>> = {};
+      if (!lock.pinsOf(toolbox, server)) {
+        change.toolboxes = first((place) => lock.pinsOf(place.toolbox, place.server)) ??
+          Object.fromEntries(tools.map((tool) => [tool.name, pinOf(tool)]));
+      }
+      if (texts && !lock.textsOf(toolbox, server)) change.texts = first((place) => lock.textsOf(place.toolbox, place.server)) ?? texts;
+      if (!change.toolboxes && !change.texts) return;
+      const apply = (next: Lock) => {
+        for (const key of ["toolboxes", "texts"] as const) if (change[key]) ((next[key][toolbox] ??= {})[server]) ??= change[key]!;
+      };
       try {
-        await this.#update((toolboxes) => (((toolboxes[toolbox] ??= {})[server]) ??= pins));
+        await this.#update(apply);
       } catch (error) {
-        (this.#unwritten[toolbox] ??= {})[server] = pins;
+        apply(this.#unwritten);
         this.#publish();
         if (!this.#saidUnwritten) this.#say(`${messageOf(error)}; the pins are kept for this run only`);
         this.#saidUnwritten = true;
@@ -105,16 +138,30 @@ export class PinStore {
   }
 
   /** Records the tools' pins as they are now and forgets `forget`'s; throws when the file cannot be written. */
-  approve(toolbox: string, server: string, pins: ServerPins, forget: string[] = []): Promise<void> {
+  approve(toolbox: string, server: string, pins: ServerPins, forget: string[] = [], texts?: { pins: ServerPins; forget: string[] }): Promise<void> {
     return this.#serial(async () => {
       await this.refresh();
       if (this.#error) throw new Error(this.#error);
-      await this.#update((toolboxes) => {
-        const entry = (toolboxes[toolbox] ??= {})[server] ??= {};
-        // Defined, not assigned: a tool may be called "__proto__".
-        for (const [name, pin] of Object.entries(pins)) Object.defineProperty(entry, name, { value: pin, enumerable: true, writable: true, configurable: true });
-        for (const name of forget) delete entry[name];
+      await this.#update((lock) => {
+        setPins(lock.toolboxes, toolbox, server, pins, forget);
+        if (texts) setPins(lock.texts, toolbox, server, texts.pins, texts.forget);
       });
+    });
+  }
+
+  /**
+   * Pins texts seen for the first time on a server already pinned, without asking: a resource new
+   * to a listing (resources come and go as a server works), a title on a tool pinned before titles
+   * were. What the file already pins is kept. Not written when the file cannot be read.
+   */
+  addPins(toolbox: string, server: string, pins: { tools?: ServerPins; texts?: ServerPins }): Promise<void> {
+    return this.#serial(async () => {
+      await this.refresh();
+      if (this.#error) return;
+      await this.#update((lock) => {
+        if (pins.tools) setPins(lock.toolboxes, toolbox, server, pins.tools, []);
+        if (pins.texts) setPins(lock.texts, toolbox, server, pins.texts, [], true);
+      }).catch((error) => this.#say(messageOf(error)));
     });
   }
 
@@ -128,18 +175,19 @@ export class PinStore {
    * Changes the file as it is now (read again while held, not as last taken: a read begun before
    * could predate another process's write), holding it against other processes' writes meanwhile.
    */
-  async #update(change: (toolboxes: Toolboxes) => void): Promise<void> {
+  async #update(change: (lock: Lock) => void): Promise<void> {
     let failure: string | undefined;
     try {
       await whileHolding(this.path, this.#files, async () => {
         const current = await this.#load();
         this.#take(current);
         if ("error" in current) return void (failure = current.error);
-        const next = structuredClone(current.toolboxes);
+        const next = structuredClone(current.lock);
         change(next);
-        const text = `${canonicalJson({ toolboxes: next, version: VERSION }, 2)}\n`;
+        const texts = Object.keys(next.texts).length > 0 ? { texts: next.texts } : {};
+        const text = `${canonicalJson({ toolboxes: next.toolboxes, ...texts, version: VERSION }, 2)}\n`;
         await this.#files.createFile(this.path, text, { overwrite: true, private: true });
-        this.#take({ text, toolboxes: next, seq: ++this.#began });
+        this.#take({ text, lock: next, seq: ++this.#began });
       });
     } catch (error) {
       throw new Error(`Cannot write the lock file '${this.path}': ${messageOf(error)}`);
@@ -164,12 +212,12 @@ export class PinStore {
       }
       text = null;
     }
-    if (text !== null && text === this.#text) return { text, toolboxes: this.#toolboxes, seq };
-    const parsed = text === null ? {} : parseLock(text);
+    if (text !== null && text === this.#text) return { text, lock: this.#lock, seq };
+    const parsed = text === null ? emptyLock() : parseLock(text);
     if (typeof parsed === "string") {
       return { error: `Invalid lock file '${this.path}': ${parsed}; fix it or delete it to pin every tool again`, seq };
     }
-    return { text, toolboxes: parsed, seq };
+    return { text, lock: parsed, seq };
   }
 
   /** What was read or written becomes the snapshot, if it differs from the last. */
@@ -180,30 +228,48 @@ export class PinStore {
       if (this.#error === loaded.error) return;
       this.#text = undefined;
       this.#error = loaded.error;
-      this.#toolboxes = {};
+      this.#lock = emptyLock();
     } else {
       if (this.#snapshot.loaded && this.#error === undefined && loaded.text === this.#text) return;
       this.#text = loaded.text;
       this.#error = undefined;
-      this.#toolboxes = loaded.toolboxes;
+      this.#lock = loaded.lock;
     }
     this.#publish();
   }
 
   #publish(): void {
-    const toolboxes = this.#toolboxes;
+    const { toolboxes, texts } = this.#lock;
     const unwritten = this.#unwritten;
     const error = this.#error;
     this.#snapshot = {
       loaded: true,
       ...(error !== undefined && { error }),
-      pinsOf: (toolbox, server) => toolboxes[toolbox]?.[server] ?? unwritten[toolbox]?.[server],
+      pinsOf: (toolbox, server) => own(toolboxes, toolbox, server) ?? own(unwritten.toolboxes, toolbox, server),
+      textsOf: (toolbox, server) => own(texts, toolbox, server) ?? own(unwritten.texts, toolbox, server),
     };
   }
 }
 
+/** A server's entry, never one inherited from Object.prototype. */
+function own(toolboxes: Toolboxes, toolbox: string, server: string): ServerPins | undefined {
+  const servers = Object.hasOwn(toolboxes, toolbox) ? toolboxes[toolbox] : undefined;
+  return servers && Object.hasOwn(servers, server) ? servers[server] : undefined;
+}
+
+/** Sets pins (with `onlyNew`, those not pinned yet) and forgets others in one server's entry. */
+function setPins(toolboxes: Toolboxes, toolbox: string, server: string, pins: ServerPins, forget: string[], onlyNew = false): void {
+  const entry = (toolboxes[toolbox] ??= {})[server] ??= {};
+  for (const [name, pin] of Object.entries(pins)) {
+    if (onlyNew && Object.hasOwn(entry, name)) continue;
+    // Defined, not assigned: a tool may be called "__proto__".
+    Object.defineProperty(entry, name, { value: pin, enumerable: true, writable: true, configurable: true });
+  }
+  for (const name of forget) delete entry[name];
+}
+
 /** The pins of a lock file's text, or what is wrong with it. */
-function parseLock(text: string): Toolboxes | string {
+function parseLock(text: string): Lock | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -215,14 +281,18 @@ function parseLock(text: string): Toolboxes | string {
   if (!isObject(value) || value.version !== VERSION || !isObject(value.toolboxes)) {
     return `expected {"toolboxes": {...}, "version": ${VERSION}}`;
   }
-  for (const [toolbox, servers] of Object.entries(value.toolboxes)) {
-    if (!isObject(servers)) return `toolbox '${toolbox}' is not an object`;
-    for (const [server, tools] of Object.entries(servers)) {
-      if (!isObject(tools)) return `server '${toolbox}/${server}' is not an object`;
-      for (const [tool, pin] of Object.entries(tools)) {
-        if (!isObject(pin) || typeof pin.sha256 !== "string") return `tool '${toolbox}/${server}/${tool}' has no sha256`;
+  const texts = value.texts ?? {};
+  if (!isObject(texts)) return `"texts" is not an object`;
+  for (const [section, word] of [[value.toolboxes, "tool"], [texts, "text"]] as const) {
+    for (const [toolbox, servers] of Object.entries(section)) {
+      if (!isObject(servers)) return `toolbox '${toolbox}' is not an object`;
+      for (const [server, tools] of Object.entries(servers)) {
+        if (!isObject(tools)) return `server '${toolbox}/${server}' is not an object`;
+        for (const [tool, pin] of Object.entries(tools)) {
+          if (!isObject(pin) || typeof pin.sha256 !== "string") return `${word} '${toolbox}/${server}/${tool}' has no sha256`;
+        }
       }
     }
   }
-  return value.toolboxes as Toolboxes;
+  return { toolboxes: value.toolboxes as Toolboxes, texts: texts as Toolboxes };
 }

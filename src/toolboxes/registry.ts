@@ -10,6 +10,7 @@ import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/ind
 import { EmptyResultSchema } from "../protocol/sdk.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
+import { sharingKey } from "../config/definition.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";
@@ -229,7 +230,13 @@ export class ToolboxRegistry {
   /** `"pin": false` leaves a server out of the lock: neither read nor written for it. */
   #trustFor(toolbox: string, config: ServerConfig): SlotTrust | undefined {
     const pins = this.#options.pins ?? this.#pool.pins;
-    return pins && config.pin ? { toolbox, pins } : undefined;
+    if (!pins || !config.pin) return undefined;
+    // Pins belong to the definition: the other toolboxes' names for it share them (see PinStore.pinServer).
+    const key = sharingKey(config);
+    const same = this.configured
+      .filter((one) => one.toolbox !== toolbox && one.config.pin && sharingKey(one.config) === key)
+      .map((one) => ({ toolbox: one.toolbox, server: one.server }));
+    return { toolbox, pins, same };
   }
 
   #sharedFor(config: ServerConfig): SharedServer {

@@ -1,33 +1,34 @@
 /**
- * A server as one toolbox sees it: its name there, its toolFilters and pins, its call limits, over
- * the connection that the pool shares among toolboxes and sessions.
+ * A server as one toolbox sees it: its name there, its offer (toolFilters and pins, see offer.ts),
+ * its call limits, over the connection that the pool shares among toolboxes and sessions.
  */
 import type { ServerConfig } from "../config/index.ts";
 import type { CallToolResult, Tool } from "../protocol/sdk.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { CallOptions } from "../downstream/session-options.ts";
 import type { RestartPolicy } from "../downstream/restart-policy.ts";
-import { applyToolFilters } from "./filters.ts";
+import type { ServerListing } from "../downstream/listing.ts";
 import type { SharedServer } from "./shared-server.ts";
-import type { LockSnapshot, PinStore } from "./pin-store.ts";
-import { trustedView, type Withheld } from "./withheld.ts";
+import type { LockSnapshot, PinPlace, PinStore } from "./pin-store.ts";
+import type { Withheld } from "./withheld.ts";
+import { type Listed, type Offer, offerOf, type OfferPins, textPins } from "./offer.ts";
 
-/** Where a slot's pins are: its toolbox's name in the lock file, and the lock. */
+/** Where a slot's pins are: its toolbox's name in the lock, the lock, and the other names of its definition. */
 export interface SlotTrust {
   toolbox: string;
   pins: PinStore;
+  /** The same server definition in other toolboxes (pinned ones): its pins are theirs too. */
+  same: PinPlace[];
 }
 
-/** A server as one toolbox sees it: its name there, its filters and pins, over the shared connection. */
+/** A server as one toolbox sees it: its name there, and its offer (filters and pins) over the shared connection. */
 export class ServerSlot {
   readonly name: string;
   readonly config: ServerConfig;
   readonly shared: SharedServer;
   readonly #trust?: SlotTrust;
-  #viewOf?: Tool[];
-  #viewLock?: LockSnapshot;
-  #view: Tool[] = [];
-  #withheld: Withheld[] = [];
+  #offerOf?: [Tool[], ServerListing | undefined, string | undefined, LockSnapshot | undefined];
+  #offer!: Offer;
 
   constructor(name: string, config: ServerConfig, shared: SharedServer, trust?: SlotTrust) {
     this.name = name;
@@ -52,45 +53,76 @@ export class ServerSlot {
     return this.shared.startMs;
   }
 
-  /** The server's tools through this toolbox's toolFilters, as last listed, without those withheld. */
-  get tools(): Tool[] {
-    const all = this.shared.tools;
+  /** What the server offers this toolbox now, as last listed (see offer.ts); made again when the listing or the lock changed. */
+  get offer(): Offer {
+    const { tools, listing } = this.shared;
+    const instructions = this.shared.connection?.instructions;
     const lock = this.#trust?.pins.snapshot;
-    if (this.#viewOf !== all || this.#viewLock !== lock) {
-      const filtered = applyToolFilters(all, this.config.toolFilters);
-      const view = lock ? trustedView(filtered, lock, this.#trust!.toolbox, this.name) : { offered: filtered, withheld: [] };
-      this.#view = view.offered;
-      this.#withheld = view.withheld;
-      this.#viewOf = all;
-      this.#viewLock = lock;
+    const made = this.#offerOf;
+    if (!made || made[0] !== tools || made[1] !== listing || made[2] !== instructions || made[3] !== lock) {
+      this.#offer = offerOf({ tools, listing, instructions }, this.config.toolFilters, this.#pinsAt(lock));
+      this.#offerOf = [tools, listing, instructions, lock];
     }
-    return this.#view;
+    return this.#offer;
+  }
+
+  /** The same rule for what the listing cache kept of the server (its process is not running). */
+  offerOf(listed: Listed): Offer {
+    return offerOf(listed, this.config.toolFilters, this.#pinsAt(this.#trust?.pins.snapshot));
+  }
+
+  #pinsAt(lock: LockSnapshot | undefined): OfferPins | undefined {
+    return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name };
+  }
+
+  /** The server's tools offered to this toolbox. */
+  get tools(): Tool[] {
+    return this.offer.tools;
   }
 
   /** Tools through this toolbox's toolFilters that changed, or are new, since the server's tools were pinned. */
   get withheld(): Withheld[] {
-    void this.tools;
-    return this.#withheld;
+    return this.offer.withheld;
+  }
+
+  /** Prompts, resources, templates and instructions withheld. */
+  get withheldTexts(): Withheld[] {
+    return this.offer.withheldTexts;
+  }
+
+  /** The prompts, resources and templates offered; undefined before the server first listed them. */
+  get listing(): ServerListing | undefined {
+    return this.offer.listing;
+  }
+
+  /** What the server said about using it when it initialized, if anything and if offered. */
+  get instructions(): string | undefined {
+    return this.offer.instructions;
+  }
+
+  /** The lock as last read, for offers made from the listing cache; read first when it never was. */
+  async lockRead(maxAgeMs = 0): Promise<void> {
+    await this.#trust?.pins.refresh(maxAgeMs);
   }
 
   /**
    * Before the tools are looked at: the lock is read again (unless read less than `maxAgeMs` ago),
-   * so that an approval takes effect without a restart, and a connected server's tools seen for
-   * the first time are pinned.
+   * so that an approval takes effect without a restart, and a connected server's tools and texts
+   * seen for the first time are pinned (as another toolbox pinned the same definition, if one did).
    */
   async trust(maxAgeMs = 0): Promise<void> {
     if (!this.#trust) return;
-    const { pins, toolbox } = this.#trust;
+    const { pins, toolbox, same } = this.#trust;
     await pins.refresh(maxAgeMs);
     const lock = pins.snapshot;
-    if (this.connection && lock.error === undefined && !lock.pinsOf(toolbox, this.name)) {
-      await pins.pinServer(toolbox, this.name, this.shared.tools);
+    if (!this.connection || lock.error !== undefined) return;
+    const listed = { tools: this.shared.tools, listing: this.shared.listing, instructions: this.connection.instructions };
+    const texts = listed.listing ? textPins(listed) : undefined;
+    if (!lock.pinsOf(toolbox, this.name) || (texts && !lock.textsOf(toolbox, this.name))) {
+      await pins.pinServer(toolbox, this.name, this.shared.tools, texts, same);
     }
-  }
-
-  /** What the server said about using it when it initialized, if anything. */
-  get instructions(): string | undefined {
-    return this.shared.connection?.instructions;
+    const firstSeen = this.offer.firstSeen;
+    if (firstSeen) await pins.addPins(toolbox, this.name, firstSeen);
   }
 
   /** Calls a tool with this toolbox's call limits. */

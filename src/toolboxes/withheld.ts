@@ -1,11 +1,9 @@
 /**
- * Which of a server's tools a toolbox offers, by their pins: a tool whose fingerprint changed, or
- * that is new on a server already pinned, is withheld, with why; and the words every place that
- * tells of withheld tools uses (open_toolbox's line, use_tool's refusal, check, approve).
+ * What is withheld (see offer.ts, which decides it), and the words every place that tells of it
+ * uses (open_toolbox's line, use_tool's refusal, check, approve).
  */
 import type { Tool } from "../protocol/sdk.ts";
-import { changedParts, type Pin, pinOf } from "./fingerprint.ts";
-import type { LockSnapshot } from "./pin-store.ts";
+import { KIND_WORDS, type Pin, pinOf, type TextKind } from "./fingerprint.ts";
 
 export interface Withheld {
   name: string;
@@ -13,11 +11,6 @@ export interface Withheld {
   changed: string[];
   /** Why, in a few words: "description changed", "new tool", or the lock file's problem. */
   reason: string;
-}
-
-export interface TrustedView {
-  offered: Tool[];
-  withheld: Withheld[];
 }
 
 /** A tool object is listed once and viewed many times: its pin is made once. */
@@ -30,25 +23,6 @@ export function currentPin(tool: Tool): Pin {
     pins.set(tool, pin);
   }
   return pin;
-}
-
-/** A server not pinned yet offers every tool: its first sight pins them (see ServerSlot.trust). */
-export function trustedView(tools: Tool[], lock: LockSnapshot, toolbox: string, server: string): TrustedView {
-  if (!lock.loaded || lock.error !== undefined) {
-    const reason = lock.error ?? "the lock file is not read yet";
-    return { offered: [], withheld: tools.map((tool) => ({ name: tool.name, changed: [], reason })) };
-  }
-  const pinned = lock.pinsOf(toolbox, server);
-  if (!pinned) return { offered: tools, withheld: [] };
-  const offered: Tool[] = [];
-  const withheld: Withheld[] = [];
-  for (const tool of tools) {
-    const pin = Object.hasOwn(pinned, tool.name) ? pinned[tool.name] : undefined;
-    const changed = pin ? changedParts(pin, currentPin(tool)) : [];
-    if (pin && changed.length === 0) offered.push(tool);
-    else withheld.push({ name: tool.name, changed, reason: pin ? `${changed.join(", ")} changed` : "new tool" });
-  }
-  return { offered, withheld };
 }
 
 /** A name as a shell word: bare when it is safe so, else in single quotes. */
@@ -81,4 +55,22 @@ export function withheldLine(toolbox: string, servers: { name: string; withheld:
   const commands = held.map((server) => approveCommand(toolbox, server.name)).join("; ");
   return `${count} tool${count === 1 ? " is" : "s are"} withheld because ${count === 1 ? "it" : "they"} changed or appeared ` +
     `since the server's tools were pinned: ${which.join(", ")}; the user can review and approve them with: ${commands}`;
+}
+
+/** A text's key (textKey) in words: "prompt 'greet'", "resource 'file:///a'", "the instructions". */
+export function textWords(key: string): string {
+  const cut = key.indexOf(":");
+  if (cut < 0) return `the ${KIND_WORDS[key as TextKind] ?? key}`;
+  const kind = key.slice(0, cut) as TextKind;
+  return `${KIND_WORDS[kind] ?? kind} '${key.slice(cut + 1)}'`;
+}
+
+/** open_toolbox's line for prompts, resources, templates and instructions withheld, and the commands that approve them. */
+export function withheldTextsLine(toolbox: string, servers: { name: string; withheldTexts: Withheld[] }[]): string | undefined {
+  const held = servers.filter((server) => server.withheldTexts.length > 0);
+  if (held.length === 0) return undefined;
+  const which = held.flatMap((server) => server.withheldTexts.map((text) => `${textWords(text.name)} of '${server.name}' (${text.reason})`));
+  const commands = held.map((server) => approveCommand(toolbox, server.name)).join("; ");
+  return `Withheld because they changed or appeared since the server was pinned: ${which.join(", ")}; ` +
+    `the user can review and approve them with: ${commands}`;
 }

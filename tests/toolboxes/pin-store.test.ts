@@ -6,8 +6,15 @@ import { tmpdir } from "node:os";
 import { platform } from "#platform";
 import type { Tool } from "../../src/protocol/sdk.ts";
 import { canonicalJson, changedParts, pinOf } from "../../src/toolboxes/fingerprint.ts";
-import { LOCK_FILE, lockPathFor, PinStore } from "../../src/toolboxes/pin-store.ts";
-import { trustedView, withheldError, withheldLine } from "../../src/toolboxes/withheld.ts";
+import { LOCK_FILE, type LockSnapshot, lockPathFor, PinStore } from "../../src/toolboxes/pin-store.ts";
+import { withheldError, withheldLine } from "../../src/toolboxes/withheld.ts";
+import { offerOf } from "../../src/toolboxes/offer.ts";
+
+/** The tools of a server's offer with no filters, and those withheld. */
+function trustedView(tools: Tool[], lock: LockSnapshot, toolbox: string, server: string) {
+  const offer = offerOf({ tools }, undefined, { lock, toolbox, server });
+  return { offered: offer.tools, withheld: offer.withheld };
+}
 
 const tool = (name: string, description: string, extra: Partial<Tool> = {}): Tool => ({
   name,
@@ -60,7 +67,7 @@ test("lock file: first sight pins every tool; mode 0600, keys sorted at every de
     assert.deepEqual(Object.keys(parsed.toolboxes.dev), ["alpha", "zeta"]);
     assert.deepEqual(Object.keys(parsed.toolboxes.dev.zeta), ["a", "b"]);
     assert.equal(parsed.toolboxes.dev.zeta.b.description, "Second");
-    assert.deepEqual(Object.keys(parsed.toolboxes.dev.zeta.a), ["description", "inputSchema", "sha256"]);
+    assert.deepEqual(Object.keys(parsed.toolboxes.dev.zeta.a), ["description", "inputSchema", "sha256", "v"]);
     assert.deepEqual(parsed.toolboxes.dev.alpha.x.outputSchema, { type: "object" });
   });
 });

@@ -1,0 +1,139 @@
+/**
+ * The offer: what a session may see of one server, decided here and nowhere else. What the server
+ * listed (live, or as the listing cache kept it) passes the toolbox's toolFilters, then the pins:
+ * a tool, prompt, resource, template or instructions text that changed since it was pinned (or a
+ * tool, prompt or template that is new on a pinned server) is withheld. Every surface reads this:
+ * open_toolbox, use_tool's lookup, run_code's declarations, the instructions' figures, prompts,
+ * resources and completions, and the commands (see ServerSlot, which keeps one per server).
+ *
+ * Resources come and go as a server works (a note written, a file added): a new one is offered and
+ * pinned at first sight; one whose name, title or description changed is withheld.
+ */
+import type { Tool } from "../protocol/sdk.ts";
+import type { ServerListing } from "../downstream/listing.ts";
+import { applyToolFilters } from "./filters.ts";
+import { changedParts, legacyMatch, type Pin, pinOf, pinParts, TEXT_PARTS, type TextKind } from "./fingerprint.ts";
+import { type LockSnapshot, type ServerPins, textKey } from "./pin-store.ts";
+import { currentPin, type Withheld } from "./withheld.ts";
+
+/** What a server listed: its tools, its other lists when known, and what it said at initialize. */
+export interface Listed {
+  tools: Tool[];
+  listing?: ServerListing;
+  instructions?: string;
+}
+
+/** Where a server's pins are: its toolbox's name for it in the lock, and the lock as last read. */
+export interface OfferPins {
+  lock: LockSnapshot;
+  toolbox: string;
+  server: string;
+}
+
+export interface Offer {
+  tools: Tool[];
+  listing?: ServerListing;
+  instructions?: string;
+  /** Tools withheld, with why. */
+  withheld: Withheld[];
+  /** Prompts, resources, templates and instructions withheld: `name` is the text's key (see textKey). */
+  withheldTexts: Withheld[];
+  /** Pins to add without asking: resources new to the listing, titles of tools pinned before titles were. */
+  firstSeen?: { tools?: ServerPins; texts?: ServerPins };
+}
+
+/** The pins of a server's texts besides tools, by textKey, as they are listed now. */
+export function textPins(listed: Listed): ServerPins {
+  const pins: ServerPins = {};
+  for (const { key, pin } of textsOf(listed)) pins[key] = pin;
+  return pins;
+}
+
+/** A server's offer through these filters and pins (none: `"pin": false`, every text is offered). */
+export function offerOf(listed: Listed, filters: string[] | undefined, pins: OfferPins | undefined): Offer {
+  const filtered = applyToolFilters(listed.tools, filters);
+  if (!pins) return { tools: filtered, listing: listed.listing, instructions: listed.instructions, withheld: [], withheldTexts: [] };
+  const { lock, toolbox, server } = pins;
+  if (!lock.loaded || lock.error !== undefined) {
+    const reason = lock.error ?? "the lock file is not read yet";
+    const texts = textsOf(listed).map(({ key }) => ({ name: key, changed: [], reason }));
+    return {
+      tools: [],
+      ...(listed.listing && { listing: { prompts: [], resources: [], resourceTemplates: [] } }),
+      withheld: filtered.map((tool) => ({ name: tool.name, changed: [], reason })),
+      withheldTexts: texts,
+    };
+  }
+  const tools = toolView(filtered, lock.pinsOf(toolbox, server));
+  const texts = textView(listed, lock.textsOf(toolbox, server));
+  const firstSeen = tools.upgrade || texts.added ? { tools: tools.upgrade, texts: texts.added } : undefined;
+  return { ...texts.offered, tools: tools.offered, withheld: tools.withheld, withheldTexts: texts.withheld, ...(firstSeen && { firstSeen }) };
+}
+
+/** A server not pinned yet offers every tool: its first sight pins them (see ServerSlot.trust). */
+function toolView(tools: Tool[], pinned: ServerPins | undefined) {
+  if (!pinned) return { offered: tools, withheld: [] as Withheld[] };
+  const offered: Tool[] = [];
+  const withheld: Withheld[] = [];
+  let upgrade: ServerPins | undefined;
+  for (const tool of tools) {
+    const pin = Object.hasOwn(pinned, tool.name) ? pinned[tool.name] : undefined;
+    const changed = pin ? changedParts(pin, currentPin(tool)) : [];
+    if (pin && changed.length === 0) offered.push(tool);
+    else if (pin && legacyMatch(pin, tool)) {
+      offered.push(tool);
+      (upgrade ??= {})[tool.name] = pinOf(tool);
+    } else withheld.push({ name: tool.name, changed, reason: pin ? `${changed.join(", ")} changed` : "new tool" });
+  }
+  return { offered, withheld, upgrade };
+}
+
+interface Text {
+  kind: TextKind;
+  /** Its key among the server's texts (textKey). */
+  key: string;
+  pin: Pin;
+}
+
+/** Texts not pinned yet (a server first seen, or pinned before texts were) are offered: their first sight pins them. */
+function textView(listed: Listed, pinned: ServerPins | undefined) {
+  const kept = new Set<string>();
+  const withheld: Withheld[] = [];
+  let added: ServerPins | undefined;
+  for (const text of textsOf(listed)) {
+    const pin = pinned && Object.hasOwn(pinned, text.key) ? pinned[text.key] : undefined;
+    const changed = pin ? changedParts(pin, text.pin, TEXT_PARTS[text.kind]) : [];
+    if (!pinned || (pin && changed.length === 0)) kept.add(text.key);
+    else if (!pin && text.kind === "resource") {
+      kept.add(text.key);
+      (added ??= {})[text.key] = text.pin;
+    } else withheld.push({ name: text.key, changed, reason: pin ? `${changed.join(", ")} changed` : `new ${text.kind}` });
+  }
+  const keep = <T>(kind: TextKind, items: T[], keyOf: (item: T) => string) => items.filter((item) => kept.has(textKey(kind, keyOf(item))));
+  const { listing, instructions } = listed;
+  const offered = {
+    ...(listing && {
+      listing: {
+        prompts: keep("prompt", listing.prompts, (prompt) => prompt.name),
+        resources: keep("resource", listing.resources, (resource) => resource.uri),
+        resourceTemplates: keep("template", listing.resourceTemplates, (template) => template.uriTemplate),
+      },
+    }),
+    ...(instructions !== undefined && kept.has(textKey("instructions")) && { instructions }),
+  };
+  return { offered, withheld, added };
+}
+
+/** Every text of a listing with its key and pin. */
+function textsOf(listed: Listed): Text[] {
+  const texts: Text[] = [];
+  const add = (kind: TextKind, key: string, value: object) =>
+    texts.push({ kind, key: textKey(kind, key), pin: pinParts(key, value as Record<string, unknown>, TEXT_PARTS[kind]) });
+  for (const prompt of listed.listing?.prompts ?? []) add("prompt", prompt.name, prompt);
+  for (const resource of listed.listing?.resources ?? []) add("resource", resource.uri, resource);
+  for (const template of listed.listing?.resourceTemplates ?? []) add("template", template.uriTemplate, template);
+  if (listed.instructions !== undefined) {
+    texts.push({ kind: "instructions", key: textKey("instructions"), pin: pinParts("instructions", { text: listed.instructions }, TEXT_PARTS.instructions) });
+  }
+  return texts;
+}
