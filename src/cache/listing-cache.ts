@@ -23,6 +23,7 @@ import type { ServerListing } from "../downstream/listing.ts";
 import { sharingKey } from "../config/definition.ts";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/wire.ts";
 import { canonicalJson } from "./canonical-json.ts";
+import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 
 /** Set to use another directory (tests, sandboxes); empty is unset. */
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
@@ -73,20 +74,23 @@ export class ListingCache {
     this.dir = cacheDirectory(host.env, host.os);
   }
 
-  /** The server's tools as last listed, or undefined when unknown (or the cache is unusable). */
-  async read(server: ServerConfig): Promise<Tool[] | undefined> {
-    return (await this.readEntry(server))?.tools;
+  /**
+   * The server's tools as last listed, or undefined when unknown (or the cache is unusable).
+   * `client`: the client whose own process listed them (see #pathOf); none for the local user's.
+   */
+  async read(server: ServerConfig, client?: string): Promise<Tool[] | undefined> {
+    return (await this.readEntry(server, client))?.tools;
   }
 
   /** The server's tools and, when known, its prompts, resources and templates as last listed. */
-  readEntry(server: ServerConfig): Promise<CacheEntry | undefined> {
-    return this.#readEntry(server, true);
+  readEntry(server: ServerConfig, client?: string): Promise<CacheEntry | undefined> {
+    return this.#readEntry(server, true, client);
   }
 
   /** `report`: a file that cannot be read disables the cache (not so before a write, which says why itself). */
-  async #readEntry(server: ServerConfig, report: boolean): Promise<CacheEntry | undefined> {
+  async #readEntry(server: ServerConfig, report: boolean, client?: string): Promise<CacheEntry | undefined> {
     if (!this.dir || this.#disabled) return undefined;
-    const path = this.#pathOf(server);
+    const path = this.#pathOf(server, client);
     let text: string;
     try {
       text = await this.#host.readTextFile(path);
@@ -106,10 +110,10 @@ export class ListingCache {
    * Keeps a server's freshly listed tools, made for `declared` (capabilityKey of what the server
    * was given), next to the lists made for other capabilities; never throws.
    */
-  async remember(server: ServerConfig, tools: Tool[], listing?: ServerListing, declared?: string): Promise<void> {
+  async remember(server: ServerConfig, tools: Tool[], listing?: ServerListing, declared?: string, client?: string): Promise<void> {
     if (!this.dir || this.#disabled) return;
-    const path = this.#pathOf(server);
-    if (!this.#lists.has(path)) await this.#readEntry(server, false);
+    const path = this.#pathOf(server, client);
+    if (!this.#lists.has(path)) await this.#readEntry(server, false, client);
     // The current list last: the oldest of the others go first past MAX_LISTS.
     const lists = Object.entries(this.#lists.get(path) ?? {}).filter(([key]) => key !== declared);
     const others = Object.fromEntries(lists.slice(Math.max(0, lists.length - (MAX_LISTS - 1))));
@@ -170,10 +174,18 @@ export class ListingCache {
     return writing.finally(() => this.#writing.delete(writing));
   }
 
-  #pathOf(server: ServerConfig): string {
+  /**
+   * One file per definition, and per client for a server whose process is the client's own (not
+   * `"share": "all"`): what it lists (a client's notes, files, resources) is that client's, and is
+   * never read for another, live or after a restart. The local user's files have no client part.
+   */
+  #pathOf(server: ServerConfig, client?: string): string {
+    const separator = this.#host.os === "windows" ? "\\" : "/";
+    if (client !== undefined && client !== LOCAL_CLIENT_NAME && server.share !== "all") {
+      return `${this.dir}${separator}${sha256Hex(JSON.stringify([definitionKey(server), client]))}.json`;
+    }
     let path = this.#paths.get(server);
     if (!path) {
-      const separator = this.#host.os === "windows" ? "\\" : "/";
       path = `${this.dir}${separator}${definitionKey(server)}.json`;
       this.#paths.set(server, path);
     }

@@ -99,11 +99,11 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       startMs: slot.startMs ?? 0,
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
-      withheld: slot.withheld.map((tool) => ({
-        tool: tool.name,
-        reason: tool.reason,
-        approve: approveCommand(toolbox.name, slot.name, tool.name),
-      })),
+      withheld: [
+        ...slot.withheld.map((tool) => ({ tool: tool.name, reason: tool.reason, approve: approveCommand(toolbox.name, slot.name, tool.name) })),
+        // Prompts, resources, templates and instructions: approved with their server's tools.
+        ...slot.withheldTexts.map((text) => ({ tool: text.name, reason: text.reason, approve: approveCommand(toolbox.name, slot.name) })),
+      ],
     };
   });
 }

@@ -13,7 +13,9 @@ import type { Tool } from "../protocol/sdk.ts";
 import type { ServerListing } from "../downstream/listing.ts";
 import { applyToolFilters } from "./filters.ts";
 import { changedParts, legacyMatch, type Pin, pinOf, pinParts, TEXT_PARTS, type TextKind } from "./fingerprint.ts";
-import { type LockSnapshot, type ServerPins, textKey } from "./pin-store.ts";
+import { type LockSnapshot, type PinPlace, type PinStore, type ServerPins, textKey } from "./pin-store.ts";
+import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
+import { sharingKey } from "../config/definition.ts";
 import { currentPin, type Withheld } from "./withheld.ts";
 
 /** What a server listed: its tools, its other lists when known, and what it said at initialize. */
@@ -28,6 +30,8 @@ export interface OfferPins {
   lock: LockSnapshot;
   toolbox: string;
   server: string;
+  /** The same definition's other names: their pins stand until this name has its own (pins belong to the definition). */
+  same?: PinPlace[];
 }
 
 export interface Offer {
@@ -64,8 +68,10 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
       withheldTexts: texts,
     };
   }
-  const tools = toolView(filtered, lock.pinsOf(toolbox, server));
-  const texts = textView(listed, lock.textsOf(toolbox, server));
+  const pinsOf = (read: (toolbox: string, server: string) => ServerPins | undefined) =>
+    read(toolbox, server) ?? pins.same?.map((place) => read(place.toolbox, place.server)).find((found) => found !== undefined);
+  const tools = toolView(filtered, pinsOf(lock.pinsOf));
+  const texts = textView(listed, pinsOf(lock.textsOf));
   const firstSeen = tools.upgrade || texts.added ? { tools: tools.upgrade, texts: texts.added } : undefined;
   return { ...texts.offered, tools: tools.offered, withheld: tools.withheld, withheldTexts: texts.withheld, ...(firstSeen && { firstSeen }) };
 }
@@ -136,4 +142,21 @@ function textsOf(listed: Listed): Text[] {
     texts.push({ kind: "instructions", key: textKey("instructions"), pin: pinParts("instructions", { text: listed.instructions }, TEXT_PARTS.instructions) });
   }
   return texts;
+}
+
+/** Where a configured server's pins are in this lock; none for `"pin": false` or without a lock. */
+export function pinsAt(pins: PinStore | undefined, config: WorkbenchConfig, toolbox: string, server: string): OfferPins | undefined {
+  const definition = config.toolboxes[toolbox].mcpServers[server];
+  return pins && definition.pin ? { lock: pins.snapshot, toolbox, server, same: samePlaces(config, toolbox, definition) } : undefined;
+}
+
+/** The other toolboxes' pinned names for a server definition: pins belong to the definition. */
+export function samePlaces(config: WorkbenchConfig, toolbox: string, definition: ServerConfig): PinPlace[] {
+  const key = sharingKey(definition);
+  const places: PinPlace[] = [];
+  for (const [name, { mcpServers }] of Object.entries(config.toolboxes)) {
+    if (name === toolbox) continue;
+    for (const [server, other] of Object.entries(mcpServers)) if (other.pin && sharingKey(other) === key) places.push({ toolbox: name, server });
+  }
+  return places;
 }

@@ -111,7 +111,7 @@ export class ServerPool {
     if (!entry) {
       // Settings as reconfigure() compares them: before `${WORKBENCH_CLIENT}` is the client's.
       const settings = processSettingsKey(merged);
-      entry = this.#entry(definition, configured, settings, client === null ? merged : forClient(merged, client), user.upstream);
+      entry = this.#entry(definition, configured, settings, client === null ? merged : forClient(merged, client), user.upstream, client);
       this.#entries.set(key, entry);
     }
     if (!entry.users.has(user)) {
@@ -171,7 +171,7 @@ export class ServerPool {
     return retired;
   }
 
-  #entry(definition: string, configured: Configured[], settings: string, config: ServerConfig, upstream: Upstream | undefined): Entry {
+  #entry(definition: string, configured: Configured[], settings: string, config: ServerConfig, upstream: Upstream | undefined, client: string | null): Entry {
     const [first] = configured;
     const sessions = upstream ? new ServerUsers(mirroredCapabilities(upstream.capabilities, config.roots)) : undefined;
     const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
@@ -181,9 +181,9 @@ export class ServerPool {
       connectionHost,
       live: this.#connections,
       closed: () => this.#closed || entry.released,
-      onListed: (shared) => this.#remember(entry.configured, shared),
+      onListed: (shared) => this.#remember(entry.configured, shared, client),
       onListingChanged: (shared) => {
-        this.#remember(entry.configured, shared);
+        this.#remember(entry.configured, shared, client);
         for (const user of [...entry.users]) user.listingChanged?.(shared);
       },
       onResourceUpdated: (shared, uri) => {
@@ -195,7 +195,7 @@ export class ServerPool {
   }
 
   /** Each configured server of this definition keeps its own view in the listing cache. */
-  #remember(configured: Configured[], shared: SharedServer): void {
+  #remember(configured: Configured[], shared: SharedServer, client: string | null): void {
     const cache = this.#options.cache;
     if (!cache) return;
     // The list is the one made for what this connection declared: the cache keeps one per set.
@@ -204,7 +204,8 @@ export class ServerPool {
       // A process started for one client lists what is that client's (its files, its resources):
       // kept under the definition, it would be shown to another before its own process starts.
       if (usesClient(config)) continue;
-      void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared).catch(() => {});
+      // A process of one client's own is kept for that client alone (see ListingCache).
+      void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared, client ?? undefined).catch(() => {});
     }
   }
 }

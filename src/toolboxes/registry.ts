@@ -10,7 +10,7 @@ import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/ind
 import { EmptyResultSchema } from "../protocol/sdk.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
-import { sharingKey } from "../config/definition.ts";
+import { samePlaces } from "./offer.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";
@@ -119,6 +119,11 @@ export class ToolboxRegistry {
       // Only servers new to it: one stopped for being idle, or given up on, stays as it was.
       for (const slot of toolbox.servers) if (!before.has(slot.shared) && !slot.shared.live) void slot.shared.connect();
     }
+  }
+
+  /** Who the session works for: its name (the local user when not said). */
+  get client(): string | undefined {
+    return this.#options.client?.name;
   }
 
   /** The toolbox if it has been opened (with a server connected then, or none configured). */
@@ -230,13 +235,7 @@ export class ToolboxRegistry {
   /** `"pin": false` leaves a server out of the lock: neither read nor written for it. */
   #trustFor(toolbox: string, config: ServerConfig): SlotTrust | undefined {
     const pins = this.#options.pins ?? this.#pool.pins;
-    if (!pins || !config.pin) return undefined;
-    // Pins belong to the definition: the other toolboxes' names for it share them (see PinStore.pinServer).
-    const key = sharingKey(config);
-    const same = this.configured
-      .filter((one) => one.toolbox !== toolbox && one.config.pin && sharingKey(one.config) === key)
-      .map((one) => ({ toolbox: one.toolbox, server: one.server }));
-    return { toolbox, pins, same };
+    return pins && config.pin ? { toolbox, pins, same: samePlaces(this.#config, toolbox, config) } : undefined;
   }
 
   #sharedFor(config: ServerConfig): SharedServer {

@@ -72,7 +72,7 @@ export class ServerSlot {
   }
 
   #pinsAt(lock: LockSnapshot | undefined): OfferPins | undefined {
-    return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name };
+    return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same };
   }
 
   /** The server's tools offered to this toolbox. */

@@ -13,7 +13,7 @@ import { toolboxListing, toolboxNotFound } from "./lookup.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
 import { summaryLine } from "./summary.ts";
 import { didYouMean } from "../config/suggest.ts";
-import { withheldLine } from "../toolboxes/withheld.ts";
+import { withheldLine, withheldTextsLine } from "../toolboxes/withheld.ts";
 import { toolboxDeclarations } from "../code/declarations.ts";
 
 // detail and tools are explained once, in the tool's description: every byte here is in every session.
@@ -54,6 +54,8 @@ interface ToolboxHeader {
    * how many, which and why, and the command the user approves them with.
    */
   withheld?: string;
+  /** One line when prompts, resources, templates or a server's instructions are withheld, likewise. */
+  withheld_texts?: string;
   /** With code mode on: the toolbox's tools as TypeScript declarations, for run_code scripts. */
   declarations?: string;
 }
@@ -120,8 +122,11 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   if (instructions && !("tools" in view)) header.instructions = instructions;
   const counts = listingCounts(toolbox);
   if (counts && !("tools" in view)) header.prompts_and_resources = counts;
-  const withheld = withheldLine(toolbox.name, toolbox.servers.filter((server) => server.connection));
+  const connected = toolbox.servers.filter((server) => server.connection);
+  const withheld = withheldLine(toolbox.name, connected);
   if (withheld) header.withheld = withheld;
+  const withheldTexts = withheldTextsLine(toolbox.name, connected);
+  if (withheldTexts) header.withheld_texts = withheldTexts;
   const errors = connectErrors(toolbox);
   let result: OpenToolboxValue;
   if ("tools" in view) {
@@ -181,7 +186,7 @@ function serverInstructions(toolbox: OpenToolbox): Record<string, string> | unde
 function listingCounts(toolbox: OpenToolbox): Record<string, ListingCounts> | undefined {
   const counts: Record<string, ListingCounts> = {};
   for (const server of toolbox.servers) {
-    const listing = server.connection ? server.shared.listing : undefined;
+    const listing = server.connection ? server.listing : undefined;
     if (!listing) continue;
     const entry: ListingCounts = {};
     if (listing.prompts.length > 0) entry.prompts = listing.prompts.length;

@@ -10,6 +10,7 @@ import { watchConfigFile } from "../config/watch.ts";
 import type { ServerPool } from "../toolboxes/pool.ts";
 import type { SharedServer } from "../toolboxes/shared-server.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
+import type { PinStore } from "../toolboxes/pin-store.ts";
 import { type FiguresFor, toolboxFigures } from "./toolbox-figures.ts";
 import { NAME } from "../protocol/version.ts";
 
@@ -80,10 +81,10 @@ async function retire(shared: SharedServer, drainMs: number, say: (text: string)
 }
 
 /** The instructions' figures for the configuration in force: read again from the cache when it changes. */
-export async function liveFigures(live: LiveConfig, cache: ListingCache): Promise<FiguresFor> {
-  let figures = await toolboxFigures(live.current, cache);
+export async function liveFigures(live: LiveConfig, cache: ListingCache, pins?: PinStore): Promise<FiguresFor> {
+  let figures = await toolboxFigures(live.current, cache, pins);
   live.onChange((next) => {
-    void toolboxFigures(next, cache).then((made) => {
+    void toolboxFigures(next, cache, pins).then((made) => {
       if (live.current === next) figures = made;
     }).catch(() => {});
   });

@@ -43,8 +43,8 @@ export async function startServing(
   const live = new LiveConfig(config);
   // The audit log's path is the one the workbench started with (a change to it needs a restart).
   const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
-  const figures = await liveFigures(live, cache);
-  const declarations = await cachedDeclarations(config, cache);
+  const figures = await liveFigures(live, cache, pool.pins);
+  const declarations = await cachedDeclarations(config, cache, pool.pins);
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,

@@ -18,6 +18,8 @@ import { sharingKey } from "../config/definition.ts";
 import { mirroredCapabilities } from "../downstream/relay.ts";
 import { toolInfo } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../tools/token-estimate.ts";
+import type { PinStore } from "../toolboxes/pin-store.ts";
+import { offerOf, pinsAt } from "../toolboxes/offer.ts";
 
 // Where the estimate lives now (the result cap counts with it too); read from here by check and tests.
 export { estimateTokens };
@@ -33,8 +35,9 @@ export interface ToolboxFigures {
 /** The figures for a client that declared `client` (undefined: none known yet). */
 export type FiguresFor = (client: ClientCapabilities | undefined) => Record<string, ToolboxFigures>;
 
-/** Reads only files, once: nothing is spawned. */
-export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCache): Promise<FiguresFor> {
+/** Reads only files, once: nothing is spawned. Each list passes the offer (filters and pins): a withheld tool is not counted. */
+export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore): Promise<FiguresFor> {
+  await pins?.refresh();
   const toolboxes = await Promise.all(Object.entries(config.toolboxes).map(async ([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers);
     const entries = await Promise.all(servers.map(([, server]) => cache.readEntry(server)));
@@ -50,9 +53,10 @@ export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCach
         // What the workbench will declare to this server for this client (see downstream-relay.ts).
         const key = capabilityKey(mirroredCapabilities(client, roots.get(sharingKey(server)) ?? server.roots));
         const entry = entries[index]!;
-        if (Object.hasOwn(entry.lists, key)) return entry.lists[key];
+        const offered = (tools: Tool[]) => offerOf({ tools }, server.toolFilters, pinsAt(pins, config, name, servers[index][0])).tools;
+        if (Object.hasOwn(entry.lists, key)) return offered(entry.lists[key]);
         exact = false;
-        return entry.tools;
+        return offered(entry.tools);
       });
       const tools = servers.flatMap(([server], index) => lists[index].map((tool) => toolInfo(tool, name, server, false)));
       figures[name] = { tools: tools.length, tokens: estimateTokens(tools), exact };

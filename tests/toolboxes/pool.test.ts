@@ -140,7 +140,7 @@ test("pool: a server started for a client (${WORKBENCH_CLIENT} in its env) is ke
   }
 });
 
-test("pool: what a process started for one client lists is not kept in the listing cache, where another client would see it", async () => {
+test("pool: what a process started for one client lists is kept in the listing cache for that client alone", async () => {
   const cache = new ListingCache({ ...platform, env: { ...platform.env, WORKBENCH_CACHE_DIR: `${tempDir()}/cache` } });
   const mine = server("one", { env: { FIXTURE_LABEL: "for ${WORKBENCH_CLIENT}" } });
   const shared = server("two");
@@ -152,10 +152,13 @@ test("pool: what a process started for one client lists is not kept in the listi
     assert.ok(opened.servers.every((slot) => slot.connection), opened.servers.map((slot) => slot.error).join(", "));
     const [kept, notKept] = [config.toolboxes.a.mcpServers.shared, config.toolboxes.a.mcpServers.mine];
     // The listings are written in the background: wait (bounded) for the one that is kept.
-    for (let tries = 0; tries < 60 && !(await cache.read(kept)); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let tries = 0; tries < 60 && !(await cache.read(kept, "alice")); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
     await cache.flush();
-    assert.ok((await cache.read(kept))?.length, "a server the same for every client is remembered");
-    assert.equal(await cache.read(notKept), undefined, "alice's server's listing is not");
+    assert.ok((await cache.read(kept, "alice"))?.length, "alice's own process's listing is kept for alice");
+    // Issue 37 §6: listings are kept per client where processes are; never read for another, nor for the local user.
+    assert.equal(await cache.read(kept, "bob"), undefined, "bob never reads what alice's process listed");
+    assert.equal(await cache.read(kept), undefined, "nor does the local user");
+    assert.equal(await cache.read(notKept), undefined, "a server named for its client is not kept at all");
   } finally {
     await registry.closeAll();
     await pool.closeAll();

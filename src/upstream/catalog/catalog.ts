@@ -1,6 +1,7 @@
 /**
  * The prompts, resources and completions of every toolbox, served as one (issue 20, point 4).
- * Lists come from what each server last listed, else from the listing cache: listing starts no
+ * Lists come from what each server last listed, else from the listing cache, through the offer
+ * (pins: a withheld prompt, resource or template is neither listed nor found): listing starts no
  * server. prompts/get, resources/read, resources/subscribe and completion/complete start the
  * server they go to; one that names what no known list has starts the servers not known yet.
  * Prompt names carry their origin (prompt-names.ts); resource URIs are never rewritten and are
@@ -28,6 +29,7 @@ import {
 } from "../../protocol/sdk.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../../toolboxes/registry.ts";
+import { CALL_RECHECK_MS } from "../../toolboxes/pin-store.ts";
 import type { ServerSession } from "../../downstream/server-session.ts";
 import { errorWithCode, messageOf, passedOn } from "../../protocol/errors.ts";
 import type { ServerListing } from "../../downstream/listing.ts";
@@ -235,11 +237,17 @@ export class WorkbenchCatalog {
     // The registry's list is a new array when the configuration changed (it applies live).
     if (this.#cachedFor !== configured) this.#cached = undefined;
     this.#cachedFor = configured;
-    this.#cached ??= Promise.all(configured.map(async (server) => (await this.#cache?.readEntry(server.config))?.listing));
+    // A server's listing as the cache kept it for this client (its own process), or for all (`"share": "all"`).
+    const client = this.#registry.client;
+    this.#cached ??= Promise.all(configured.map(async (server) => (await this.#cache?.readEntry(server.config, client))?.listing));
     const cached = await this.#cached;
+    const slots = configured.map((server) => this.#registry.slot(server));
+    // The offer decides (filters and pins): the lock is read, and a running server's texts seen first are pinned.
+    await Promise.all(slots.map((slot) => slot.connection ? slot.trust(CALL_RECHECK_MS) : slot.lockRead(CALL_RECHECK_MS)));
     const sources: Source[] = [];
     configured.forEach((server, index) => {
-      const listing = this.#registry.slot(server).shared.listing ?? cached[index];
+      const slot = slots[index];
+      const listing = slot.listing ?? (cached[index] && slot.offerOf({ tools: [], listing: cached[index] }).listing);
       if (!listing) return;
       sources.push({ configured: server, listing });
       this.#table.setListed(server, listing.resources.map((resource) => resource.uri));
