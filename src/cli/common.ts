@@ -4,6 +4,7 @@ import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type Work
 import { homeOf, userConfigFile } from "../config/user-file.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import { type RegistryOptions, ToolboxRegistry } from "../toolboxes/registry.ts";
+import { commandUpstream } from "./command-upstream.ts";
 import { ListingCache } from "../cache/listing-cache.ts";
 import { commandSearchFor } from "../downstream/links/command-path.ts";
 import { NAME } from "../protocol/version.ts";
@@ -90,5 +91,6 @@ export function commandRegistry(
 ): ToolboxRegistry {
   const cache = new ListingCache(platform);
   const pins = options.pins ?? new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
-  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache });
+  const upstream = options.upstream ?? commandUpstream((line) => sayError(platform, line));
+  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache, upstream });
 }

@@ -8,9 +8,9 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { Client, StdioClientTransport } from "../helpers/sdk.ts";
-import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+import { readFileSync, writeFileSync } from "node:fs";
+import { Client, ListRootsRequestSchema, StdioClientTransport } from "../helpers/sdk.ts";
+import { fixtureServer, npmServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { exited, removeTempDirs, tempDir, textOf, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
 import { errorText, opened, toolsOf } from "../helpers/toolbox.ts";
@@ -98,4 +98,31 @@ test("offer: a rug-pulled tool, prompt, resource, template and instructions text
   const check = await runCli(["check", "--json", "--config", path], { env: { WORKBENCH_CACHE_DIR: cache } });
   const report = JSON.parse(check.stdout) as CheckReport;
   assert.deepEqual(report.servers[0].withheld.map((held) => held.tool), ["greet", "prompt:intro", "resource:pinned://note", "template:pinned://notes/{id}", "instructions"]);
+});
+
+test("offer: pins match what sessions see: after check, a client that declares elicitation, sampling and roots has nothing withheld", async () => {
+  const dir = tempDir();
+  const cache = `${dir}/cache`;
+  const path = writeConfig(dir, { toolboxes: { default: { mcpServers: { everything: npmServer("everything") } } } });
+  const check = await runCli(["check", "--json", "--config", path], { env: { WORKBENCH_CACHE_DIR: cache } });
+  assert.equal(check.code, 0, check.stderr);
+  const pinned = Object.keys(JSON.parse(readFileSync(`${dir}/workbench-lock.json`, "utf8")).toolboxes.default.everything);
+  const client = new Client(
+    { name: "offer-test", version: "1.0.0" },
+    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } } },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
+  const { command, args } = workbenchCommand(["--config", path]);
+  const transport = new StdioClientTransport({ command, args, env: workbenchEnv({ WORKBENCH_CACHE_DIR: cache }), stderr: "pipe" });
+  await client.connect(transport);
+  try {
+    const value = opened(await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "default" } }) as Parameters<typeof opened>[0]);
+    assert.equal(value.withheld, undefined, "check pinned what this client is given");
+    const offered = toolsOf(value, "everything");
+    assert.ok(offered.length > 0 && offered.every((name) => pinned.includes(name)), `${offered} within ${pinned}`);
+  } finally {
+    const pid = transport.pid;
+    await client.close();
+    if (pid !== null) await exited(pid, 10_000);
+  }
 });
