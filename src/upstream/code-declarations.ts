@@ -11,12 +11,13 @@ import type { PinStore } from "../toolboxes/pin-store.ts";
 import { offerOf, pinsAt } from "../toolboxes/offer.ts";
 
 /** By toolbox name; empty when code mode is off everywhere (nothing is read then). */
-export async function cachedDeclarations(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore): Promise<Record<string, string>> {
+export async function cachedDeclarations(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore, client?: string): Promise<Record<string, string>> {
   const declared: Record<string, string> = {};
   for (const [name, toolbox] of Object.entries(config.toolboxes)) {
     if (!toolbox.codeMode) continue;
     const servers = Object.entries(toolbox.mcpServers);
-    const lists = await Promise.all(servers.map(([, server]) => cache.read(server)));
+    // A server whose processes are each client's own is read from this client's file alone.
+    const lists = await Promise.all(servers.map(([, server]) => cache.read(server, client)));
     if (lists.some((tools) => tools === undefined)) continue;
     await pins?.refresh();
     declared[name] = toolboxDeclarations(servers.map(([server, definition], index) => ({

@@ -10,12 +10,12 @@ import type { ServerPool } from "../toolboxes/pool.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
 import { openAuditLog } from "../trust/audit-log.ts";
 import { NAME } from "../protocol/version.ts";
-import { followConfigFile, liveFigures } from "./config-follow.ts";
-import { cachedDeclarations } from "./code-declarations.ts";
+import { followConfigFile } from "./config-follow.ts";
+import { clientListings } from "./client-listings.ts";
 import type { SessionOptions } from "./session.ts";
 
 /** The options every session of the process shares. */
-export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "figures" | "declarations" | "cache">;
+export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "listings" | "cache">;
 
 export interface Serving {
   live: LiveConfig;
@@ -43,12 +43,11 @@ export async function startServing(
   const live = new LiveConfig(config);
   // The audit log's path is the one the workbench started with (a change to it needs a restart).
   const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
-  const figures = await liveFigures(live, cache, pool.pins);
-  const declarations = await cachedDeclarations(config, cache, pool.pins);
+  const listings = await clientListings(live, cache, pool.pins);
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,
-    sessions: { config: live, audit, configPath: path, pool, figures, declarations, cache },
+    sessions: { config: live, audit, configPath: path, pool, listings, cache },
     stopped,
     stop,
     finish: async () => {

@@ -17,7 +17,7 @@ import { ResultStore } from "../tools/result-store.ts";
 import { codeModeOn, runCodeFor } from "../tools/run-code.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
-import type { FiguresFor } from "./toolbox-figures.ts";
+import type { ClientListings, FiguresFor } from "./toolbox-figures.ts";
 import { serveToolCalls } from "./tool-call-intake.ts";
 import { lazySchemaValidator } from "../protocol/schema-validator.ts";
 import { ClientUpstream } from "./client-upstream.ts";
@@ -60,7 +60,9 @@ export interface WorkbenchServerOptions {
   stateless?: boolean;
 }
 
-export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "approvals"> & {
+export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "approvals" | "figures" | "declarations"> & {
+  /** The instructions' figures and run_code's declarations for each client, from the listing cache. */
+  listings?: ClientListings;
   /** The process's shared servers. */
   pool: ServerPool;
   /** Who the session works for; LOCAL_CLIENT when not said (stdio). */
@@ -79,13 +81,15 @@ export interface UpstreamSession {
 
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
 export async function openSession(transport: MessageTransport, options: SessionOptions): Promise<UpstreamSession> {
-  const { pool, ...rest } = options;
+  const { pool, listings, ...rest } = options;
   // A client granted some toolboxes sees a configuration of those alone, everywhere, as it changes.
   const client = options.client ?? LOCAL_CLIENT;
   const granted = LiveConfig.of(options.config).view((config) => grantedView(config, client));
   const live = granted.view;
   const upstream = new ClientUpstream();
   const registry = new ToolboxRegistry(live.current, pool, { upstream, client });
+  // What this client may be told before its servers start: read from its own cache files.
+  const [figures, declarations] = await Promise.all([listings?.figures(client.name), listings?.declarations(client.name)]);
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
@@ -95,6 +99,8 @@ export async function openSession(transport: MessageTransport, options: SessionO
     })();
   const server = await serveWorkbench(transport, {
     ...rest,
+    figures,
+    declarations,
     config: live,
     registry,
     upstream,

@@ -32,26 +32,36 @@ export interface ToolboxFigures {
   exact: boolean;
 }
 
-/** The figures for a client that declared `client` (undefined: none known yet). */
-export type FiguresFor = (client: ClientCapabilities | undefined) => Record<string, ToolboxFigures>;
+/** The figures for a client that declared these capabilities (undefined: none known yet). */
+export type FiguresFor = (declared: ClientCapabilities | undefined) => Record<string, ToolboxFigures>;
 
-/** Reads only files, once: nothing is spawned. Each list passes the offer (filters and pins): a withheld tool is not counted. */
-export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore): Promise<FiguresFor> {
+/** Each client's figures and declarations, read from its own cache files when its session opens. */
+export interface ClientListings {
+  figures(client: string): Promise<FiguresFor>;
+  declarations(client: string): Promise<Record<string, string>>;
+}
+
+/**
+ * Reads only files, once: nothing is spawned. Each list passes the offer (filters and pins): a
+ * withheld tool is not counted. `client`: whose figures; a server whose processes are each
+ * client's own is read from that client's cache file alone (see ListingCache).
+ */
+export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore, client?: string): Promise<FiguresFor> {
   await pins?.refresh();
   const toolboxes = await Promise.all(Object.entries(config.toolboxes).map(async ([name, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers);
-    const entries = await Promise.all(servers.map(([, server]) => cache.readEntry(server)));
+    const entries = await Promise.all(servers.map(([, server]) => cache.readEntry(server, client)));
     return { name, servers, entries };
   }));
   const roots = sharedRoots(config);
-  return (client) => {
+  return (declared) => {
     const figures: Record<string, ToolboxFigures> = {};
     for (const { name, servers, entries } of toolboxes) {
       if (servers.length === 0 || entries.some((entry) => entry === undefined)) continue;
       let exact = true;
       const lists = servers.map(([, server], index): Tool[] => {
         // What the workbench will declare to this server for this client (see downstream-relay.ts).
-        const key = capabilityKey(mirroredCapabilities(client, roots.get(sharingKey(server)) ?? server.roots));
+        const key = capabilityKey(mirroredCapabilities(declared, roots.get(sharingKey(server)) ?? server.roots));
         const entry = entries[index]!;
         const offered = (tools: Tool[]) => offerOf({ tools }, server.toolFilters, pinsAt(pins, config, name, servers[index][0])).tools;
         if (Object.hasOwn(entry.lists, key)) return offered(entry.lists[key]);
