@@ -40,6 +40,11 @@ export const TEXT_PARTS: Record<TextKind, Parts> = {
   instructions: [["text", "text"]],
 };
 
+/** How a text is keyed among a server's texts: "prompt:NAME", "resource:URI", "template:URI-TEMPLATE", "instructions". */
+export function textKey(kind: string, key?: string): string {
+  return key === undefined ? kind : `${kind}:${key}`;
+}
+
 /** The words a message uses for a kind of text. */
 export const KIND_WORDS: Record<TextKind, string> = {
   prompt: "prompt",

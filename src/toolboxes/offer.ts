@@ -12,8 +12,8 @@
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerListing } from "../downstream/listing.ts";
 import { applyToolFilters } from "./filters.ts";
-import { changedParts, legacyMatch, type Pin, pinOf, pinParts, TEXT_PARTS, type TextKind } from "./fingerprint.ts";
-import { type LockSnapshot, type PinPlace, type PinStore, type ServerPins, textKey } from "./pin-store.ts";
+import { changedParts, legacyMatch, type Pin, pinOf, pinParts, TEXT_PARTS, textKey, type TextKind } from "./fingerprint.ts";
+import type { LockSnapshot, PinPlace, PinStore, ServerPins } from "./pin-store.ts";
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { sharingKey } from "../config/definition.ts";
 import { currentPin, type Withheld } from "./withheld.ts";

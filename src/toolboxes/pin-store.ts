@@ -1,6 +1,7 @@
 /**
  * workbench-lock.json, beside the configuration file: the pins of every toolbox's servers' tools,
- * one entry per toolbox, server and tool, keys sorted, mode 0600. One store per process, shared by
+ * one entry per toolbox, server and tool, and under `texts` those of their prompts, resources,
+ * templates and instructions (see offer.ts), keys sorted, mode 0600. One store per process, shared by
  * its sessions; other processes (another client's workbench, `approve`) write the same file, so it
  * is taken again when its text changed, and each change is made to the file as it is then, by one
  * process at a time (file-mutex.ts), written whole under a temporary name and renamed (the
@@ -46,11 +47,6 @@ export interface LockSnapshot {
   pinsOf(toolbox: string, server: string): ServerPins | undefined;
   /** The pins of the server's other texts, by textKey; undefined before they were first seen. */
   textsOf(toolbox: string, server: string): ServerPins | undefined;
-}
-
-/** How a text is keyed among a server's texts: "prompt:NAME", "resource:URI", "template:URI-TEMPLATE", "instructions". */
-export function textKey(kind: string, key?: string): string {
-  return key === undefined ? kind : `${kind}:${key}`;
 }
 
 const emptyLock = (): Lock => ({ toolboxes: {}, texts: {} });
@@ -126,14 +122,7 @@ export class PinStore {
       const apply = (next: Lock) => {
         for (const key of ["toolboxes", "texts"] as const) if (change[key]) ((next[key][toolbox] ??= {})[server]) ??= change[key]!;
       };
-      try {
-        await this.#update(apply);
-      } catch (error) {
-        apply(this.#unwritten);
-        this.#publish();
-        if (!this.#saidUnwritten) this.#say(`${messageOf(error)}; the pins are kept for this run only`);
-        this.#saidUnwritten = true;
-      }
+      await this.#update(apply).catch((error) => this.#keepUnwritten(apply, error));
     });
   }
 
@@ -158,11 +147,20 @@ export class PinStore {
     return this.#serial(async () => {
       await this.refresh();
       if (this.#error) return;
-      await this.#update((lock) => {
+      const apply = (lock: Lock) => {
         if (pins.tools) setPins(lock.toolboxes, toolbox, server, pins.tools, []);
         if (pins.texts) setPins(lock.texts, toolbox, server, pins.texts, [], true);
-      }).catch((error) => this.#say(messageOf(error)));
+      };
+      await this.#update(apply).catch((error) => this.#keepUnwritten(apply, error));
     });
+  }
+
+  /** Pins this process could not write are kept for its own views; said once. */
+  #keepUnwritten(apply: (lock: Lock) => void, error: unknown): void {
+    apply(this.#unwritten);
+    this.#publish();
+    if (!this.#saidUnwritten) this.#say(`${messageOf(error)}; the pins are kept for this run only`);
+    this.#saidUnwritten = true;
   }
 
   #serial<T>(job: () => Promise<T>): Promise<T> {
