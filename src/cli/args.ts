@@ -68,7 +68,7 @@ export const SUBCOMMANDS = {
         about: "The project folder whose servers are read (claude-code, cursor, vscode; default: the current folder)",
       },
       "--toolbox": { value: "NAME", about: "Name of the toolbox the servers go into (default: default)" },
-      "--out": { value: "PATH", about: "Where to write (default: the platform's config folder)" },
+      "--out": { value: "PATH", about: "Where to write (default: the per-user file)" },
       "--force": { about: "Overwrite an existing file" },
     },
     positionals: [],
@@ -183,8 +183,12 @@ function subcommandOf(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-export function helpText(name: string, version: string, subcommand?: SubcommandName): string {
-  if (subcommand !== undefined) return subcommandHelp(name, subcommand);
+/**
+ * `userFile` is the per-user file `init` writes and serving reads last (src/config/user-file.ts):
+ * undefined when there is no home folder to put it in.
+ */
+export function helpText(name: string, version: string, subcommand?: SubcommandName, userFile?: string): string {
+  if (subcommand !== undefined) return subcommandHelp(name, subcommand, userFile);
   const width = Math.max(...Object.keys(SUBCOMMANDS).map((sub) => sub.length));
   const commands = Object.entries(SUBCOMMANDS).map(([sub, spec]) => `  ${sub.padEnd(width)}  ${spec.summary}`);
   return `${name} ${version}
@@ -200,17 +204,24 @@ Commands:
 ${commands.join("\n")}
 
 Options:
-  --config PATH   Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)
+  --config PATH   ${configDefault(userFile)}
   -h, --help      Print this help (or a command's: ${name} <command> --help) and exit
   -V, --version   Print the version and exit
 `;
 }
 
-function subcommandHelp(name: string, sub: SubcommandName): string {
+/** Where the configuration is read when --config does not say: as locateConfig picks it. */
+function configDefault(userFile: string | undefined): string {
+  return `Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json, else ${userFile ?? "the per-user file"})`;
+}
+
+function subcommandHelp(name: string, sub: SubcommandName, userFile: string | undefined): string {
   const spec: SubcommandSpec = SUBCOMMANDS[sub];
+  // init writes the per-user file when not told where.
+  const about = (text: string) => userFile === undefined ? text : text.replace("the per-user file", `'${userFile}'`);
   const options = [
-    ...Object.entries(spec.options).map(([option, about]) => [`${option}${about.value ? ` ${about.value}` : ""}`, about.about]),
-    ["--config PATH", spec.config ?? "Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json)"],
+    ...Object.entries(spec.options).map(([option, help]) => [`${option}${help.value ? ` ${help.value}` : ""}`, about(help.about)]),
+    ["--config PATH", spec.config ?? configDefault(userFile)],
     ["-h, --help", "Print this help and exit"],
   ];
   const width = Math.max(...options.map(([left]) => left.length));

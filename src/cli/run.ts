@@ -8,6 +8,7 @@ import { serve } from "../serve.ts";
 import { helpText, parseArgs, type SubcommandArgs, type SubcommandName } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, writeStdout } from "./common.ts";
 import { runServe } from "./serve.ts";
+import { homeOf, userConfigFile } from "../config/user-file.ts";
 
 export { EXIT_USAGE };
 
@@ -27,12 +28,19 @@ const RUN: Record<SubcommandName, (platform: Platform, args: SubcommandArgs) => 
   auth: async (platform, args) => (await import("./auth.ts")).runAuth(platform, args),
 };
 
+/** The per-user configuration file, for help to name. */
+function userFile(platform: Platform): string | undefined {
+  const { env, cwd, os } = platform;
+  const home = homeOf(env);
+  return home === undefined ? undefined : userConfigFile({ os, home, cwd, env });
+}
+
 export async function run(platform: Platform): Promise<number> {
   const command = parseArgs(platform.args);
   const say = (text: string) => platform.writeStderr(`${text}\n`);
   switch (command.kind) {
     case "help":
-      await writeStdout(platform, helpText(NAME, VERSION, command.subcommand));
+      await writeStdout(platform, helpText(NAME, VERSION, command.subcommand, userFile(platform)));
       return 0;
     case "version":
       await writeStdout(platform, `${NAME} ${VERSION}\n`);

@@ -16,12 +16,23 @@ export function parseJson(text: string, path: string): unknown {
   } catch {
     const offset = findJsonErrorOffset(content);
     if (offset === undefined) throw new ConfigError(`Invalid JSON in configuration file '${path}'`);
-    const { line, column } = locate(content, offset);
-    const problem = offset >= content.length
+    const comma = trailingComma(content, offset);
+    const { line, column } = locate(content, comma ?? offset);
+    const problem = comma !== undefined
+      ? `trailing comma before '${content[offset]}' (JSON allows no comma after the last item: remove this one)`
+      : offset >= content.length
       ? "unexpected end of file"
       : `unexpected character ${describeCharacter(content, offset)}`;
     throw new ConfigError(`Invalid JSON in configuration file '${path}' at line ${line}, column ${column}: ${problem}`);
   }
+}
+
+/** Where the comma is when the character at `offset` closes an object or array right after one. */
+function trailingComma(text: string, offset: number): number | undefined {
+  if (text[offset] !== "}" && text[offset] !== "]") return undefined;
+  let at = offset - 1;
+  while (at >= 0 && " \t\n\r".includes(text[at])) at--;
+  return text[at] === "," ? at : undefined;
 }
 
 /** 1-based line and column; CRLF, LF and lone CR end lines, and columns count code points. */

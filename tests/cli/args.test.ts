@@ -71,6 +71,19 @@ test("cli args: help names every option and every subcommand", () => {
   }
 });
 
+test("cli args: every help names the per-user file as the last default of --config, and init's --out default", () => {
+  const file = "/home/me/.config/mcp-workbench/workbench-config.json";
+  const configLine = `--config PATH   Configuration file (default: $WORKBENCH_CONFIG, else ./workbench-config.json, else ${file})`;
+  assert.ok(helpText("mcp-workbench", "1.2.3", undefined, file).includes(`  ${configLine}\n`));
+  for (const sub of Object.keys(SUBCOMMANDS).filter((name) => name !== "init") as (keyof typeof SUBCOMMANDS)[]) {
+    const text = helpText("mcp-workbench", "1.2.3", sub, file);
+    assert.match(text, new RegExp(`--config PATH +Configuration file \\(default: \\$WORKBENCH_CONFIG, else \\./workbench-config\\.json, else ${file.replaceAll(".", "\\.")}\\)`), sub);
+  }
+  assert.match(helpText("mcp-workbench", "1.2.3", "init", file), new RegExp(`--out PATH +Where to write \\(default: '${file.replaceAll(".", "\\.")}'\\)`));
+  // Without a home folder there is no such file to name.
+  assert.ok(helpText("mcp-workbench", "1.2.3").includes("else ./workbench-config.json, else the per-user file)"));
+});
+
 test("cli args: auth <toolbox> <server> with --config and --no-browser", () => {
   assert.deepEqual(parseArgs(["auth", "dev", "linear"]), {
     kind: "subcommand",

@@ -8,8 +8,9 @@ const parseError = (text: string) => configErrorOf(() => parseJson(text, CONFIG_
 const at = (line: number, column: number, problem: string) =>
   `Invalid JSON in configuration file '${CONFIG_PATH}' at line ${line}, column ${column}: ${problem}`;
 
-// A trailing comma before the closing brace on line 3, column 5.
+// A trailing comma on line 2, column 18, before the closing brace on line 3.
 const TRAILING_COMMA = ['{', '  "toolboxes": {},', '    }'];
+const TRAILING = at(2, 18, "trailing comma before '}' (JSON allows no comma after the last item: remove this one)");
 
 test("parseJson: parses valid JSON", () => {
   assert.deepEqual(parseJson('{"toolboxes": {"a": [1, true, null, "x"]}}', CONFIG_PATH), {
@@ -22,15 +23,15 @@ test("parseJson: strips a leading byte order mark", () => {
 });
 
 test("parseJson: reports line and column on LF input", () => {
-  assert.equal(parseError(TRAILING_COMMA.join("\n")), at(3, 5, "unexpected character '}'"));
+  assert.equal(parseError(TRAILING_COMMA.join("\n")), TRAILING);
 });
 
 test("parseJson: reports the same line and column on CRLF input", () => {
-  assert.equal(parseError(TRAILING_COMMA.join("\r\n")), at(3, 5, "unexpected character '}'"));
+  assert.equal(parseError(TRAILING_COMMA.join("\r\n")), TRAILING);
 });
 
 test("parseJson: counts a lone CR as a line break", () => {
-  assert.equal(parseError(TRAILING_COMMA.join("\r")), at(3, 5, "unexpected character '}'"));
+  assert.equal(parseError(TRAILING_COMMA.join("\r")), TRAILING);
 });
 
 test("parseJson: the byte order mark takes no column", () => {
@@ -55,7 +56,7 @@ test("parseJson: common mistakes", () => {
   assert.equal(parseError('{"a" 1}'), at(1, 6, "unexpected character '1'"));
   assert.equal(parseError('{"a": 1} {}'), at(1, 10, "unexpected character '{'"));
   assert.equal(parseError('{"a": 1]'), at(1, 8, "unexpected character ']'"));
-  assert.equal(parseError('{"a": [1,]}'), at(1, 10, "unexpected character ']'"));
+  assert.equal(parseError('{"a": [1,]}'), at(1, 9, "trailing comma before ']' (JSON allows no comma after the last item: remove this one)"));
   assert.equal(parseError('{"a": tru}'), at(1, 10, "unexpected character '}'"));
   assert.equal(parseError('{"a": 01}'), at(1, 8, "unexpected character '1'"));
   assert.equal(parseError('{"a": 1.}'), at(1, 9, "unexpected character '}'"));
@@ -76,7 +77,7 @@ test("parseJson: does not quote the file's content beyond one character", () => 
 });
 
 test("parseJson: loadConfig reports JSON errors with the file's path", async () => {
-  await rejectsWithConfigError(loadText(TRAILING_COMMA.join("\r\n")), at(3, 5, "unexpected character '}'"));
+  await rejectsWithConfigError(loadText(TRAILING_COMMA.join("\r\n")), TRAILING);
 });
 
 const valid = [

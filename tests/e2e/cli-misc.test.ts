@@ -14,8 +14,10 @@ test("cli: --help lists every subcommand; a subcommand's --help gives its usage 
   for (const line of ["serve ", "check ", "tools ", "call ", "init ", "schema ", "--config PATH"]) {
     assert.ok(help.stdout.includes(`  ${line}`), `${line} in:\n${help.stdout}`);
   }
-  const check = await runCli(["check", "--help"]);
+  const check = await runCli(["check", "--help"], { env: { HOME: "/home/someone", XDG_CONFIG_HOME: "" } });
   assert.equal(check.code, 0);
+  // The per-user file serving reads last is named, for this HOME.
+  assert.ok(check.stdout.includes(", else /home/someone/.config/mcp-workbench/workbench-config.json)"), check.stdout);
   assert.ok(check.stdout.startsWith("Usage: mcp-workbench check [--toolbox NAME] [--json]\n"), check.stdout);
   assert.ok(check.stdout.includes("  --toolbox NAME "), check.stdout);
 });
