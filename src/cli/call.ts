@@ -22,6 +22,10 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
   const loaded = await loadForToolbox(platform, args.configPath, toolbox);
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
+  if (config.toolboxes[toolbox].disabledServers?.includes(server)) {
+    sayError(platform, `Server '${server}' in toolbox '${toolbox}' is disabled ("disabled": true in '${loaded.path}'): delete that key to use it`);
+    return EXIT_USAGE;
+  }
   const registry = commandRegistry(platform, loaded);
   try {
     // What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.

@@ -19,6 +19,8 @@ export interface ServerReport {
   server: string;
   transport: string;
   ok: boolean;
+  /** Set `"disabled": true` in the file: not started, and not a failure. */
+  disabled?: true;
   /** Tools after toolFilters. */
   tools: number;
   /** Estimated tokens of those tools' definitions as open_toolbox gives them to a model; null for a server that failed. */
@@ -63,7 +65,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   let report: CheckReport;
   try {
     const toolboxes = await Promise.all(names.map((name) => registry.open(name)));
-    const servers = toolboxes.flatMap((toolbox) => reportToolbox(toolbox, fallbacks));
+    const servers = toolboxes.flatMap((toolbox) => [...reportToolbox(toolbox, fallbacks), ...disabledReports(config, toolbox.name)]);
     report = { config: path, ok: servers.every((server) => server.ok), servers, ...(config.serve && { serve: serveSummary(config.serve) }) };
   } finally {
     progress?.done();
@@ -108,6 +110,22 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
   });
 }
 
+/** A row for each server the file sets `"disabled": true`: said, never started. */
+function disabledReports(config: WorkbenchConfig, toolbox: string): ServerReport[] {
+  return (config.toolboxes[toolbox].disabledServers ?? []).map((server) => ({
+    toolbox,
+    server,
+    transport: "-",
+    ok: true,
+    disabled: true,
+    tools: 0,
+    tokens: null,
+    startMs: 0,
+    warnings: [`disabled in the file ("disabled": true): not started, and not offered to clients; delete that key to use it`],
+    withheld: [],
+  }));
+}
+
 /** toolFilters naming what the server does not have; tool names the server lists twice. */
 function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[] {
   const names = slot.connection!.tools.map((tool) => tool.name);
@@ -132,10 +150,10 @@ function table(report: CheckReport): string {
     s.toolbox,
     s.server,
     s.transport,
-    s.ok ? "ok" : "FAILED",
-    s.ok ? String(s.tools) : "-",
+    s.disabled ? "disabled" : s.ok ? "ok" : "FAILED",
+    s.ok && !s.disabled ? String(s.tools) : "-",
     s.tokens === null ? "-" : String(s.tokens),
-    `${s.startMs} ms`,
+    s.disabled ? "-" : `${s.startMs} ms`,
   ]);
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
   const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd();
@@ -143,13 +161,15 @@ function table(report: CheckReport): string {
   report.servers.forEach((server, index) => {
     lines.push(line(rows[index]));
     if (server.error !== undefined) lines.push(`  error: ${server.error}`);
-    for (const warning of server.warnings) lines.push(`  warning: ${warning}`);
+    for (const warning of server.warnings) lines.push(`  ${server.disabled ? "note" : "warning"}: ${warning}`);
     for (const held of server.withheld) lines.push(`  withheld: '${held.tool}' (${held.reason}); review it with: ${held.approve}`);
   });
   const failed = report.servers.filter((server) => !server.ok).length;
-  const total = report.servers.length;
+  const disabled = report.servers.filter((server) => server.disabled).length;
+  const total = report.servers.length - disabled;
   const withheld = report.servers.reduce((sum, server) => sum + server.withheld.length, 0);
-  lines.push("", failed === 0 ? `All ${total} server(s) ok` : `${failed} of ${total} server(s) failed`);
+  const off = disabled > 0 ? ` (${disabled} disabled, not started)` : "";
+  lines.push("", `${failed === 0 ? `All ${total} server(s) ok` : `${failed} of ${total} server(s) failed`}${off}`);
   if (withheld > 0) lines.push(`${withheld} tool(s) withheld: changed or new since their server's tools were pinned`);
   return `${source}${lines.join("\n")}\n${serve}`;
 }

@@ -24,6 +24,9 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
     // Servers that failed while others connected: said on stderr, the listing stays clean.
     for (const error of opened._errors ?? []) sayError(platform, error);
     if (opened.withheld) sayError(platform, opened.withheld);
+    for (const server of config.toolboxes[name].disabledServers ?? []) {
+      sayError(platform, `Server '${server}' is disabled ("disabled": true in '${loaded.path}'): not started, its tools not listed`);
+    }
     if (args.options["--json"]) {
       await writeStdout(platform, `${JSON.stringify(opened, null, 2)}\n`);
     } else {

@@ -166,6 +166,8 @@ const serverEntries = {
   type: TRANSPORT,
   transport: TRANSPORT,
   confirm: v.optional(confirmSchema()),
+  // Kept in the file but not started, listed or offered (as Windsurf's and Cline's "disabled").
+  disabled: v.optional(v.boolean("expected true or false")),
   ...settingsEntries,
 };
 
@@ -198,7 +200,10 @@ const isRemoteKind = (server: ServerEntries) => {
 export type ServerEntry = ServerConfig extends infer T ? T extends ServerConfig ? Omit<T, keyof ServerSettings> & Partial<ServerSettings> : never
   : never;
 
-function toServerConfig(server: ServerEntries): ServerEntry {
+/** A server as the file gives it, with `disabled` when the file says so (validate.ts sets those aside). */
+export type ServerEntryOrDisabled = ServerEntry & { disabled?: boolean };
+
+function toServerConfig(server: ServerEntries): ServerEntryOrDisabled {
   const { type, transport, command, args, env, cwd, url, headers, oauth, ...rest } = server;
   const kind = type ?? transport;
   if (url !== undefined) {
@@ -212,7 +217,7 @@ function toServerConfig(server: ServerEntries): ServerEntry {
 export const serverObjectSchema = strictJsonObject(serverEntries, "expected an object");
 
 /** Passes every server: a place for json-schema.ts to describe one, as it has checks no generator can read. */
-export const serverShape = v.custom<ServerEntry>(() => true);
+export const serverShape = v.custom<ServerEntryOrDisabled>(() => true);
 
 export const serverSchema = v.pipe(
   serverObjectSchema,

@@ -113,8 +113,10 @@ export interface ToolboxConfig {
   openDetail: OpenDetail;
   /** Code mode's limits when run_code may run scripts against this toolbox; absent: code mode is off. */
   codeMode?: CodeModeLimits;
-  /** Servers in the order the file lists them. */
+  /** Servers in the order the file lists them, but for those set `"disabled": true`. */
   mcpServers: Record<string, ServerConfig>;
+  /** The servers set `"disabled": true`, by name in file order: never started, listed or offered. */
+  disabledServers?: string[];
 }
 
 /** The limits of one run_code script (`"codeMode": true` takes every default). */

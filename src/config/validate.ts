@@ -20,13 +20,22 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
   const { toolboxes, $schema: _schema, $comment: _comment, openDetail, codeMode, serve: serveEntries, auditLog, auditArguments, ...topLevel } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
-    const servers = Object.entries(toolbox.mcpServers).map(([server, config]) =>
+    // A disabled server is set aside by name: nothing starts, lists or expands it.
+    const entries = Object.entries(toolbox.mcpServers);
+    const disabled = entries.filter(([, config]) => config.disabled === true).map(([server]) => server);
+    const servers = entries.filter(([, config]) => config.disabled !== true).map(([server, { disabled: _, ...config }]) =>
       [server, { ...config, ...settingsFor(config, topLevel) } as ServerConfig] as const
     );
     const detail = toolbox.openDetail ?? openDetail ?? DEFAULT_OPEN_DETAIL;
     const { codeMode: own, ...rest } = toolbox;
     const limits = codeModeLimits(own ?? codeMode);
-    return [name, { ...rest, openDetail: detail, ...(limits && { codeMode: limits }), mcpServers: Object.fromEntries(servers) }] as const;
+    return [name, {
+      ...rest,
+      openDetail: detail,
+      ...(limits && { codeMode: limits }),
+      mcpServers: Object.fromEntries(servers),
+      ...(disabled.length > 0 && { disabledServers: disabled }),
+    }] as const;
   });
   // serve's grants name toolboxes: checked once the toolboxes are known good.
   const serve = serveEntries && resolveServe(serveEntries, Object.keys(toolboxes));

@@ -290,3 +290,14 @@ test("validateConfig: settings: bad values are located at the top level and per 
   );
   assert.deepEqual(validateConfig({ toolboxes: {}, idleTimeoutMs: 0 }).toolboxes, {});
 });
+
+test("validateConfig: a server set \"disabled\": true is set aside by name, out of mcpServers; false or absent keeps it", () => {
+  const config = validateConfig({
+    toolboxes: { dev: { mcpServers: { a: { command: "x", disabled: false }, off: { url: "https://example.invalid/mcp", disabled: true }, b: { command: "y" } } } },
+  });
+  assert.deepEqual(Object.keys(config.toolboxes.dev.mcpServers), ["a", "b"]);
+  assert.deepEqual(config.toolboxes.dev.disabledServers, ["off"]);
+  assert.equal("disabled" in config.toolboxes.dev.mcpServers.a, false);
+  assert.equal(validateConfig(withServer({ command: "x" })).toolboxes.dev.disabledServers, undefined);
+  assert.equal(serverError({ command: "x", disabled: "yes" }), `${AT_FS}.disabled: expected true or false`);
+});
