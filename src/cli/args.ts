@@ -56,7 +56,7 @@ export const SUBCOMMANDS = {
     optional: 1,
   },
   init: {
-    usage: "[--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--force]",
+    usage: "[--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--merge | --force]",
     summary: "Write a configuration from an MCP client's servers (or a starter file without --from)",
     options: {
       "--from": {
@@ -69,6 +69,7 @@ export const SUBCOMMANDS = {
       },
       "--toolbox": { value: "NAME", about: "Name of the toolbox the servers go into (default: default)" },
       "--out": { value: "PATH", about: "Where to write (default: the per-user file)" },
+      "--merge": { about: "Add the client's new servers to an existing file; the servers it has stay" },
       "--force": { about: "Overwrite an existing file" },
     },
     positionals: [],

@@ -38,7 +38,8 @@ export function clientSources(client: ClientName, places: Places, project: strin
     case "cursor":
       return [{ file: join(places.home, ".cursor/mcp.json"), scope: "global" }, { file: join(project, ".cursor/mcp.json"), scope: "project" }];
     case "vscode":
-      return [{ file: join(project, ".vscode/mcp.json") }];
+      // The user's own file (Code/User/mcp.json in the platform's config folder), then the workspace's, which wins a name.
+      return [{ file: join(configFolder(places), "Code/User/mcp.json"), scope: "user" }, { file: join(project, ".vscode/mcp.json"), scope: "workspace" }];
     case "windsurf":
       return [{ file: join(places.home, ".codeium/windsurf/mcp_config.json") }];
   }
@@ -69,17 +70,25 @@ export function serversKey(client: ClientName): "servers" | "mcpServers" {
 
 /** A server entry's keys the workbench takes over as they are; `type` only for remote servers. */
 const CARRIED = ["command", "args", "env", "cwd", "type", "url", "headers"];
+/** Other names clients give a remote server's address (Windsurf's "serverUrl") and its type (Cline's "streamableHttp"). */
+const URL_KEYS = ["serverUrl"];
+const HTTP_TYPES = ["streamableHttp", "streamable-http", "streamable_http"];
 
 /**
  * The workbench's entry for one client server, and the keys left out. `type: "stdio"` is the
- * workbench's default and is dropped; every other carried key goes over unchanged.
+ * workbench's default and is dropped; Windsurf's `serverUrl` is the `url`; `"disabled": true`
+ * (Windsurf, Cline) is kept, `false` (the default) dropped; every other carried key goes over unchanged.
  */
 export function convertEntry(entry: Record<string, unknown>): { server: Record<string, unknown>; leftOut: string[] } {
   const server: Record<string, unknown> = {};
   const leftOut: string[] = [];
   for (const [key, value] of Object.entries(entry)) {
     if (key === "type" && value === "stdio") continue;
-    if (CARRIED.includes(key)) server[key] = value;
+    if (key === "disabled" && typeof value === "boolean") {
+      if (value) server.disabled = true;
+    } else if (key === "type" && HTTP_TYPES.includes(value as string)) server.type = "http";
+    else if (URL_KEYS.includes(key) && entry.url === undefined) server.url = value;
+    else if (CARRIED.includes(key)) server[key] = value;
     else leftOut.push(key);
   }
   return { server, leftOut };
@@ -87,10 +96,17 @@ export function convertEntry(entry: Record<string, unknown>): { server: Record<s
 
 /**
  * The block to paste into the client so that it starts the workbench, in the client's own format;
- * `env` for the workbench's entry (VS Code's inputs, passed on as the variables the file reads).
+ * `env` for the workbench's entry (VS Code's inputs, passed on as the variables the file reads);
+ * `register`: Claude Code's scope and name for it.
  */
-export function pasteBlock(client: ClientName, command: string, args: string[], env: Record<string, string> = {}): string {
-  if (client === "claude-code") return ["claude", "mcp", "add", "--scope", "user", "workbench", "--", command, ...args].map(shellQuote).join(" ");
+export function pasteBlock(
+  client: ClientName,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  register: { scope: string; name: string } = { scope: "user", name: "workbench" },
+): string {
+  if (client === "claude-code") return ["claude", "mcp", "add", "--scope", register.scope, register.name, "--", command, ...args].map(shellQuote).join(" ");
   const entry = client === "vscode" ? { type: "stdio", command, args } : { command, args };
   if (Object.keys(env).length > 0) Object.assign(entry, { env });
   return JSON.stringify({ [serversKey(client)]: { workbench: entry } }, null, 2);

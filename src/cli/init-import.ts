@@ -18,6 +18,8 @@ import {
   stripJsonComments,
 } from "./clients.ts";
 import { type InputVariable, inputsOf, VariableTranslator } from "./init-variables.ts";
+import { type SelfContext, workbenchEntry } from "./init-self.ts";
+import { WORKBENCH_SERVER } from "../config/schema.ts";
 
 /** What was found in the client's files: servers in file order, and notes for the user. */
 export interface Imported {
@@ -26,9 +28,13 @@ export interface Imported {
   servers: Record<string, Record<string, unknown>>;
   /** The scope each server came from, for a client with several. */
   scopes: Record<string, string>;
+  /** The file each server's imported entry came from. */
+  origins: Record<string, string>;
   /** The `${input:ID}` of VS Code, now environment variables the user must set. */
   inputs: InputVariable[];
   notes: string[];
+  /** The client's entries that are this workbench: skipped, named for the steps that follow. */
+  ours: { name: string; file: string; scope?: string }[];
 }
 
 export class InitError extends Error {}
@@ -38,7 +44,7 @@ class NoSuchFile extends InitError {}
 type Json = Record<string, unknown>;
 
 /** `project` is the folder given with --project, if any. */
-export async function importServers(platform: Platform, from: string, places: Places, project?: string): Promise<Imported> {
+export async function importServers(platform: Platform, from: string, places: Places, project?: string, self?: SelfContext): Promise<Imported> {
   const client = (CLIENTS as readonly string[]).includes(from) ? from as ClientName : undefined;
   const named = client === undefined ? resolveConfigPath({ flag: from, env: {}, cwd: places.cwd }) : undefined;
   const sources: ServerSource[] = client ? clientSources(client, places, project ?? places.cwd) : [{ file: named! }];
@@ -72,7 +78,9 @@ export async function importServers(platform: Platform, from: string, places: Pl
   });
   const servers: Imported["servers"] = {};
   const scopes: Imported["scopes"] = {};
+  const origins: Imported["origins"] = {};
   const notes: string[] = [];
+  const ourEntries: Imported["ours"] = [];
   const files = new Set<string>();
   for (const { source, data } of found) {
     if (data.toolboxes !== undefined) throw new InitError(`'${source.file}' is already a workbench configuration`);
@@ -84,12 +92,29 @@ export async function importServers(platform: Platform, from: string, places: Pl
     }
     files.add(source.file);
     const before = translator.problems.length;
+    // Claude Code keeps the .mcp.json servers the user turned off in ~/.claude.json, by project.
+    const off = source.scope === "project" && client === "claude-code" ? disabledProjectServers(texts.get(sources[0].file), source.file, places.os) : [];
     for (const [name, entry] of Object.entries(entries)) {
       if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
         notes.push(`Left out server '${name}': its entry is not an object`);
         continue;
       }
+      const ours = self && await workbenchEntry(entry as Json, self);
+      if (ours !== undefined) {
+        notes.push(`Skipped '${name}' in '${source.file}': it is this workbench (${ours}), not a server to import`);
+        ourEntries.push({ name, file: source.file, ...(source.scope !== undefined && { scope: source.scope }) });
+        continue;
+      }
+      if (name === WORKBENCH_SERVER) {
+        notes.push(`Left out server '${name}' of '${source.file}': the name is the workbench's own (read_result); give it another name there to import it`);
+        continue;
+      }
       const { server, leftOut } = convertEntry(entry as Json);
+      if (off.includes(name)) server.disabled = true;
+      if (server.disabled === true) {
+        const why = off.includes(name) ? `'${sources[0].file}' lists it in "disabledMcpjsonServers"` : `'${source.file}' has "disabled": true`;
+        notes.push(`Server '${name}' is imported disabled (${why}): the workbench does not start it; delete its "disabled" key to use it`);
+      }
       if (leftOut.length > 0) {
         const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
         notes.push(`Left out of server '${name}': ${leftOut.map((k) => `'${k}'`).join(", ")} (${what})`);
@@ -98,6 +123,7 @@ export async function importServers(platform: Platform, from: string, places: Pl
         notes.push(`Server '${name}' is also in the ${scopes[name]} scope: the ${source.scope} entry is imported, as ${shape} uses it`);
       }
       servers[name] = translator.server(name, server);
+      origins[name] = source.file;
       if (source.scope !== undefined) scopes[name] = source.scope;
     }
     if (translator.problems.length > before) {
@@ -110,13 +136,22 @@ export async function importServers(platform: Platform, from: string, places: Pl
       );
     }
   }
-  if (Object.keys(servers).length === 0) {
+  if (Object.keys(servers).length === 0 && ourEntries.length === 0) {
     const read = [...new Set(found.map(({ source }) => `'${source.file}'`))].join(", ");
     // The servers Claude Code keeps for other folders are the likely ones the user meant.
     const elsewhere = notes.find((note) => note.startsWith("Claude Code also keeps"))?.replace(" also ", " ");
     throw new InitError(`No servers found in ${read} (under "${key}")${elsewhere ? `; ${elsewhere}` : ""}`);
   }
-  return { client: shape, files: [...files], servers, scopes, inputs: translator.inputs, notes };
+  return { client: shape, files: [...files], servers, scopes, origins, inputs: translator.inputs, notes, ours: ourEntries };
+}
+
+/** The names in `projects[<folder of .mcp.json>].disabledMcpjsonServers` of ~/.claude.json. */
+function disabledProjectServers(claudeJson: Json | undefined, mcpJson: string, os: string): string[] {
+  const projects = claudeJson?.projects;
+  if (typeof projects !== "object" || projects === null || Array.isArray(projects)) return [];
+  const key = projectKey(projects as Json, mcpJson.replace(/[\\/]\.mcp\.json$/, ""), os);
+  const names = key === undefined ? undefined : ((projects as Json)[key] as Json | null)?.disabledMcpjsonServers;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === "string") : [];
 }
 
 /**

@@ -69,13 +69,20 @@ export class VariableTranslator {
     });
   }
 
-  /** The text for one variable (what is between the braces), or undefined when it has no meaning here. */
-  private variable(inner: string, server: string): string | undefined {
+  /** The value of an editor variable that is the same wherever the workbench runs: folders and separators. */
+  private constant(inner: string): string | undefined {
     const { home, workspace, separator } = this.context;
     if (inner === "userHome") return home;
     if (inner === "workspaceFolder") return workspace;
     if (inner === "workspaceFolderBasename") return workspace.split(/[\\/]/).filter(Boolean).at(-1) ?? workspace;
     if (inner === "pathSeparator" || inner === "/") return separator;
+    return undefined;
+  }
+
+  /** The text for one variable (what is between the braces), or undefined when it has no meaning here. */
+  private variable(inner: string, server: string): string | undefined {
+    const constant = this.constant(inner);
+    if (constant !== undefined) return constant;
     if (inner.startsWith("env:")) return NAME.test(inner.slice(4)) ? `\${${inner.slice(4)}}` : undefined;
     if (inner.startsWith("input:")) return this.input(inner.slice(6), server);
     return OURS.test(inner) && !EDITOR_ONLY.has(inner) ? `\${${inner}}` : undefined;
@@ -89,8 +96,10 @@ export class VariableTranslator {
       this.byId.set(id, variable);
     }
     if (!variable.servers.includes(server)) variable.servers.push(server);
-    // A default that would end or nest the reference early is left out: the variable is then required.
-    const fallback = this.context.inputs.get(id)?.default;
+    // The editor's variables in a default are given their value here (`${userHome}/data`); one that
+    // still holds a reference or a brace would nest or end it early, so it is left out (the variable is then required).
+    const given = this.context.inputs.get(id)?.default;
+    const fallback = given?.replace(/\$\{([^}]*)\}/g, (reference, inner: string) => this.constant(inner) ?? reference);
     return fallback === undefined || /[}$]/.test(fallback) ? `\${${variable.name}}` : `\${${variable.name}:-${fallback}}`;
   }
 

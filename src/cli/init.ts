@@ -1,7 +1,8 @@
 /**
- * `mcp-workbench init [--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--force]`:
- * writes a configuration from the servers an MCP client already has (or a starter file), then
- * prints the block that makes the client start the workbench instead. The file is checked as
+ * `mcp-workbench init [--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--merge | --force]`:
+ * writes a configuration from the servers an MCP client already has (or a starter file), or with
+ * --merge adds them to the one there is, then prints the block that makes the client start the
+ * workbench instead and the client's entries to remove. The workbench's own entry is never imported. The file is checked as
  * `check` loads it before it is written: init never leaves a file that does not load. Values of
  * env and headers are never printed: they are often secrets.
  */
@@ -10,9 +11,12 @@ import { ConfigError, expandConfig, parseJson, resolveConfigPath, validateConfig
 import { CONFIG_SCHEMA_URL } from "../config/json-schema.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { type ClientName, CLIENTS, pasteBlock, readsProject } from "./clients.ts";
+import { type ClientName, CLIENTS, readsProject } from "./clients.ts";
 import { type Imported, importServers, InitError } from "./init-import.ts";
 import { findSecret, type SecretSpot } from "./init-secrets.ts";
+import { mergeServers } from "./init-merge.ts";
+import { report, type Written } from "./init-report.ts";
+import { targetsOf } from "./init-targets.ts";
 import { homeOf, type Places, userConfigFile } from "../config/user-file.ts";
 import { EXIT_FAILED, EXIT_USAGE, sayError, writeStdout } from "./common.ts";
 
@@ -43,36 +47,69 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     return EXIT_USAGE;
   }
 
+  const merge = args.options["--merge"] === true;
+  if (merge && (typeof from !== "string" || args.options["--force"] === true)) {
+    sayError(platform, typeof from !== "string" ? "Option '--merge' needs --from: it adds a client's servers to the file" : "Options '--merge' and '--force' contradict each other (give one)");
+    return EXIT_USAGE;
+  }
+
   let imported: Imported | undefined;
+  const written: Written[] = [];
   try {
-    if (typeof from === "string") imported = await importServers(platform, from, places, project);
+    const self = { platform, files: [out, userConfigFile(places)], cwd: platform.cwd };
+    if (typeof from === "string") imported = await importServers(platform, from, places, project, self);
+    if (imported && Object.keys(imported.servers).length === 0 && !merge) {
+      const [ours] = imported.ours;
+      throw new InitError(`Nothing to import: '${ours.file}' starts only the workbench ('${ours.name}'); to add a server it has next to it, run init with --merge`);
+    }
+    const targets = imported ? targetsOf(imported, out, project ?? platform.cwd) : [{ file: out, servers: {} }];
+    for (const target of targets) {
+      const existing = merge ? await platform.readTextFile(target.file).catch((error) => {
+        if ((error as Error | undefined)?.name === "NotFound") return undefined;
+        throw new InitError(`Cannot read '${target.file}': ${messageOf(error)}`);
+      }) : undefined;
+      let config = imported ? importedConfig(imported, toolbox, target.servers) : starterConfig(toolbox);
+      let merged: Written["merged"];
+      if (existing !== undefined) {
+        const result = mergeServers(parseJson(existing, target.file), target.file, toolbox, target.servers, description(imported!, target.servers));
+        config = result.config;
+        merged = { added: result.added, kept: result.kept };
+      }
+      const text = `${JSON.stringify(config, null, 2)}\n`;
+      // The file is loaded as check and serving load it before it is written, so none is left that does not load.
+      const problems = loadProblems(text, target.file, platform.env);
+      if (problems.length > 0) {
+        const details = problems.length === 1 ? ` ${problems[0]}` : problems.map((problem) => `\n  - ${problem}`).join("");
+        throw new InitError(`The ${merged ? "merged" : "imported"} servers would not load, so nothing was written:${details}`);
+      }
+      written.push({ target, ...(merged && { merged }), text, secret: allSecret(config) } as Written & { text: string });
+    }
   } catch (error) {
-    if (!(error instanceof InitError)) throw error;
+    if (!(error instanceof InitError) && !(error instanceof ConfigError)) throw error;
     sayError(platform, error.message);
     return EXIT_USAGE;
   }
-  const config = imported ? importedConfig(imported, toolbox) : starterConfig(toolbox);
-  const text = `${JSON.stringify(config, null, 2)}\n`;
-  // The file is loaded as check and serving load it before it is written, so none is left that does not load.
-  const problems = loadProblems(text, out, platform.env);
-  if (problems.length > 0) {
-    const details = problems.length === 1 ? ` ${problems[0]}` : problems.map((problem) => `\n  - ${problem}`).join("");
-    sayError(platform, `The imported servers would not load, so nothing was written:${details}`);
-    return EXIT_USAGE;
-  }
-  const secret = imported && findSecret(imported.servers);
-  try {
-    await platform.createFile(out, text, { overwrite: args.options["--force"] === true, private: secret !== undefined });
-  } catch (error) {
-    if ((error as Error | undefined)?.name === "AlreadyExists") {
-      sayError(platform, `File exists: '${out}' (it is left as it is; use --force to overwrite it)`);
-    } else {
-      sayError(platform, `Cannot write '${out}': ${messageOf(error)}`);
+  for (const item of written as (Written & { text: string })[]) {
+    if (item.merged && item.merged.added.length === 0) continue;
+    try {
+      await platform.createFile(item.target.file, item.text, { overwrite: item.merged !== undefined || args.options["--force"] === true, private: item.secret !== undefined });
+    } catch (error) {
+      if ((error as Error | undefined)?.name === "AlreadyExists") {
+        sayError(platform, `File exists: '${item.target.file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)`);
+      } else {
+        sayError(platform, `Cannot write '${item.target.file}': ${messageOf(error)}`);
+      }
+      return EXIT_FAILED;
     }
-    return EXIT_FAILED;
   }
-  await writeStdout(platform, report(platform, imported, toolbox, out, secret));
+  await writeStdout(platform, report(platform, imported, toolbox, written));
   return 0;
+}
+
+/** Where a file holds a secret-looking value, in any toolbox: written for its owner only then. */
+function allSecret(config: Record<string, unknown>): SecretSpot | undefined {
+  const toolboxes = Object.values((config.toolboxes ?? {}) as Record<string, { mcpServers?: Record<string, Record<string, unknown>> }>);
+  return findSecret(Object.assign({}, ...toolboxes.map((box) => box.mcpServers ?? {})));
 }
 
 /**
@@ -105,14 +142,12 @@ function loadProblems(text: string, out: string, env: Record<string, string | un
   }
 }
 
-function importedConfig(imported: Imported, toolbox: string): Record<string, unknown> {
-  const names = Object.keys(imported.servers);
-  return {
-    $schema: CONFIG_SCHEMA_URL,
-    toolboxes: {
-      [toolbox]: { description: `Servers from ${imported.client}: ${names.join(", ")}`, mcpServers: imported.servers },
-    },
-  };
+function description(imported: Imported, servers: Imported["servers"]): string {
+  return `Servers from ${imported.client}: ${Object.keys(servers).join(", ")}`;
+}
+
+function importedConfig(imported: Imported, toolbox: string, servers: Imported["servers"]): Record<string, unknown> {
+  return { $schema: CONFIG_SCHEMA_URL, toolboxes: { [toolbox]: { description: description(imported, servers), mcpServers: servers } } };
 }
 
 function starterConfig(toolbox: string): Record<string, unknown> {
@@ -132,68 +167,3 @@ function starterConfig(toolbox: string): Record<string, unknown> {
   };
 }
 
-function report(platform: Platform, imported: Imported | undefined, toolbox: string, out: string, secret: SecretSpot | undefined): string {
-  const self = platform.selfCommand();
-  const client = imported?.client ?? "claude-desktop";
-  const lines: string[] = [];
-  let unset: string[] = [];
-  if (imported) {
-    const names = Object.keys(imported.servers).map((name) => imported.scopes[name] ? `${name} (${imported.scopes[name]})` : name);
-    lines.push(`Wrote '${out}': toolbox '${toolbox}' with ${names.length} server(s) from ${imported.files.map((f) => `'${f}'`).join(", ")}: ${names.join(", ")}`);
-    if (secret?.field === "env" || secret?.field === "headers") lines.push("It holds env or headers values, so only you can read it (mode 0600)");
-    else if (secret) lines.push(`It holds a value that looks secret (server '${secret.server}', ${secret.field}), so only you can read it (mode 0600)`);
-    lines.push(...imported.notes);
-    unset = unsetVariables(imported, platform.env);
-    lines.push(...variableLines(imported, unset));
-  } else {
-    lines.push(`Wrote '${out}': a starter configuration with one example toolbox '${toolbox}'; edit it for your servers`);
-  }
-  const check = [self.command, ...self.args, "check", "--config", out].map(quoteForDisplay).join(" ");
-  lines.push(`Check it${unset.length > 0 ? ` (with ${unset.join(", ")} set)` : ""}: ${check}`, "");
-  const [first, ...others] = imported?.files ?? [];
-  const where = imported && imported.client !== "claude-code"
-    ? `into '${first}' in place of the servers it now starts${others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : ""}`
-    : client === "claude-code" ? "in a terminal" : "into your MCP client's configuration";
-  // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
-  const env = client === "vscode" ? Object.fromEntries((imported?.inputs ?? []).map(({ id, name }) => [name, `\${input:${id}}`])) : {};
-  lines.push(`Then paste this ${where}:`, pasteBlock(client, self.command, [...self.args, "--config", out], env), "");
-  return lines.join("\n");
-}
-
-/** What the user must set: each VS Code input, then each variable read without a default that is not set here. */
-function variableLines(imported: Imported, unset: string[]): string[] {
-  const servers = (list: string[]) => `${list.length === 1 ? "server" : "servers"} ${list.map((name) => `'${name}'`).join(", ")}`;
-  const lines = imported.inputs.map(({ id, name, description, servers: users }) =>
-    `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ${servers(users)}` +
-    (imported.client === "vscode" ? `; the block below passes it from VS Code (keep the "inputs" entry)` : "")
-  );
-  const inputs = new Set(imported.inputs.map(({ name }) => name));
-  const readers = referencesWithoutDefault(imported.servers);
-  for (const name of unset) {
-    const users = readers.get(name) ?? [];
-    if (!inputs.has(name)) lines.push(`Set ${name} where the workbench starts: it is not set here, and ${servers(users)} ${users.length === 1 ? "reads" : "read"} it`);
-  }
-  return lines;
-}
-
-/** The variables read without a default and not set in this environment (inputs included), in order of use. */
-function unsetVariables(imported: Imported, env: Record<string, string | undefined>): string[] {
-  return [...referencesWithoutDefault(imported.servers).keys()].filter((name) => !Object.hasOwn(env, name) || env[name] === undefined);
-}
-
-/** Each `${NAME}` (without a default) in the servers, with the servers that read it. */
-function referencesWithoutDefault(servers: Imported["servers"]): Map<string, string[]> {
-  const readers = new Map<string, string[]>();
-  for (const [server, entry] of Object.entries(servers)) {
-    for (const [, name] of JSON.stringify(entry).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
-      const list = readers.get(name) ?? [];
-      if (!list.includes(server)) list.push(server);
-      readers.set(name, list);
-    }
-  }
-  return readers;
-}
-
-function quoteForDisplay(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word}'`;
-}

@@ -34,7 +34,10 @@ test("clients: Claude Code, Cursor, VS Code and Windsurf files; the platform's c
     { file: "/home/me/.claude.json", scope: "local", project: "/srv/other" },
   ]);
   assert.deepEqual(clientFiles("cursor", windows), ["C:\\Users\\me\\.cursor\\mcp.json", "C:\\work\\.cursor\\mcp.json"]);
-  assert.deepEqual(clientFiles("vscode", mac), ["/Users/me/project/.vscode/mcp.json"]);
+  // VS Code: the user's file in the platform's config folder, then the workspace's.
+  assert.deepEqual(clientFiles("vscode", mac), ["/Users/me/Library/Application Support/Code/User/mcp.json", "/Users/me/project/.vscode/mcp.json"]);
+  assert.deepEqual(clientFiles("vscode", linux), ["/home/me/.config/Code/User/mcp.json", "/home/me/project/.vscode/mcp.json"]);
+  assert.deepEqual(clientFiles("vscode", windows), ["C:\\Users\\me\\AppData\\Roaming\\Code\\User\\mcp.json", "C:\\work\\.vscode\\mcp.json"]);
   assert.deepEqual(clientFiles("windsurf", linux), ["/home/me/.codeium/windsurf/mcp_config.json"]);
   assert.equal(configFolder(mac), "/Users/me/Library/Application Support");
   assert.equal(configFolder(windows), "C:\\Users\\me\\AppData\\Roaming");
@@ -55,8 +58,10 @@ test("clients: entries carry over as they are, remote ones with type, url and he
   assert.deepEqual(convertEntry(remote), { server: remote, leftOut: [] });
   assert.deepEqual(
     convertEntry({ type: "stdio", command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w", disabled: true, autoApprove: [] }),
-    { server: { command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w" }, leftOut: ["disabled", "autoApprove"] },
+    { server: { command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w", disabled: true }, leftOut: ["autoApprove"] },
   );
+  // Windsurf's serverUrl is the url; "disabled": false is the default and goes.
+  assert.deepEqual(convertEntry({ serverUrl: "https://example.invalid/mcp", disabled: false }), { server: { url: "https://example.invalid/mcp" }, leftOut: [] });
 });
 
 test("clients: the paste block in each client's own format", () => {

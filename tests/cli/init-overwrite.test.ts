@@ -23,7 +23,7 @@ test("init: an existing file is left as it is (exit 1, says --force); --force ov
     writeFileSync(out, "mine\n");
     const again = await init({});
     assert.equal(again.code, 1);
-    assert.equal(again.stderr, `mcp-workbench: File exists: '${out}' (it is left as it is; use --force to overwrite it)\n`);
+    assert.equal(again.stderr, `mcp-workbench: File exists: '${out}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)\n`);
     assert.equal(again.stdout, "");
     assert.equal(readFileSync(out, "utf8"), "mine\n");
 

@@ -134,7 +134,7 @@ test("init --from cursor: the global and the project file, ${env:X}, ${userHome}
   assert.equal(checked.code, 0, checked.stdout + checked.stderr);
 });
 
-test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.json), ./.mcp.json and the user scope, local > project > user; --project for another folder", async () => {
+test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.json), ./.mcp.json and the user scope, local > project > user; the project's servers in a file of their own; disabledMcpjsonServers imported disabled; --project for another folder", async () => {
   const server = fx("cc") as { command: string; args: string[]; env: Record<string, string> };
   const entry = (label: string) => ({ type: "stdio", command: server.command, args: server.args, env: { ...server.env, FIXTURE_LABEL: label } });
   const { root, home, work, out, write } = layout({});
@@ -144,7 +144,7 @@ test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.
       numStartups: 12,
       mcpServers: { everywhere: entry("user-everywhere"), db: entry("user-db") },
       projects: {
-        [work]: { allowedTools: [], mcpServers: { mine: entry("local-mine"), db: entry("local-db") }, hasTrustDialogAccepted: true },
+        [work]: { allowedTools: [], mcpServers: { mine: entry("local-mine"), db: entry("local-db") }, hasTrustDialogAccepted: true, disabledMcpjsonServers: ["team"] },
         [other]: { mcpServers: { theirs: entry("local-theirs") } },
         [`${root}/work/empty`]: { mcpServers: {} },
       },
@@ -156,22 +156,43 @@ test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.
   const result = await runCli(["init", "--from", "claude-code", "--out", out], { env: { HOME: home }, cwd: work });
   assert.equal(result.code, 0, result.stderr);
   const lines = result.stdout.split("\n");
-  assert.equal(
-    lines[0],
-    `Wrote '${out}': toolbox 'default' with 4 server(s) from '${home}/.claude.json', '${work}/.mcp.json': everywhere (user), db (local), team (project), mine (local)`,
-  );
+  const from = `'${home}/.claude.json', '${work}/.mcp.json'`;
+  // The project's servers (project and local scope) go into a file of their own, served by a workbench registered for that folder only.
+  const projectOut = out.replace(/\.json$/, ".my-app.json");
+  const wrote = lines.filter((line) => line.startsWith("Wrote "));
+  assert.equal(wrote[0], `Wrote '${out}': toolbox 'default' with 1 server(s) from ${from}: everywhere (user)`);
+  assert.equal(wrote[1], `Wrote '${projectOut}': toolbox 'default' with 3 server(s) from ${from}: db (local), team (project), mine (local)`);
+  assert.ok(lines.includes(`Server 'team' is imported disabled ('${home}/.claude.json' lists it in "disabledMcpjsonServers"): the workbench does not start it; delete its "disabled" key to use it`), result.stdout);
+  const steps = lines.slice(lines.indexOf(`Remove the imported servers from Claude Code, so that they do not run twice (run in '${work}'):`));
+  assert.deepEqual(steps.slice(1, 5), [
+    "claude mcp remove --scope user everywhere",
+    "claude mcp remove --scope local db",
+    "claude mcp remove --scope project team   # edits the shared .mcp.json",
+    "claude mcp remove --scope local mine",
+  ]);
+  assert.equal(steps[6], "Then run this:");
+  assert.match(steps[7], new RegExp(`^claude mcp add --scope user workbench -- .* --config ${out}$`));
+  assert.equal(steps[8], `Then run this in '${work}':`);
+  assert.match(steps[9], new RegExp(`^claude mcp add --scope local workbench-my-app -- .* --config ${projectOut}$`));
+  const project = JSON.parse(readFileSync(projectOut, "utf8")).toolboxes.default.mcpServers;
+  assert.deepEqual(Object.keys(project), ["db", "team", "mine"]);
+  assert.equal(project.team.disabled, true);
+  assert.equal(project.db.env.FIXTURE_LABEL, "local-db");
+  const checkedProject = await runCli(["check", "--config", projectOut], { env: { HOME: home }, cwd: "/" });
+  assert.equal(checkedProject.code, 0, checkedProject.stdout + checkedProject.stderr);
+  assert.match(checkedProject.stdout, /\ndefault +team +- +disabled /);
   assert.ok(lines.includes("Server 'db' is also in the user scope: the project entry is imported, as claude-code uses it"), result.stdout);
   assert.ok(lines.includes("Server 'db' is also in the project scope: the local entry is imported, as claude-code uses it"), result.stdout);
   assert.ok(lines.includes(`Claude Code also keeps servers for '${other}': import those with --project PATH`), result.stdout);
-  const servers = JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers;
-  assert.deepEqual(Object.keys(servers), ["everywhere", "db", "team", "mine"]);
-  assert.equal(servers.db.env.FIXTURE_LABEL, "local-db");
+  assert.deepEqual(Object.keys(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers), ["everywhere"]);
   const checked = await runCli(["check", "--config", out], { env: { HOME: home }, cwd: "/" });
   assert.equal(checked.code, 0, checked.stdout + checked.stderr);
 
   const elsewhere = await runCli(["init", "--from", "claude-code", "--project", "../other", "--out", out, "--force"], { env: { HOME: home }, cwd: work });
   assert.equal(elsewhere.code, 0, elsewhere.stderr);
-  assert.ok(elsewhere.stdout.includes(": everywhere (user), db (user), otherTeam (project), theirs (local)\n"), elsewhere.stdout);
+  assert.ok(elsewhere.stdout.includes(": everywhere (user), db (user)\n"), elsewhere.stdout);
+  assert.ok(elsewhere.stdout.includes(`Wrote '${out.replace(/\.json$/, ".other.json")}': toolbox 'default' with 2 server(s) from `), elsewhere.stdout);
+  assert.ok(elsewhere.stdout.includes(": otherTeam (project), theirs (local)\n"), elsewhere.stdout);
   assert.ok(elsewhere.stdout.includes(`Claude Code also keeps servers for '${work}': import those with --project PATH`), elsewhere.stdout);
 
   // A folder Claude Code keeps nothing for (and no user scope): the folders it does keep servers for are named.

@@ -41,10 +41,10 @@ const CASES: Case[] = [
   {
     source: "claude-code",
     files: {
-      "~/.claude.json": { numStartups: 3, mcpServers: { user: entry("user", { type: "stdio" }) }, projects: {} },
-      "./.mcp.json": { mcpServers: { project: entry("project") } },
+      // The user scope only: a project's servers go into a file of their own (cli-init-import).
+      "~/.claude.json": { numStartups: 3, mcpServers: { user: entry("user", { type: "stdio" }), other: entry("other") }, projects: {} },
     },
-    servers: ["user", "project"],
+    servers: ["user", "other"],
     block: "claude mcp add",
   },
   { source: "cursor", files: { "~/.cursor/mcp.json": { mcpServers: { cur: entry("cur") } } }, servers: ["cur"], block: "mcpServers" },
@@ -98,7 +98,7 @@ for (const item of CASES) {
         const { type: _, disabled: __, ...expected } = entry(name) as Record<string, unknown>;
         assert.deepEqual(toolbox.mcpServers[name], expected, "carried over as it is, type stdio and unknown keys left out");
       }
-      const block = result.stdout.slice(result.stdout.indexOf("Then paste this"));
+      const block = result.stdout.slice(result.stdout.indexOf(item.block === "claude mcp add" ? "Then run this" : "Then paste this"));
       const pasted = block.slice(block.indexOf("\n") + 1).trim();
       if (item.block === "claude mcp add") {
         assert.ok(pasted.startsWith("claude mcp add --scope user workbench -- /"), pasted);
@@ -137,7 +137,7 @@ test("init: the default --out is in XDG_CONFIG_HOME; an existing file is never o
     writeFiles(home, root, { "~/.cursor/mcp.json": { mcpServers: { b: entry("b") } } });
     const again = await runCli(["init", "--from", "cursor"], { env, cwd: root });
     assert.equal(again.code, 1);
-    assert.equal(again.stderr, `mcp-workbench: File exists: '${out}' (it is left as it is; use --force to overwrite it)\n`);
+    assert.equal(again.stderr, `mcp-workbench: File exists: '${out}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)\n`);
     assert.equal(again.stdout, "");
     assert.equal(readFileSync(out, "utf8"), before);
     const forced = await runCli(["init", "--from", "cursor", "--force"], { env, cwd: root });

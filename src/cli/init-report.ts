@@ -1,0 +1,141 @@
+/**
+ * What `mcp-workbench init` prints once it wrote: per file, what went in and what to set; then how
+ * to make the client start the workbench, and which of the client's entries to remove so that no
+ * server runs twice.
+ */
+import type { Platform } from "../platform/types.ts";
+import { pasteBlock } from "./clients.ts";
+import type { Imported } from "./init-import.ts";
+import type { SecretSpot } from "./init-secrets.ts";
+import type { Target } from "./init-targets.ts";
+
+/** One file written: where, and for --merge what was added and left as it was. */
+export interface Written {
+  target: Target;
+  merged?: { added: string[]; kept: { name: string; why: string }[] };
+  secret?: SecretSpot;
+}
+
+export function report(platform: Platform, imported: Imported | undefined, toolbox: string, written: Written[]): string {
+  const self = platform.selfCommand();
+  const lines: string[] = [];
+  if (!imported) {
+    const out = written[0].target.file;
+    lines.push(`Wrote '${out}': a starter configuration with one example toolbox '${toolbox}'; edit it for your servers`);
+    lines.push(`Check it: ${checkCommand(platform, out)}`, "");
+    lines.push("Then paste this into your MCP client's configuration:", pasteBlock("claude-desktop", self.command, [...self.args, "--config", out]), "");
+    return lines.join("\n");
+  }
+  const from = imported.files.map((f) => `'${f}'`).join(", ");
+  for (const { target, merged, secret } of written) {
+    const names = (list: string[]) => list.map((name) => imported.scopes[name] ? `${name} (${imported.scopes[name]})` : name).join(", ");
+    if (merged) {
+      const kept = merged.kept.length > 0 ? `; left as they were: ${merged.kept.map(({ name, why }) => `${name} (${why})`).join(", ")}` : "";
+      lines.push(merged.added.length > 0
+        ? `Added to toolbox '${toolbox}' of '${target.file}' ${merged.added.length} server(s) from ${from}: ${names(merged.added)}${kept}`
+        : `Nothing new for '${target.file}' from ${from}${kept}`);
+    } else {
+      const list = Object.keys(target.servers);
+      lines.push(`Wrote '${target.file}': toolbox '${toolbox}' with ${list.length} server(s) from ${from}: ${names(list)}`);
+    }
+    if (secret?.field === "env" || secret?.field === "headers") lines.push("It holds env or headers values, so only you can read it (mode 0600)");
+    else if (secret) lines.push(`It holds a value that looks secret (server '${secret.server}', ${secret.field}), so only you can read it (mode 0600)`);
+  }
+  lines.push(...imported.notes);
+  const unset = unsetVariables(imported, platform.env);
+  lines.push(...variableLines(imported, unset));
+  for (const { target } of written) {
+    lines.push(`Check it${unset.length > 0 ? ` (with ${unset.join(", ")} set)` : ""}: ${checkCommand(platform, target.file)}`);
+  }
+  lines.push("");
+  if (imported.client === "claude-code") return [...lines, ...claudeCodeSteps(platform, imported, written)].join("\n");
+  const [first, ...others] = imported.files;
+  const out = written[0].target.file;
+  const ours = imported.ours.find(({ file }) => file === first) ?? imported.ours[0];
+  lines.push(...removalLines(imported, written));
+  if (ours) {
+    lines.push(`'${ours.file}' already starts the workbench as '${ours.name}': keep that entry`);
+  } else {
+    // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
+    const env = imported.client === "vscode" ? Object.fromEntries(imported.inputs.map(({ id, name }) => [name, `\${input:${id}}`])) : {};
+    const also = others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : "";
+    lines.push(`Then paste this into '${first}' in place of the servers it now starts${also}:`, pasteBlock(imported.client, self.command, [...self.args, "--config", out], env));
+  }
+  return [...lines, ""].join("\n");
+}
+
+/** For each client file, the imported entries to delete from it: the workbench starts them now. */
+function removalLines(imported: Imported, written: Written[]): string[] {
+  const served = new Set(written.flatMap(({ target, merged }) => merged ? [...merged.added, ...merged.kept.map(({ name }) => name)] : Object.keys(target.servers)));
+  return imported.files.flatMap((file) => {
+    const names = Object.keys(imported.servers).filter((name) => served.has(name) && (imported.origins[name] === file));
+    return names.length === 0 ? [] : [`Remove from '${file}' (the workbench starts them now, so they would run twice): ${names.map((n) => `'${n}'`).join(", ")}`];
+  });
+}
+
+/** Claude Code: register each workbench in its scope, then remove the imported entries with `claude mcp remove`. */
+function claudeCodeSteps(platform: Platform, imported: Imported, written: Written[]): string[] {
+  const self = platform.selfCommand();
+  const lines: string[] = [];
+  const removals = Object.keys(imported.servers).map((name) => {
+    const scope = imported.scopes[name] ?? "user";
+    return `claude mcp remove --scope ${scope} ${name}${scope === "project" ? "   # edits the shared .mcp.json" : ""}`;
+  });
+  if (removals.length > 0) {
+    const folder = written.find(({ target }) => target.register?.folder)?.target.register?.folder;
+    lines.push(`Remove the imported servers from Claude Code, so that they do not run twice${folder ? ` (run in '${folder}')` : ""}:`, ...removals, "");
+  }
+  for (const { target } of written) {
+    const register = target.register!;
+    const already = imported.ours.find(({ scope }) => (scope === "user") === (register.scope === "user"));
+    const where = register.folder ? ` in '${register.folder}'` : "";
+    if (already) lines.push(`Claude Code already starts the workbench${where} as '${already.name}' (${already.scope} scope): keep it`);
+    else {
+      lines.push(`Then run this${where}:`, pasteBlock("claude-code", self.command, [...self.args, "--config", target.file], {}, register));
+    }
+  }
+  return [...lines, ""];
+}
+
+function checkCommand(platform: Platform, file: string): string {
+  const self = platform.selfCommand();
+  return [self.command, ...self.args, "check", "--config", file].map(quoteForDisplay).join(" ");
+}
+
+/** What the user must set: each VS Code input, then each variable read without a default that is not set here. */
+function variableLines(imported: Imported, unset: string[]): string[] {
+  const servers = (list: string[]) => `${list.length === 1 ? "server" : "servers"} ${list.map((name) => `'${name}'`).join(", ")}`;
+  const lines = imported.inputs.map(({ id, name, description, servers: users }) =>
+    `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ${servers(users)}` +
+    (imported.client === "vscode" ? `; the block below passes it from VS Code (keep the "inputs" entry)` : "")
+  );
+  const inputs = new Set(imported.inputs.map(({ name }) => name));
+  const readers = referencesWithoutDefault(imported.servers);
+  for (const name of unset) {
+    const users = readers.get(name) ?? [];
+    if (!inputs.has(name)) lines.push(`Set ${name} where the workbench starts: it is not set here, and ${servers(users)} ${users.length === 1 ? "reads" : "read"} it`);
+  }
+  return lines;
+}
+
+/** The variables read without a default and not set in this environment (inputs included), in order of use. */
+function unsetVariables(imported: Imported, env: Record<string, string | undefined>): string[] {
+  return [...referencesWithoutDefault(imported.servers).keys()].filter((name) => !Object.hasOwn(env, name) || env[name] === undefined);
+}
+
+/** Each `${NAME}` (without a default) in the servers, with the servers that read it. */
+function referencesWithoutDefault(servers: Imported["servers"]): Map<string, string[]> {
+  const readers = new Map<string, string[]>();
+  for (const [server, entry] of Object.entries(servers)) {
+    for (const [, name] of JSON.stringify(entry).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+      const list = readers.get(name) ?? [];
+      if (!list.includes(server)) list.push(server);
+      readers.set(name, list);
+    }
+  }
+  return readers;
+}
+
+function quoteForDisplay(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word}'`;
+}
