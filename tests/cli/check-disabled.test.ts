@@ -1,4 +1,4 @@
-/** A server set `"disabled": true`: check says so and never starts it; tools and call say so too. */
+/** A server set `"disabled": true`: serving never starts or lists it; check says so; tools and call say so too. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
@@ -6,8 +6,8 @@ import { runCheck } from "../../src/cli/check.ts";
 import { runTools } from "../../src/cli/tools.ts";
 import { runCall } from "../../src/cli/call.ts";
 import { capturedPlatform } from "../helpers/captured-platform.ts";
-import { fx, spawnLog } from "../helpers/toolbox.ts";
-import { tempDir, writeConfig } from "../helpers/workbench.ts";
+import { call, fx, opened, openToolbox, spawnLog } from "../helpers/toolbox.ts";
+import { tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 
 test("check, tools, call: a disabled server is never started, check reports it as disabled (exit 0), tools and call name it", async () => {
   const dir = tempDir();
@@ -44,4 +44,17 @@ test("check, tools, call: a disabled server is never started, check reports it a
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("serving: a disabled server is not started, not in open_toolbox, and use_tool cannot reach it", async () => {
+  const log = spawnLog();
+  const config = { toolboxes: { dev: { mcpServers: { on: fx("ON", {}, log.env), off: fx("OFF", { disabled: true }, log.env) } } } };
+  await withWorkbench(config, async (session) => {
+    const value = opened(await openToolbox(session, "dev")) as { servers_connected: number; tools: { source_server: string }[] };
+    assert.equal(value.servers_connected, 1);
+    assert.deepEqual([...new Set(value.tools.map((tool) => tool.source_server))], ["on"]);
+    const used = await call(session, "use_tool", { tool: { toolbox: "dev", server: "off", name: "echo" }, arguments: {} });
+    assert.equal(used.isError, true);
+  });
+  assert.ok(log.spawned().length > 0 && log.spawned().every((line) => line.startsWith("ON ")), log.spawned().join("\n"));
 });
