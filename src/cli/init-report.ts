@@ -64,9 +64,19 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
   return [...lines, ""].join("\n");
 }
 
+/**
+ * The imported servers the workbench now starts: all that were written, or with --merge those added
+ * and those the file already had the same; not one whose name the file gives to another server.
+ */
+function servedNames(written: Written[]): Set<string> {
+  return new Set(written.flatMap(({ target, merged }) =>
+    merged ? [...merged.added, ...merged.kept.filter(({ why }) => why.startsWith("already in")).map(({ name }) => name)] : Object.keys(target.servers)
+  ));
+}
+
 /** For each client file, the imported entries to delete from it: the workbench starts them now. */
 function removalLines(imported: Imported, written: Written[]): string[] {
-  const served = new Set(written.flatMap(({ target, merged }) => merged ? [...merged.added, ...merged.kept.map(({ name }) => name)] : Object.keys(target.servers)));
+  const served = servedNames(written);
   return imported.files.flatMap((file) => {
     const names = Object.keys(imported.servers).filter((name) => served.has(name) && (imported.origins[name] === file));
     return names.length === 0 ? [] : [`Remove from '${file}' (the workbench starts them now, so they would run twice): ${names.map((n) => `'${n}'`).join(", ")}`];
@@ -77,7 +87,8 @@ function removalLines(imported: Imported, written: Written[]): string[] {
 function claudeCodeSteps(platform: Platform, imported: Imported, written: Written[]): string[] {
   const self = platform.selfCommand();
   const lines: string[] = [];
-  const removals = Object.keys(imported.servers).map((name) => {
+  const served = servedNames(written);
+  const removals = Object.keys(imported.servers).filter((name) => served.has(name)).map((name) => {
     const scope = imported.scopes[name] ?? "user";
     return `claude mcp remove --scope ${scope} ${name}${scope === "project" ? "   # edits the shared .mcp.json" : ""}`;
   });

@@ -49,6 +49,8 @@ test("init --merge: init twice from Claude Desktop after pasting the block: the 
         memory: { command: "memory-server", disabled: false },
       },
     });
+    // A server the file has under another definition stays the file's, and the client's is not to be removed.
+    writeFileSync(out, readFileSync(out, "utf8").replace('"notes-server"', '"notes-server", "args": ["--mine"]'));
     const again = await init({ "--from": "claude-desktop" });
     assert.equal(again.code, 1);
     assert.equal(again.stderr, `mcp-workbench: File exists: '${out}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)\n`);
@@ -56,20 +58,21 @@ test("init --merge: init twice from Claude Desktop after pasting the block: the 
     const merged = await init({ "--from": "claude-desktop", "--merge": true });
     assert.equal(merged.code, 0, merged.stderr);
     const lines = merged.stdout.split("\n");
-    assert.equal(lines[0], `Added to toolbox 'default' of '${out}' 1 server(s) from '${desktop}': memory; left as they were: notes (already in toolbox 'default')`);
+    assert.equal(lines[0], `Added to toolbox 'default' of '${out}' 1 server(s) from '${desktop}': memory; left as they were: notes (toolbox 'default' has another server of that name, kept as it is)`);
     assert.ok(lines.includes(`Skipped 'workbench' in '${desktop}': it is this workbench (its command is the one this workbench runs as ('${[self.command, ...self.args].join(" ")}')), not a server to import`), merged.stdout);
     assert.ok(lines.includes(`Skipped 'mcp-workbench' in '${desktop}': it is this workbench (its command is '/usr/local/bin/mcp-workbench'), not a server to import`), merged.stdout);
     assert.ok(lines.includes(`Skipped 'mine' in '${desktop}': it is this workbench (its --config names '${out}'), not a server to import`), merged.stdout);
     assert.ok(lines.includes(`'${desktop}' already starts the workbench as 'workbench': keep that entry`), merged.stdout);
-    assert.ok(lines.includes(`Remove from '${desktop}' (the workbench starts them now, so they would run twice): 'notes', 'memory'`), merged.stdout);
+    assert.ok(lines.includes(`Remove from '${desktop}' (the workbench starts them now, so they would run twice): 'memory'`), merged.stdout);
     assert.ok(!merged.stdout.includes("Then paste this"), merged.stdout);
-    assert.deepEqual(servers(out), { notes: { command: "notes-server" }, memory: { command: "memory-server" } });
+    assert.deepEqual(servers(out), { notes: { command: "notes-server", args: ["--mine"] }, memory: { command: "memory-server" } });
 
     // Once more: nothing new, the file is left as it is.
     const before = readFileSync(out, "utf8");
     const nothing = await init({ "--from": "claude-desktop", "--merge": true });
     assert.equal(nothing.code, 0, nothing.stderr);
-    assert.ok(nothing.stdout.startsWith(`Nothing new for '${out}' from '${desktop}'; left as they were: notes (already in toolbox 'default'), memory (already in toolbox 'default')\n`), nothing.stdout);
+    assert.ok(nothing.stdout.startsWith(`Nothing new for '${out}' from '${desktop}'; left as they were: notes (toolbox 'default' has another server of that name, kept as it is), memory (already in toolbox 'default')\n`), nothing.stdout);
+    assert.ok(nothing.stdout.includes(`Remove from '${desktop}' (the workbench starts them now, so they would run twice): 'memory'\n`), nothing.stdout);
     assert.equal(readFileSync(out, "utf8"), before);
 
     // Without --merge, a file with only the workbench in it says what to do; another server called "workbench" is left out, said.
