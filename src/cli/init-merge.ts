@@ -39,8 +39,21 @@ export function mergeServers(existing: unknown, file: string, toolbox: string, s
       added.push(name);
     }
   }
-  const box = isObject(target) ? { ...target, mcpServers: into } : { description, mcpServers: into };
+  const box = isObject(target) ? { ...target, ...ownDescription(target, into, description), mcpServers: into } : { description, mcpServers: into };
   return { config: { ...existing, toolboxes: { ...toolboxes, [toolbox]: box } }, added, kept };
+}
+
+/**
+ * The description init wrote ("Servers from CLIENT: a, b"), brought up to date: the servers now in
+ * the toolbox, and the client they came from. One the user wrote is left alone (nothing returned).
+ */
+function ownDescription(toolbox: Json, servers: Json, fresh: string): { description?: string } {
+  const given = toolbox.description;
+  const names = isObject(toolbox.mcpServers) ? Object.keys(toolbox.mcpServers) : [];
+  const own = typeof given === "string" ? /^Servers from (.+?): (.*)$/.exec(given) : null;
+  if (!own || own[2] !== names.join(", ")) return {};
+  const clients = new Set([...own[1].split(", "), /^Servers from (.+?): /.exec(fresh)?.[1] ?? ""].filter(Boolean));
+  return { description: `Servers from ${[...clients].join(", ")}: ${Object.keys(servers).join(", ")}` };
 }
 
 function sameEntry(a: unknown, b: unknown): boolean {

@@ -66,6 +66,8 @@ test("init --merge: init twice from Claude Desktop after pasting the block: the 
     assert.ok(lines.includes(`Remove from '${desktop}' (the workbench starts them now, so they would run twice): 'memory'`), merged.stdout);
     assert.ok(!merged.stdout.includes("Then paste this"), merged.stdout);
     assert.deepEqual(servers(out), { notes: { command: "notes-server", args: ["--mine"] }, memory: { command: "memory-server" } });
+    // The description init wrote names the servers now in the toolbox; one the user wrote is kept (below).
+    assert.equal(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.description, "Servers from claude-desktop: notes, memory");
 
     // Once more: nothing new, the file is left as it is.
     const before = readFileSync(out, "utf8");
