@@ -5,6 +5,7 @@
  */
 import type { Platform } from "../platform/types.ts";
 import { pasteBlock } from "./clients.ts";
+import { homeOf, join } from "../config/user-file.ts";
 import type { Imported } from "./init-import.ts";
 import type { SecretSpot } from "./init-secrets.ts";
 import type { Target } from "./init-targets.ts";
@@ -66,17 +67,19 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
 
 /**
  * The imported servers the workbench now starts: all that were written, or with --merge those added
- * and those the file already had the same; not one whose name the file gives to another server.
+ * and those the file already had the same; not one whose name the file gives to another server,
+ * nor one the client had disabled (it runs in neither, so it cannot run twice).
  */
-function servedNames(written: Written[]): Set<string> {
-  return new Set(written.flatMap(({ target, merged }) =>
+function servedNames(imported: Imported, written: Written[]): Set<string> {
+  const names = written.flatMap(({ target, merged }) =>
     merged ? [...merged.added, ...merged.kept.filter(({ why }) => why.startsWith("already in")).map(({ name }) => name)] : Object.keys(target.servers)
-  ));
+  );
+  return new Set(names.filter((name) => imported.servers[name]?.disabled !== true));
 }
 
 /** For each client file, the imported entries to delete from it: the workbench starts them now. */
 function removalLines(imported: Imported, written: Written[]): string[] {
-  const served = servedNames(written);
+  const served = servedNames(imported, written);
   return imported.files.flatMap((file) => {
     const names = Object.keys(imported.servers).filter((name) => served.has(name) && (imported.origins[name] === file));
     return names.length === 0 ? [] : [`Remove from '${file}' (the workbench starts them now, so they would run twice): ${names.map((n) => `'${n}'`).join(", ")}`];
@@ -87,14 +90,20 @@ function removalLines(imported: Imported, written: Written[]): string[] {
 function claudeCodeSteps(platform: Platform, imported: Imported, written: Written[]): string[] {
   const self = platform.selfCommand();
   const lines: string[] = [];
-  const served = servedNames(written);
-  const removals = Object.keys(imported.servers).filter((name) => served.has(name)).map((name) => {
-    const scope = imported.scopes[name] ?? "user";
-    return `claude mcp remove --scope ${scope} ${name}${scope === "project" ? "   # edits the shared .mcp.json" : ""}`;
-  });
+  const served = servedNames(imported, written);
+  const names = Object.keys(imported.servers).filter((name) => served.has(name));
+  const removals = names.map((name) => `claude mcp remove --scope ${imported.scopes[name] ?? "user"} ${name}`);
   if (removals.length > 0) {
     const folder = written.find(({ target }) => target.register?.folder)?.target.register?.folder;
-    lines.push(`Remove the imported servers from Claude Code, so that they do not run twice${folder ? ` (run in '${folder}')` : ""}:`, ...removals, "");
+    lines.push(`Remove the imported servers from Claude Code, so that they do not run twice${folder ? ` (run in '${folder}')` : ""}:`, ...removals);
+    // A project-scope server is in .mcp.json, which others may share: Claude Code can turn it off for one user instead.
+    const shared = names.filter((name) => imported.scopes[name] === "project").map((name) => `"${name}"`);
+    const mcpJson = imported.files.find((file) => /[\\/]\.mcp\.json$/.test(file));
+    if (shared.length > 0 && folder) {
+      lines.push(`(The project-scope ones edit the shared '${mcpJson}': to leave it as it is for others, list ${shared.join(", ")} in ` +
+        `"disabledMcpjsonServers" of projects["${folder}"] in '${join(homeOf(platform.env) ?? "~", ".claude.json")}' instead)`);
+    }
+    lines.push("");
   }
   for (const { target } of written) {
     const register = target.register!;

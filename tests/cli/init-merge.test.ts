@@ -107,6 +107,8 @@ test("init --from windsurf: serverUrl is the url, \"disabled\": true is imported
     const result = await init({ "--from": "windsurf", "--merge": true, "--toolbox": "surf" });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stdout.includes(`Server 'off' is imported disabled ('${surf}' has "disabled": true): the workbench does not start it; delete its "disabled" key to use it\n`), result.stdout);
+    // The disabled one runs in neither, so it is not among the entries to remove.
+    assert.ok(result.stdout.includes(`Remove from '${surf}' (the workbench starts them now, so they would run twice): 'remote', 'cline'\n`), result.stdout);
     const written = JSON.parse(readFileSync(out, "utf8"));
     assert.equal(written.pin, false);
     assert.deepEqual(written.toolboxes.mine, { description: "kept", mcpServers: { keep: { command: "keep" } } });

@@ -149,7 +149,7 @@ test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.
         [`${root}/work/empty`]: { mcpServers: {} },
       },
     },
-    "./.mcp.json": { mcpServers: { team: entry("project-team"), db: entry("project-db") } },
+    "./.mcp.json": { mcpServers: { team: entry("project-team"), db: entry("project-db"), docs: entry("project-docs") } },
     [`${other}/.mcp.json`]: { mcpServers: { otherTeam: entry("project-other-team") } },
   });
 
@@ -161,21 +161,23 @@ test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.
   const projectOut = out.replace(/\.json$/, ".my-app.json");
   const wrote = lines.filter((line) => line.startsWith("Wrote "));
   assert.equal(wrote[0], `Wrote '${out}': toolbox 'default' with 1 server(s) from ${from}: everywhere (user)`);
-  assert.equal(wrote[1], `Wrote '${projectOut}': toolbox 'default' with 3 server(s) from ${from}: db (local), team (project), mine (local)`);
+  assert.equal(wrote[1], `Wrote '${projectOut}': toolbox 'default' with 4 server(s) from ${from}: db (local), team (project), docs (project), mine (local)`);
   assert.ok(lines.includes(`Server 'team' is imported disabled ('${home}/.claude.json' lists it in "disabledMcpjsonServers"): the workbench does not start it; delete its "disabled" key to use it`), result.stdout);
   const steps = lines.slice(lines.indexOf(`Remove the imported servers from Claude Code, so that they do not run twice (run in '${work}'):`));
-  assert.deepEqual(steps.slice(1, 5), [
+  // Not 'team': disabled in Claude Code, it does not run there, so it cannot run twice.
+  assert.deepEqual(steps.slice(1, 6), [
     "claude mcp remove --scope user everywhere",
     "claude mcp remove --scope local db",
-    "claude mcp remove --scope project team   # edits the shared .mcp.json",
+    "claude mcp remove --scope project docs",
     "claude mcp remove --scope local mine",
+    `(The project-scope ones edit the shared '${work}/.mcp.json': to leave it as it is for others, list "docs" in "disabledMcpjsonServers" of projects["${work}"] in '${home}/.claude.json' instead)`,
   ]);
-  assert.equal(steps[6], "Then run this:");
-  assert.match(steps[7], new RegExp(`^claude mcp add --scope user workbench -- .* --config ${out}$`));
-  assert.equal(steps[8], `Then run this in '${work}':`);
-  assert.match(steps[9], new RegExp(`^claude mcp add --scope local workbench-my-app -- .* --config ${projectOut}$`));
+  assert.equal(steps[7], "Then run this:");
+  assert.match(steps[8], new RegExp(`^claude mcp add --scope user workbench -- .* --config ${out}$`));
+  assert.equal(steps[9], `Then run this in '${work}':`);
+  assert.match(steps[10], new RegExp(`^claude mcp add --scope local workbench-my-app -- .* --config ${projectOut}$`));
   const project = JSON.parse(readFileSync(projectOut, "utf8")).toolboxes.default.mcpServers;
-  assert.deepEqual(Object.keys(project), ["db", "team", "mine"]);
+  assert.deepEqual(Object.keys(project), ["db", "team", "docs", "mine"]);
   assert.equal(project.team.disabled, true);
   assert.equal(project.db.env.FIXTURE_LABEL, "local-db");
   const checkedProject = await runCli(["check", "--config", projectOut], { env: { HOME: home }, cwd: "/" });
