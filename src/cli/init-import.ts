@@ -34,7 +34,7 @@ export interface Imported {
   inputs: InputVariable[];
   notes: string[];
   /** The client's entries that are this workbench: skipped, named for the steps that follow. */
-  ours: { name: string; file: string; scope?: string }[];
+  ours: { name: string; file: string; scope?: string; config?: string }[];
 }
 
 export class InitError extends Error {}
@@ -101,8 +101,8 @@ export async function importServers(platform: Platform, from: string, places: Pl
       }
       const ours = self && await workbenchEntry(entry as Json, self);
       if (ours !== undefined) {
-        notes.push(`Skipped '${name}' in '${source.file}': it is this workbench (${ours}), not a server to import`);
-        ourEntries.push({ name, file: source.file, ...(source.scope !== undefined && { scope: source.scope }) });
+        notes.push(`Skipped '${name}' in '${source.file}': it is this workbench (${ours.why}), not a server to import`);
+        ourEntries.push({ name, file: source.file, ...(source.scope !== undefined && { scope: source.scope }), ...(ours.config !== undefined && { config: ours.config }) });
         continue;
       }
       if (name === WORKBENCH_SERVER) {

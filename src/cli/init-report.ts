@@ -54,13 +54,14 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
   const out = written[0].target.file;
   const ours = imported.ours.find(({ file }) => file === first) ?? imported.ours[0];
   lines.push(...removalLines(imported, written));
-  if (ours) {
+  if (ours && serves(ours, out)) {
     lines.push(`'${ours.file}' already starts the workbench as '${ours.name}': keep that entry`);
   } else {
     // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
     const env = imported.client === "vscode" ? Object.fromEntries(imported.inputs.map(({ id, name }) => [name, `\${input:${id}}`])) : {};
     const also = others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : "";
-    lines.push(`Then paste this into '${first}' in place of the servers it now starts${also}:`, pasteBlock(imported.client, self.command, [...self.args, "--config", out], env));
+    const instead = ours ? ` and of its entry '${ours.name}', which serves ${ours.config ? `'${ours.config}'` : "another file"}` : "";
+    lines.push(`Then paste this into '${first}' in place of the servers it now starts${instead}${also}:`, pasteBlock(imported.client, self.command, [...self.args, "--config", out], env));
   }
   return [...lines, ""].join("\n");
 }
@@ -109,12 +110,19 @@ function claudeCodeSteps(platform: Platform, imported: Imported, written: Writte
     const register = target.register!;
     const already = imported.ours.find(({ scope }) => (scope === "user") === (register.scope === "user"));
     const where = register.folder ? ` in '${register.folder}'` : "";
-    if (already) lines.push(`Claude Code already starts the workbench${where} as '${already.name}' (${already.scope} scope): keep it`);
+    if (already && serves(already, target.file)) lines.push(`Claude Code already starts the workbench${where} as '${already.name}' (${already.scope} scope): keep it`);
     else {
-      lines.push(`Then run this${where}:`, pasteBlock("claude-code", self.command, [...self.args, "--config", target.file], {}, register));
+      // An entry of ours that serves another file gives way: the name is taken otherwise.
+      const replace = already ? [`claude mcp remove --scope ${already.scope} ${already.name}`] : [];
+      lines.push(`Then run this${where}:`, ...replace, pasteBlock("claude-code", self.command, [...self.args, "--config", target.file], {}, register));
     }
   }
   return [...lines, ""];
+}
+
+/** Whether the client's entry of the workbench serves `file`: its --config names it (none: the file serving finds). */
+function serves(entry: Imported["ours"][number], file: string): boolean {
+  return entry.config === undefined || entry.config === file;
 }
 
 function checkCommand(platform: Platform, file: string): string {

@@ -15,16 +15,24 @@ export interface SelfContext {
 }
 
 /**
- * Why `entry` is this workbench, or undefined when it is another server. An entry is ours when its
+ * Why `entry` is this workbench (and the file its --config names), or undefined when it is another server. An entry is ours when its
  * command is an executable named mcp-workbench (any folder, `.exe` or not); when it is the command
  * and first arguments this workbench runs as (`bun src/main.ts` from source); when it runs the
  * mcp-workbench package through npx, bunx or pnpm dlx; or when its `--config` names the file init
  * writes, the per-user file, or any file that holds "toolboxes" (a workbench configuration).
  */
-export async function workbenchEntry(entry: Record<string, unknown>, context: SelfContext): Promise<string | undefined> {
+export async function workbenchEntry(entry: Record<string, unknown>, context: SelfContext): Promise<{ why: string; config?: string } | undefined> {
+  const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === "string") : [];
+  const given = configArgument(args);
+  const config = given ? resolveConfigPath({ flag: given, env: {}, cwd: context.cwd }) : undefined;
+  const why = await reason(entry, args, config, context);
+  return why === undefined ? undefined : { why, ...(config !== undefined && { config }) };
+}
+
+/** The rule that makes the entry ours, in words, or undefined; `config` is its --config, resolved. */
+async function reason(entry: Record<string, unknown>, args: string[], config: string | undefined, context: SelfContext): Promise<string | undefined> {
   const command = typeof entry.command === "string" ? entry.command : undefined;
   if (command === undefined) return undefined;
-  const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === "string") : [];
   if (/(?:^|[\\/])mcp-workbench(?:\.exe)?$/i.test(command)) return `its command is '${command}'`;
   const self = context.platform.selfCommand();
   if (command === self.command && self.args.every((arg, index) => args[index] === arg)) {
@@ -34,12 +42,10 @@ export async function workbenchEntry(entry: Record<string, unknown>, context: Se
     const ours = args.find((arg) => /^mcp-workbench(?:@[^/]*)?$/.test(arg));
     if (ours !== undefined) return `it runs the package '${ours}'`;
   }
-  const config = configArgument(args);
-  if (config === undefined || config === "") return undefined;
-  const file = resolveConfigPath({ flag: config, env: {}, cwd: context.cwd });
-  if (context.files.includes(file)) return `its --config names '${file}'`;
-  const text = await context.platform.readTextFile(file).catch(() => undefined);
-  if (text !== undefined && holdsToolboxes(text)) return `its --config names a workbench configuration ('${file}')`;
+  if (config === undefined) return undefined;
+  if (context.files.includes(config)) return `its --config names '${config}'`;
+  const text = await context.platform.readTextFile(config).catch(() => undefined);
+  if (text !== undefined && holdsToolboxes(text)) return `its --config names a workbench configuration ('${config}')`;
   return undefined;
 }
 

@@ -82,6 +82,11 @@ test("init --merge: init twice from Claude Desktop after pasting the block: the 
     const only = await init({ "--from": "claude-desktop", "--out": `${dir}/other.json` });
     assert.equal(only.code, 2);
     assert.equal(only.stderr, `mcp-workbench: Nothing to import: '${desktop}' starts only the workbench ('wb'); to add a server it has next to it, run init with --merge\n`);
+    // Written to another file, the entry there serves the old one: the block to paste in its place is printed.
+    write(desktop, { mcpServers: { wb: { command: "/opt/mcp-workbench", args: ["--config", out] }, c: { command: "c" } } });
+    const elsewhere = await init({ "--from": "claude-desktop", "--out": `${dir}/third.json` });
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    assert.ok(elsewhere.stdout.includes(`Then paste this into '${desktop}' in place of the servers it now starts and of its entry 'wb', which serves '${out}':\n{`), elsewhere.stdout);
     write(desktop, { mcpServers: { workbench: { command: "someone-elses-workbench" }, b: { command: "b" } } });
     const reserved = await init({ "--from": "claude-desktop", "--out": `${dir}/other.json` });
     assert.equal(reserved.code, 0, reserved.stderr);
@@ -135,6 +140,33 @@ test("init --from vscode: the user's Code/User/mcp.json and the workspace's file
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stdout.startsWith(`Wrote '${out}': toolbox 'default' with 2 server(s) from '${user}', '${dir}/work/.vscode/mcp.json': mine (user), both (workspace)\n`), result.stdout);
     assert.deepEqual(servers(out), { mine: { command: "mine", args: [`\${DATA_DIR:-${home}/data}`] }, both: { command: "workspace-both" } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("init --from claude-code after `claude mcp add`: the workbench's entry is kept when it serves the file, else replaced; the steps name each entry to remove", async () => {
+  const { dir, home, write, init, out } = place();
+  try {
+    mkdirSync(`${dir}/work`, { recursive: true });
+    write(`${home}/.claude.json`, { mcpServers: { workbench: { type: "stdio", command: "/opt/bin/mcp-workbench", args: ["--config", `${dir}/old.json`] }, notes: { command: "notes" } } });
+    const first = await init({ "--from": "claude-code", "--merge": true });
+    assert.equal(first.code, 0, first.stderr);
+    const steps = first.stdout.slice(first.stdout.indexOf("Remove the imported servers")).split("\n");
+    assert.deepEqual(steps.slice(0, 5), [
+      `Remove the imported servers from Claude Code, so that they do not run twice:`,
+      "claude mcp remove --scope user notes",
+      "",
+      "Then run this:",
+      "claude mcp remove --scope user workbench",
+    ]);
+    assert.match(steps[5], new RegExp(`^claude mcp add --scope user workbench -- .* --config ${out}$`));
+
+    write(`${home}/.claude.json`, { mcpServers: { workbench: { type: "stdio", command: "/opt/bin/mcp-workbench", args: ["--config", out] }, more: { command: "more" } } });
+    const again = await init({ "--from": "claude-code", "--merge": true });
+    assert.equal(again.code, 0, again.stderr);
+    assert.ok(again.stdout.includes("claude mcp remove --scope user more\n\nClaude Code already starts the workbench as 'workbench' (user scope): keep it\n"), again.stdout);
+    assert.deepEqual(Object.keys(servers(out)), ["notes", "more"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
