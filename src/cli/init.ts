@@ -2,8 +2,8 @@
  * `mcp-workbench init [--from SOURCE] [--project PATH] [--toolbox NAME] [--out PATH] [--merge | --force]`:
  * writes a configuration from the servers an MCP client already has (or a starter file), or with
  * --merge adds them to the one there is, then prints the block that makes the client start the
- * workbench instead and the client's entries to remove. The workbench's own entry is never imported. The file is checked as
- * `check` loads it before it is written: init never leaves a file that does not load. Values of
+ * workbench instead and the client's entries to remove. The workbench's own entry is never
+ * imported. Each file is checked as `check` loads it before it is written: init never leaves a file that does not load. Values of
  * env and headers are never printed: they are often secrets.
  */
 import type { Platform } from "../platform/types.ts";
@@ -54,7 +54,7 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
   }
 
   let imported: Imported | undefined;
-  const written: Written[] = [];
+  const written: Planned[] = [];
   try {
     const self = { platform, files: [out, userConfigFile(places)], cwd: platform.cwd };
     if (typeof from === "string") imported = await importServers(platform, from, places, project, self);
@@ -82,29 +82,39 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
         const details = problems.length === 1 ? ` ${problems[0]}` : problems.map((problem) => `\n  - ${problem}`).join("");
         throw new InitError(`The ${merged ? "merged" : "imported"} servers would not load, so nothing was written:${details}`);
       }
-      written.push({ target, ...(merged && { merged }), text, secret: allSecret(config) } as Written & { text: string });
+      written.push({ target, ...(merged && { merged }), text, secret: allSecret(config) });
     }
   } catch (error) {
     if (!(error instanceof InitError) && !(error instanceof ConfigError)) throw error;
     sayError(platform, error.message);
     return EXIT_USAGE;
   }
-  for (const item of written as (Written & { text: string })[]) {
+  const overwrite = (item: Planned) => item.merged !== undefined || args.options["--force"] === true;
+  const exists = (error: unknown) => (error as Error | undefined)?.name === "AlreadyExists";
+  const fileExists = (file: string) => sayError(platform, `File exists: '${file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)`);
+  // With two files to write (Claude Code's project servers), neither is written when the other is in the way.
+  for (const item of written.slice(1)) {
+    if (!overwrite(item) && await platform.readTextFile(item.target.file).then(() => true, () => false)) {
+      fileExists(item.target.file);
+      return EXIT_FAILED;
+    }
+  }
+  for (const item of written) {
     if (item.merged && item.merged.added.length === 0) continue;
     try {
-      await platform.createFile(item.target.file, item.text, { overwrite: item.merged !== undefined || args.options["--force"] === true, private: item.secret !== undefined });
+      await platform.createFile(item.target.file, item.text, { overwrite: overwrite(item), private: item.secret !== undefined });
     } catch (error) {
-      if ((error as Error | undefined)?.name === "AlreadyExists") {
-        sayError(platform, `File exists: '${item.target.file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)`);
-      } else {
-        sayError(platform, `Cannot write '${item.target.file}': ${messageOf(error)}`);
-      }
+      if (exists(error)) fileExists(item.target.file);
+      else sayError(platform, `Cannot write '${item.target.file}': ${messageOf(error)}`);
       return EXIT_FAILED;
     }
   }
   await writeStdout(platform, report(platform, imported, toolbox, written));
   return 0;
 }
+
+/** A file to write: what the report says of it, and its text. */
+type Planned = Written & { text: string };
 
 /** Where a file holds a secret-looking value, in any toolbox: written for its owner only then. */
 function allSecret(config: Record<string, unknown>): SecretSpot | undefined {

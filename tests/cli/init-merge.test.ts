@@ -171,3 +171,23 @@ test("init --from claude-code after `claude mcp add`: the workbench's entry is k
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("init --from claude-code: with the project's file in the way, neither file is written", async () => {
+  const { dir, home, write, init, out } = place();
+  try {
+    write(`${home}/.claude.json`, { mcpServers: { notes: { command: "notes" } } });
+    write(`${dir}/work/.mcp.json`, { mcpServers: { team: { command: "team" } } });
+    const projectFile = out.replace(/\.json$/, ".work.json");
+    write(projectFile, { toolboxes: {} });
+    const result = await init({ "--from": "claude-code" });
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, `mcp-workbench: File exists: '${projectFile}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)\n`);
+    assert.throws(() => readFileSync(out, "utf8"), /ENOENT/);
+    const merged = await init({ "--from": "claude-code", "--merge": true });
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.deepEqual(servers(out), { notes: { command: "notes" } });
+    assert.deepEqual(servers(projectFile), { team: { command: "team" } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
