@@ -1,22 +1,31 @@
 /**
- * `mcp-workbench approve <toolbox> <server> [tool]`: starts the one server, shows each withheld
- * tool's difference from its pin (old and new text: the description, the pretty-printed schemas
- * and annotations), and records the new pins in workbench-lock.json. Without a tool, every
- * withheld tool of the server, and the pins of tools the server no longer lists are forgotten.
- * A running workbench sees the approval at its next listing or call.
+ * `mcp-workbench approve <toolbox> <server> [tool] [--dry-run | --yes]`: starts the one server,
+ * shows each withheld tool's difference from its pin (old and new text: the description, the
+ * pretty-printed schemas and annotations), and only then records the new pins in
+ * workbench-lock.json: after the user answered "y" on a terminal, or at once with --yes (without a
+ * terminal nothing is recorded without it). --dry-run shows and records nothing. Without a tool,
+ * every withheld tool of the server, and the pins of tools the server no longer lists are
+ * forgotten. A running workbench sees the approval at its next listing or call.
  */
 import type { Platform } from "../platform/types.ts";
 import type { Tool } from "../protocol/sdk.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { canonicalJson, type Pin, PINNED_PARTS } from "../toolboxes/fingerprint.ts";
 import { lockPathFor, PinStore, type ServerPins } from "../toolboxes/pin-store.ts";
-import { currentPin, type Withheld } from "../toolboxes/withheld.ts";
+import { approveCommand, currentPin, type Withheld } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
 import { lineDiff } from "./line-diff.ts";
+import { askYesNo } from "./ask.ts";
 
 export async function runApprove(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, only] = args.positionals;
+  const dryRun = args.options["--dry-run"] === true;
+  const yes = args.options["--yes"] === true;
+  if (dryRun && yes) {
+    sayError(platform, "Options '--dry-run' and '--yes' exclude each other: --dry-run records nothing, --yes records without asking");
+    return EXIT_USAGE;
+  }
   const loaded = await loadForToolbox(platform, args.configPath, toolbox);
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
@@ -38,10 +47,10 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       sayError(platform, `Failed to connect to server '${server}' in toolbox '${toolbox}': ${connected.error}`);
       return EXIT_FAILED;
     }
-    // A server seen for the first time is pinned here, as serving would pin it.
+    // A server seen for the first time is pinned here, as serving would pin it (a dry run writes nothing).
     await pins.refresh();
     const pinnedBefore = pins.snapshot.pinsOf(toolbox, server) !== undefined;
-    await slot.trust();
+    if (!dryRun) await slot.trust();
     const lock = pins.snapshot;
     if (lock.error !== undefined) {
       sayError(platform, lock.error);
@@ -61,7 +70,11 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     const old = lock.pinsOf(toolbox, server) ?? {};
     const gone = only === undefined ? Object.keys(old).filter((name) => !listed.some((tool) => tool.name === name)) : [];
     if (held.length === 0 && gone.length === 0) {
-      const first = pinnedBefore ? "" : `Pinned ${listed.length} tool(s) of server '${server}' in toolbox '${toolbox}' in ${pins.path}\n`;
+      const first = pinnedBefore
+        ? ""
+        : dryRun
+        ? `Server '${server}' in toolbox '${toolbox}' is not pinned yet: its ${listed.length} tool(s) are pinned as they are when a session or approve first sees it\n`
+        : `Pinned ${listed.length} tool(s) of server '${server}' in toolbox '${toolbox}' in ${pins.path}\n`;
       await writeStdout(platform, `${first}Nothing to approve: every tool of server '${server}' in toolbox '${toolbox}' matches its pin\n`);
       return 0;
     }
@@ -74,13 +87,29 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       sections.push(difference(`${toolbox}/${server}/${tool.name}`, withheld, pin, tool));
     }
     for (const name of gone) sections.push(`${toolbox}/${server}/${name}: no longer listed by the server; its pin is forgotten\n`);
-    await pins.approve(toolbox, server, approved, gone);
-    const done = [
-      ...(held.length > 0 ? [`approved ${held.length} tool(s)`] : []),
-      ...(gone.length > 0 ? [`forgot the pins of ${gone.length} tool(s) it no longer lists`] : []),
-    ].join(", ");
-    sections.push(`Server '${server}' in toolbox '${toolbox}': ${done}; recorded in ${pins.path}\n`);
+    // Everything pending is shown before anything is recorded.
     await writeStdout(platform, sections.join("\n"));
+    const what = [
+      ...(held.length > 0 ? [`approve ${held.length} tool(s)`] : []),
+      ...(gone.length > 0 ? [`forget the pins of ${gone.length} tool(s) it no longer lists`] : []),
+    ].join(", ");
+    const command = approveCommand(toolbox, server, only);
+    if (dryRun) {
+      await writeStdout(platform, `\nDry run, nothing recorded: to ${what} of server '${server}' in toolbox '${toolbox}', run: ${command}\n`);
+      return 0;
+    }
+    if (!yes) {
+      if (!platform.stdinIsTerminal()) {
+        sayError(platform, `Nothing recorded: there is no terminal to ask; to ${what} as shown, run: ${command} --yes`);
+        return EXIT_USAGE;
+      }
+      if (!await askYesNo(platform, `\nRecord in ${pins.path}: ${what} of server '${server}' in toolbox '${toolbox}', as shown above?`)) {
+        await writeStdout(platform, "Nothing recorded\n");
+        return EXIT_FAILED;
+      }
+    }
+    await pins.approve(toolbox, server, approved, gone);
+    await writeStdout(platform, `${yes ? "\n" : ""}Server '${server}' in toolbox '${toolbox}': ${done(held.length, gone.length)}; recorded in ${pins.path}\n`);
     return 0;
   } catch (error) {
     sayError(platform, error instanceof Error ? error.message : String(error));
@@ -88,6 +117,13 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
   } finally {
     await registry.closeAll();
   }
+}
+
+function done(approved: number, forgotten: number): string {
+  return [
+    ...(approved > 0 ? [`approved ${approved} tool(s)`] : []),
+    ...(forgotten > 0 ? [`forgot the pins of ${forgotten} tool(s) it no longer lists`] : []),
+  ].join(", ");
 }
 
 /** One tool's heading and, per part that changed (every part of a new tool), its lines old and new. */

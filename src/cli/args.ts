@@ -49,9 +49,12 @@ export const SUBCOMMANDS = {
     optional: 1,
   },
   approve: {
-    usage: "<toolbox> <server> [tool]",
-    summary: "Show how a server's withheld tools changed since they were pinned, and approve them",
-    options: {},
+    usage: "<toolbox> <server> [tool] [--dry-run | --yes]",
+    summary: "Show how a server's withheld tools changed since they were pinned; approve them after a y on a terminal",
+    options: {
+      "--dry-run": { about: "Show what is pending and record nothing" },
+      "--yes": { about: "Record without asking (needed when stdin is no terminal)" },
+    },
     positionals: ["toolbox", "server", "tool"],
     optional: 1,
   },

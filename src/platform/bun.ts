@@ -218,6 +218,7 @@ export const platform: Platform = {
   createFile,
   appendPrivateFile,
   stderrIsTerminal: () => process.stderr.isTTY === true,
+  stdinIsTerminal: () => process.stdin.isTTY === true,
   selfCommand,
   spawn,
   // process.on never throws for a signal name: one the OS lacks is simply never emitted.

@@ -181,6 +181,7 @@ export const platform: Platform = {
   // As on Bun: append, and mode 0600 for a file created by it.
   appendPrivateFile: (path, text) => Deno.writeTextFile(path, text, { append: true, mode: 0o600 }),
   stderrIsTerminal: () => Deno.stderr.isTerminal(),
+  stdinIsTerminal: () => Deno.stdin.isTerminal(),
   selfCommand,
   spawn,
   onSignal(signal, handler) {

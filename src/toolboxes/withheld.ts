@@ -30,9 +30,15 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The command that shows and approves a server's withheld tools (or one of them). */
+/** The command that shows a server's withheld tools (or one of them) and, after the user's "y", approves them. */
 export function approveCommand(toolbox: string, server: string, tool?: string): string {
   return ["mcp-workbench", "approve", toolbox, server, ...(tool === undefined ? [] : [tool])].map(shellWord).join(" ");
+}
+
+/** The words of a hint: the command that only shows (--dry-run), and the one that shows, asks and records. */
+function reviewHint(toolbox: string, server: string, tool?: string): string {
+  const command = approveCommand(toolbox, server, tool);
+  return `review ${tool === undefined ? "them" : "it"} with: ${command} --dry-run, and approve on a terminal with: ${command}`;
 }
 
 /** use_tool's refusal: what changed, and the command that approves it. */
@@ -43,7 +49,7 @@ export function withheldError(toolbox: string, server: string, held: Withheld): 
     ? "it is new since the server's tools were pinned"
     : held.reason;
   return `Error executing tool: Tool '${held.name}' in server '${server}' (toolbox '${toolbox}') is withheld: ${why}; ` +
-    `the user can review and approve it with: ${approveCommand(toolbox, server, held.name)}`;
+    `the user can ${reviewHint(toolbox, server, held.name)}`;
 }
 
 /** open_toolbox's one line: how many, which and why, and the commands that approve them. */
@@ -52,9 +58,9 @@ export function withheldLine(toolbox: string, servers: { name: string; withheld:
   const count = held.reduce((sum, server) => sum + server.withheld.length, 0);
   if (count === 0) return undefined;
   const which = held.flatMap((server) => server.withheld.map((tool) => `'${tool.name}' of '${server.name}' (${tool.reason})`));
-  const commands = held.map((server) => approveCommand(toolbox, server.name)).join("; ");
+  const hints = held.map((server) => reviewHint(toolbox, server.name)).join("; ");
   return `${count} tool${count === 1 ? " is" : "s are"} withheld because ${count === 1 ? "it" : "they"} changed or appeared ` +
-    `since the server's tools were pinned: ${which.join(", ")}; the user can review and approve them with: ${commands}`;
+    `since the server's tools were pinned: ${which.join(", ")}; the user can ${hints}`;
 }
 
 /** A text's key (textKey) in words: "prompt 'greet'", "resource 'file:///a'", "the instructions". */

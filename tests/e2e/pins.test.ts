@@ -84,12 +84,12 @@ test("pins: a changed description and a new tool are withheld and refused; appro
       value.withheld,
       "2 tools are withheld because they changed or appeared since the server's tools were pinned: " +
         "'greet' of 'pinned' (description changed), 'extra' of 'pinned' (new tool); " +
-        "the user can review and approve them with: mcp-workbench approve dev pinned",
+        "the user can review them with: mcp-workbench approve dev pinned --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned",
     );
     assert.equal(
       errorText(await session.use("pinned", "greet", { name: "x" })),
       "Error executing tool: Tool 'greet' in server 'pinned' (toolbox 'dev') is withheld: its description changed since it was pinned; " +
-        "the user can review and approve it with: mcp-workbench approve dev pinned greet",
+        "the user can review it with: mcp-workbench approve dev pinned greet --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned greet",
     );
     assert.match(errorText(await session.use("pinned", "extra")), /Tool 'extra' .* is withheld: it is new since the server's tools were pinned; .*mcp-workbench approve dev pinned extra$/);
     assert.deepEqual(calls("pinned"), [], "a withheld tool's call never reaches the server");
@@ -110,7 +110,12 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     assert.match(call.stderr, /^mcp-workbench: Error executing tool: Tool 'greet' in server 'pinned' \(toolbox 'dev'\) is withheld: /);
     assert.deepEqual(calls("pinned"), []);
 
-    const approved = await runCli(["approve", "dev", "pinned", "greet", "--config", path]);
+    // Without a terminal (stdin is a pipe here), nothing is recorded without --yes.
+    const piped = await runCli(["approve", "dev", "pinned", "greet", "--config", path], { input: "y\n" });
+    assert.equal(piped.code, 2);
+    assert.match(piped.stderr, /Nothing recorded: there is no terminal to ask; .* run: mcp-workbench approve dev pinned greet --yes\n$/);
+    assert.match(errorText(await session.use("pinned", "greet", { name: "x" })), /is withheld/);
+    const approved = await runCli(["approve", "dev", "pinned", "greet", "--yes", "--config", path]);
     assert.equal(approved.code, 0, approved.stderr);
     assert.equal(
       approved.stdout,
@@ -122,7 +127,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     assert.deepEqual(calls("pinned"), ["greet"]);
     assert.match(opened(await session.open("dev")).withheld ?? "", /^1 tool is withheld .*'extra' of 'pinned' \(new tool\)/);
 
-    const rest = await runCli(["approve", "dev", "pinned", "--config", path]);
+    const rest = await runCli(["approve", "dev", "pinned", "--yes", "--config", path]);
     assert.equal(rest.code, 0, rest.stderr);
     assert.match(rest.stdout, /^dev\/pinned\/extra: new tool\n  description:\n    \+ Appeared later\.\n  input schema:\n    \+ \{\n    \+   "type": "object"\n    \+ \}\n  annotations:\n/);
     assert.equal(okText(await session.use("pinned", "extra")), "extra called");
@@ -134,7 +139,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     // A removed tool leaves; its pin stays (were it back changed, it would be withheld) until approve forgets it.
     file("pinned.json", { description: EVIL });
     assert.equal(okText(await session.use("pinned", "greet", { name: "y" })), "greet called");
-    const gone = await runCli(["approve", "dev", "pinned", "--config", path]);
+    const gone = await runCli(["approve", "dev", "pinned", "--yes", "--config", path]);
     assert.equal(
       gone.stdout,
       "dev/pinned/extra: no longer listed by the server; its pin is forgotten\n\n" +

@@ -372,8 +372,9 @@ test("platform: appendPrivateFile creates a file with mode 0600, appends to it, 
   }
 });
 
-test("platform: stderrIsTerminal and selfCommand describe this process", () => {
+test("platform: stderrIsTerminal, stdinIsTerminal and selfCommand describe this process", () => {
   assert.equal(typeof platform.stderrIsTerminal(), "boolean");
+  assert.equal(typeof platform.stdinIsTerminal(), "boolean");
   const self = platform.selfCommand();
   assert.ok(self.command.startsWith("/"), self.command);
   assert.ok(existsSync(self.command), self.command);

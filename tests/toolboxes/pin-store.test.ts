@@ -102,13 +102,14 @@ test("withheld: a changed tool and a new tool are withheld with why; an approval
     assert.equal(
       withheldError("dev", "s", view.withheld[0]),
       "Error executing tool: Tool 'a' in server 's' (toolbox 'dev') is withheld: its description changed since it was pinned; " +
-        "the user can review and approve it with: mcp-workbench approve dev s a",
+        "the user can review it with: mcp-workbench approve dev s a --dry-run, and approve on a terminal with: mcp-workbench approve dev s a",
     );
     assert.match(withheldError("my box", "s", view.withheld[1]), /it is new since the server's tools were pinned; .*: mcp-workbench approve 'my box' s c$/);
     assert.equal(
       withheldLine("dev", [{ name: "s", withheld: view.withheld }]),
       "2 tools are withheld because they changed or appeared since the server's tools were pinned: " +
-        "'a' of 's' (description changed), 'c' of 's' (new tool); the user can review and approve them with: mcp-workbench approve dev s",
+        "'a' of 's' (description changed), 'c' of 's' (new tool); the user can review them with: mcp-workbench approve dev s --dry-run, " +
+        "and approve on a terminal with: mcp-workbench approve dev s",
     );
     // Another process (approve) records the new pins; this one sees them at its next refresh.
     const approving = new PinStore(path, platform);
