@@ -23,6 +23,8 @@ const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
 const EXPECTED_BYTES = `expected a positive integer of bytes (at most ${MAX_MESSAGE_BYTES})`;
 // Paged results (issue 28): a token is estimated as 4 bytes, so no message holds more than this.
 const MAX_RESULT_TOKENS = MAX_MESSAGE_BYTES / 4;
+/** An approval question is a message a client shows whole: a million characters is past any screen. */
+const MAX_CONFIRM_CHARS = 1_000_000;
 const EXPECTED_RESULT_TOKENS = `expected an integer of tokens, 0 for never cut (at most ${MAX_RESULT_TOKENS})`;
 /** The server name of the workbench's own tools (read_result): no configured server may take it. */
 export const WORKBENCH_SERVER = "workbench";
@@ -79,6 +81,7 @@ const settingsEntries = {
   roots: v.optional(v.boolean("expected true or false")),
   maxResultTokens: boundedInteger(MAX_RESULT_TOKENS, EXPECTED_RESULT_TOKENS, 0),
   pin: v.optional(v.boolean("expected true or false")),
+  confirmMaxChars: boundedInteger(MAX_CONFIRM_CHARS, `expected a positive integer of characters (at most ${MAX_CONFIRM_CHARS})`),
 };
 
 /**

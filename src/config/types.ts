@@ -24,6 +24,8 @@ export interface ServerSettings {
   maxResultTokens: number;
   /** Pin the server's tools in workbench-lock.json and withhold those that change (false: trust whatever it lists). */
   pin: boolean;
+  /** Longest arguments a `confirm` question shows whole, in characters; longer ones cannot be approved. */
+  confirmMaxChars: number;
 }
 
 export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
@@ -37,6 +39,7 @@ export const DEFAULT_SETTINGS: Readonly<ServerSettings> = {
   roots: true,
   maxResultTokens: 25_000,
   pin: true,
+  confirmMaxChars: 10_000,
 };
 
 /** What open_toolbox returns when not told: the spec's full entries, or one summary line per tool. */

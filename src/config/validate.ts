@@ -118,5 +118,6 @@ function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSett
     roots: pick("roots"),
     maxResultTokens: pick("maxResultTokens"),
     pin: pick("pin"),
+    confirmMaxChars: pick("confirmMaxChars"),
   };
 }

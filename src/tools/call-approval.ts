@@ -25,9 +25,13 @@ interface CallId {
   name: string;
 }
 
-/** Go on (the user approved, or no approval is needed), or stop with the reason the client sees. */
+/**
+ * Go on (the user approved, or no approval is needed) with the arguments to send: after a question,
+ * the snapshot the user was shown, whatever becomes of the caller's object meanwhile. Or stop with
+ * the reason the client sees.
+ */
 export type Approval =
-  | { approved: true; asked: boolean }
+  | { approved: true; asked: boolean; args: Record<string, unknown> }
   | { approved: false; reason: string; cancelled: boolean };
 
 export async function approveCall(
@@ -37,27 +41,31 @@ export async function approveCall(
   config: ServerConfig,
   ctx: ToolContext,
 ): Promise<Approval> {
-  if (!needsApproval(config.confirm, tool)) return { approved: true, asked: false };
+  if (!needsApproval(config.confirm, tool)) return { approved: true, asked: false, args };
   const key = approvalKey(id);
-  if (ctx.approvals?.remembered(key)) return { approved: true, asked: false };
+  if (ctx.approvals?.remembered(key)) return { approved: true, asked: false, args };
   // The retry of a call approved already, which its 2026-07-28 server asked for input.
   const state = ctx.input?.requestState;
-  if (state !== undefined && ctx.approvals?.takeRetry(key, state, args)) return { approved: true, asked: true };
+  if (state !== undefined && ctx.approvals?.takeRetry(key, state, args)) return { approved: true, asked: true, args };
   const redactor = serverRedactor(config);
   const request: ApprovalRequest = {
     toolbox: id.toolbox,
     server: id.server,
     tool: id.name,
-    args,
+    // What is shown is what is sent: a copy nobody else holds.
+    args: JSON.parse(JSON.stringify(args)),
     policy: config.confirm,
     redact: (text) => redactor.redact(text),
+    maxChars: config.confirmMaxChars,
   };
   const upstream = ctx.upstream;
   if (!upstream) return refused(cannotAsk(request, "there is no client to ask (the call subcommand asks no one)"));
   if (!asksForms(upstream.capabilities)) return refused(cannotAsk(request, "the client cannot ask the user: it declared no form elicitation"));
+  const question = approvalQuestion(request);
+  if (!question.ok) return refused(question.reason);
   let result: Record<string, unknown>;
   try {
-    result = await upstream.request("elicitation/create", approvalQuestion(request), {
+    result = await upstream.request("elicitation/create", question.params, {
       signal: ctx.signal,
       relatedRequestId: ctx.requestId,
       timeout: config.maxCallTimeMs,
@@ -70,7 +78,7 @@ export async function approveCall(
   const answer = readAnswer(result);
   if (!answer.approved) return refused(answer.reason);
   if (answer.forSession) ctx.approvals?.remember(key);
-  return { approved: true, asked: true };
+  return { approved: true, asked: true, args: request.args };
 }
 
 /** After an approved call: a 2026-07-28 server's `input_required` lets the client's retry (same arguments) through unasked. */

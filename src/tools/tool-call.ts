@@ -87,7 +87,7 @@ async function reach(id: ToolId, args: Record<string, unknown>, ctx: ToolContext
     return Failure(`Error executing tool '${id.name}' ${where}: ${approval.reason}`);
   }
   try {
-    const result = await server.callTool(connection, id.name, args, {
+    const result = await server.callTool(connection, id.name, approval.args, {
       signal: ctx.signal,
       onProgress: ctx.onProgress,
       relatedRequestId: ctx.requestId,

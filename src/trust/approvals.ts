@@ -1,13 +1,21 @@
 /**
- * What the user approved in one session: tools approved "for this session", and the retries of an
- * approved call that a 2026-07-28 server asked for input (its `requestState` comes back with the
- * client's answers as a new tools/call, which must not ask the user a second time). Held in
+ * What the user approved in one session: tools approved "for this session" (with any arguments),
+ * and the retries of an approved call that a 2026-07-28 server asked for input (its `requestState`
+ * comes back with the client's answers as a new tools/call, which must not ask the user a second
+ * time): each bound to the tool and the SHA-256 of the arguments approved, and taken once. Held in
  * memory only: a new session asks again.
  */
+import { canonicalJson } from "../cache/canonical-json.ts";
+import { sha256Hex } from "../cache/sha256.ts";
 
 /** Retries waiting at most, and how long one waits: a client that never retries holds nothing for long. */
 const MAX_RETRIES = 256;
 const RETRY_MS = 10 * 60_000;
+
+/** The SHA-256 (hex) of the arguments' canonical JSON: key order does not count, every value does. */
+export function argumentsDigest(args: unknown): string {
+  return sha256Hex(canonicalJson(args));
+}
 
 /** One key per tool: toolbox, server and name. */
 export function approvalKey(tool: { toolbox: string; server: string; name: string }): string {
@@ -16,7 +24,7 @@ export function approvalKey(tool: { toolbox: string; server: string; name: strin
 
 export class SessionApprovals {
   readonly #tools = new Set<string>();
-  /** Retry keys (tool, requestState, arguments) by the time they were allowed, oldest first. */
+  /** Retry keys (tool, requestState, arguments' digest) by the time they were allowed, oldest first. */
   readonly #retries = new Map<string, number>();
 
   /** True when the user approved this tool for the rest of the session. */
@@ -45,5 +53,5 @@ export class SessionApprovals {
 }
 
 function retryKey(key: string, state: string, args: unknown): string {
-  return JSON.stringify([key, state, args]);
+  return JSON.stringify([key, state, argumentsDigest(args)]);
 }

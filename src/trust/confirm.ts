@@ -1,31 +1,31 @@
 /**
- * Approval by the user before a call (issue 29 §2): the question (a form elicitation that names
- * toolbox, server and tool and shows the arguments, secrets masked, with a "for this session"
- * box), and what the answer means. The answer comes only from the client's answer to our own
+ * Approval by the user before a call (issue 29 §2, issue 37 §5): the question (a form elicitation
+ * that names toolbox, server and tool and shows every argument, secrets masked, with the digest of
+ * the arguments it approves and a "for this session, with any arguments" box), and what the answer
+ * means. The answer comes only from the client's answer to our own
  * question: nothing in the call's arguments or `_meta` is read here. Plain data in, plain data
  * out; asking is given as a function (the session's elicitation, in either protocol revision).
  */
 import type { ConfirmPolicy } from "../config/index.ts";
 import { policyText } from "./confirm-policy.ts";
 import { shownValue } from "./shown-arguments.ts";
+import { argumentsDigest } from "./approvals.ts";
+import { MASK } from "../address/redact.ts";
 
-/** The form's one field: approve this tool for the rest of the session. */
+/** The form's one field: approve this tool, with any arguments, for the rest of the session. */
 export const FOR_THIS_SESSION = "forThisSession";
-/** Argument values are cut to this many characters in the question, lists to this many items. */
-const SHOWN_CHARS = 200;
-const SHOWN_ITEMS = 20;
-const SHOWN_DEPTH = 4;
-/** The arguments' part of the question at most; a client shows it as it is. */
-const MAX_SHOWN_ARGUMENTS = 4_000;
 
 export interface ApprovalRequest {
   toolbox: string;
   server: string;
   tool: string;
+  /** The arguments as they will be sent (a snapshot: see call-approval.ts), all of them shown. */
   args: Record<string, unknown>;
   policy: ConfirmPolicy | undefined;
   /** Masks the server's configured secrets. */
   redact: (text: string) => string;
+  /** The longest arguments' text the question shows (the server's "confirmMaxChars"). */
+  maxChars: number;
 }
 
 /** Accepted (once or for the session), or not: declined, dismissed, or not asked at all. */
@@ -33,35 +33,53 @@ export type Answer =
   | { approved: true; forSession: boolean }
   | { approved: false; reason: string };
 
-/** The params of the elicitation/create request that asks the user. */
-export function approvalQuestion(request: ApprovalRequest): Record<string, unknown> {
+/** The question to send, with the digest of the arguments it approves; or why it cannot be asked. */
+export type Question =
+  | { ok: true; params: Record<string, unknown>; digest: string }
+  | { ok: false; reason: string };
+
+/**
+ * The params of the elicitation/create request that asks the user. Every argument is shown, whole
+ * and at any depth (only secrets masked, see shown-arguments.ts): arguments longer than the
+ * question may show are not asked about at all, so that no approval covers a part nobody saw.
+ */
+export function approvalQuestion(request: ApprovalRequest): Question {
   const { toolbox, server, tool } = request;
+  const text = JSON.stringify(shownValue(request.args, { redact: request.redact }), null, 2) ?? "{}";
+  if (text.length > request.maxChars) {
+    return {
+      ok: false,
+      reason: `the call needs the user's approval and its arguments take ${text.length} characters, more than the ` +
+        `${request.maxChars} an approval question shows whole ("confirmMaxChars"), so it cannot be approved: ` +
+        `no call is approved on a part the user was not shown; raise "confirmMaxChars" on server '${server}' ` +
+        `of toolbox '${toolbox}' (or at the top of the configuration) to allow such calls`,
+    };
+  }
+  const digest = argumentsDigest(request.args);
+  const masked = text.includes(MASK)
+    ? `\n${MASK} stands for a value of a key named like a secret (password, token, apiKey...) or for a secret ` +
+      `in this server's configuration: they are sent as they are.`
+    : "";
   return {
-    message: `Allow the call of tool '${tool}' of server '${server}' (toolbox '${toolbox}')?\n` +
-      `Arguments: ${shownArguments(request)}`,
-    requestedSchema: {
-      type: "object",
-      properties: {
-        [FOR_THIS_SESSION]: {
-          type: "boolean",
-          title: "For this session",
-          description: `Allow '${tool}' of server '${server}' (toolbox '${toolbox}') until this session ends, without asking again`,
-          default: false,
+    ok: true,
+    digest,
+    params: {
+      message: `Allow the call of tool '${tool}' of server '${server}' (toolbox '${toolbox}') with these arguments, ` +
+        `all of them (sha-256 ${digest})?\n${text}${masked}`,
+      requestedSchema: {
+        type: "object",
+        properties: {
+          [FOR_THIS_SESSION]: {
+            type: "boolean",
+            title: "For this session, with any arguments",
+            description: `Allow every call of '${tool}' of server '${server}' (toolbox '${toolbox}'), whatever its arguments, ` +
+              `until this session ends, without asking again`,
+            default: false,
+          },
         },
       },
     },
   };
-}
-
-function shownArguments(request: ApprovalRequest): string {
-  const shown = shownValue(request.args, {
-    redact: request.redact,
-    maxChars: SHOWN_CHARS,
-    maxItems: SHOWN_ITEMS,
-    maxDepth: SHOWN_DEPTH,
-  });
-  const text = JSON.stringify(shown, null, 2);
-  return text.length <= MAX_SHOWN_ARGUMENTS ? text : `${text.slice(0, MAX_SHOWN_ARGUMENTS)}… (${text.length} characters)`;
 }
 
 /** The client's answer to the question: only an explicit "accept" approves (anything else fails closed). */

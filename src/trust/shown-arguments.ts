@@ -1,8 +1,8 @@
 /**
  * A call's arguments as they may be shown to the user or written to the audit log: values of keys
  * that look secret (password, token, apiKey...) masked, the server's configured secrets (env
- * values, header values, see address/redact.ts) masked wherever they appear, and for a message
- * long values, long lists and deep nesting cut to a readable size.
+ * values, header values, see address/redact.ts) masked wherever they appear. Nothing is cut: an
+ * approval question shows all of it (or is not asked, see confirm.ts).
  */
 import { isRemote, type ServerConfig } from "../config/index.ts";
 import { MASK, Redactor } from "../address/redact.ts";
@@ -22,35 +22,19 @@ export function serverRedactor(config: ServerConfig): Redactor {
 
 export interface ShowOptions {
   redact: (text: string) => string;
-  /** Cut strings longer than this (characters); none when absent. */
-  maxChars?: number;
-  /** Keep this many items of an array or keys of an object; all when absent. */
-  maxItems?: number;
-  /** Objects and arrays nested deeper than this are shown as "{…}" and "[…]"; none when absent. */
-  maxDepth?: number;
 }
 
-/** A copy of `value` with secrets masked and, as `options` say, cut. */
-export function shownValue(value: unknown, options: ShowOptions, depth = 0): unknown {
-  if (typeof value === "string") return cut(options.redact(value), options.maxChars);
-  if (typeof value !== "object" || value === null) return value;
-  const deep = options.maxDepth !== undefined && depth >= options.maxDepth;
-  if (Array.isArray(value)) {
-    if (deep) return "[…]";
-    const kept = value.slice(0, options.maxItems).map((item) => shownValue(item, options, depth + 1));
-    return kept.length < value.length ? [...kept, `… (${value.length - kept.length} more)`] : kept;
-  }
-  if (deep) return "{…}";
-  const entries = Object.entries(value);
-  const kept = entries.slice(0, options.maxItems).map(([key, item]) => [
-    options.redact(key),
-    looksSecret(key) && item !== null && item !== undefined && item !== "" ? MASK : shownValue(item, options, depth + 1),
-  ]);
-  if (kept.length < entries.length) kept.push(["…", `${entries.length - kept.length} more keys`]);
-  return Object.fromEntries(kept);
-}
-
-function cut(text: string, maxChars: number | undefined): string {
-  if (maxChars === undefined || text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}… (${text.length} characters)`;
+/**
+ * A copy of `value`, whole, with secrets masked: the server's configured secrets wherever they
+ * appear (keys too), and under a key named like a secret every string, number or boolean (in an
+ * array under it, each one). An object under such a key is shown, its own keys judged alike: a
+ * `credentials` object cannot hide a `command` in it.
+ */
+export function shownValue(value: unknown, options: ShowOptions, secret = false): unknown {
+  if (typeof value === "string") return secret && value !== "" ? MASK : options.redact(value);
+  if (typeof value !== "object" || value === null) return secret && value !== null && value !== undefined ? MASK : value;
+  if (Array.isArray(value)) return value.map((item) => shownValue(item, options, secret));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [options.redact(key), shownValue(item, options, looksSecret(key))]),
+  );
 }

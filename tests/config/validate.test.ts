@@ -234,6 +234,7 @@ test("validateConfig: result: keeps every field given", () => {
     roots: false,
     maxResultTokens: 7000,
     pin: false,
+    confirmMaxChars: 20000,
   };
   assert.deepEqual(validateConfig(withServer(server)).toolboxes.dev.mcpServers.fs, server);
 });

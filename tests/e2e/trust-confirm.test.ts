@@ -23,9 +23,9 @@ function askingClient(answers: ElicitResult[], asked: ElicitRequest["params"][])
   return client;
 }
 
-async function started(confirm: unknown, client?: Client): Promise<{ session: Session; dir: string }> {
+async function started(confirm: unknown, client?: Client, top: Record<string, unknown> = {}): Promise<{ session: Session; dir: string }> {
   const dir = tempDir();
-  const session = await startWorkbench(trustConfig(dir, confirm), {}, client);
+  const session = await startWorkbench(trustConfig(dir, confirm, top), {}, client);
   try {
     okText(await openToolbox(session, "dev"));
   } catch (error) {
@@ -52,11 +52,11 @@ test("confirm: a declined or dismissed call never reaches the server; an accepte
 
     assert.equal(asked.length, 3);
     const { message, requestedSchema } = asked[0] as { message: string; requestedSchema: { properties: Record<string, { type: string }> } };
-    assert.match(message, /^Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\)\?\nArguments: /);
+    assert.match(message, /^Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\) with these arguments, all of them \(sha-256 [0-9a-f]{64}\)\?\n\{/);
     assert.match(message, /"id": "item-7"/);
     assert.match(message, /"password": "\*\*\*"/, "a key named like a secret is masked");
     assert.match(message, /"note": "the key is \*\*\*"/, "the server's env secret is masked");
-    assert.match(message, /"long": "x{200}… \(5000 characters\)"/, "long values are cut");
+    assert.ok(message.includes(`"long": "${"x".repeat(5_000)}"`), "a long value is shown whole");
     assert.ok(!message.includes(ARGUMENT_SECRET) && !message.includes(ENV_SECRET));
     assert.deepEqual(requestedSchema.properties.forThisSession.type, "boolean");
 
@@ -81,6 +81,24 @@ test("confirm: \"for this session\" is remembered for that tool; another tool is
     assert.equal(asked.length, 2);
     okText(await useTool(session, "dev", "store", "read_item", { id: "1" }));
     assert.deepEqual(callsReached(dir).map((c) => c.tool), ["echo", "echo", "echo", "read_item"]);
+  } finally {
+    await session.close();
+  }
+});
+
+test("confirm: arguments longer than the question shows (confirmMaxChars) are refused unasked, saying how to raise the limit", async () => {
+  const asked: ElicitRequest["params"][] = [];
+  const { session, dir } = await started("all", askingClient([{ action: "accept" }], asked), { confirmMaxChars: 100 });
+  try {
+    const long = { id: "1", text: "y".repeat(200) };
+    const refused = errorText(await useTool(session, "dev", "store", "echo", long));
+    assert.match(refused, /^Error executing tool 'echo' in server 'store' \(toolbox 'dev'\): the call needs the user's approval and its arguments take 229 characters, more than the 100 /);
+    assert.match(refused, /raise "confirmMaxChars" on server 'store' of toolbox 'dev' \(or at the top of the configuration\) to allow such calls$/);
+    assert.equal(asked.length, 0, "no question for what it could not show");
+    assert.deepEqual(callsReached(dir), []);
+    okText(await useTool(session, "dev", "store", "echo", { id: "1" }));
+    assert.equal(asked.length, 1);
+    assert.deepEqual(callsReached(dir).map((c) => c.arguments), [{ id: "1" }]);
   } finally {
     await session.close();
   }

@@ -44,7 +44,7 @@ test("confirm 2026-07-28: the question comes in input_required, the retry's answ
     const [[key, question]] = Object.entries(questionsOf(asked));
     assert.match(key, /^mcp-workbench\/confirm\//, "the workbench's own key");
     assert.equal(question.method, "elicitation/create");
-    assert.match(question.params!.message!, /^Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\)\?/);
+    assert.match(question.params!.message!, /^Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\) with these arguments, all of them \(sha-256 [0-9a-f]{64}\)\?\n/);
     assert.ok(!question.params!.message!.includes(ARGUMENT_SECRET));
     assert.deepEqual(callsReached(dir), [], "nothing reached the server while the user is asked");
 
@@ -54,9 +54,11 @@ test("confirm 2026-07-28: the question comes in input_required, the retry's answ
 
     const again = await use(client, "store", "delete_item", args);
     const [againKey] = Object.keys(questionsOf(again));
-    const accepted = await use(client, "store", "delete_item", args, { inputResponses: { [againKey]: { action: "accept", content: {} } }, requestState: stateOf(again) });
+    // The answer approves the call it was asked for: a retry naming other arguments changes nothing of what runs.
+    const other = { ...args, id: "item-999" };
+    const accepted = await use(client, "store", "delete_item", other, { inputResponses: { [againKey]: { action: "accept", content: {} } }, requestState: stateOf(again) });
     assert.match(textOf(accepted), /^delete_item ran with /, JSON.stringify(accepted));
-    assert.deepEqual(callsReached(dir).map((c) => c.tool), ["delete_item"]);
+    assert.deepEqual(callsReached(dir), [{ tool: "delete_item", arguments: args }]);
 
     // Ours first, then the server's own question in the same call; its retry is not asked about again.
     const ours = await use(client, "modern", "confirm", { what: "deploy" });
