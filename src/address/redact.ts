@@ -2,7 +2,8 @@
  * What the user wrote as a secret for a server, kept out of every message about it: for a remote
  * server header values, the user:password part of the URL, query-string values and OAuth client
  * secrets; for a stdio server its `env` values. Every error, `_errors` entry and log line about a
- * server, and every stderr line it writes, goes through `redact`.
+ * server, and every stderr line it writes, goes through `redact`; every message it sends through
+ * mask-message.ts.
  */
 import type { RemoteServerConfig } from "../config/index.ts";
 
@@ -18,10 +19,27 @@ const MIN_ENV_SECRET_LENGTH = 8;
 export class Redactor {
   /** Longest first, so that a value containing another is masked whole. */
   readonly #secrets: string[];
+  /** The secrets and, where it differs, each as JSON writes it in a string (quotes, backslashes, controls escaped). */
+  #inJson?: string[];
 
   constructor(secrets: Iterable<string>, minLength = MIN_SECRET_LENGTH) {
     const unique = new Set([...secrets].filter((secret) => secret.length >= minLength));
     this.#secrets = [...unique].sort((a, b) => b.length - a.length);
+  }
+
+  /** True when there is nothing to mask: masking is then a test of this flag and nothing more. */
+  get empty(): boolean {
+    return this.#secrets.length === 0;
+  }
+
+  /** The secrets as they may stand in JSON text: as written, and as JSON escapes them inside a string. */
+  get inJson(): readonly string[] {
+    return this.#inJson ??= longestFirst([...this.#secrets, ...this.#secrets.map((secret) => JSON.stringify(secret).slice(1, -1))]);
+  }
+
+  /** JSON text with every secret masked, as written or as JSON escapes it inside a string. */
+  redactJson(text: string): string {
+    return maskAll(text, this.inJson);
   }
 
   static forServer(config: RemoteServerConfig): Redactor {
@@ -33,17 +51,58 @@ export class Redactor {
     return new Redactor(Object.values(env), MIN_ENV_SECRET_LENGTH);
   }
 
+  /**
+   * For what a stdio server sends (mask-message.ts), narrower than forEnv: every word of a result
+   * that equals a setting ("production", the folder in ALLOWED_DIR) would be masked. The values of
+   * names that say secret (API_KEY, GITHUB_TOKEN, DB_PASSWORD...), values that look generated (a
+   * run of 20 or more letters and digits mixing both), and the password of a URL value.
+   */
+  static forEnvMessages(env: Record<string, string>): Redactor {
+    const secrets: string[] = [];
+    for (const [name, value] of Object.entries(env)) {
+      if (SECRET_NAME.test(name) || looksGenerated(value)) secrets.push(value);
+      else if (value.includes("://")) secrets.push(...urlPassword(value));
+    }
+    return new Redactor(secrets, MIN_ENV_SECRET_LENGTH);
+  }
+
   /** The text with every secret replaced by `***`. */
   redact(text: string): string {
-    let result = text;
-    for (const secret of this.#secrets) result = result.split(secret).join(MASK);
-    return result;
+    return maskAll(text, this.#secrets);
   }
 
   /** A new redactor that also masks these values (tokens obtained at run time). */
   with(secrets: Iterable<string>): Redactor {
     return new Redactor([...this.#secrets, ...secrets]);
   }
+}
+
+/** Names of variables that hold secrets; "author" and the like excepted. */
+const SECRET_NAME = /key|token|secret|passw(?:or)?d|passphrase|credential|bearer|cookie|auth(?!or)/i;
+const RANDOM_RUN = /[A-Za-z0-9]{20,}/g;
+
+function looksGenerated(value: string): boolean {
+  return [...value.matchAll(RANDOM_RUN)].some(([run]) => /\d/.test(run) && /[A-Za-z]/.test(run));
+}
+
+function urlPassword(value: string): string[] {
+  try {
+    const { password } = new URL(value);
+    return password ? [...raw(password)] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Looked for before it is replaced: a text without the secret is given back as it is, unallocated. */
+function maskAll(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(MASK);
+  return result;
+}
+
+function longestFirst(secrets: string[]): string[] {
+  return [...new Set(secrets)].sort((a, b) => b.length - a.length);
 }
 
 /** The URL as it may be shown: user:password and every query value masked. */

@@ -46,3 +46,21 @@ test("redact: with() adds values found at run time and keeps the configured secr
   assert.equal(extended.redact("k-42-k q-secret cs-999 run-time-token"), "*** *** *** ***");
   assert.equal(configured.redact("k-42-k run-time-token"), "*** run-time-token");
 });
+
+test("redact: what a stdio server sends is masked of its env's secrets, not of its settings", () => {
+  const redactor = Redactor.forEnvMessages({
+    GITHUB_TOKEN: "ghp-short-1",
+    DB_PASSWORD: "hunter2hunter2",
+    SOME_VALUE: "abcdefghij0123456789xyz",
+    DATABASE_URL: "postgres://app:s3cr3t-pass@127.0.0.1/db",
+    NODE_ENV: "production",
+    ALLOWED_DIR: "/home/me/projects",
+    AUTHOR: "Jane Smith-Jones",
+  });
+  assert.equal(
+    redactor.redact("ghp-short-1 hunter2hunter2 abcdefghij0123456789xyz s3cr3t-pass production /home/me/projects Jane Smith-Jones"),
+    "*** *** *** *** production /home/me/projects Jane Smith-Jones",
+  );
+  assert.equal(Redactor.forEnvMessages({ NODE_ENV: "production" }).empty, true);
+  assert.equal(Redactor.forEnv({ NODE_ENV: "production" }).redact("production"), "***", "its stderr and our messages about it stay as they were");
+});

@@ -19,6 +19,11 @@ export function startHttpFixture(env: Record<string, string> = {}): Promise<Http
   return startListening(runScript(fixture("http-server.ts")), env);
 }
 
+/** The careless server of the masking tests (tests/fixtures/leaky-server.ts) over Streamable HTTP. */
+export function startLeakyHttp(): Promise<HttpFixture> {
+  return startListening(runScript(fixture("leaky-server.ts"), ["--http"]), {});
+}
+
 /** server-everything's Streamable HTTP ("/mcp") or SSE ("/sse") server, forced onto loopback. */
 export function startEverythingHttp(which: "streamableHttp" | "sse"): Promise<HttpFixture> {
   return startListening(runScript(fixture("everything-http.ts"), [which]), {});

@@ -9,6 +9,7 @@ import type { ServerConfig } from "../../config/index.ts";
 import type { ServerLink } from "../links/link.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { ModernSession } from "./modern-link.ts";
+import { maskMessage } from "../../address/mask-message.ts";
 import { Probe, probeTimeout } from "./probe.ts";
 import { type Era, LEGACY_VERSION, MODERN_VERSION, modernClientCapabilities, UNSUPPORTED_PROTOCOL_VERSION } from "../../protocol/wire.ts";
 
@@ -91,8 +92,9 @@ export class EraLink implements ServerLink {
     return this.#inner.transport.send(message);
   }
 
-  /** What the server sends passes here first; false leaves it to the inner transport's onmessage. */
+  /** What the server sends passes here first, its secrets masked; false leaves it to the inner transport's onmessage. */
   #take(message: JSONRPCMessage): boolean {
+    if (this.#inner.redactor) maskMessage(message, this.#inner.redactor);
     if (this.#probe?.take(message)) return true;
     if (this.#modern?.incoming(message)) return true;
     if (this.#legacyInitialize && this.#refusedLegacy(message)) return true;

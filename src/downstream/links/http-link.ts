@@ -176,6 +176,10 @@ export class HttpLink implements ServerLink, Transport {
     return Promise.resolve(undefined);
   }
 
+  get redactor(): Redactor {
+    return this.#redactor;
+  }
+
   redact(text: string): string {
     return this.#redactor.redact(text);
   }

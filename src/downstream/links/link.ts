@@ -7,6 +7,7 @@ import type { ServerConfig } from "../../config/index.ts";
 import type { Platform } from "../../platform/types.ts";
 import type { FlowGate } from "../../transport/flow-gate.ts";
 import type { CommandSearch } from "./command-path.ts";
+import type { Redactor } from "../../address/redact.ts";
 
 /** The server a link is for: the first toolbox and name that list it, and its settings. */
 export interface ConnectionTarget {
@@ -40,6 +41,8 @@ export interface ServerLink {
   close(options: { graceful: boolean }): Promise<void>;
   /** A message about this server as it may be shown: secrets masked. */
   redact(text: string): string;
+  /** The secrets `redact` masks, for masking whole messages the server sends (address/mask-message.ts). */
+  readonly redactor?: Redactor;
   /** `reason` followed by what the server said last about it (a child's last stderr lines). */
   explain?(reason: string): Promise<string>;
   /** True when a child that ended wrote anything on stderr (its last lines waited for a moment). */

@@ -27,6 +27,7 @@ export class StdioLink implements ServerLink {
   readonly #stderrDone: Promise<void>;
   /** The configured env values: a server that prints its key must not show it to the client. */
   readonly #redactor: Redactor;
+  readonly #messageRedactor: Redactor;
 
   private constructor(
     child: ChildProcess,
@@ -38,6 +39,7 @@ export class StdioLink implements ServerLink {
     this.#child = child;
     this.#log = log;
     this.#redactor = Redactor.forEnv(config.env);
+    this.#messageRedactor = Redactor.forEnvMessages(config.env);
     const redact = (text: string) => this.#redactor.redact(text);
     this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail, redact);
     this.transport = new StreamTransport(child.stdout, child.stdin, {
@@ -67,6 +69,11 @@ export class StdioLink implements ServerLink {
 
   set claim(claim: StreamTransport["claim"]) {
     this.transport.claim = claim;
+  }
+
+  /** What its messages are masked with: its env's secrets, not every setting (see Redactor.forEnvMessages). */
+  get redactor(): Redactor {
+    return this.#messageRedactor;
   }
 
   redact(text: string): string {
