@@ -46,6 +46,16 @@ export class Redactor {
     return new Redactor(secretsOf(config));
   }
 
+  /**
+   * For what a remote server sends (mask-message.ts), narrower than forServer, as forEnvMessages
+   * is: its headers and query values named like secrets (Authorization, X-Api-Key, ?token=) or
+   * that look generated, its URL's password and its OAuth client secret; not an `Accept` header or
+   * a `?format=json`, which would mask every "json" it says.
+   */
+  static forServerMessages(config: RemoteServerConfig): Redactor {
+    return new Redactor(secretsOf(config, true));
+  }
+
   /** For a stdio server: the values of its configured `env` (what a crash message may print). */
   static forEnv(env: Record<string, string>): Redactor {
     return new Redactor(Object.values(env), MIN_ENV_SECRET_LENGTH);
@@ -78,7 +88,7 @@ export class Redactor {
 }
 
 /** Names of variables that hold secrets; "author" and the like excepted. */
-const SECRET_NAME = /key|token|secret|passw(?:or)?d|passphrase|credential|bearer|cookie|auth(?!or)/i;
+const SECRET_NAME = /key|token|secret|passw(?:or)?d|passphrase|credential|bearer|cookie|authoriz|auth(?!or)/i;
 const RANDOM_RUN = /[A-Za-z0-9]{20,}/g;
 
 function looksGenerated(value: string): boolean {
@@ -121,8 +131,14 @@ export function displayUrl(url: string): string {
   return query ? `${parsed.href}?${query}` : parsed.href;
 }
 
-function* secretsOf(config: RemoteServerConfig): Generator<string> {
-  for (const value of Object.values(config.headers)) {
+/**
+ * A remote server's secrets. `narrow`: for what the server sends, only the headers and query
+ * values named like secrets or that look generated, and the URL's password without its user name.
+ */
+function* secretsOf(config: RemoteServerConfig, narrow = false): Generator<string> {
+  const picked = (name: string, value: string) => !narrow || SECRET_NAME.test(name) || looksGenerated(value);
+  for (const [name, value] of Object.entries(config.headers)) {
+    if (!picked(name, value)) continue;
     yield value;
     // "Bearer abc": the token alone may show up too (an echo, a server's own error).
     const [, token] = /^\S+\s+(\S.*)$/.exec(value.trim()) ?? [];
@@ -135,14 +151,22 @@ function* secretsOf(config: RemoteServerConfig): Generator<string> {
   } catch {
     return;
   }
-  for (const part of [url.username, url.password]) {
+  for (const part of narrow ? [url.password] : [url.username, url.password]) {
     if (part) yield* raw(part);
   }
-  for (const value of url.searchParams.values()) yield* encodings(value);
+  for (const [name, value] of url.searchParams) if (picked(name, value)) yield* encodings(value);
   // The raw query values as written, before any decoding.
   for (const pair of url.search.slice(1).split("&")) {
     const value = pair.slice(pair.indexOf("=") + 1);
-    if (pair.includes("=") && value) yield value;
+    if (pair.includes("=") && value && picked(safeDecode(pair.slice(0, pair.indexOf("="))), safeDecode(value))) yield value;
+  }
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
   }
 }
 

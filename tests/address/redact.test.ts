@@ -64,3 +64,18 @@ test("redact: what a stdio server sends is masked of its env's secrets, not of i
   assert.equal(Redactor.forEnvMessages({ NODE_ENV: "production" }).empty, true);
   assert.equal(Redactor.forEnv({ NODE_ENV: "production" }).redact("production"), "***", "its stderr and our messages about it stay as they were");
 });
+
+test("redact: what a remote server sends is masked of its secrets, not of every header and query value", () => {
+  const config = server("http://alice:pw-9x8y@127.0.0.1/mcp?format=json&region=eu-west-1&api_key=k-1234&sig=abcdefghij0123456789xyz", {
+    Authorization: "Bearer tok-123456",
+    "X-Api-Key": "xk-42-42",
+    Accept: "application/json",
+    "X-Region": "eu-central-7",
+  }, "cs-999");
+  const text = "alice pw-9x8y json eu-west-1 k-1234 abcdefghij0123456789xyz Bearer tok-123456 tok-123456 xk-42-42 application/json eu-central-7 cs-999";
+  assert.equal(
+    Redactor.forServerMessages(config).redact(text),
+    "alice *** json eu-west-1 *** *** *** *** *** application/json eu-central-7 ***",
+  );
+  assert.equal(Redactor.forServer(config).redact("json eu-central-7 alice"), "*** *** ***", "messages about it stay as they were");
+});

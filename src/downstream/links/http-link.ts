@@ -47,6 +47,7 @@ export class HttpLink implements ServerLink, Transport {
   onclose?: () => void;
   readonly #options: HttpLinkOptions;
   readonly #redactor: Redactor;
+  readonly #messageRedactor: Redactor;
   readonly #url: URL;
   readonly #headers: Record<string, string>;
   #inner: StreamableHTTPClientTransport | SSEClientTransport;
@@ -65,6 +66,7 @@ export class HttpLink implements ServerLink, Transport {
     this.#url = url;
     this.#headers = headers;
     this.#redactor = Redactor.forServer(options.config).with(basic ? [basic] : []);
+    this.#messageRedactor = Redactor.forServerMessages(options.config).with(basic ? [basic] : []);
     const { transport } = options.config;
     this.#mayFallBack = transport === "auto";
     this.#inner = this.#create(transport === "sse" ? "sse" : "http");
@@ -176,8 +178,9 @@ export class HttpLink implements ServerLink, Transport {
     return Promise.resolve(undefined);
   }
 
+  /** What its messages are masked with: its secrets, not every header and query value (see Redactor.forServerMessages). */
   get redactor(): Redactor {
-    return this.#redactor;
+    return this.#messageRedactor;
   }
 
   redact(text: string): string {
