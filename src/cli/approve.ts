@@ -4,15 +4,15 @@
  * pretty-printed schemas and annotations), and only then records the new pins in
  * workbench-lock.json: after the user answered "y" on a terminal, or at once with --yes (without a
  * terminal nothing is recorded without it). --dry-run shows and records nothing. Without a tool,
- * every withheld tool of the server, and the pins of tools the server no longer lists are
- * forgotten. A running workbench sees the approval at its next listing or call.
+ * every withheld tool of the server, and its withheld prompts, resources, templates and
+ * instructions (see offer.ts); the pins of what the server no longer lists are forgotten. A running workbench sees the approval at its next listing or call.
  */
 import type { Platform } from "../platform/types.ts";
-import type { Tool } from "../protocol/sdk.ts";
 import { didYouMean } from "../config/suggest.ts";
-import { canonicalJson, type Pin, PINNED_PARTS } from "../toolboxes/fingerprint.ts";
+import { canonicalJson, type Parts, type Pin, PINNED_PARTS, TEXT_PARTS, type TextKind } from "../toolboxes/fingerprint.ts";
+import { textPins } from "../toolboxes/offer.ts";
 import { lockPathFor, PinStore, type ServerPins } from "../toolboxes/pin-store.ts";
-import { approveCommand, currentPin, type Withheld } from "../toolboxes/withheld.ts";
+import { approveCommand, currentPin, textWords, type Withheld } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
 import { lineDiff } from "./line-diff.ts";
@@ -58,7 +58,12 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     }
     const listed = slot.shared.tools;
     const held = slot.withheld.filter((tool) => only === undefined || tool.name === only);
-    if (only !== undefined && held.length === 0) {
+    // Prompts, resources, templates and instructions: with the server's tools, or one by its key ("prompt:intro").
+    const textsNow = textPins({ tools: listed, listing: slot.shared.listing, instructions: connected.connection.instructions });
+    const heldTexts = slot.withheldTexts.filter((text) => only === undefined || text.name === only);
+    const oldTexts = lock.textsOf(toolbox, server) ?? {};
+    const goneTexts = only === undefined ? Object.keys(oldTexts).filter((key) => !Object.hasOwn(textsNow, key)) : [];
+    if (only !== undefined && held.length === 0 && heldTexts.length === 0) {
       if (slot.tools.some((tool) => tool.name === only)) {
         await writeStdout(platform, `Tool '${only}' of server '${server}' in toolbox '${toolbox}' is not withheld: nothing to approve\n`);
         return 0;
@@ -69,7 +74,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     }
     const old = lock.pinsOf(toolbox, server) ?? {};
     const gone = only === undefined ? Object.keys(old).filter((name) => !listed.some((tool) => tool.name === name)) : [];
-    if (held.length === 0 && gone.length === 0) {
+    if (held.length + gone.length + heldTexts.length + goneTexts.length === 0) {
       const first = pinnedBefore
         ? ""
         : dryRun
@@ -84,14 +89,23 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       const tool = listed.find((one) => one.name === withheld.name)!;
       approved[tool.name] = currentPin(tool);
       const pin = Object.hasOwn(old, tool.name) ? old[tool.name] : undefined;
-      sections.push(difference(`${toolbox}/${server}/${tool.name}`, withheld, pin, tool));
+      sections.push(difference(`${toolbox}/${server}/${tool.name}`, withheld, pin, currentPin(tool), PINNED_PARTS));
+    }
+    const approvedTexts: ServerPins = {};
+    for (const withheld of heldTexts) {
+      approvedTexts[withheld.name] = textsNow[withheld.name];
+      const pin = Object.hasOwn(oldTexts, withheld.name) ? oldTexts[withheld.name] : undefined;
+      const parts = TEXT_PARTS[withheld.name.split(":")[0] as TextKind];
+      sections.push(difference(`${toolbox}/${server}: ${textWords(withheld.name)}`, withheld, pin, textsNow[withheld.name], parts));
     }
     for (const name of gone) sections.push(`${toolbox}/${server}/${name}: no longer listed by the server; its pin is forgotten\n`);
+    for (const key of goneTexts) sections.push(`${toolbox}/${server}: ${textWords(key)}: no longer listed by the server; its pin is forgotten\n`);
     // Everything pending is shown before anything is recorded.
     await writeStdout(platform, sections.join("\n"));
     const what = [
       ...(held.length > 0 ? [`approve ${held.length} tool(s)`] : []),
-      ...(gone.length > 0 ? [`forget the pins of ${gone.length} tool(s) it no longer lists`] : []),
+      ...(heldTexts.length > 0 ? [`approve ${heldTexts.length} other text(s)`] : []),
+      ...(gone.length + goneTexts.length > 0 ? [`forget the pins of ${gone.length + goneTexts.length} it no longer lists`] : []),
     ].join(", ");
     const command = approveCommand(toolbox, server, only);
     if (dryRun) {
@@ -108,8 +122,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
         return EXIT_FAILED;
       }
     }
-    await pins.approve(toolbox, server, approved, gone);
-    await writeStdout(platform, `${yes ? "\n" : ""}Server '${server}' in toolbox '${toolbox}': ${done(held.length, gone.length)}; recorded in ${pins.path}\n`);
+    await pins.approve(toolbox, server, approved, gone, { pins: approvedTexts, forget: goneTexts });
+    await writeStdout(platform, `${yes ? "\n" : ""}Server '${server}' in toolbox '${toolbox}': ${done(held.length, gone.length, heldTexts.length + goneTexts.length)}; recorded in ${pins.path}\n`);
     return 0;
   } catch (error) {
     sayError(platform, error instanceof Error ? error.message : String(error));
@@ -119,18 +133,18 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
   }
 }
 
-function done(approved: number, forgotten: number): string {
+function done(approved: number, forgotten: number, texts: number): string {
   return [
     ...(approved > 0 ? [`approved ${approved} tool(s)`] : []),
     ...(forgotten > 0 ? [`forgot the pins of ${forgotten} tool(s) it no longer lists`] : []),
+    ...(texts > 0 ? [`recorded ${texts} other text(s) (prompts, resources, templates, instructions)`] : []),
   ].join(", ");
 }
 
-/** One tool's heading and, per part that changed (every part of a new tool), its lines old and new. */
-function difference(title: string, withheld: Withheld, pin: Pin | undefined, tool: Tool): string {
-  const now = currentPin(tool);
+/** One heading and, per part that changed (every part of a new tool or text), its lines old and new. */
+function difference(title: string, withheld: Withheld, pin: Pin | undefined, now: Pin, parts: Parts): string {
   const lines = [`${title}: ${withheld.reason}`];
-  for (const [key, words] of PINNED_PARTS) {
+  for (const [key, words] of parts) {
     const shown = pin ? withheld.changed.includes(words) : now[key] !== undefined;
     if (!shown) continue;
     lines.push(`  ${words}:`);

@@ -98,6 +98,20 @@ test("offer: a rug-pulled tool, prompt, resource, template and instructions text
   const check = await runCli(["check", "--json", "--config", path], { env: { WORKBENCH_CACHE_DIR: cache } });
   const report = JSON.parse(check.stdout) as CheckReport;
   assert.deepEqual(report.servers[0].withheld.map((held) => held.tool), ["greet", "prompt:intro", "resource:pinned://note", "template:pinned://notes/{id}", "instructions"]);
+
+  // approve shows every changed text, old and new, and records them with the tools.
+  const approved = await runCli(["approve", "dev", "pinned", "--yes", "--config", path], { env: { WORKBENCH_CACHE_DIR: cache } });
+  assert.equal(approved.code, 0, approved.stderr);
+  assert.match(approved.stdout, /dev\/pinned: prompt 'intro': description changed\n  description:\n    - Prompt: Stable text\.\n    \+ Prompt: Before anything/);
+  assert.match(approved.stdout, /dev\/pinned: the instructions: text changed\n/);
+  assert.match(approved.stdout, /approved 1 tool\(s\), recorded 4 other text\(s\)/);
+  const after = await serve(path, cache);
+  try {
+    assert.equal((await after.client.listPrompts()).prompts.length, 1, "approved: offered");
+    assert.match(opened(await after.open()).instructions?.pinned ?? "", /id_ed25519/);
+  } finally {
+    await after.close();
+  }
 });
 
 test("offer: pins match what sessions see: after check, a client that declares elicitation, sampling and roots has nothing withheld", async () => {
