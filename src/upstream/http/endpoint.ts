@@ -1,7 +1,8 @@
 /**
  * The workbench over HTTP as one web-standard handler, `(Request) => Promise<Response>`: the
  * endpoint `/mcp` for both revisions. A request is authenticated first (the Authenticate hook),
- * then bounded (body size, requests in flight per client, live sessions), then given to a 2025
+ * then bounded (a POST's media type, its body's size and time, see body-reads.ts; then requests in
+ * flight per client, live sessions), then given to a 2025
  * session (legacy-sessions.ts) or, when it stands alone in 2026-07-28, to the client's hub
  * (modern-hubs.ts). Idle sessions and hubs end after `idleMs`.
  */
@@ -9,7 +10,8 @@ import type { Authenticate, ClientIdentity } from "../client-identity.ts";
 import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
 import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
 import { ModernHubs } from "./modern-hubs.ts";
-import { boundedText, INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
+import { BodyReads, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODIES_READING } from "./body-reads.ts";
+import { INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 
 export const ENDPOINT_PATH = "/mcp";
 
@@ -24,8 +26,12 @@ export interface HttpEndpointOptions {
   maxSessionsPerClient?: number;
   /** A request body longer than this gets 413 (default 4 MiB). */
   maxBodyBytes?: number;
-  /** Requests of one client being answered at once, streams included (default 256). */
+  /** Requests of one client being answered at once, streams included (default 256); a body still being read is not one. */
   maxInFlightPerClient?: number;
+  /** A request body not arrived whole within this time gets 408 (default 30 s). */
+  bodyTimeoutMs?: number;
+  /** Request bodies read at once, all clients together (default 64); one more and the oldest of the client with most gives way. */
+  maxBodiesReading?: number;
   /** A request that failed in the workbench (its client gets a plain 500). */
   onError?: (error: Error) => void;
 }
@@ -61,6 +67,7 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   };
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxInFlight = options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
+  const bodies = new BodyReads(options.maxBodiesReading ?? DEFAULT_MAX_BODIES_READING, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   const legacy = new LegacySessions(options.open);
   const modern = new ModernHubs(options.open);
   const inFlight = new Map<string, number>();
@@ -84,6 +91,27 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
     if (draining) return jsonRpcError(503, TRANSPORT_ERROR, "Service unavailable: the workbench is stopping", { "Retry-After": "1" });
     const who = await options.authenticate(request);
     if (who instanceof Response) return who;
+    let body: unknown;
+    if (request.method === "POST") {
+      // What a web page can send without a preflight (text/plain, forms) is never a request: 415, as the 2025 transport answers.
+      if (!isJson(request.headers.get("content-type"))) {
+        return jsonRpcError(415, TRANSPORT_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+      }
+      // Read before it counts as in flight: a connection that stalls its body holds no call slot.
+      let text: string | Response;
+      try {
+        text = await bodies.read(request, who.name, maxBody);
+      } catch (error) {
+        return failed(error);
+      }
+      if (text instanceof Response) return text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not the parser's message: it may quote the body, and a body may hold secrets.
+        return jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON");
+      }
+    }
     const held = inFlight.get(who.name) ?? 0;
     if (held >= maxInFlight) {
       return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the most allowed: wait for an answer`, {
@@ -102,32 +130,23 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       if (live) live.inFlight--;
     };
     try {
-      const { response, live, lasting } = await route(request, who);
+      const { response, live, lasting } = await route(request, who, body);
       if (lasting && call) (call = false, posts--);
       if (live) live.inFlight++;
       return whenSent(response, release(live));
     } catch (error) {
       release()();
-      options.onError?.(error instanceof Error ? error : new Error(String(error)));
-      // Never the error's text: it may name a path or quote a request, and it helps no client.
-      return jsonRpcError(500, TRANSPORT_ERROR, "Internal error: the workbench could not answer this request; its log says why");
+      return failed(error);
     }
   }
 
-  async function route(request: Request, who: ClientIdentity): Promise<Routed> {
-    let body: unknown;
-    if (request.method === "POST") {
-      const text = await boundedText(request, maxBody);
-      if (text === undefined) {
-        return { response: jsonRpcError(413, TRANSPORT_ERROR, `Payload too large: a request body may have ${maxBody} bytes at most`) };
-      }
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // Not the parser's message: it may quote the body, and a body may hold secrets.
-        return { response: jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON") };
-      }
-    }
+  function failed(error: unknown): Response {
+    options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    // Never the error's text: it may name a path or quote a request, and it helps no client.
+    return jsonRpcError(500, TRANSPORT_ERROR, "Internal error: the workbench could not answer this request; its log says why");
+  }
+
+  async function route(request: Request, who: ClientIdentity, body: unknown): Promise<Routed> {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId !== null) {
       const live = legacy.find(sessionId, who);
@@ -171,6 +190,11 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
 
 function tooManySessions(max: number): Response {
   return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: ${max} sessions are live, the most allowed: end one (DELETE) or try later`, { "Retry-After": "5" });
+}
+
+/** `application/json`, parameters aside, as its essence: never a substring match (`text/plain; x=application/json`). */
+function isJson(contentType: string | null): boolean {
+  return contentType?.split(";")[0].trim().toLowerCase() === "application/json";
 }
 
 function isInitialize(body: unknown): boolean {

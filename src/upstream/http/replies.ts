@@ -1,6 +1,6 @@
 /**
- * The small answers of the HTTP endpoint: JSON-RPC errors with their HTTP status, a request body
- * read within its bound, and a response body that says when it has been sent (or given up).
+ * The small answers of the HTTP endpoint: JSON-RPC errors with their HTTP status, and a response
+ * body that says when it has been sent (or given up).
  */
 import type { RequestId } from "../../protocol/sdk.ts";
 
@@ -21,33 +21,6 @@ export interface Routed {
 
 export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: RequestId | null = null): Response {
   return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status, headers });
-}
-
-/** The body as text, or undefined when it is longer than `limit` bytes (reading stops there). */
-export async function boundedText(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) return undefined;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 /**

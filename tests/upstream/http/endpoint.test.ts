@@ -1,7 +1,8 @@
 /**
  * The HTTP endpoint in process, through its web handler (no listener): idle sessions and hubs end
- * after the idle time (then 404), the cap on live sessions (503 beyond it), and the bound on one
- * client's requests in flight (429 beyond it, an open GET stream counting).
+ * after the idle time (then 404), the cap on live sessions (503 beyond it), the bound on one
+ * client's requests in flight (429 beyond it, an open GET stream counting), and 415 for what a web
+ * page can send without a preflight.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -145,6 +146,20 @@ test("http endpoint: one client's live sessions are bounded (429 beyond), and an
     const bob = await endpoint.handle(post(INITIALIZE, { "x-client": "bob" }));
     assert.equal(bob.status, 200);
     await bob.text();
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http endpoint: a body a web page sends without a preflight (text/plain, forms) gets 415 on the 2026-07-28 path too", async () => {
+  const endpoint = endpointWith({});
+  try {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain; x=application/json"]) {
+      const response = await endpoint.handle(post(DISCOVER, { "content-type": type }));
+      assert.equal(response.status, 415, type);
+      assert.equal((await response.json()).error.message, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    assert.equal(endpoint.sessions, 0, "no hub was opened");
   } finally {
     await endpoint.close();
   }
