@@ -46,7 +46,8 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
     if (!outcome.ok) return outcome.keysUnavailable ? keysUnavailable(outcome.reason) : unauthorized(request, outcome.reason, true);
     const toolboxes = grantedBy(outcome.scopes, options.toolboxes);
     if (toolboxes !== "*" && toolboxes.length === 0) {
-      return insufficientScope(request, scopesFor(options.toolboxes).join(" "), "The token grants no toolbox: it needs a scope 'toolbox:NAME' or 'toolbox:*'");
+      // The caller was granted none: the challenge names no toolbox, only the scope that grants them all.
+      return insufficientScope(request, ALL_TOOLBOXES_SCOPE, "The token grants no toolbox: it needs a scope 'toolbox:NAME' or 'toolbox:*'");
     }
     // Clients are kept apart by name (processes, ${WORKBENCH_CLIENT} files): a subject may not be a static client.
     if (!isSafeClientName(outcome.subject)) {
@@ -73,9 +74,4 @@ export function grantedBy(scopes: readonly string[], toolboxes: readonly string[
   if (scopes.includes(ALL_TOOLBOXES_SCOPE)) return "*";
   const named = new Set(scopes.filter((scope) => scope.startsWith(SCOPE_PREFIX)).map((scope) => scope.slice(SCOPE_PREFIX.length)));
   return toolboxes.filter((toolbox) => named.has(toolbox));
-}
-
-/** Each toolbox's scope, in file order. */
-export function scopesFor(toolboxes: readonly string[]): string[] {
-  return toolboxes.map((toolbox) => `${SCOPE_PREFIX}${toolbox}`);
 }

@@ -59,7 +59,7 @@ export async function serveHttp(
   try {
     const handle = (request: Request) =>
       new URL(request.url).pathname === RESOURCE_METADATA_PATH
-        ? Promise.resolve(protectedResourceMetadata(request, config.serve, scoped.toolboxes))
+        ? Promise.resolve(protectedResourceMetadata(request, config.serve))
         : endpoint.handle(request);
     listener = await platform.listen(handle, address.hostname, address.port);
   } catch (error) {

@@ -134,20 +134,20 @@ test("bindingRefusal: beyond loopback without clients or oauth, a message that s
   assert.equal(bindingRefusal("::", validateConfig({ toolboxes: {}, serve: { oauth } }).serve), undefined);
 });
 
-test("metadata: the protected resource metadata names the resource, the issuer, a scope per toolbox and the header", async () => {
+test("metadata: the protected resource metadata names the resource, the issuer, the scope toolbox:* (no toolbox: it is public) and the header", async () => {
   const oauth = { issuer: "https://idp.example.com", jwksUri: "https://idp.example.com/jwks", audience: ["https://wb.example.com/mcp"] };
   const serve = await serveOf({ oauth });
-  const response = protectedResourceMetadata(new Request(METADATA_URL), serve, TOOLBOXES);
+  const response = protectedResourceMetadata(new Request(METADATA_URL), serve);
   assert.equal(response.status, 200);
   assert.match(response.headers.get("content-type") ?? "", /^application\/json/);
   assert.deepEqual(await response.json(), {
     resource: `${URL_BASE}/mcp`,
     authorization_servers: ["https://idp.example.com"],
-    scopes_supported: ["toolbox:dev", "toolbox:ops", "toolbox:*"],
+    scopes_supported: ["toolbox:*"],
     bearer_methods_supported: ["header"],
   });
   // Static tokens alone: no authorization server to name.
-  const alone = await protectedResourceMetadata(new Request(METADATA_URL), await serveOf(), TOOLBOXES).json();
+  const alone = await protectedResourceMetadata(new Request(METADATA_URL), await serveOf()).json();
   assert.equal("authorization_servers" in alone, false);
-  assert.equal(protectedResourceMetadata(new Request(METADATA_URL, { method: "POST" }), serve, TOOLBOXES).status, 405);
+  assert.equal(protectedResourceMetadata(new Request(METADATA_URL, { method: "POST" }), serve).status, 405);
 });

@@ -117,12 +117,12 @@ test("jwt: wrong audience, wrong issuer, expired, nbf in the future, no exp, no 
   }
 });
 
-test("jwt: a valid token that grants no toolbox gets 403 insufficient_scope naming every toolbox's scope", async () => {
+test("jwt: a valid token that grants no toolbox gets 403 insufficient_scope naming no toolbox, only toolbox:*", async () => {
   const authenticate = authenticatorFor(serve, { toolboxes: TOOLBOXES, jwksCooldownMs: 0 });
   for (const scope of ["", "openid profile", "toolbox:gone", "toolboxes:dev"]) {
     const refused = await refusal(await authenticate(request(await token({ scope }))));
     assert.equal(refused.status, 403, scope);
-    assert.equal(refused.challenge, `Bearer resource_metadata="${METADATA_URL}", error="insufficient_scope", scope="toolbox:dev toolbox:ops"`);
+    assert.equal(refused.challenge, `Bearer resource_metadata="${METADATA_URL}", error="insufficient_scope", scope="toolbox:*"`);
     assert.equal(refused.body.error, "insufficient_scope");
   }
 });
