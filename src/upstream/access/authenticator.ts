@@ -3,16 +3,17 @@
  * upstream/client-identity.ts. In order: a foreign Origin gets 403; without `serve.clients` and
  * `serve.oauth` everyone is the one local user (serving beyond loopback is refused at start, see
  * binding.ts); otherwise the bearer token is a static client's (by name), or a JWT of the issuer
- * (by `sub`, toolboxes by `toolbox:NAME` scopes), or the request gets 401 and nothing else.
+ * (named after its `sub`, see client-names.ts; toolboxes by `toolbox:NAME` scopes), or the request
+ * gets 401 and nothing else.
  */
 import type { ServeConfig } from "../../config/index.ts";
-import { isSafeClientName } from "../../config/serve.ts";
 import { tokensRequired } from "./binding.ts";
 import { type JwtOptions, JwtVerifier, looksLikeJwt } from "./jwt.ts";
 import { originRefusal } from "./origin.ts";
 import { forbidden, insufficientScope, keysUnavailable, unauthorized } from "./refusals.ts";
 import { type DigestCompare, StaticTokens } from "./static-tokens.ts";
 import { type Identity, LOCAL_USER } from "./identity.ts";
+import { clientNameOf } from "./client-names.ts";
 
 export { type Identity, LOCAL_USER };
 
@@ -50,16 +51,14 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
       return insufficientScope(request, ALL_TOOLBOXES_SCOPE, "The token grants no toolbox: it needs a scope 'toolbox:NAME' or 'toolbox:*'");
     }
     // Clients are kept apart by name (processes, ${WORKBENCH_CLIENT} files): a subject may not be a static client.
-    if (!isSafeClientName(outcome.subject)) {
-      return forbidden("The token's subject cannot name a client: it holds '/', '\\' or control characters, or is '.' or '..'");
-    }
-    if (outcome.subject === LOCAL_USER.name) {
+    const name = await clientNameOf(outcome.subject);
+    if (name === LOCAL_USER.name) {
       return forbidden(`The token's subject '${LOCAL_USER.name}' is the name of the user over stdio: the two would share its processes and files`);
     }
-    if (clients.has(outcome.subject)) {
+    if (clients.has(name)) {
       return forbidden(`The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`);
     }
-    return { name: outcome.subject, toolboxes };
+    return { name, toolboxes };
   };
 }
 

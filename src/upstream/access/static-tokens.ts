@@ -40,8 +40,9 @@ export class StaticTokens {
     return this.#clients.length;
   }
 
+  /** Whether a client has this name, case aside: as file names, `CI` and `ci` are one on macOS and Windows. */
   has(name: string): boolean {
-    return this.#clients.some(([client]) => client === name);
+    return this.#clients.some(([client]) => client.toLowerCase() === name.toLowerCase());
   }
 
   async find(token: string): Promise<[string, ServeClientConfig] | undefined> {
