@@ -2,8 +2,10 @@
  * Code mode's sandbox as the workbench sees it: runs one script in a worker (sandbox-worker.ts,
  * QuickJS in WebAssembly) and answers its tool calls with the function it is given, the only door
  * out. The workbench holds the limits it can see from outside: calls, output size, cancellation,
- * and a deadline it enforces by ending the worker should the worker fail to. Nothing here loads
- * before the first script: the worker, QuickJS and sucrase start with it.
+ * and a deadline it enforces by ending the worker should the worker fail to. The workers are
+ * shared fairly among clients: one client holds at most all but one of them, so another client's
+ * script never waits behind it, and a freed worker goes to the waiting client that holds fewest.
+ * Nothing here loads before the first script: the worker, QuickJS and sucrase start with it.
  */
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { CodeModeLimits } from "../config/index.ts";
@@ -21,6 +23,8 @@ export interface ScriptRun {
   call: SandboxCall;
   /** Aborted when the client cancels run_code: the script and its calls end. */
   signal: AbortSignal;
+  /** Whose script it is, for sharing the workers ("local" when not said). */
+  client?: string;
 }
 
 export type ScriptOutcome =
@@ -33,6 +37,8 @@ const GRACE_MS = 1_000;
 const START_MS = 30_000;
 /** Scripts running at once; more wait their turn (each worker holds up to memoryMiB and more). */
 const MAX_WORKERS = 4;
+/** Scripts of one client running at once: one worker is always left for another client. */
+const MAX_PER_CLIENT = MAX_WORKERS - 1;
 /** Workers kept for the next script: starting one costs tens of milliseconds. */
 const MAX_IDLE = 1;
 
@@ -40,7 +46,10 @@ type SandboxWorker = Omit<Worker, "postMessage"> & { postMessage(message: ToWork
 
 const idle: SandboxWorker[] = [];
 let active = 0;
-const waiting: (() => void)[] = [];
+/** Workers held, per client. */
+const held = new Map<string, number>();
+/** Scripts waiting for a worker, oldest first. */
+const waiting: { client: string; start: () => void }[] = [];
 
 /**
  * The worker's file. In the executable every module has the entry's URL (src/main.ts at the root of
@@ -58,26 +67,52 @@ function newWorker(): SandboxWorker {
   return worker;
 }
 
-async function acquire(signal: AbortSignal): Promise<boolean> {
-  while (active >= MAX_WORKERS) {
-    if (signal.aborted) return false;
-    await new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      // A cancelled waiter leaves the queue: a release must wake a script still waiting, not it.
-      signal.addEventListener("abort", () => {
-        const at = waiting.indexOf(resolve);
-        if (at !== -1) waiting.splice(at, 1);
-        resolve();
-      }, { once: true });
-    });
-  }
-  active++;
-  return true;
+/** Resolves true once the script has a worker, false when cancelled while it waited. */
+function acquire(client: string, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const waiter = {
+      client,
+      start: () => {
+        signal.removeEventListener("abort", cancel);
+        resolve(true);
+      },
+    };
+    // A cancelled waiter leaves the queue: a release must start a script still waiting, not it.
+    const cancel = () => {
+      const at = waiting.indexOf(waiter);
+      if (at !== -1) waiting.splice(at, 1);
+      resolve(false);
+    };
+    signal.addEventListener("abort", cancel, { once: true });
+    waiting.push(waiter);
+    dispatch();
+  });
 }
 
-function release(): void {
+/** Gives free workers to waiting scripts: each to the oldest of the client holding fewest, never past MAX_PER_CLIENT. */
+function dispatch(): void {
+  while (active < MAX_WORKERS) {
+    let chosen = -1;
+    for (const [at, waiter] of waiting.entries()) {
+      const count = held.get(waiter.client) ?? 0;
+      if (count >= MAX_PER_CLIENT) continue;
+      if (chosen === -1 || count < (held.get(waiting[chosen].client) ?? 0)) chosen = at;
+    }
+    if (chosen === -1) return;
+    const [waiter] = waiting.splice(chosen, 1);
+    active++;
+    held.set(waiter.client, (held.get(waiter.client) ?? 0) + 1);
+    waiter.start();
+  }
+}
+
+function release(client: string): void {
   active--;
-  waiting.shift()?.();
+  const left = (held.get(client) ?? 1) - 1;
+  if (left > 0) held.set(client, left);
+  else held.delete(client);
+  dispatch();
 }
 
 /** Ends the idle workers (tests, and a workbench that stops). */
@@ -87,11 +122,12 @@ export function closeSandboxes(): void {
 
 /** Runs the script; every way it can end is an outcome, never a throw. */
 export async function runInSandbox(run: ScriptRun): Promise<ScriptOutcome> {
-  if (!await acquire(run.signal)) return { ok: false, error: "Script stopped: run_code was cancelled", logs: [], calls: 0 };
+  const client = run.client ?? "local";
+  if (!await acquire(client, run.signal)) return { ok: false, error: "Script stopped: run_code was cancelled", logs: [], calls: 0 };
   try {
     return await new Promise<ScriptOutcome>((resolve) => supervise(run, idle.pop() ?? newWorker(), resolve));
   } finally {
-    release();
+    release(client);
   }
 }
 

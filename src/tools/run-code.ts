@@ -52,6 +52,7 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       servers: toolNames(toolbox),
       limits,
       signal: ctx.signal,
+      client: ctx.clientName,
       call: (server, tool, args, signal) => innerCall({ toolbox: name, server, name: tool }, args, { ...ctx, signal }),
     });
     // As a use_tool result: over the toolbox's maxResultTokens, cut and read on with read_result.

@@ -2,7 +2,8 @@
  * The sandbox alone (src/code/sandbox.ts), with a host function for tool calls: the containment
  * set of issue 28 (endless loop, string doubling, large arrays, deep recursion, prototype tricks on
  * the bridge, the host's globalThis, a cycle, a huge value), each ended with its error, the
- * process alive and its memory back under a bound; no ambient authority; a fresh context per run.
+ * process alive and its memory back under a bound; no ambient authority; a fresh context per run;
+ * the workers shared fairly among clients.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -75,6 +76,23 @@ test("sandbox: a script cancelled while it waits for a worker leaves the queue: 
   const outcome = await Promise.race([next, new Promise<string>((resolve) => setTimeout(() => resolve("stranded"), 5_000))]);
   assert.notEqual(outcome, "stranded", "the ninth script got a worker once the four were done");
   assert.equal((outcome as ScriptOutcome).ok && (outcome as { result: unknown }).result, 9);
+});
+
+test("sandbox: workers are shared among clients: one client's 8 endless scripts leave another's one-line script a worker", async () => {
+  const stop = new AbortController();
+  const endless = Array.from({ length: 8 }, () =>
+    runInSandbox({ code: "for (;;) {}", servers: {}, limits: { ...limits, timeoutMs: 30_000 }, call: echo, signal: stop.signal, client: "a" })
+  );
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    const quick = runInSandbox({ code: "return 1 + 1;", servers: {}, limits, call: echo, signal: new AbortController().signal, client: "b" });
+    const outcome = await Promise.race([quick, new Promise<string>((resolve) => setTimeout(() => resolve("waited"), 3_000))]);
+    assert.deepEqual(outcome, { ok: true, result: 2, logs: [], calls: 0 }, `after ${Date.now() - started} ms`);
+  } finally {
+    stop.abort();
+    await Promise.all(endless);
+  }
 });
 
 test("sandbox: no ambient authority: fetch, process, require, Deno, Bun, timers are undefined and import fails", async () => {
