@@ -80,8 +80,10 @@ test("sandbox: a script cancelled while it waits for a worker leaves the queue: 
 
 test("sandbox: workers are shared among clients: one client's 8 endless scripts leave another's one-line script a worker", async () => {
   const stop = new AbortController();
+  // Endless without burning the CPU (a call that never answers): what is shared here is the workers, not the cores.
+  const hang: SandboxCall = (_server, _name, _args, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("stopped"))));
   const endless = Array.from({ length: 8 }, () =>
-    runInSandbox({ code: "for (;;) {}", servers: {}, limits: { ...limits, timeoutMs: 30_000 }, call: echo, signal: stop.signal, client: "a" })
+    runInSandbox({ code: "await tools.s.echo({});", servers: { s: ["echo"] }, limits: { ...limits, timeoutMs: 30_000 }, call: hang, signal: stop.signal, client: "a" })
   );
   try {
     await new Promise((resolve) => setTimeout(resolve, 300));
