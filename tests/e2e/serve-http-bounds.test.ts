@@ -2,7 +2,8 @@
  * `serve --http` refusals, over raw HTTP: a body over 4 MiB (413), malformed JSON (a JSON-RPC
  * parse error, and the workbench goes on), a method other than POST, GET, DELETE (405), a path
  * other than /mcp (404), a request outside any session that does not initialize (400), and a
- * 2026-07-28 request standing alone (its own JSON answer, no session id).
+ * 2026-07-28 request standing alone (its own JSON answer, no session id); a form body on the
+ * 2026-07-28 path (415); 300 connections that stall their bodies lock the local user out of nothing.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import { startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { fx } from "../helpers/toolbox.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
+import { connect, type Socket } from "node:net";
 
 after(removeTempDirs);
 
@@ -70,4 +72,40 @@ test("serve --http: a bad address exits 2; so does a host beyond loopback withou
   const open = await runCli(["serve", "--http", "0.0.0.0:0", "--config", path]);
   assert.equal(open.code, 2);
   assert.match(open.stderr, /^mcp-workbench: Cannot serve on '0\.0\.0\.0' over HTTP without tokens: .*give each client a token in the configuration, .*or serve on 127\.0\.0\.1\n$/);
+});
+
+test("serve --http: without tokens, 300 stalled request bodies leave the local user's requests answered; a form body gets 415", async () => {
+  const wb = await startHttpWorkbench({ toolboxes: { dev: { mcpServers: {} } } });
+  const { port } = new URL(wb.url);
+  const sockets: Socket[] = [];
+  try {
+    const discover = (type: string) =>
+      fetch(wb.url, {
+        method: "POST",
+        headers: { "content-type": type, accept: "application/json", "mcp-protocol-version": "2026-07-28" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
+      });
+    const form = await discover("application/x-www-form-urlencoded");
+    assert.equal(form.status, 415);
+    await form.body?.cancel();
+    await Promise.all(Array.from({ length: 300 }, () =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{");
+          resolve();
+        });
+        socket.on("error", () => resolve());
+        sockets.push(socket);
+      })
+    ));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = Date.now();
+    const answered = await discover("application/json");
+    assert.equal(answered.status, 200, await answered.clone().text());
+    await answered.body?.cancel();
+    assert.ok(Date.now() - started < 2_000, `answered after ${Date.now() - started} ms`);
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    assert.equal(await wb.stop(), 0, wb.stderr());
+  }
 });
