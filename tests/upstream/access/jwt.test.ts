@@ -2,7 +2,8 @@
  * JWTs signed with jose against a JWKS served on 127.0.0.1 (port 0): accepted with the toolboxes
  * of their scopes; wrong audience, wrong issuer, expired, not yet valid, unsigned by the issuer
  * refused with 401 invalid_token; no toolbox granted gets 403 insufficient_scope; keys cached, and
- * a rotation followed (a new kid fetches the JWKS again); keys out of reach are 503, not 401.
+ * a rotation followed (a new kid fetches the JWKS again); keys out of reach are 503, not 401; a
+ * subject named as a static client, case aside, is refused.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -176,4 +177,12 @@ test("jwt: keys out of reach are 503 (the token may be good), not 401; a static 
   assert.ok(local instanceof Response);
   assert.equal(local.status, 403);
   assert.equal((await local.json()).error_description, "The token's subject 'local' is the name of the user over stdio: the two would share its processes and files");
+});
+
+test("jwt: a subject whose name is a static client's in another case is refused (one file name on macOS and Windows)", async () => {
+  const hash = "0".repeat(64);
+  const withCi = validateConfig({ toolboxes: { dev: {}, ops: {} }, serve: { oauth: serve.oauth, clients: { CI: { tokenSha256: hash, toolboxes: ["ops"] } } } }).serve!;
+  const refused = await authenticatorFor(withCi, { toolboxes: TOOLBOXES, jwksCooldownMs: 0 })(request(await token({ sub: "ci" })));
+  assert.ok(refused instanceof Response);
+  assert.equal(refused.status, 403);
 });
