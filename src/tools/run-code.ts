@@ -11,7 +11,7 @@ import { Failure, Success, type Tool, type ToolContext } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { toolboxNotFound } from "./lookup.ts";
 import { allFailed } from "./open-toolbox.ts";
-import { callTool } from "./tool-call.ts";
+import { callTool } from "./pipeline/pipeline.ts";
 import { pageResult, toolboxResultLimit } from "./page-result.ts";
 import { runInSandbox, type ScriptOutcome } from "../code/sandbox.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";

@@ -3,13 +3,13 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { platform } from "#platform";
-import { validateConfig } from "../../src/config/index.ts";
-import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
-import { lockPathFor, PinStore } from "../../src/toolboxes/pin-store.ts";
-import { currentPin } from "../../src/toolboxes/withheld.ts";
-import { callTool } from "../../src/tools/tool-call.ts";
-import { fixtureServer } from "../helpers/runtime.ts";
-import { removeTempDirs, tempDir } from "../helpers/workbench.ts";
+import { validateConfig } from "../../../src/config/index.ts";
+import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
+import { lockPathFor, PinStore } from "../../../src/toolboxes/pin-store.ts";
+import { currentPin } from "../../../src/toolboxes/withheld.ts";
+import { callTool } from "../../../src/tools/pipeline/pipeline.ts";
+import { fixtureServer } from "../../helpers/runtime.ts";
+import { removeTempDirs, tempDir } from "../../helpers/workbench.ts";
 
 after(removeTempDirs);
 
