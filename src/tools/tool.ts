@@ -1,7 +1,7 @@
 /** The one shape every meta-tool has (the spec's ADR 004): schema next to the tool, results as values. */
 import type * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
-import type { ResultStore } from "./result-store.ts";
+import type { KeptResults } from "./result-store.ts";
 import type { CallContext } from "./pipeline/pipeline.ts";
 
 export { Failure, type Result, type RpcError, Success } from "./pipeline/values.ts";
@@ -13,7 +13,7 @@ import type { Result } from "./pipeline/values.ts";
  */
 export type ToolContext = CallContext & {
   /** The session's results cut to maxResultTokens, read on with read_result; none: results are not cut. */
-  results?: ResultStore;
+  results?: KeptResults;
 };
 
 export interface Tool<TSchema extends z.ZodType, TOut> {

@@ -22,6 +22,9 @@ export const APPROVAL_FROM = "mcp-workbench/confirm";
 
 type CallId = ToolId;
 
+/** What a session's approvals are to the approve step (see upstream/session-state.ts). */
+export type KeptApprovals = { [K in keyof SessionApprovals]: SessionApprovals[K] };
+
 /** What approving needs: whom to ask, within which request, and what the session approved. */
 export interface Asking {
   /** The session the call works for: the question goes to its client. */
@@ -33,7 +36,7 @@ export interface Asking {
   /** The client's answers to a server's input requests (2026-07-28): a retry's requestState. */
   input?: CallInput;
   /** What the user approved in this session ("for this session"); without it, each call is asked. */
-  approvals?: SessionApprovals;
+  approvals?: KeptApprovals;
 }
 
 /**

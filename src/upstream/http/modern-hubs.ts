@@ -96,7 +96,7 @@ export class ModernHubs extends TrackedSet<Hub> {
         inFlight: 0,
         session: this.#open(transport, client, () => {
           if (this.items.get(key) === created) this.items.delete(key);
-        }),
+        }, key),
       };
       hub = created;
       this.items.set(key, hub);
