@@ -2,7 +2,7 @@
  * `run_code` (code mode, issue 28): runs a script against one toolbox's tools in the sandbox, and
  * only what the script returns reaches the model. Each of the script's tool calls goes through
  * callTool with run_code's own context, as a use_tool would: filters, progress, questions,
- * cancellation and every check of tool-call.ts apply to it.
+ * cancellation and every step of the call pipeline (tools/pipeline/) apply to it.
  */
 import * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";

@@ -9,7 +9,7 @@ import { type Identity, LOCAL_USER } from "./access/identity.ts";
 
 export type ClientIdentity = Identity;
 
-/** The user at the other end of stdio, and of loopback served without tokens. */
+/** The local user (README's glossary): LOCAL_USER itself, under this file's name for identities. */
 export const LOCAL_CLIENT: ClientIdentity = LOCAL_USER;
 
 /**

@@ -151,7 +151,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
   serveCatalog(server, registry, uris, options.cache);
-  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
+  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
   serveToolCalls(gate, dispatcher, {
     // Read by each call: the configuration in force when it came.
     get config() {

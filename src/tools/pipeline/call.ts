@@ -35,7 +35,7 @@ export interface Calling {
 
 export async function sendCall(id: ToolId, args: Record<string, unknown>, resolved: Resolved, ctx: Calling): Promise<Result<CallToolResult>> {
   try {
-    const result = await resolved.slot.callTool(resolved.connection, id.name, args, {
+    const result = await resolved.slot.callTool(resolved.serverSession, id.name, args, {
       signal: ctx.signal,
       onProgress: ctx.onProgress,
       relatedRequestId: ctx.requestId,

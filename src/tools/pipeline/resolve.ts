@@ -26,10 +26,10 @@ export interface Resolving {
   opensToolboxes?: () => boolean;
 }
 
-/** The tool found: its server as the toolbox sees it, the server's session, and its definition. */
+/** The tool found: its server as the toolbox sees it (slot), its server session, and its definition. */
 export interface Resolved {
   slot: ServerSlot;
-  connection: ServerSession;
+  serverSession: ServerSession;
   tool: McpTool;
 }
 
@@ -57,7 +57,7 @@ export async function resolveTool(id: ToolId, scope: Resolving, note: CallNote):
   }
   const connected = await registry.connected(slot, scope.signal);
   if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}`);
-  const { connection } = connected;
+  const serverSession = connected.connection;
   // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
   await slot.trust(CALL_RECHECK_MS);
   // A tool the server has just added (tools/list_changed) is found once its list has come.
@@ -65,14 +65,14 @@ export async function resolveTool(id: ToolId, scope: Resolving, note: CallNote):
   const held = () => slot.withheld.find((t) => t.name === id.name);
   // Refused only by the lock as it is now: an approval made a moment ago counts.
   if (held()) await slot.trust();
-  const tool = find() ?? (held() ? undefined : await connection.toolsSettled().then(find));
+  const tool = find() ?? (held() ? undefined : await serverSession.toolsSettled().then(find));
   const withheld = held();
   if (withheld) {
     note.outcome = "withheld";
     return Failure(withheldError(id.toolbox, id.server, withheld));
   }
   if (!tool) return Failure(`Error executing tool: Tool '${id.name}' not found ${whereOf(id)}${elsewhere(toolbox, id.server, id.name)}`);
-  return Success({ slot, connection, tool });
+  return Success({ slot, serverSession, tool });
 }
 
 /**

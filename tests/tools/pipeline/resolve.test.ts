@@ -34,7 +34,7 @@ test("resolve: a request that stands alone opens the toolbox; the tool found is 
   assert.ok(resolved.ok, errorOf(resolved));
   assert.equal(resolved.value.tool.name, "echo");
   assert.equal(resolved.value.slot.name, "a");
-  assert.ok(resolved.value.connection, "connected");
+  assert.ok(resolved.value.serverSession, "connected");
 });
 
 test("resolve: a server or tool that is not there is named with the closest names", async () => {
