@@ -135,7 +135,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: lazySchemaValidator });
   const forClient = () =>
     buildInstructions(live.current, configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
-  // Both eras on one connection: the gate speaks 2026-07-28 when the client's first message does.
+  // Both eras on one transport: the gate speaks 2026-07-28 when the client's first message does.
   const gate = new UpstreamGate(transport, {
     capabilities,
     instructions: forClient,
