@@ -25,7 +25,7 @@ import { UriTable } from "./catalog/uri-table.ts";
 import { learnUris } from "./catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
 import { UpstreamGate } from "./era/gate.ts";
-import { type ClientIdentity, LOCAL_CLIENT } from "./client-identity.ts";
+import { type ClientIdentity, LOCAL_USER } from "./client-identity.ts";
 import { grantedView } from "./access/grants.ts";
 import type { AuditLog } from "../trust/audit-log.ts";
 import { LiveConfig } from "../config/live.ts";
@@ -69,7 +69,7 @@ export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream
   states?: SessionStates;
   /** The key of this session's state: a 2026-07-28 hub's key; a new one when not said. */
   stateKey?: string;
-  /** Who the session works for; LOCAL_CLIENT when not said (stdio). */
+  /** Who the session works for; LOCAL_USER when not said (stdio). */
   client?: ClientIdentity;
 };
 
@@ -88,7 +88,7 @@ export async function openSession(transport: MessageTransport, options: SessionO
   const { pool, listings, states = new MemorySessionStates(), stateKey = crypto.randomUUID(), ...rest } = options;
   const state = states.of(stateKey);
   // A client granted some toolboxes sees a configuration of those alone, everywhere, as it changes.
-  const client = options.client ?? LOCAL_CLIENT;
+  const client = options.client ?? LOCAL_USER;
   const granted = LiveConfig.of(options.config).view((config) => grantedView(config, client));
   const live = granted.view;
   const upstream = new ClientUpstream();
