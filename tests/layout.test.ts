@@ -21,6 +21,7 @@ const ORDER = [
   "upstream/catalog",
   "upstream/era",
   "tools",
+  "tools/pipeline",
   "code",
   "toolboxes",
   "trust",

@@ -5,7 +5,7 @@
 import type { Platform } from "../platform/types.ts";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { resolveConfigPath } from "../config/index.ts";
-import { callTool } from "../tools/tool-call.ts";
+import { callTool } from "../tools/pipeline/pipeline.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";

@@ -5,7 +5,7 @@
  */
 import { isRemote, type ServerConfig } from "./index.ts";
 
-/** Equal for servers that can share one connection. */
+/** Equal for servers that can share one server session (one process). */
 export function sharingKey(config: ServerConfig): string {
   if (isRemote(config)) return JSON.stringify(["remote", config.transport, config.url, sortedEntries(config.headers)]);
   return JSON.stringify(["stdio", config.command, config.args, sortedEntries(config.env), config.cwd ?? null, config.inheritEnv]);

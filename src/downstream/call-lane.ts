@@ -4,7 +4,7 @@
  * about half of the workbench's CPU per call); here a result is matched to its request by id and
  * passed on as it is. The lane does what the SDK would for these calls: progress (which resets
  * the idle timer), a cap on the total time, cancellation sent downstream, and failure of every
- * pending call when the connection ends. Everything else on the connection stays with the SDK.
+ * pending call when the link ends. Everything else on the link stays with the SDK.
  */
 import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../protocol/sdk.ts";
 import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";

@@ -37,7 +37,7 @@ export class ServerSession {
   onListingChanged?: () => void;
   /** notifications/resources/updated from the server, for a subscribed URI. */
   onResourceUpdated?: (uri: string) => void;
-  /** Set once the connection is lost; the reason says why. */
+  /** Set once the server session is lost; the reason says why. */
   lostReason?: string;
   /** What our Client declared to the server: some servers list tools by it. */
   declared: ClientCapabilities = {};

@@ -33,7 +33,7 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Downstream progress, for the client that asked for it. */
   onProgress?: (progress: Progress) => void;
-  /** The limits of the toolbox's server entry; the connection's own configuration otherwise. */
+  /** The limits of the toolbox's server entry; the server session's own configuration otherwise. */
   limits?: CallLimits;
   /** The client's request (a use_tool call) this call serves. */
   relatedRequestId?: RequestId;

@@ -34,6 +34,8 @@ export interface RegistryOptions {
   pins?: PinStore;
   /** Who the session works for (its ClientIdentity): its servers' processes are its own (see pool.ts). */
   client?: { readonly name: string };
+  /** Where the open toolboxes are held: the session's state (see upstream/session-state.ts); else a map of its own. */
+  open?: Map<string, OpenToolbox>;
 }
 
 /** Who hears of prompts and resources: the workbench server, to tell its client. */
@@ -64,7 +66,7 @@ export class ToolboxRegistry {
   #config: WorkbenchConfig;
   /** Counts configuration changes: an open that began under another configuration starts over. */
   #generation = 0;
-  readonly #open = new Map<string, OpenToolbox>();
+  readonly #open: Map<string, OpenToolbox>;
   readonly #opening = new Map<string, Promise<OpenToolbox>>();
   readonly #pool: ServerPool;
   /** The pool is this registry's alone (a subcommand's): closing closes it. */
@@ -84,6 +86,7 @@ export class ToolboxRegistry {
   constructor(config: WorkbenchConfig, servers: ConnectionHost | ServerPool, options: RegistryOptions = {}) {
     this.#config = config;
     this.#options = options;
+    this.#open = options.open ?? new Map();
     this.#ownPool = !(servers instanceof ServerPool);
     this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers, pins: options.pins });
     this.#user = {

@@ -15,11 +15,6 @@ export function closestToolbox(config: WorkbenchConfig, name: string): string {
 }
 
 /** "Toolbox 'x' not found in configuration; available toolboxes: …. Did you mean …?" for every command. */
-/** use_tool's answer for a toolbox that is not configured (spec 000's wording), with the closest name. */
-export function useToolToolboxNotFound(config: WorkbenchConfig, name: string): string {
-  return `Error executing tool: Toolbox '${name}' not found in configuration${closestToolbox(config, name)}`;
-}
-
 export function toolboxNotFound(config: WorkbenchConfig, name: string): string {
   return `Toolbox '${name}' not found in configuration; ${availableToolboxes(config)}${closestToolbox(config, name)}`;
 }

@@ -10,7 +10,7 @@ import { Failure, Success, type Tool, textResult } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";
 import { toolboxListing, toolboxNotFound } from "./lookup.ts";
-import { withoutSchemaKey } from "./schema-key.ts";
+import { withoutSchemaKey } from "./pipeline/schema-key.ts";
 import { summaryLine } from "./summary.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { withheldLine, withheldTextsLine } from "../toolboxes/withheld.ts";

@@ -10,7 +10,7 @@ import type { CallToolResult, ContentBlock } from "../protocol/sdk.ts";
 import { DEFAULT_SETTINGS, WORKBENCH_SERVER, type WorkbenchConfig } from "../config/index.ts";
 import { utf8Bytes } from "./token-estimate.ts";
 import { isInputRequired } from "../protocol/wire.ts";
-import { type KeptResult, MAX_AGE_MS, type ResultStore } from "./result-store.ts";
+import { type KeptResult, type KeptResults, MAX_AGE_MS } from "./result-store.ts";
 import { pageFrom } from "./result-pages.ts";
 import { rawJsonOf } from "../transport/raw-json.ts";
 
@@ -36,7 +36,7 @@ export function overLimit(result: CallToolResult, limit: number): boolean {
  * The result as the model gets it: unchanged when within `limit` tokens (0: never cut) or when
  * there is no store to keep the rest in, else its first page with a note, the whole kept in `store`.
  */
-export function pageResult(result: CallToolResult, store: ResultStore | undefined, limit: number, toolbox: string): CallToolResult {
+export function pageResult(result: CallToolResult, store: KeptResults | undefined, limit: number, toolbox: string): CallToolResult {
   if (!store || limit <= 0) return result;
   // A result still in the server's bytes is measured by them, unparsed: most are far under the cap,
   // and a large one relayed whole must not be parsed and copied (see transport/raw-json.ts).

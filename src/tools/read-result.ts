@@ -6,9 +6,9 @@
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { Failure, type Result, Success, type ToolContext } from "./tool.ts";
-import type { ToolId } from "./tool-call.ts";
 import { READ_RESULT, readPage } from "./page-result.ts";
-import { useToolToolboxNotFound } from "./lookup.ts";
+import { useToolToolboxNotFound } from "./pipeline/resolve.ts";
+import type { ToolId } from "./pipeline/values.ts";
 import { MAX_AGE_MS } from "./result-store.ts";
 
 export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Result<CallToolResult> {

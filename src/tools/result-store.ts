@@ -42,6 +42,9 @@ function itemBytes(item: ContentBlock): number {
   return 2 * (item.type === "text" ? item.text.length : JSON.stringify(item).length);
 }
 
+/** What a session's kept results are to the tools that keep and read them (see upstream/session-state.ts). */
+export type KeptResults = { [K in keyof ResultStore]: ResultStore[K] };
+
 export class ResultStore {
   readonly #kept = new Map<string, KeptResult>();
   readonly #limits: StoreLimits;

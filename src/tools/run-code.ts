@@ -2,7 +2,7 @@
  * `run_code` (code mode, issue 28): runs a script against one toolbox's tools in the sandbox, and
  * only what the script returns reaches the model. Each of the script's tool calls goes through
  * callTool with run_code's own context, as a use_tool would: filters, progress, questions,
- * cancellation and every check of tool-call.ts apply to it.
+ * cancellation and every step of the call pipeline (tools/pipeline/) apply to it.
  */
 import * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
@@ -11,7 +11,7 @@ import { Failure, Success, type Tool, type ToolContext } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { toolboxNotFound } from "./lookup.ts";
 import { allFailed } from "./open-toolbox.ts";
-import { callTool } from "./tool-call.ts";
+import { callTool } from "./pipeline/pipeline.ts";
 import { pageResult, toolboxResultLimit } from "./page-result.ts";
 import { runInSandbox, type ScriptOutcome } from "../code/sandbox.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";

@@ -9,7 +9,7 @@ import { WORKBENCH_SERVER } from "../config/index.ts";
 import { Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { exampleForShape } from "./call-example.ts";
-import { callTool } from "./tool-call.ts";
+import { callTool } from "./pipeline/pipeline.ts";
 import { pageResult, resultLimit } from "./page-result.ts";
 import { readResult } from "./read-result.ts";
 

@@ -19,7 +19,7 @@ export interface ApprovalRequest {
   toolbox: string;
   server: string;
   tool: string;
-  /** The arguments as they will be sent (a snapshot: see call-approval.ts), all of them shown. */
+  /** The arguments as they will be sent (a snapshot: see tools/pipeline/approve.ts), all of them shown. */
   args: Record<string, unknown>;
   policy: ConfirmPolicy | undefined;
   /** Masks the server's configured secrets. */

@@ -9,8 +9,8 @@ import { type Identity, LOCAL_USER } from "./access/identity.ts";
 
 export type ClientIdentity = Identity;
 
-/** The user at the other end of stdio, and of loopback served without tokens. */
-export const LOCAL_CLIENT: ClientIdentity = LOCAL_USER;
+/** The local user (README's glossary), one name for it everywhere. */
+export { LOCAL_USER };
 
 /**
  * Who sent an HTTP request, from its headers: the identity, or the response that refuses it

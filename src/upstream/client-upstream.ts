@@ -2,7 +2,7 @@
  * The client in front of the workbench, as the servers behind it need it: what it declared at
  * initialize, requests to it (elicitation, sampling, roots) and notifications (logging, the end of
  * a URL elicitation), the logging level it set and its roots changing. Servers declare to their
- * own initialize what this client declared (see downstream-relay.ts), so that a server can do
+ * own initialize what this client declared (see downstream/relay.ts), so that a server can do
  * through us what it does for the client directly.
  */
 import {

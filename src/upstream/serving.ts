@@ -13,9 +13,10 @@ import { NAME } from "../protocol/version.ts";
 import { followConfigFile } from "./config-follow.ts";
 import { clientListings } from "./client-listings.ts";
 import type { SessionOptions } from "./session.ts";
+import { MemorySessionStates } from "./session-state.ts";
 
 /** The options every session of the process shares. */
-export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "listings" | "cache">;
+export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "listings" | "cache" | "states">;
 
 export interface Serving {
   live: LiveConfig;
@@ -47,7 +48,7 @@ export async function startServing(
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,
-    sessions: { config: live, audit, configPath: path, pool, listings, cache },
+    sessions: { config: live, audit, configPath: path, pool, listings, cache, states: new MemorySessionStates() },
     stopped,
     stop,
     finish: async () => {

@@ -13,7 +13,6 @@ import type { MessageTransport } from "../transport/message-transport.ts";
 import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
-import { ResultStore } from "../tools/result-store.ts";
 import { codeModeOn, runCodeFor } from "../tools/run-code.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
@@ -26,12 +25,13 @@ import { UriTable } from "./catalog/uri-table.ts";
 import { learnUris } from "./catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
 import { UpstreamGate } from "./era/gate.ts";
-import { type ClientIdentity, LOCAL_CLIENT } from "./client-identity.ts";
+import { type ClientIdentity, LOCAL_USER } from "./client-identity.ts";
 import { grantedView } from "./access/grants.ts";
-import { SessionApprovals } from "../trust/approvals.ts";
 import type { AuditLog } from "../trust/audit-log.ts";
 import { LiveConfig } from "../config/live.ts";
 import { followConfig } from "./live-session.ts";
+import { ResultStore } from "../tools/result-store.ts";
+import { MemorySessionStates, type SessionState, type SessionStates } from "./session-state.ts";
 
 export interface WorkbenchServerOptions {
   /** The configuration, or the one in force when it applies live (read at each use). */
@@ -51,21 +51,25 @@ export interface WorkbenchServerOptions {
   onInitialized?: () => void;
   /** Takes the client's logging level and roots changes for the servers behind us. */
   upstream?: ClientUpstream;
-  /** The session's id and client name, its approvals and the audit log: for each call (see tools/tool.ts). */
+  /** The session's id and client name, what it keeps (results, approvals) and the audit log: for each call (see tools/tool.ts). */
   sessionId?: string;
   clientName?: string;
-  approvals?: SessionApprovals;
+  state?: SessionState;
   audit?: AuditLog;
   /** Requests of a 2026-07-28 client stand alone (HTTP): use_tool opens a toolbox not open yet. */
   stateless?: boolean;
 }
 
-export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "approvals" | "figures" | "declarations"> & {
+export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "state" | "figures" | "declarations"> & {
   /** The instructions' figures and run_code's declarations for each client, from the listing cache. */
   listings?: ClientListings;
   /** The process's shared servers. */
   pool: ServerPool;
-  /** Who the session works for; LOCAL_CLIENT when not said (stdio). */
+  /** Where sessions keep their state (see session-state.ts); one of its own when not said. */
+  states?: SessionStates;
+  /** The key of this session's state: a 2026-07-28 hub's key; a new one when not said. */
+  stateKey?: string;
+  /** Who the session works for; LOCAL_USER when not said (stdio). */
   client?: ClientIdentity;
 };
 
@@ -81,19 +85,21 @@ export interface UpstreamSession {
 
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
 export async function openSession(transport: MessageTransport, options: SessionOptions): Promise<UpstreamSession> {
-  const { pool, listings, ...rest } = options;
+  const { pool, listings, states = new MemorySessionStates(), stateKey = crypto.randomUUID(), ...rest } = options;
+  const state = states.of(stateKey);
   // A client granted some toolboxes sees a configuration of those alone, everywhere, as it changes.
-  const client = options.client ?? LOCAL_CLIENT;
+  const client = options.client ?? LOCAL_USER;
   const granted = LiveConfig.of(options.config).view((config) => grantedView(config, client));
   const live = granted.view;
   const upstream = new ClientUpstream();
-  const registry = new ToolboxRegistry(live.current, pool, { upstream, client });
+  const registry = new ToolboxRegistry(live.current, pool, { upstream, client, open: state.toolboxes });
   // What this client may be told before its servers start: read from its own cache files.
   const [figures, declarations] = await Promise.all([listings?.figures(client.name), listings?.declarations(client.name)]);
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
       granted.stop();
+      states.end(stateKey);
       await registry.closeAll();
       await server.close().catch(() => {});
     })();
@@ -107,7 +113,7 @@ export async function openSession(transport: MessageTransport, options: SessionO
     // Over stdio the client has no name of its own: the audit log then names the session only.
     sessionId: crypto.randomUUID(),
     clientName: options.client?.name,
-    approvals: new SessionApprovals(),
+    state,
     onClose: () => {
       void close();
       options.onClose();
@@ -129,7 +135,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: lazySchemaValidator });
   const forClient = () =>
     buildInstructions(live.current, configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
-  // Both eras on one connection: the gate speaks 2026-07-28 when the client's first message does.
+  // Both eras on one transport: the gate speaks 2026-07-28 when the client's first message does.
   const gate = new UpstreamGate(transport, {
     capabilities,
     instructions: forClient,
@@ -145,7 +151,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
   serveCatalog(server, registry, uris, options.cache);
-  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-lane.ts).
+  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
   serveToolCalls(gate, dispatcher, {
     // Read by each call: the configuration in force when it came.
     get config() {
@@ -154,13 +160,13 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     registry,
     upstream: options.upstream,
     // The session's cut results (issue 28): read on with read_result, gone with the session.
-    results: new ResultStore(),
+    results: options.state?.results ?? new ResultStore(),
     onToolResult: (owner, result) => learnUris(uris, owner, result),
     clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
     clientSpeaksModern: () => gate.modern,
     sessionId: options.sessionId,
     clientName: options.clientName,
-    approvals: options.approvals,
+    approvals: options.state?.approvals,
     audit: options.audit,
     opensToolboxes: () => options.stateless === true && gate.modern,
   });

@@ -10,7 +10,7 @@ import { JsonRpcError, type ToolDispatcher } from "../tools/dispatcher.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { messageOf } from "../protocol/errors.ts";
 
-/** Where the lane takes its calls and sends its answers: the client's connection. */
+/** Where the lane takes its calls and sends its answers: the client's transport. */
 export interface LaneTransport {
   claim?: (message: JSONRPCMessage) => boolean;
   send(message: JSONRPCMessage): Promise<void>;

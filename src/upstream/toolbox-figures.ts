@@ -60,7 +60,7 @@ export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCach
       if (servers.length === 0 || entries.some((entry) => entry === undefined)) continue;
       let exact = true;
       const lists = servers.map(([, server], index): Tool[] => {
-        // What the workbench will declare to this server for this client (see downstream-relay.ts).
+        // What the workbench will declare to this server for this client (see downstream/relay.ts).
         const key = capabilityKey(mirroredCapabilities(declared, roots.get(sharingKey(server)) ?? server.roots));
         const entry = entries[index]!;
         const offered = (tools: Tool[]) => offerOf({ tools }, server.toolFilters, pinsAt(pins, config, name, servers[index][0])).tools;

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEFAULT_SETTINGS } from "../../src/config/index.ts";
 import { forClient, LOCAL_CLIENT_NAME, usesClient } from "../../src/config/client-variable.ts";
-import { LOCAL_CLIENT } from "../../src/upstream/client-identity.ts";
+import { LOCAL_USER } from "../../src/upstream/client-identity.ts";
 import { sharedConfig } from "../../src/config/definition.ts";
 import { IN_FILE, loadJson, rejectsWithConfigError, withServer } from "./helpers.ts";
 
@@ -36,7 +36,7 @@ test("client variable: loading keeps ${WORKBENCH_CLIENT} in env and args, even w
   const plain = { ...server, args: [], env: {} };
   assert.equal(forClient(plain, "alice"), plain);
   // Over stdio, and for the subcommands, the variable is the local user's name.
-  assert.equal(LOCAL_CLIENT_NAME, LOCAL_CLIENT.name);
+  assert.equal(LOCAL_CLIENT_NAME, LOCAL_USER.name);
 });
 
 test("client variable: anywhere but a stdio server's env and args it is a configuration error", async () => {

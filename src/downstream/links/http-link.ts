@@ -173,7 +173,7 @@ export class HttpLink implements ServerLink, Transport {
     return this.#owners.take(id);
   }
 
-  /** A remote server has no exit status: why it was lost reaches the connection through onLost. */
+  /** A remote server has no exit status: why it was lost reaches the server session through onLost. */
   endedWithin(): Promise<string | undefined> {
     return Promise.resolve(undefined);
   }

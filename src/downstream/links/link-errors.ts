@@ -1,4 +1,4 @@
-/** What a remote link throws, in a module of its own: the connection checks them without loading the SDK's HTTP code. */
+/** What a remote link throws, in a module of its own: the server session checks them without loading the SDK's HTTP code. */
 import type { JSONRPCMessage } from "../../protocol/sdk.ts";
 import type { ServerLink } from "./link.ts";
 

@@ -12,5 +12,5 @@ export interface Identity {
   readonly toolboxes: "*" | readonly string[];
 }
 
-/** The user at the other end of stdio, and of loopback without tokens. */
+/** The local user: the one identity over stdio, on loopback without tokens and of the subcommands, named "local". */
 export const LOCAL_USER: Identity = { name: LOCAL_CLIENT_NAME, toolboxes: "*" };

@@ -7,7 +7,7 @@ import { CLIENT_CAPABILITIES_KEY } from "../../protocol/wire.ts";
 
 /** An unsupported protocolVersion is echoed in -32022 cut to this many characters. */
 export const MAX_ECHOED_VERSION_CHARS = 64;
-/** The clientCapabilities of a request, as JSON (kept for the connection). */
+/** The clientCapabilities of a request, as JSON (kept for the session). */
 export const MAX_CAPABILITIES_BYTES = 64 * 1024;
 /** A server's requestState passed through (ours are about 60 characters). */
 export const MAX_REQUEST_STATE_CHARS = 256 * 1024;

@@ -1,7 +1,7 @@
 /**
- * The client's connection in either era, the client's first message deciding: `initialize` keeps
+ * The client's transport in either era, the client's first message deciding: `initialize` keeps
  * 2025-11-25 and everything passes as it did; `server/discover`, or a request carrying the
- * 2026-07-28 `_meta` envelope, makes the connection 2026-07-28. Then this gate answers
+ * 2026-07-28 `_meta` envelope, makes the session 2026-07-28. Then this gate answers
  * server/discover, reads the client's capabilities and log level from each request, gives each
  * result its `resultType` (and cache fields), turns a server's questions into `input_required`
  * results (parked-calls.ts) and serves subscriptions/listen (listen.ts). The SDK Server and the

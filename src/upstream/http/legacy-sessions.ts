@@ -13,8 +13,11 @@ import type { UpstreamSession } from "../session.ts";
 import { jsonRpcError, SESSION_NOT_FOUND } from "./replies.ts";
 import { type Tracked, TrackedSet } from "./tracked-set.ts";
 
-/** Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side. */
-export type OpenSession = (transport: MessageTransport, client: ClientIdentity, onClose: () => void) => Promise<UpstreamSession>;
+/**
+ * Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side;
+ * `stateKey` finds what it keeps (a 2026-07-28 hub's key; a new one when not said).
+ */
+export type OpenSession = (transport: MessageTransport, client: ClientIdentity, onClose: () => void, stateKey?: string) => Promise<UpstreamSession>;
 
 /** One live session: its transport, its session, whose it is and when it was last used. */
 export interface LiveSession extends Tracked {

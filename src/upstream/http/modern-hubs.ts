@@ -7,7 +7,7 @@
  * answer (progress, log messages of its call, a listen's notifications) comes on its own event
  * stream. Closing the request cancels it. A hub with nothing in flight ends after the idle time;
  * a request that lands on a replica that never saw the client starts a fresh hub (use_tool opens
- * the toolbox itself there, see tools/tool-call.ts).
+ * the toolbox itself there, see tools/pipeline/resolve.ts).
  */
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
 import type { MessageTransport } from "../../transport/message-transport.ts";
@@ -96,7 +96,7 @@ export class ModernHubs extends TrackedSet<Hub> {
         inFlight: 0,
         session: this.#open(transport, client, () => {
           if (this.items.get(key) === created) this.items.delete(key);
-        }),
+        }, key),
       };
       hub = created;
       this.items.set(key, hub);

@@ -46,10 +46,11 @@ export async function serveHttp(
     authenticate: authenticatorFor(config.serve, scoped),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
     onError: (error) => log.line(`A request failed: ${error.message}`),
-    open: (transport, client, onClose) =>
+    open: (transport, client, onClose, stateKey) =>
       openSession(transport, {
         ...serving.sessions,
         client,
+        stateKey,
         stateless: true,
         onClose,
         onError: (error) => log.line(error.message),

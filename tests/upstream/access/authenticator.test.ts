@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { expandConfig, type ServeConfig, validateConfig } from "../../../src/config/index.ts";
-import { type Authenticate, LOCAL_CLIENT } from "../../../src/upstream/client-identity.ts";
+import { type Authenticate, LOCAL_USER } from "../../../src/upstream/client-identity.ts";
 import {
   authenticatorFor,
   bindingRefusal,
@@ -47,12 +47,12 @@ async function refusal(outcome: Identity | Response): Promise<{ status: number; 
   return { status: outcome.status, challenge: outcome.headers.get("www-authenticate"), body: await outcome.text() };
 }
 
-test("authenticator: without clients and oauth everyone is the local user (LOCAL_CLIENT)", async () => {
+test("authenticator: without clients and oauth everyone is the local user (LOCAL_USER)", async () => {
   for (const serve of [undefined, validateConfig({ toolboxes: {}, serve: { clients: {} } }).serve]) {
     // It is the seam's Authenticate (a compile-time check as much as a run-time one).
     const authenticate: Authenticate = authenticatorFor(serve, { toolboxes: TOOLBOXES });
-    assert.deepEqual(await authenticate(request()), LOCAL_CLIENT);
-    assert.deepEqual(await authenticate(bearer("anything")), LOCAL_CLIENT);
+    assert.deepEqual(await authenticate(request()), LOCAL_USER);
+    assert.deepEqual(await authenticate(bearer("anything")), LOCAL_USER);
   }
 });
 
@@ -118,7 +118,7 @@ test("authenticator: an Origin neither loopback nor allowed gets 403, even with 
   // The open user on loopback is protected from rebinding too.
   const open = authenticatorFor(undefined, { toolboxes: TOOLBOXES });
   assert.equal((await refusal(await open(request({ origin: "https://evil.example" })))).status, 403);
-  assert.deepEqual(await open(request({ origin: "http://localhost:8080" })), LOCAL_CLIENT);
+  assert.deepEqual(await open(request({ origin: "http://localhost:8080" })), LOCAL_USER);
 });
 
 test("bindingRefusal: beyond loopback without clients or oauth, a message that says how to configure a token", async () => {

@@ -10,7 +10,7 @@ import { platform } from "#platform";
 import { validateConfig, type WorkbenchConfig } from "../../../src/config/index.ts";
 import { ServerPool } from "../../../src/toolboxes/pool.ts";
 import { openSession, type UpstreamSession } from "../../../src/upstream/session.ts";
-import { type ClientIdentity, LOCAL_CLIENT } from "../../../src/upstream/client-identity.ts";
+import { type ClientIdentity, LOCAL_USER } from "../../../src/upstream/client-identity.ts";
 import { StreamTransport } from "../../../src/transport/stream-transport.ts";
 import { type CallToolResult, Client } from "../../helpers/sdk.ts";
 import { fixtureServer } from "../../helpers/runtime.ts";
@@ -66,11 +66,11 @@ let nobodyElse: Peer;
 
 before(async () => {
   // A session for every toolbox starts both servers: ops's listing is known to the process.
-  everyone = await connect(LOCAL_CLIENT);
+  everyone = await connect(LOCAL_USER);
   await open(everyone, "dev");
   await open(everyone, "ops");
   alice = await connect(ALICE);
-  nobodyElse = await connect(LOCAL_CLIENT, devOnly);
+  nobodyElse = await connect(LOCAL_USER, devOnly);
 });
 
 after(async () => {

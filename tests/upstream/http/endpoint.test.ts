@@ -164,3 +164,25 @@ test("http endpoint: a body a web page sends without a preflight (text/plain, fo
     await endpoint.close();
   }
 });
+
+test("http endpoint: a hub's session keeps its state under the hub's key (the same on any replica); a session of its own under its own", async () => {
+  const keys: (string | undefined)[] = [];
+  const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
+  const endpoint = endpointWith({
+    open: (transport, client, onClose, stateKey) => {
+      keys.push(stateKey);
+      return openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, stateKey, onClose, onError: () => {} });
+    },
+  });
+  try {
+    await initialize(endpoint);
+    const discovered = await endpoint.handle(post(DISCOVER, { "mcp-protocol-version": "2026-07-28" }));
+    await discovered.text();
+    assert.equal(keys.length, 2);
+    assert.equal(keys[0], undefined, "a 2025-11-25 session: a key of its own");
+    assert.match(keys[1] ?? "", /local/, "the hub's key names its client");
+  } finally {
+    await endpoint.close();
+    await pool.closeAll();
+  }
+});

@@ -3,13 +3,14 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { platform } from "#platform";
-import { validateConfig } from "../../src/config/index.ts";
-import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
-import { lockPathFor, PinStore } from "../../src/toolboxes/pin-store.ts";
-import { currentPin } from "../../src/toolboxes/withheld.ts";
-import { callTool } from "../../src/tools/tool-call.ts";
-import { fixtureServer } from "../helpers/runtime.ts";
-import { removeTempDirs, tempDir } from "../helpers/workbench.ts";
+import { validateConfig } from "../../../src/config/index.ts";
+import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
+import { lockPathFor, PinStore } from "../../../src/toolboxes/pin-store.ts";
+import { currentPin } from "../../../src/toolboxes/withheld.ts";
+import { callTool } from "../../../src/tools/pipeline/pipeline.ts";
+import { AuditLog } from "../../../src/trust/audit-log.ts";
+import { fixtureServer } from "../../helpers/runtime.ts";
+import { removeTempDirs, tempDir } from "../../helpers/workbench.ts";
 
 after(removeTempDirs);
 
@@ -42,6 +43,28 @@ test("callTool: a withheld tool is refused and never reaches the server; one app
     const ran = await callTool({ toolbox: "dev", server: "s", name: "greet" }, {}, ctx);
     assert.ok(ran.ok, !ran.ok ? ran.error : "");
     assert.equal(readFileSync(`${dir}/calls`, "utf8"), "greet\n");
+  } finally {
+    await registry.closeAll();
+  }
+});
+
+test("callTool: takes every step in order: a wrong argument stops before approval, a refused approval before the call, each recorded", async () => {
+  const written: string[] = [];
+  const audit = new AuditLog("/audit.jsonl", false, { append: async (_, text) => void written.push(text), warn: () => {} });
+  const server = fixtureServer("fixture-server.ts", { env: { FIXTURE_LABEL: "a" }, confirm: ["sleep"] });
+  const config = validateConfig({ toolboxes: { dev: { mcpServers: { a: server } } } });
+  const registry = new ToolboxRegistry(config, host, {});
+  try {
+    await registry.open("dev");
+    const ctx = { config, registry, signal: new AbortController().signal, audit };
+    const wrong = await callTool({ toolbox: "dev", server: "a", name: "sleep" }, { ms: "x" }, ctx);
+    assert.match(!wrong.ok ? wrong.error : "", /^Invalid arguments for tool 'sleep'/);
+    const refused = await callTool({ toolbox: "dev", server: "a", name: "sleep" }, { ms: 1 }, ctx);
+    assert.match(!refused.ok ? refused.error : "", /needs the user's approval/);
+    const ran = await callTool({ toolbox: "dev", server: "a", name: "echo" }, { text: "hi" }, ctx);
+    assert.ok(ran.ok && ran.value.content[0].type === "text" && ran.value.content[0].text === "a: hi");
+    await audit.flushed();
+    assert.deepEqual(written.join("").trim().split("\n").map((line) => JSON.parse(line).outcome), ["failed", "declined", "ok"]);
   } finally {
     await registry.closeAll();
   }

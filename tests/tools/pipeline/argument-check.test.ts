@@ -1,8 +1,8 @@
 /** use_tool's argument check: problems with paths and expected types, never the values sent. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkArguments, compiledSchemas } from "../../src/tools/argument-check.ts";
-import type { Tool } from "../helpers/sdk.ts";
+import { checkArguments, compiledSchemas } from "../../../src/tools/pipeline/argument-check.ts";
+import type { Tool } from "../../helpers/sdk.ts";
 
 const tool = (inputSchema: Record<string, unknown>): Tool => ({ name: "t", inputSchema: { type: "object", ...inputSchema } }) as Tool;
 

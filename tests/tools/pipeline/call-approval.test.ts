@@ -1,21 +1,21 @@
 /**
- * The approval gate (src/tools/call-approval.ts) with a client that answers in this process: an
+ * The approval gate (src/tools/pipeline/approve.ts) with a client that answers in this process: an
  * approval covers the arguments the user was shown (a snapshot sent as it was shown, whatever the
  * caller's object becomes), arguments too long to show are not asked about, and "for this
  * session" covers the tool with any arguments.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { approveCall } from "../../src/tools/call-approval.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
-import type { Upstream } from "../../src/protocol/upstream.ts";
-import { argumentsDigest, SessionApprovals } from "../../src/trust/approvals.ts";
-import { validateConfig } from "../../src/config/index.ts";
+import { approveCall } from "../../../src/tools/pipeline/approve.ts";
+import type { ToolContext } from "../../../src/tools/tool.ts";
+import type { Upstream } from "../../../src/protocol/upstream.ts";
+import { argumentsDigest, SessionApprovals } from "../../../src/trust/approvals.ts";
+import { validateConfig } from "../../../src/config/index.ts";
 import { platform } from "#platform";
-import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
-import { callTool } from "../../src/tools/tool-call.ts";
-import { removeTempDirs, tempDir } from "../helpers/workbench.ts";
-import { callsReached, trustConfig } from "../helpers/trust.ts";
+import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
+import { callTool } from "../../../src/tools/pipeline/pipeline.ts";
+import { removeTempDirs, tempDir } from "../../helpers/workbench.ts";
+import { callsReached, trustConfig } from "../../helpers/trust.ts";
 
 after(removeTempDirs);
 

@@ -1,12 +1,13 @@
 /**
- * use_tool's check of a tool's arguments against its inputSchema, before any call reaches the
- * server: a wrong call then costs one answer that says what to fix, not a server's vaguer error.
+ * The engine of check-arguments.ts: a tool's arguments against its inputSchema, before any call
+ * reaches the server: a wrong call then costs one answer that says what to fix, not a server's
+ * vaguer error.
  * ajv because the SDK's Client already bundles it (no bytes added to the executable); it is set up
  * on the first check and each tool's validator is compiled on that tool's first call, so neither
  * start-up nor a session that never calls a tool pays for it.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { Tool as McpTool } from "../protocol/sdk.ts";
+import type { Tool as McpTool } from "../../protocol/sdk.ts";
 
 /** More problems than this are counted, not listed: the schema that follows says the rest. */
 const MAX_LISTED = 10;

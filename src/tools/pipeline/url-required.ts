@@ -4,9 +4,9 @@
  * a direct client would, code and data, and opens them itself; any other client (and `call`) gets
  * use_tool's error text with the URLs in it, for the user to open.
  */
-import { ErrorCode } from "../protocol/sdk.ts";
-import { serverAnswer } from "../downstream/call-lane.ts";
-import { Failure, type Result } from "./tool.ts";
+import { ErrorCode } from "../../protocol/sdk.ts";
+import { serverAnswer } from "../../downstream/call-lane.ts";
+import { Failure, type Result } from "./values.ts";
 
 /** The failure for a -32042 behind `error`; undefined for any other failure. */
 export function urlRequired(error: unknown, text: string, clientOpensUrls: boolean): Result<never> | undefined {

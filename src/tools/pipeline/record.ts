@@ -1,24 +1,32 @@
 /**
- * One audit log line for a call that went through callTool (the log itself is trust/audit-log.ts,
+ * Step 5 of a tool call, record: one audit log line for a call that went through the pipeline (the log itself is trust/audit-log.ts,
  * where each outcome is defined): the outcome from the check that stopped the call, the client's
  * cancellation, or the result; its size; the arguments, masked, when the configuration asks.
  */
-import type { CallToolResult } from "../protocol/sdk.ts";
-import type { AuditEntry, AuditLog, Outcome } from "../trust/audit-log.ts";
-import { resultFacts } from "../trust/result-facts.ts";
-import { utf8Bytes } from "../transport/utf8.ts";
-import { serverRedactor, shownValue } from "../trust/shown-arguments.ts";
-import type { Result, ToolContext } from "./tool.ts";
+import type { CallToolResult } from "../../protocol/sdk.ts";
+import type { WorkbenchConfig } from "../../config/index.ts";
+import type { AuditEntry, AuditLog, Outcome } from "../../trust/audit-log.ts";
+import { resultFacts } from "../../trust/result-facts.ts";
+import { utf8Bytes } from "../../transport/utf8.ts";
+import { serverRedactor, shownValue } from "../../trust/shown-arguments.ts";
+import type { CallNote, Result, ToolId } from "./values.ts";
 
-/** What a check before the call decided, where the result alone does not tell. */
-export interface CallNote {
-  outcome?: "declined" | "withheld";
+/** What recording needs besides the call: who made it, whether it was cancelled, the server's secrets. */
+export interface Recording {
+  config: WorkbenchConfig;
+  signal: AbortSignal;
+  /** The session's own id (one per session, or per `call` command), for the audit log. */
+  sessionId?: string;
+  /** The client's name where one is known (serving over HTTP), for the audit log. */
+  clientName?: string;
+  /** Where each call is recorded, when the configuration has an `auditLog`. */
+  audit?: AuditLog;
 }
 
 export interface FinishedCall {
-  id: { toolbox: string; server: string; name: string };
+  id: ToolId;
   args: Record<string, unknown>;
-  ctx: ToolContext;
+  ctx: Recording;
   note: CallNote;
   result: Result<CallToolResult>;
   /** Date.now() at the start. */

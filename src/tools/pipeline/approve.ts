@@ -1,28 +1,42 @@
 /**
- * The approval gate of callTool (issue 29 §2, logic in src/trust/): before a call of a tool whose
+ * Step 3 of a tool call, approve (issue 29 §2, logic in src/trust/): before a call of a tool whose
  * server says `confirm`, the user is asked through the session's client, a form elicitation
  * related to the client's tools/call. A 2026-07-28 client gets it as an `input_required` result of
  * the call, under a key of ours apart from any server's, and answers with its retry (see
  * upstream/era/parked-calls.ts): the call waits for it and is not redone.
  */
-import type { ServerConfig } from "../config/index.ts";
-import type { Tool as McpTool } from "../protocol/sdk.ts";
-import { isInputRequired } from "../protocol/wire.ts";
-import { rawJsonOf } from "../transport/raw-json.ts";
-import { needsApproval } from "../trust/confirm-policy.ts";
-import { type ApprovalRequest, approvalQuestion, asksForms, cannotAsk, readAnswer } from "../trust/confirm.ts";
-import { approvalKey } from "../trust/approvals.ts";
-import { serverRedactor } from "../trust/shown-arguments.ts";
-import { messageOf } from "../protocol/errors.ts";
-import type { ToolContext } from "./tool.ts";
+import type { ServerConfig } from "../../config/index.ts";
+import type { RequestId, Tool as McpTool } from "../../protocol/sdk.ts";
+import { type CallInput, isInputRequired } from "../../protocol/wire.ts";
+import type { Upstream } from "../../protocol/upstream.ts";
+import { rawJsonOf } from "../../transport/raw-json.ts";
+import { needsApproval } from "../../trust/confirm-policy.ts";
+import { type ApprovalRequest, approvalQuestion, asksForms, cannotAsk, readAnswer } from "../../trust/confirm.ts";
+import { approvalKey, type SessionApprovals } from "../../trust/approvals.ts";
+import { serverRedactor } from "../../trust/shown-arguments.ts";
+import { messageOf } from "../../protocol/errors.ts";
+import { type CallNote, Failure, type Result, Success, type ToolId, whereOf } from "./values.ts";
 
 /** The `from` of our question: its input request key in a 2026-07-28 result starts with it. */
 export const APPROVAL_FROM = "mcp-workbench/confirm";
 
-interface CallId {
-  toolbox: string;
-  server: string;
-  name: string;
+type CallId = ToolId;
+
+/** What a session's approvals are to the approve step (see upstream/session-state.ts). */
+export type KeptApprovals = { [K in keyof SessionApprovals]: SessionApprovals[K] };
+
+/** What approving needs: whom to ask, within which request, and what the session approved. */
+export interface Asking {
+  /** The session the call works for: the question goes to its client. */
+  upstream?: Upstream;
+  /** Aborted when the client cancels the request. */
+  signal: AbortSignal;
+  /** The id of the client's tools/call request, which the question is related to. */
+  requestId?: RequestId;
+  /** The client's answers to a server's input requests (2026-07-28): a retry's requestState. */
+  input?: CallInput;
+  /** What the user approved in this session ("for this session"); without it, each call is asked. */
+  approvals?: KeptApprovals;
 }
 
 /**
@@ -39,7 +53,7 @@ export async function approveCall(
   args: Record<string, unknown>,
   tool: McpTool,
   config: ServerConfig,
-  ctx: ToolContext,
+  ctx: Asking,
 ): Promise<Approval> {
   if (!needsApproval(config.confirm, tool)) return { approved: true, asked: false, args };
   const key = approvalKey(id);
@@ -82,11 +96,29 @@ export async function approveCall(
 }
 
 /** After an approved call: a 2026-07-28 server's `input_required` lets the client's retry (same arguments) through unasked. */
-export function approvedRetry(id: CallId, args: Record<string, unknown>, result: object, ctx: ToolContext): void {
+export function approvedRetry(id: CallId, args: Record<string, unknown>, result: object, ctx: Asking): void {
   if (!ctx.approvals || rawJsonOf(result) || !isInputRequired(result)) return;
   if (typeof result.requestState === "string") ctx.approvals.allowRetry(approvalKey(id), result.requestState, args);
 }
 
 function refused(reason: string): Approval {
   return { approved: false, reason, cancelled: false };
+}
+
+/**
+ * The step: go on, saying whether the user was asked, with the arguments to send (after a question,
+ * the copy the user was shown); or the failure the client sees, a decline noted.
+ */
+export async function approveStep(
+  id: ToolId,
+  args: Record<string, unknown>,
+  tool: McpTool,
+  config: ServerConfig,
+  ctx: Asking,
+  note: CallNote,
+): Promise<Result<{ asked: boolean; args: Record<string, unknown> }>> {
+  const approval = await approveCall(id, args, tool, config, ctx);
+  if (approval.approved) return Success({ asked: approval.asked, args: approval.args });
+  if (!approval.cancelled) note.outcome = "declined";
+  return Failure(`Error executing tool '${id.name}' ${whereOf(id)}: ${approval.reason}`);
 }
