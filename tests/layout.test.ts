@@ -22,6 +22,7 @@ const ORDER = [
   "upstream/era",
   "tools",
   "code",
+  "search",
   "toolboxes",
   "trust",
   "cache",
