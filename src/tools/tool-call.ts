@@ -39,7 +39,9 @@ export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: T
 async function reach(id: ToolId, args: Record<string, unknown>, ctx: ToolContext, note: CallNote): Promise<Result<CallToolResult>> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
   if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.config, id.toolbox));
-  const toolbox = ctx.registry.get(id.toolbox) ?? (ctx.opensToolboxes?.() ? await ctx.registry.open(id.toolbox) : undefined);
+  // A toolbox search_tools answered with is opened here: the model found the tool without open_toolbox.
+  const opens = ctx.opensToolboxes?.() || ctx.catalog?.found.has(id.toolbox) === true;
+  const toolbox = ctx.registry.get(id.toolbox) ?? (opens ? await ctx.registry.open(id.toolbox) : undefined);
   if (!toolbox) {
     return Failure(
       `Error executing tool: Toolbox '${id.toolbox}' is not open; ` +

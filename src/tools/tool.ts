@@ -8,6 +8,7 @@ import type { Upstream } from "../protocol/upstream.ts";
 import type { ResultStore } from "./result-store.ts";
 import type { SessionApprovals } from "../trust/approvals.ts";
 import type { AuditLog } from "../trust/audit-log.ts";
+import type { SearchCatalog } from "./search-catalog.ts";
 
 /** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
 export interface RpcError {
@@ -53,6 +54,8 @@ export interface ToolContext {
   approvals?: SessionApprovals;
   /** Where each call is recorded, when the configuration has an `auditLog`. */
   audit?: AuditLog;
+  /** The session's tool search (with `"toolSearch": true`): what it found, use_tool opens. */
+  catalog?: SearchCatalog;
 }
 
 export interface Tool<TSchema extends z.ZodType, TOut> {
