@@ -9,6 +9,7 @@ import type { Authenticate, ClientIdentity } from "../client-identity.ts";
 import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
 import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
 import { ModernHubs } from "./modern-hubs.ts";
+import { parseScope, scoped } from "../access/scope.ts";
 import { boundedText, INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 
 export const ENDPOINT_PATH = "/mcp";
@@ -26,6 +27,8 @@ export interface HttpEndpointOptions {
   maxBodyBytes?: number;
   /** Requests of one client being answered at once, streams included (default 256). */
   maxInFlightPerClient?: number;
+  /** The toolboxes configured now: a path scope naming another is answered 404. */
+  toolboxes?: () => readonly string[];
   /** A request that failed in the workbench (its client gets a plain 500). */
   onError?: (error: Error) => void;
 }
@@ -75,15 +78,20 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname !== ENDPOINT_PATH) {
-      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ${ENDPOINT_PATH}`);
+    const scope = scopeOfPath(url.pathname);
+    if (scope === null) {
+      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ${ENDPOINT_PATH}, or ${ENDPOINT_PATH}/<toolbox>[,<toolbox>…]`);
     }
     if (!["POST", "GET", "DELETE"].includes(request.method)) {
       return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
     }
     if (draining) return jsonRpcError(503, TRANSPORT_ERROR, "Service unavailable: the workbench is stopping", { "Retry-After": "1" });
-    const who = await options.authenticate(request);
-    if (who instanceof Response) return who;
+    const granted = await options.authenticate(request);
+    if (granted instanceof Response) return granted;
+    // A path scope narrows the grants, never widens them: a toolbox outside them is one that does not exist.
+    const who = scoped(granted, scope);
+    const missing = scope === undefined ? [] : scope.filter((name) => who.toolboxes === "*" || !who.toolboxes.includes(name) || !(options.toolboxes?.() ?? [name]).includes(name));
+    if (missing.length > 0) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: toolbox ${JSON.stringify(missing[0].slice(0, 200))} is not in the configuration`);
     const held = inFlight.get(who.name) ?? 0;
     if (held >= maxInFlight) {
       return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the most allowed: wait for an answer`, {
@@ -167,6 +175,19 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       await Promise.all([legacy.closeAll(), modern.closeAll()]);
     },
   };
+}
+
+/** `/mcp`: no scope; `/mcp/dev,docs`: those toolboxes; null: not the endpoint. */
+function scopeOfPath(path: string): string[] | undefined | null {
+  if (path === ENDPOINT_PATH) return undefined;
+  if (!path.startsWith(`${ENDPOINT_PATH}/`)) return null;
+  let text: string;
+  try {
+    text = decodeURIComponent(path.slice(ENDPOINT_PATH.length + 1));
+  } catch {
+    return null;
+  }
+  return text.includes("/") ? null : parseScope(text) ?? null;
 }
 
 function tooManySessions(max: number): Response {
