@@ -80,21 +80,6 @@ export class ServerSlot {
     return this.offer.tools;
   }
 
-  /**
-   * What this toolbox would offer of a list the server gave earlier (the listing cache's), as
-   * `tools` does of the live one: toolFilters, then pins (a tool changed since pinned is withheld).
-   */
-  offeredOf(tools: Tool[]): Tool[] {
-    const lock = this.#trust?.pins.snapshot;
-    // The same list under the same lock gives the same array: search keeps its index while nothing changed.
-    if (this.#earlier?.of === tools && this.#earlier.lock === lock) return this.#earlier.view;
-    const filtered = applyToolFilters(tools, this.config.toolFilters);
-    const view = lock ? trustedView(filtered, lock, this.#trust!.toolbox, this.name).offered : filtered;
-    this.#earlier = { of: tools, lock, view };
-    return view;
-  }
-  #earlier?: { of: Tool[]; lock?: LockSnapshot; view: Tool[] };
-
   /** Tools through this toolbox's toolFilters that changed, or are new, since the server's tools were pinned. */
   get withheld(): Withheld[] {
     return this.offer.withheld;

@@ -1,9 +1,9 @@
 /**
- * What a session may see of every configured server's tools, without starting any: the live list
- * where the server is running (or ran), else the listing cache's, both through the toolbox's
- * filters and pins, for the toolboxes the session is granted and scoped to (its registry's
- * configuration). The one place search reads tools from, so that it can move onto "the offer"
- * (issue 37) when that lands: a withheld or ungranted tool is never found.
+ * What a session may see of every configured server's tools, without starting any: the offer
+ * (toolboxes/offer.ts: filters, then pins) of the live list where the server is running (or ran),
+ * else of the listing cache's, for the toolboxes the session is granted and scoped to (its
+ * registry's configuration). The one place search reads tools from: a withheld, ungranted or
+ * out-of-scope tool is never found.
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
@@ -36,6 +36,6 @@ export async function offeredServers(registry: ToolboxRegistry, config: Workbenc
     };
     if (slot.shared.live || slot.shared.tools.length > 0) return { ...about, tools: slot.tools };
     const listed = await cached(configured.config);
-    return { ...about, tools: listed === undefined ? undefined : slot.offeredOf(listed) };
+    return { ...about, tools: listed === undefined ? undefined : slot.offerOf({ tools: listed }).tools };
   }));
 }

@@ -47,11 +47,13 @@ export class SearchCatalog {
   }
 
   /** Tools for a query, best first (toolbox narrows); never starts a server to answer. */
-  async search(registry: ToolboxRegistry, config: WorkbenchConfig, query: string, limit: number, toolbox?: string): Promise<CatalogAnswer> {
+  /** `client`: whose listing cache files are read (a client's own processes list for it alone; none: the local user). */
+  async search(registry: ToolboxRegistry, config: WorkbenchConfig, query: string, limit: number, toolbox?: string, client?: string): Promise<CatalogAnswer> {
     this.#registry = registry;
-    const servers = await offeredServers(registry, config, (server) => this.#read(server));
+    const servers = await offeredServers(registry, config, (server) => this.#read(server, client));
     const basis: unknown[] = [];
-    for (const server of servers) basis.push(server.toolbox, server.server, server.toolboxDescription, server.tools);
+    // Tool by tool: an offer made again from the same list holds the same tool objects.
+    for (const server of servers) basis.push(server.toolbox, server.server, server.toolboxDescription, ...(server.tools ?? [undefined]));
     if (!this.#index || !sameBasis(basis, this.#basis)) {
       const entries: CatalogEntry[] = [];
       for (const server of servers) {
@@ -77,10 +79,10 @@ export class SearchCatalog {
     return { hits, notListed: unknown.map((server) => `${server.toolbox}/${server.server}`) };
   }
 
-  async #read(server: ServerConfig): Promise<Tool[] | undefined> {
+  async #read(server: ServerConfig, client?: string): Promise<Tool[] | undefined> {
     const known = this.#cached.get(server);
     if (known || !this.#cache) return known;
-    const tools = await this.#cache.read(server);
+    const tools = await this.#cache.read(server, client);
     if (tools) this.#cached.set(server, tools);
     return tools;
   }

@@ -57,7 +57,7 @@ export const searchTools: Tool<typeof schema, SearchAnswer> = {
   async run({ query, toolbox, limit }, ctx) {
     if (toolbox !== undefined && !Object.hasOwn(ctx.config.toolboxes, toolbox)) return Failure(toolboxNotFound(ctx.config, toolbox));
     if (!ctx.catalog) return Failure("Tool search is off: turn it on with \"toolSearch\": true at the top of the configuration");
-    const answer = await ctx.catalog.search(ctx.registry, ctx.config, query, limit ?? DEFAULT_SEARCH_LIMIT, toolbox);
+    const answer = await ctx.catalog.search(ctx.registry, ctx.config, query, limit ?? DEFAULT_SEARCH_LIMIT, toolbox, ctx.clientName);
     const results = answer.hits.map((hit): SearchResult => ({
       toolbox: hit.toolbox,
       server: hit.server,

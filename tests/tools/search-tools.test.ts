@@ -16,7 +16,7 @@ import { ServerPool } from "../../src/toolboxes/pool.ts";
 import { lockPathFor, PinStore } from "../../src/toolboxes/pin-store.ts";
 import { openSession } from "../../src/upstream/session.ts";
 import { StreamTransport } from "../../src/transport/stream-transport.ts";
-import type { ClientIdentity } from "../../src/upstream/client-identity.ts";
+import { type ClientIdentity, LOCAL_CLIENT } from "../../src/upstream/client-identity.ts";
 import { utf8Bytes } from "../../src/transport/utf8.ts";
 import { type CallToolResult, Client } from "../helpers/sdk.ts";
 import { fx, spawnLog } from "../helpers/toolbox.ts";
@@ -120,7 +120,8 @@ test("search_tools: a tool left out by toolFilters is never found; toolbox narro
   const config = configOf();
   const dir = await warmCache(config);
   const pool = new ServerPool(config, host, { cache: cacheIn(dir) });
-  const peer = await connect(config, pool, cacheIn(dir), { name: "narrow", toolboxes: ["dev"] } as ClientIdentity);
+  // The local user's grants narrowed (its cached listings are its own: another client's processes list for it alone).
+  const peer = await connect(config, pool, cacheIn(dir), { ...LOCAL_CLIENT, toolboxes: ["dev"] });
   const wide = await connect(config, pool, cacheIn(dir));
   try {
     const echoes = results(await wide.call("search_tools", { query: "echo", limit: 50 })).filter((r) => r.name === "echo");
