@@ -91,6 +91,7 @@ test("search_tools: offered only with toolSearch; answers from the cache without
   try {
     const listed = (await peer.client.listTools()).tools.map((tool) => tool.name);
     assert.deepEqual(listed, ["open_toolbox", "use_tool", "search_tools"]);
+    assert.match(peer.client.getInstructions() ?? "", /search_tools \{"query": "what the tool should do"\} finds tools in all of them/);
     const found = await peer.call("search_tools", { query: "echo the text back" });
     assert.equal(found.isError, undefined, textOf(found));
     const first = results(found)[0];
@@ -110,6 +111,7 @@ test("search_tools: offered only with toolSearch; answers from the cache without
   const plain = await connect(off, offPool, cacheIn(dir));
   try {
     assert.deepEqual((await plain.client.listTools()).tools.map((tool) => tool.name), ["open_toolbox", "use_tool"]);
+    assert.doesNotMatch(plain.client.getInstructions() ?? "", /search_tools/);
   } finally {
     await plain.close();
     await offPool.closeAll();
