@@ -90,3 +90,26 @@ test("scoping over HTTP: /mcp/dev and /mcp/docs see only their toolbox and share
     await workbench.stop();
   }
 });
+
+test("scoping over HTTP: a path never widens a client's grants: a token granted dev gets 404 for /mcp/ops and /mcp/dev,ops, and dev at /mcp/dev", async () => {
+  const token = "scope-test-token-0123456789";
+  const workbench = await startHttpWorkbench({ ...config, serve: { clients: { ada: { token: "${SCOPE_TOKEN}", toolboxes: ["dev"] } } } }, { SCOPE_TOKEN: token });
+  try {
+    const post = (path: string) =>
+      fetch(`${workbench.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      });
+    for (const path of ["/ops", "/dev,ops"]) {
+      const refused = await post(path);
+      assert.equal(refused.status, 404, path);
+      assert.match(await refused.text(), /toolbox \\"ops\\" is not in the configuration/);
+    }
+    const allowed = await post("/dev");
+    assert.equal(allowed.status, 200);
+    await allowed.body?.cancel();
+  } finally {
+    await workbench.stop();
+  }
+});
