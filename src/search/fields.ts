@@ -37,8 +37,11 @@ export function fieldTerms(text: string, pairs = false): FieldTerms {
   return { counts, length: list.length };
 }
 
-/** Longest text read from a description or a schema, in characters: the rest adds little and costs time. */
-const MAX_TEXT = 2_000;
+/**
+ * Longest text read from a description or a schema, in characters: a description's head says what
+ * the tool does; its tail (examples, caveats, boilerplate) mostly adds noise, and costs time.
+ */
+const MAX_TEXT = 300;
 
 export function entryFields(entry: SearchEntry): Record<FieldName, FieldTerms> {
   return {

@@ -14,7 +14,7 @@ const folder = setsFolder(repoRoot, process.env.TOOLSEARCH_DIR);
 const skip = folder === undefined ? "the public tool-search sets are not here (../shared/toolsearch or TOOLSEARCH_DIR)" : false;
 if (skip) console.log(`search on the public sets: skipped, ${skip}`);
 
-test("search on the public sets: mcpproxy R@1 ≥ 0.48, R@5 ≥ 0.85, routing@1 ≥ 0.90; MSC level 2 R@1 ≥ 0.80; LiveMCPBench R@10 ≥ 0.49", { skip }, () => {
+test("search on the public sets: mcpproxy R@1 ≥ 0.48, R@5 ≥ 0.85, routing@1 ≥ 0.90; MSC level 2 R@1 ≥ 0.80; LiveMCPBench R@10 ≥ 0.50", { skip }, () => {
   const results = new Map(evaluateSets(new Sets(folder!), ["mcpproxy", "msc-l2", "livemcp"]).map((r) => [r.set, r]));
   const mcpproxy = results.get("mcpproxy")!;
   assert.ok(mcpproxy.r1 >= 0.48, `mcpproxy R@1 ${mcpproxy.r1.toFixed(3)}`);
@@ -22,9 +22,8 @@ test("search on the public sets: mcpproxy R@1 ≥ 0.48, R@5 ≥ 0.85, routing@1 
   assert.ok(mcpproxy.routing1 >= 0.9, `mcpproxy routing@1 ${mcpproxy.routing1.toFixed(3)}`);
   const l2 = results.get("msc-l2")!;
   assert.ok(l2.r1 >= 0.8, `msc-l2 R@1 ${l2.r1.toFixed(3)}`);
-  // The issue asks 0.50; the ranker reaches 0.497 (one need in 94 tasks short), held here so it does not slip.
   const live = results.get("livemcp")!;
-  assert.ok(live.r10 >= 0.49, `livemcp R@10 ${live.r10.toFixed(3)}`);
+  assert.ok(live.r10 >= 0.5, `livemcp R@10 ${live.r10.toFixed(3)}`);
 });
 
 test("search on the public sets: p95 per query ≤ 5 ms with 1,000 tools indexed", { skip }, () => {
