@@ -94,8 +94,15 @@ export class SearchCatalog {
     this.#next();
   }
 
+  /** The session ended: nothing more is listed for it. */
+  close(): void {
+    this.#closed = true;
+    this.#learnQueue.length = 0;
+  }
+  #closed = false;
+
   #next(): void {
-    while (this.#learning < LEARN_AT_ONCE && this.#learnQueue.length > 0) {
+    while (!this.#closed && this.#learning < LEARN_AT_ONCE && this.#learnQueue.length > 0) {
       const configured = this.#learnQueue.shift()!;
       const registry = this.#registry;
       if (!registry) return;

@@ -176,6 +176,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
   server.onclose = () => {
     unfollow();
+    catalog.close();
     options.onClose();
   };
   server.oninitialized = options.onInitialized;

@@ -226,3 +226,24 @@ test("search_tools: a tool withheld by its pins (changed since pinned) is never 
     assert.deepEqual(stable, ["stable"], "the rest of the server's cached tools are found");
   });
 });
+
+test("search_tools: background listing is bounded (two at a time) and stops when the session ends", async () => {
+  const log = spawnLog();
+  const config = validateConfig({
+    toolSearch: true,
+    toolboxes: Object.fromEntries(["u1", "u2", "u3", "u4"].map((name) => [name, { mcpServers: { fx: fx(name, {}, log.env) } }])),
+  });
+  const cache = cacheIn(tempDir());
+  const pool = new ServerPool(config, host, { cache });
+  const peer = await connect(config, pool, cache);
+  try {
+    const answer = await peer.call("search_tools", { query: "echo" });
+    // deno-lint-ignore no-explicit-any
+    assert.deepEqual((answer.structuredContent as any).not_listed, ["u1/fx", "u2/fx", "u3/fx", "u4/fx"]);
+  } finally {
+    await peer.close();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  assert.ok(log.spawned().length <= 2, `started after the session ended: ${log.spawned().join(", ")}`);
+  await pool.closeAll();
+});
