@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { type CallToolResult, Client } from "../helpers/sdk.ts";
 import { startWorkbench, removeTempDirs, tempDir, textOf, writeConfig } from "../helpers/workbench.ts";
-import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { fx, spawnLog } from "../helpers/toolbox.ts";
 import { connectLegacy, connectModern, startHttpWorkbench } from "../helpers/http-workbench.ts";
 
@@ -20,16 +20,21 @@ const spawns = spawnLog();
 const config = {
   toolSearch: true,
   toolboxes: {
-    dev: { description: "Development", mcpServers: { fx: fx("shared", {}, spawns.env) } },
+    dev: { description: "Development", mcpServers: { fx: fx("shared", {}, spawns.env), cat: fixtureServer("catalog-server.ts", { env: { FIXTURE_LABEL: "cat" } }) } },
     docs: { description: "Documents", mcpServers: { fx: fx("shared", {}, spawns.env) } },
-    ops: { description: "Operations", mcpServers: { other: fx("ops", {}, spawns.env) } },
+    ops: { description: "Operations", mcpServers: { other: fx("ops", {}, spawns.env), cat: fixtureServer("catalog-server.ts", { env: { FIXTURE_LABEL: "cat" } }) } },
   },
 };
 
+/** A scoped session whose listing cache knows every toolbox (an unscoped session opened them first). */
 async function scopedSession(how: "flag" | "env") {
+  const cache = { WORKBENCH_CACHE_DIR: `${tempDir()}/cache` };
+  const first = await startWorkbench(config, cache);
+  for (const toolbox of ["dev", "ops"]) await first.call("open_toolbox", { toolbox_name: toolbox });
+  await first.close();
   return how === "flag"
-    ? await startWorkbench(config, {}, undefined, ["--toolboxes", "dev,docs"])
-    : await startWorkbench(config, { WORKBENCH_TOOLBOXES: "dev,docs" });
+    ? await startWorkbench(config, cache, undefined, ["--toolboxes", "dev,docs"])
+    : await startWorkbench(config, { ...cache, WORKBENCH_TOOLBOXES: "dev,docs" });
 }
 
 for (const how of ["flag", "env"] as const) {
@@ -46,6 +51,9 @@ for (const how of ["flag", "env"] as const) {
       const searchOps = await session.call("search_tools", { query: "echo", toolbox: "ops" }) as CallToolResult;
       assert.equal(textOf(searchOps), textOf(openOps));
       assert.ok(!(await session.call("open_toolbox", { toolbox_name: "dev" }) as CallToolResult).isError);
+      const { prompts } = await session.client.listPrompts();
+      const names = prompts.map((prompt) => prompt.name);
+      assert.ok(names.includes("dev__cat__greet") && !names.some((name) => name.startsWith("ops__")), JSON.stringify(names));
       const found = await session.call("search_tools", { query: "echo the text back", limit: 50 }) as CallToolResult;
       // deno-lint-ignore no-explicit-any
       assert.ok(((found.structuredContent as any).results as { toolbox: string }[]).every((r) => r.toolbox !== "ops"));
