@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { dirname } from "node:path";
 import { Sets, setsFolder } from "./search-eval/sets.ts";
 import { evaluateSets, measureLatency, resultsTable, SET_NAMES } from "./search-eval/run.ts";
+import { measureCatalog } from "./search-eval/catalog-latency.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -30,4 +31,7 @@ if (!args.includes("--no-latency")) {
   const l = measureLatency(sets);
   console.log(`\nlatency: ${l.tools} tools, ${l.queries} queries one at a time: build ${l.buildMs.toFixed(0)} ms, ` +
     `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, max ${l.max.toFixed(1)} ms`);
+  const c = await measureCatalog(sets);
+  console.log(`search_tools' path (session registry, listing cache, ${c.servers} toolboxes): first search ${c.firstMs.toFixed(0)} ms, ` +
+    `then p50 ${c.p50.toFixed(2)} ms, p95 ${c.p95.toFixed(2)} ms`);
 }

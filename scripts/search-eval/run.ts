@@ -42,13 +42,18 @@ export interface Latency {
   max: number;
 }
 
-export function measureLatency(sets: Sets, count = 1000): Latency {
+/** A seeded sample of `count` MSC-Bench tools, the one eval.mjs --latency takes. */
+export function sample(sets: Sets, count: number): SetTool[] {
   let seed = 42;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const sample = sets.corpus("msc").map((t) => [random(), t] as const).sort((a, b) => a[0] - b[0]).slice(0, count).map((x) => x[1]);
+  return sets.corpus("msc").map((t) => [random(), t] as const).sort((a, b) => a[0] - b[0]).slice(0, count).map((x) => x[1]);
+}
+
+export function measureLatency(sets: Sets, count = 1000): Latency {
+  const tools = sample(sets, count);
   const queries = sets.set("msc-l2").queries.map((q) => q.query);
   const started = performance.now();
-  const index = new ToolIndex(entriesOf(sample));
+  const index = new ToolIndex(entriesOf(tools));
   index.search("warm up", { limit: 10 });
   const buildMs = performance.now() - started;
   for (const q of queries.slice(0, 5)) index.search(q, { limit: 10 });
@@ -60,7 +65,7 @@ export function measureLatency(sets: Sets, count = 1000): Latency {
   }
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-  return { tools: sample.length, queries: queries.length, buildMs, p50: at(0.5), p95: at(0.95), max: times[times.length - 1] };
+  return { tools: tools.length, queries: queries.length, buildMs, p50: at(0.5), p95: at(0.95), max: times[times.length - 1] };
 }
 
 export function resultsTable(results: readonly SetResult[]): string {
