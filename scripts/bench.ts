@@ -1,10 +1,11 @@
 /**
  * The benchmark (issue #6): what the workbench costs over talking to a server directly.
- * `bun scripts/bench.ts [--target bun|deno|bin] [--quick] [--context] [--chain] [--out PATH]`, or under Deno
+ * `bun scripts/bench.ts [--target bun|deno|bin] [--quick] [--context] [--chain] [--search] [--out PATH]`, or under Deno
  * with `deno run -A scripts/bench.ts ...`. Prints the figures and the targets; saves JSON to
  * bench-results/<target>-<timestamp>.json unless --out names a path. `--context` measures only
  * figure 7 (context cost) and prints it; `--chain` only figure 8 (the chain task, use_tool against
- * run_code). See docs/benchmarks.md.
+ * run_code); `--search` only the tool search's figures on the public sets (scripts/search-eval.ts).
+ * See docs/benchmarks.md.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -41,6 +42,12 @@ async function main(): Promise<number> {
     process.exit(1);
   }, limit);
   console.log(`bench: target ${args.target}${args.quick ? " (quick)" : ""}`);
+  if (args.search) {
+    clearTimeout(watchdog);
+    // The public sets' figures and the time per query: scripts/search-eval.ts prints them.
+    await import("./search-eval.ts");
+    return 0;
+  }
   if (args.chain) {
     if (args.target === "bin") ensureExecutable();
     console.log(`\n${chainTable(await measureChain(args.target))}`);

@@ -17,6 +17,8 @@ import { BoundedLog } from "./transport/bounded-log.ts";
 import { NAME, VERSION } from "./protocol/version.ts";
 import { AuthStore, authDir } from "./auth/auth-store.ts";
 import { chatLogin } from "./auth/chat-login.ts";
+import { parseScope, SCOPE_VARIABLE, scoped, unknownInScope } from "./upstream/access/scope.ts";
+import { LOCAL_USER } from "./upstream/client-identity.ts";
 import { storedLogins } from "./auth/remote-auth.ts";
 
 /** After the client closes our stdin: how long its last requests may take to be answered. */
@@ -37,11 +39,22 @@ const CLIENT_BACKLOG_BYTES = 16 * 1024 * 1024;
  */
 const CLIENT_MAX_IN_FLIGHT = 1024;
 
-/** Serves the loaded configuration until told to stop; the exit code. */
-export async function serve(platform: Platform, loaded: { path: string; config: WorkbenchConfig }): Promise<number> {
+/**
+ * Serves the loaded configuration until told to stop; the exit code. `toolboxes` (--toolboxes,
+ * else WORKBENCH_TOOLBOXES) scopes the session to those toolboxes: one agent's view.
+ */
+export async function serve(platform: Platform, loaded: { path: string; config: WorkbenchConfig }, toolboxes?: string): Promise<number> {
   const { path, config } = loaded;
   const log = new BoundedLog(platform.writeStderr, { prefix: `${NAME}: ` });
   const say = (text: string) => platform.writeStderr(`${text}\n`);
+  const scopeText = toolboxes ?? (platform.env[SCOPE_VARIABLE] || undefined);
+  const scope = scopeText === undefined ? undefined : parseScope(scopeText);
+  const unknown = scopeText === undefined ? [] : scope ? unknownInScope(scope, Object.keys(config.toolboxes)) : [scopeText];
+  if (unknown.length > 0) {
+    const from = toolboxes !== undefined ? "--toolboxes" : SCOPE_VARIABLE;
+    say(`${NAME}: ${from} names ${unknown.map((name) => `'${name}'`).join(", ")}, not a toolbox of ${path}; available toolboxes: ${Object.keys(config.toolboxes).map((name) => `'${name}'`).join(", ")}`);
+    return 2;
+  }
   const backpressure = new FlowGate();
   const serversBehind = new FlowGate();
   const { pool, cache } = servers(platform, loaded, backpressure, serversBehind);
@@ -61,6 +74,7 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   }, PARENT_CHECK_MS);
   const session = await openSession(transport, {
     ...serving.sessions,
+    client: scoped(LOCAL_USER, scope),
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
     onInitialized: () => platform.startupDone(),

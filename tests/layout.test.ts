@@ -23,6 +23,7 @@ const ORDER = [
   "tools",
   "tools/pipeline",
   "code",
+  "search",
   "toolboxes",
   "trust",
   "cache",

@@ -1,4 +1,4 @@
-/** The bench's command line: --target bun|deno|bin, --quick, --context, --chain, --out PATH. */
+/** The bench's command line: --target bun|deno|bin, --quick, --context, --chain, --search, --out PATH. */
 import { TARGETS, type Target } from "./targets.ts";
 
 export interface BenchArgs {
@@ -9,13 +9,15 @@ export interface BenchArgs {
   context: boolean;
   /** Figure 8 only (issue 28): the chain task through use_tool and through run_code. */
   chain: boolean;
+  /** Tool search only (issue 39): the ranker's figures on the public sets and its time per query. */
+  search: boolean;
 }
 
-export const USAGE = "usage: bench.ts [--target bun|deno|bin] [--quick] [--context] [--chain] [--out PATH]";
+export const USAGE = "usage: bench.ts [--target bun|deno|bin] [--quick] [--context] [--chain] [--search] [--out PATH]";
 
 /** Throws with a one-line message for anything it does not know. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
-  const args: BenchArgs = { target: "bun", quick: false, context: false, chain: false };
+  const args: BenchArgs = { target: "bun", quick: false, context: false, chain: false, search: false };
   for (let index = 0; index < argv.length; index++) {
     const [flag, inline] = argv[index].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++index] ?? missing(flag);
@@ -31,6 +33,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case "--chain":
         args.chain = true;
+        break;
+      case "--search":
+        args.search = true;
         break;
       case "--out":
         args.out = value();

@@ -19,10 +19,11 @@ export interface SubcommandSpec {
 
 export const SUBCOMMANDS = {
   serve: {
-    usage: "[--http [HOST:]PORT]",
+    usage: "[--http [HOST:]PORT] [--toolboxes NAMES]",
     summary: "Serve MCP on stdio (the default), or over HTTP at http://HOST:PORT/mcp for many clients",
     options: {
       "--http": { value: "[HOST:]PORT", about: "Serve over HTTP on HOST (default 127.0.0.1) and PORT (0: any free port)" },
+      "--toolboxes": { value: "NAMES", about: "On stdio, serve only these toolboxes, e.g. dev,docs (also $WORKBENCH_TOOLBOXES)" },
     },
     positionals: [],
   },
@@ -106,13 +107,15 @@ export interface SubcommandArgs {
 }
 
 export type CliCommand =
-  | { kind: "serve"; configPath?: string }
+  | { kind: "serve"; configPath?: string; toolboxes?: string }
   | { kind: "help"; subcommand?: SubcommandName }
   | { kind: "version" }
   | { kind: "usage-error"; message: string }
   | { kind: "subcommand"; name: SubcommandName } & SubcommandArgs;
 
 const CONFIG = "--config";
+/** Serving on stdio takes it without the `serve` subcommand too. */
+const TOOLBOXES = "--toolboxes";
 
 export function parseArgs(args: readonly string[]): CliCommand {
   const name = subcommandOf(args);
@@ -142,7 +145,9 @@ export function parseArgs(args: readonly string[]): CliCommand {
     if (arg === "--version" || arg === "-V") return { kind: "version" };
     const equals = arg.indexOf("=");
     const option = equals === -1 ? arg : arg.slice(0, equals);
-    const known = option === CONFIG ? { value: "PATH" } : spec?.options[option];
+    const known = option === CONFIG
+      ? { value: "PATH" }
+      : sub === undefined && option === TOOLBOXES ? SUBCOMMANDS.serve.options[TOOLBOXES] : spec?.options[option];
     if (!known) return { kind: "usage-error", message: `Unknown option '${arg}' (see --help)` };
     if (known.value === undefined) {
       if (equals !== -1) return { kind: "usage-error", message: `Option '${option}' takes no value (see --help)` };
@@ -158,8 +163,9 @@ export function parseArgs(args: readonly string[]): CliCommand {
     else options[option] = value;
   }
   if (sub === undefined) {
+    const toolboxes = options[TOOLBOXES];
     return positionals.length === 0
-      ? { kind: "serve", configPath }
+      ? { kind: "serve", configPath, ...(typeof toolboxes === "string" && { toolboxes }) }
       : { kind: "usage-error", message: `Unknown argument '${positionals[0]}' (see --help)` };
   }
   const names = (spec as SubcommandSpec).positionals;
@@ -181,7 +187,7 @@ function subcommandOf(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--") return args[i + 1];
-    if (arg === CONFIG) i++;
+    if (arg === CONFIG || arg === TOOLBOXES) i++;
     else if (arg === "-" || !arg.startsWith("-")) return arg;
   }
   return undefined;
@@ -201,6 +207,7 @@ open_toolbox and use_tool. Speaks MCP over stdio; start it from an MCP client.
 
 Usage:
   ${name} [--config PATH]               Serve MCP on stdio
+  ${name} --toolboxes dev,docs          Serve only those toolboxes (one agent's scope)
   ${name} serve --http [HOST:]PORT      Serve MCP over HTTP
   ${name} <command> [options] [--config PATH]
 

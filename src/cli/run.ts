@@ -58,5 +58,5 @@ export async function run(platform: Platform): Promise<number> {
 
   const loaded = await loadForCommand(platform, command.configPath);
   if (!loaded) return EXIT_USAGE;
-  return await serve(platform, loaded);
+  return await serve(platform, loaded, command.toolboxes);
 }

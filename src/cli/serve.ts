@@ -16,9 +16,14 @@ export async function runServe(platform: Platform, args: SubcommandArgs): Promis
     platform.writeStderr(`${NAME}: Option '--http' needs [HOST:]PORT with PORT from 0 to 65535: got ${JSON.stringify(http)}\n`);
     return EXIT_USAGE;
   }
+  const toolboxes = args.options["--toolboxes"];
+  if (address && toolboxes !== undefined) {
+    platform.writeStderr(`${NAME}: Option '--toolboxes' is for stdio: over HTTP an agent asks for its toolboxes in the path, /mcp/dev,docs\n`);
+    return EXIT_USAGE;
+  }
   const loaded = await loadForCommand(platform, args.configPath);
   if (!loaded) return EXIT_USAGE;
-  if (!address) return await serve(platform, loaded);
+  if (!address) return await serve(platform, loaded, typeof toolboxes === "string" ? toolboxes : undefined);
   // Nothing holds a server back over HTTP: each response has its own stream.
   const parts = servers(platform, loaded, new FlowGate(), new FlowGate());
   const { serveHttp } = await import("../upstream/http/serve-http.ts");

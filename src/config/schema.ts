@@ -282,6 +282,8 @@ export const configFileSchema = strictJsonObject({
   $comment: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
   serve: v.optional(serveSchema),
+  // The search_tools meta-tool (issue 39): absent or false, the tool list is as without it.
+  toolSearch: v.optional(v.boolean("expected true or false")),
   ...auditEntries,
   ...settingsEntries,
   ...toolboxSettingsEntries,

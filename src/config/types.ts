@@ -146,6 +146,8 @@ export interface WorkbenchConfig extends AuditSettings {
   toolboxes: Record<string, ToolboxConfig>;
   /** Who may use the workbench served over HTTP, and how; absent: one open user on loopback. */
   serve?: ServeConfig;
+  /** Offer the search_tools meta-tool (absent: not offered). */
+  toolSearch?: boolean;
 }
 
 /**

@@ -19,7 +19,7 @@ export class JsonRpcError extends Error {
 
 export class ToolDispatcher {
   #tools: Map<string, AnyTool>;
-  /** Built once, and again only when a tool is replaced (the configuration changed). */
+  /** Built once; a tool's definition stays as first listed, one new to the set is added. */
   listing: McpTool[];
 
   constructor(tools: AnyTool[]) {
@@ -28,14 +28,18 @@ export class ToolDispatcher {
   }
 
   /**
-   * Puts `tools` in place of every tool (the meta-tools of a new configuration); true when the
-   * listing the client sees changed.
+   * Puts `tools` in place of every tool (the meta-tools of a new configuration); true when the set
+   * of meta-tools changed, the one change the client is told of. A meta-tool it had keeps its
+   * definition byte for byte as the client first saw it (issue 39): every change of the tool list
+   * breaks the client's prompt cache. What a tool does follows the configuration in force all the
+   * same: its run reads it at each call.
    */
   setTools(tools: AnyTool[]): boolean {
-    const before = JSON.stringify(this.listing);
+    const before = new Map(this.listing.map((tool) => [tool.name, tool]));
+    const names = this.listing.map((tool) => tool.name).join("\u0000");
     this.#tools = new Map(tools.map((tool) => [tool.name, tool]));
-    this.listing = tools.map(describeTool);
-    return JSON.stringify(this.listing) !== before;
+    this.listing = tools.map((tool) => before.get(tool.name) ?? describeTool(tool));
+    return this.listing.map((tool) => tool.name).join("\u0000") !== names;
   }
 
   async call(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {

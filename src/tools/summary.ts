@@ -10,8 +10,13 @@ export const MAX_SUMMARY_DESCRIPTION = 160;
 
 export function summaryLine(tool: McpTool): string {
   const about = firstSentence(tool.description ?? "");
-  const signature = `${tool.name}(${argumentList(tool.inputSchema)})`;
+  const signature = signatureOf(tool);
   return about === "" ? signature : `${signature}: ${about}`;
+}
+
+/** `read_text_file(path: string, head?: number)`. */
+export function signatureOf(tool: McpTool): string {
+  return `${tool.name}(${argumentList(tool.inputSchema)})`;
 }
 
 /** `path: string, head?: number`: required arguments without the question mark. */

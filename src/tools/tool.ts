@@ -3,6 +3,7 @@ import type * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { KeptResults } from "./result-store.ts";
 import type { CallContext } from "./pipeline/pipeline.ts";
+import type { SearchCatalog } from "./search-catalog.ts";
 
 export { Failure, type Result, type RpcError, Success } from "./pipeline/values.ts";
 import type { Result } from "./pipeline/values.ts";
@@ -14,6 +15,8 @@ import type { Result } from "./pipeline/values.ts";
 export type ToolContext = CallContext & {
   /** The session's results cut to maxResultTokens, read on with read_result; none: results are not cut. */
   results?: KeptResults;
+  /** The session's tool search (with `"toolSearch": true`): what it found, use_tool opens. */
+  search?: SearchCatalog;
 };
 
 export interface Tool<TSchema extends z.ZodType, TOut> {

@@ -1,9 +1,10 @@
 /**
  * A session follows the configuration in force (it applies live, see config/live.ts): its
- * registry takes the new one (servers reconciled by definition), open_toolbox's description names
- * the toolboxes there are now, and the client is told what changed for it: tools/list_changed
- * when that description changed, prompts and resources list_changed when the configured servers
- * did (their prompts and resources come and go with them).
+ * registry takes the new one (servers reconciled by definition), and the client is told what
+ * changed for it: tools/list_changed only when the set of meta-tools changed (run_code or
+ * search_tools came or went: the definitions it has stay byte for byte, see ToolDispatcher.setTools),
+ * prompts and resources list_changed when the configured servers did (their prompts and resources
+ * come and go with them).
  */
 import type { Server } from "../protocol/sdk.ts";
 import type { LiveConfig } from "../config/live.ts";

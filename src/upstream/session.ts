@@ -14,6 +14,8 @@ import { ToolDispatcher } from "../tools/dispatcher.ts";
 import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { codeModeOn, runCodeFor } from "../tools/run-code.ts";
+import { searchTools } from "../tools/search-tools.ts";
+import { SearchCatalog } from "../tools/search-catalog.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
 import type { ClientListings, FiguresFor } from "./toolbox-figures.ts";
@@ -144,8 +146,14 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     onLogLevel: (level) => options.upstream?.levelSet(level),
   });
   // run_code only when code mode is on somewhere: without it the list is exactly the two meta-tools.
-  const metaTools = (config: WorkbenchConfig) =>
-    codeModeOn(config) ? [openToolboxFor(config), useTool, runCodeFor(config, options.declarations)] : [openToolboxFor(config), useTool];
+  const metaTools = (config: WorkbenchConfig) => [
+    openToolboxFor(config),
+    useTool,
+    ...(config.toolSearch ? [searchTools] : []),
+    ...(codeModeOn(config) ? [runCodeFor(config, options.declarations)] : []),
+  ];
+  // Made at once (it holds nothing until the first search builds its index), kept across configuration changes.
+  const search = new SearchCatalog(options.cache);
   const dispatcher = new ToolDispatcher(metaTools(live.current));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
@@ -169,10 +177,12 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     approvals: options.state?.approvals,
     audit: options.audit,
     opensToolboxes: () => options.stateless === true && gate.modern,
+    search,
   });
   const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
   server.onclose = () => {
     unfollow();
+    search.close();
     options.onClose();
   };
   server.oninitialized = options.onInitialized;

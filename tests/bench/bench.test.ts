@@ -29,16 +29,18 @@ const TINY = {
 };
 
 test("bench: arguments pick the target, --quick, --context and --out; anything else is refused", () => {
-  assert.deepEqual(parseBenchArgs([]), { target: "bun", quick: false, context: false, chain: false });
+  assert.deepEqual(parseBenchArgs([]), { target: "bun", quick: false, context: false, chain: false, search: false });
   assert.deepEqual(parseBenchArgs(["--target", "deno", "--quick", "--out=/tmp/x.json"]), {
     target: "deno",
     quick: true,
     context: false,
     chain: false,
+    search: false,
     out: "/tmp/x.json",
   });
   assert.equal(parseBenchArgs(["--context"]).context, true);
   assert.equal(parseBenchArgs(["--chain"]).chain, true);
+  assert.equal(parseBenchArgs(["--search"]).search, true);
   assert.throws(() => parseBenchArgs(["--target", "node"]), /--target must be one of bun, deno, bin/);
   assert.throws(() => parseBenchArgs(["--out"]), /--out needs a value/);
   assert.throws(() => parseBenchArgs(["--fast"]), /unknown argument '--fast'/);

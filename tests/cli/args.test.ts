@@ -121,3 +121,11 @@ test("cli args: serve --http [HOST:]PORT", () => {
   assert.deepEqual(httpAddress("[::1]:9"), { hostname: "::1", port: 9 });
   for (const bad of ["", "host", "1:2:3", "70000", "h:-1"]) assert.equal(httpAddress(bad), undefined, bad);
 });
+
+test("cli args: --toolboxes NAMES scopes stdio serving, with or without the serve subcommand; other commands refuse it", () => {
+  assert.deepEqual(parseArgs(["--toolboxes", "dev,docs"]), { kind: "serve", configPath: undefined, toolboxes: "dev,docs" });
+  assert.deepEqual(parseArgs(["--config", "c.json", "--toolboxes=dev"]), { kind: "serve", configPath: "c.json", toolboxes: "dev" });
+  assert.deepEqual(parseArgs(["serve", "--toolboxes", "dev"]), { kind: "subcommand", name: "serve", configPath: undefined, options: { "--toolboxes": "dev" }, positionals: [] });
+  assert.equal(parseArgs(["check", "--toolboxes", "dev"]).kind, "usage-error");
+  assert.equal(parseArgs(["--toolboxes"]).kind, "usage-error");
+});

@@ -4,7 +4,8 @@
  * once, an unchanged server keeps its process (its own pid says so), a changed one restarts with its
  * new settings after its calls in flight finish, an invalid edit keeps the configuration in force
  * (stderr says why, in check's words), a removed open toolbox answers like one never configured,
- * and the client hears tools, prompts and resources list_changed. Last, a seeded burst of edits
+ * and the client hears prompts and resources list_changed (tools/list_changed only when the set of
+ * meta-tools changes: their definitions stay as first listed). Last, a seeded burst of edits
  * while calls run on an unchanged server: no call fails and no process is left.
  */
 import { after, test } from "node:test";
@@ -57,13 +58,14 @@ function countingClient() {
   return { client, heard };
 }
 
-test("live configuration: a toolbox added is usable at once, an unchanged server keeps its process, the client hears list_changed", async () => {
+test("live configuration: a toolbox added is usable at once, an unchanged server keeps its process, the client hears prompts and resources list_changed and keeps its tools", async () => {
   const stable = fx("stable");
   const before = { toolboxes: { a: { description: "A", mcpServers: { s: stable } } } };
   const { client, heard } = countingClient();
   const session = await startWorkbench(before, {}, client);
   try {
     opened(await openToolbox(session, "a"));
+    const description = await openDescription(session);
     const pid = await pidOf(session, "a", "s");
     const catalog = fixtureServer("catalog-server.ts", { env: { FIXTURE_LABEL: "cat", FIXTURE_RESOURCES: "cat://one" } });
     saveByRename(session, {
@@ -73,9 +75,10 @@ test("live configuration: a toolbox added is usable at once, an unchanged server
         c: { description: "Catalog", mcpServers: { cat: catalog } },
       },
     });
-    await eventually("open_toolbox's description to name b", () => openDescription(session), (text) => text.includes("b (Added later)"), APPLIED_MS);
-    assert.ok(heard.tools >= 1, "tools/list_changed was sent");
     await eventually("prompts and resources list_changed", () => ({ ...heard }), (h) => h.prompts >= 1 && h.resources >= 1, APPLIED_MS);
+    // The meta-tools stay as the client first saw them (issue 39): no tools/list_changed, the same description.
+    assert.equal(heard.tools, 0, "no tools/list_changed: the set of meta-tools is the same");
+    assert.equal(await openDescription(session), description);
     // The added toolbox, opened and used in the same connection: no "not found".
     assert.deepEqual(toolsOf(opened(await openToolbox(session, "b")), "t").slice(0, 1), ["echo"]);
     assert.equal(okText(await useTool(session, "b", "t", "echo", { text: "hi" })), "added: hi");
@@ -134,7 +137,8 @@ test("live configuration: an invalid edit keeps the configuration in force and s
     assert.equal(okText(await useTool(session, "notes", "s", "echo", { text: "still" })), "notes: still");
 
     writeFileSync(configPath(session), JSON.stringify({ toolboxes: { files: config.toolboxes.files } }));
-    await eventually("notes to be gone", () => openDescription(session), (text) => !text.includes("notes (Notes)"), APPLIED_MS);
+    // open_toolbox's description stays as the client first saw it (issue 39): its answers follow the file.
+    await eventually("notes to be gone", async () => JSON.stringify(await openToolbox(session, "notes")), (text) => text.includes("not found"), APPLIED_MS);
     // Exactly what a name never configured gets.
     assert.equal(
       errorText(await useTool(session, "notes", "s", "echo", { text: "gone" })),
@@ -162,7 +166,8 @@ test("live configuration: a 2026-07-28 client hears tools, prompts and resources
     await session.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications, _meta: meta } }) + "\n");
     const ack = await session.reply((reply) => reply.method === "notifications/subscriptions/acknowledged");
     assert.equal(ack.params.notifications.toolsListChanged, true);
-    writeFileSync(`${session.dir}/workbench-config.json`, JSON.stringify({ toolboxes: { b: { description: "B", mcpServers: { s: fx("b") } } } }));
+    // search_tools comes with it: the set of meta-tools changes, so tools/list_changed is sent.
+    writeFileSync(`${session.dir}/workbench-config.json`, JSON.stringify({ toolSearch: true, toolboxes: { b: { description: "B", mcpServers: { s: fx("b") } } } }));
     for (const method of ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed"]) {
       const changed = await session.reply((reply) => reply.method === method, APPLIED_MS);
       assert.equal(changed.params._meta["io.modelcontextprotocol/subscriptionId"], 1);
@@ -219,7 +224,11 @@ test("live configuration: 100 seeded edits while calls run on an unchanged serve
     // A final valid edit, left to settle: the churn toolbox open with one server.
     const final = { pin: false, toolboxes: { keep: { description: "Kept", mcpServers: { s: stable } }, churn: { description: "Final", mcpServers: { c: fx("final") } } } };
     writeFileSync(configPath(session), JSON.stringify(final));
-    await eventually("the final edit", () => openDescription(session), (text) => text.includes("churn (Final)"), APPLIED_MS);
+    const churnDescription = async () => {
+      const result = await openToolbox(session, "churn");
+      return result.isError ? "" : JSON.parse(okText(result)).description;
+    };
+    await eventually("the final edit", churnDescription, (text) => text === "Final", APPLIED_MS);
     editing = false;
     await Promise.all(callers);
     assert.deepEqual(failures, [], `${calls} calls`);

@@ -38,7 +38,7 @@ test("serve --http: bounds and wrong requests get an HTTP status and a JSON-RPC 
 
     const elsewhere = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', wb.url.replace(/\/mcp$/, "/other"));
     assert.equal(elsewhere.status, 404);
-    assert.equal((await error(elsewhere)).message, 'Not found: "/other": the MCP endpoint is /mcp');
+    assert.equal((await error(elsewhere)).message, 'Not found: "/other": the MCP endpoint is /mcp, or /mcp/<toolbox>[,<toolbox>…]');
 
     const outside = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
     assert.equal(outside.status, 400);

@@ -60,10 +60,11 @@ export async function startWorkbench(
   config: unknown,
   env: Record<string, string> = {},
   client = new Client({ name: "workbench-test", version: "1.0.0" }),
+  extraArgs: string[] = [],
 ): Promise<Session> {
   const dir = tempDir();
   const path = writeConfig(dir, config);
-  const { command, args } = workbenchCommand(["--config", path]);
+  const { command, args } = workbenchCommand(["--config", path, ...extraArgs]);
   const transport = new StdioClientTransport({
     command,
     args,

@@ -24,6 +24,8 @@ export interface Resolving {
    * toolbox was never opened (another replica, a session that expired), so the call opens it.
    */
   opensToolboxes?: () => boolean;
+  /** The session's tool search: a toolbox it answered with is opened by the call (found without open_toolbox). */
+  search?: { readonly found: ReadonlySet<string> };
 }
 
 /** The tool found: its server as the toolbox sees it (slot), its server session, and its definition. */
@@ -41,7 +43,8 @@ export function useToolToolboxNotFound(config: WorkbenchConfig, name: string): s
 export async function resolveTool(id: ToolId, scope: Resolving, note: CallNote): Promise<Result<Resolved>> {
   const { config, registry } = scope;
   if (!Object.hasOwn(config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(config, id.toolbox));
-  const toolbox = registry.get(id.toolbox) ?? (scope.opensToolboxes?.() ? await registry.open(id.toolbox) : undefined);
+  const opens = scope.opensToolboxes?.() || scope.search?.found.has(id.toolbox) === true;
+  const toolbox = registry.get(id.toolbox) ?? (opens ? await registry.open(id.toolbox) : undefined);
   if (!toolbox) {
     return Failure(
       `Error executing tool: Toolbox '${id.toolbox}' is not open; ` +

@@ -12,6 +12,7 @@ import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sess
 import { ModernHubs } from "./modern-hubs.ts";
 import { BodyReads, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODIES_READING } from "./body-reads.ts";
 import { INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
+import { parseScope, scoped } from "../access/scope.ts";
 
 export const ENDPOINT_PATH = "/mcp";
 
@@ -32,6 +33,8 @@ export interface HttpEndpointOptions {
   bodyTimeoutMs?: number;
   /** Request bodies read at once, all clients together (default 64); one more and the oldest of the client with most gives way. */
   maxBodiesReading?: number;
+  /** The toolboxes configured now: a path scope naming another is answered 404. */
+  toolboxes?: () => readonly string[];
   /** A request that failed in the workbench (its client gets a plain 500). */
   onError?: (error: Error) => void;
 }
@@ -82,15 +85,20 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname !== ENDPOINT_PATH) {
-      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ${ENDPOINT_PATH}`);
+    const scope = scopeOfPath(url.pathname);
+    if (scope === null) {
+      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ${ENDPOINT_PATH}, or ${ENDPOINT_PATH}/<toolbox>[,<toolbox>…]`);
     }
     if (!["POST", "GET", "DELETE"].includes(request.method)) {
       return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
     }
     if (draining) return jsonRpcError(503, TRANSPORT_ERROR, "Service unavailable: the workbench is stopping", { "Retry-After": "1" });
-    const who = await options.authenticate(request);
-    if (who instanceof Response) return who;
+    const granted = await options.authenticate(request);
+    if (granted instanceof Response) return granted;
+    // A path scope narrows the grants, never widens them: a toolbox outside them is one that does not exist.
+    const who = scoped(granted, scope);
+    const missing = scope === undefined ? [] : scope.filter((name) => who.toolboxes === "*" || !who.toolboxes.includes(name) || !(options.toolboxes?.() ?? [name]).includes(name));
+    if (missing.length > 0) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: toolbox ${JSON.stringify(missing[0].slice(0, 200))} is not in the configuration`);
     let body: unknown;
     if (request.method === "POST") {
       // What a web page can send without a preflight (text/plain, forms) is never a request: 415, as the 2025 transport answers.
@@ -186,6 +194,19 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       await Promise.all([legacy.closeAll(), modern.closeAll()]);
     },
   };
+}
+
+/** `/mcp`: no scope; `/mcp/dev,docs`: those toolboxes; null: not the endpoint. */
+function scopeOfPath(path: string): string[] | undefined | null {
+  if (path === ENDPOINT_PATH) return undefined;
+  if (!path.startsWith(`${ENDPOINT_PATH}/`)) return null;
+  let text: string;
+  try {
+    text = decodeURIComponent(path.slice(ENDPOINT_PATH.length + 1));
+  } catch {
+    return null;
+  }
+  return text.includes("/") ? null : parseScope(text) ?? null;
 }
 
 function tooManySessions(max: number): Response {

@@ -45,6 +45,7 @@ export async function serveHttp(
   const endpoint = httpEndpoint({
     authenticate: authenticatorFor(config.serve, scoped),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
+    toolboxes: () => Object.keys(serving.live.current.toolboxes),
     onError: (error) => log.line(`A request failed: ${error.message}`),
     open: (transport, client, onClose, stateKey) =>
       openSession(transport, {

@@ -1,0 +1,37 @@
+/**
+ * The tool search's figures on the public sets (issue #39): `bun scripts/search-eval.ts [--split dev|test]
+ * [--set mcpproxy,msc-l2] [--no-latency]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
+ * TOOLSEARCH_DIR or ../shared/toolsearch; prints R@1, R@5, R@10, MRR and routing@1 per set and the time
+ * per query with 1,000 tools indexed. See docs/tool-search.md.
+ */
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
+import { Sets, setsFolder } from "./search-eval/sets.ts";
+import { evaluateSets, measureLatency, resultsTable, SET_NAMES } from "./search-eval/run.ts";
+import { measureCatalog } from "./search-eval/catalog-latency.ts";
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(`--${name}`);
+  return at < 0 ? undefined : args[at + 1];
+};
+const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+const folder = setsFolder(repoRoot, process.env.TOOLSEARCH_DIR);
+if (folder === undefined) {
+  console.error("No tool-search sets found: set TOOLSEARCH_DIR or place them in ../shared/toolsearch");
+  process.exit(2);
+}
+const split = option("split") as "dev" | "test" | undefined;
+const names = option("set")?.split(",") ?? [...SET_NAMES];
+const sets = new Sets(folder);
+console.log(`sets: ${folder}${split ? ` (${split} half)` : ""}\n`);
+console.log(resultsTable(evaluateSets(sets, names, split)));
+if (!args.includes("--no-latency")) {
+  const l = measureLatency(sets);
+  console.log(`\nlatency: ${l.tools} tools, ${l.queries} queries one at a time: build ${l.buildMs.toFixed(0)} ms, ` +
+    `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, max ${l.max.toFixed(1)} ms`);
+  const c = await measureCatalog(sets);
+  console.log(`search_tools' path (session registry, listing cache, ${c.servers} toolboxes): first search ${c.firstMs.toFixed(0)} ms, ` +
+    `then p50 ${c.p50.toFixed(2)} ms, p95 ${c.p95.toFixed(2)} ms`);
+}

@@ -1,0 +1,184 @@
+/**
+ * Tool search: ranks tools for a query written in plain words. Three levels are scored and added,
+ * as a user's setup is built: the toolbox (its name, its description and all its tools' words), the
+ * server inside it (its name and its tools' words), and the tool (BM25F over name, description,
+ * arguments, server and toolbox). Routing to the right group first is easier than to the right tool,
+ * and the group's score lifts its tools (MCP-Zero). Synonyms of a query's words count at a lower
+ * weight. Pure code, no model: a query over 1,000 tools takes well under a millisecond or two.
+ */
+import { Bm25f, type QueryTerm } from "./bm25f.ts";
+import { entryFields, type FieldName, fieldTerms, type FieldTerms, type SearchEntry } from "./fields.ts";
+import { SYNONYMS } from "./synonyms.ts";
+import { splitIdentifier, terms } from "./text.ts";
+
+export type { SearchEntry } from "./fields.ts";
+
+export interface SearchHit<E extends SearchEntry> {
+  entry: E;
+  score: number;
+}
+
+export interface SearchOptions {
+  /** How many hits at most (default 10). */
+  limit?: number;
+  /** Only tools of this toolbox. */
+  toolbox?: string;
+}
+
+/** Tuning, chosen on the public sets' dev halves (scripts/search-eval.ts --split dev). */
+export const TUNING = {
+  k1: 1.2,
+  tool: {
+    name: { weight: 3, b: 0.5 },
+    description: { weight: 1, b: 0.75 },
+    params: { weight: 0.4, b: 0.75 },
+    server: { weight: 1, b: 0.3 },
+    toolbox: { weight: 0.5, b: 0.3 },
+  } as Record<FieldName, { weight: number; b: number }>,
+  group: { name: { weight: 2, b: 0.3 }, text: { weight: 1, b: 0.75 } },
+  serverWeight: 0.5,
+  toolboxWeight: 0.25,
+  synonymWeight: 0.35,
+  quotedWeight: 0.5,
+  /** Two neighbouring words of the query, found next to each other in a tool's name. */
+  pairWeight: 0.25,
+  relatedWeight: 0.5,
+  relatedMin: 3,
+};
+
+type GroupField = "name" | "text";
+
+export class ToolIndex<E extends SearchEntry> {
+  readonly entries: readonly E[];
+  readonly #tools: Bm25f<FieldName>;
+  readonly #servers: Bm25f<GroupField>;
+  readonly #toolboxes: Bm25f<GroupField>;
+  /** Per tool: its server group's and its toolbox group's index. */
+  readonly #serverOf: Int32Array;
+  readonly #toolboxOf: Int32Array;
+
+  constructor(entries: readonly E[]) {
+    this.entries = entries;
+    const fields = entries.map(entryFields);
+    this.#tools = new Bm25f(fields, { k1: TUNING.k1, fields: TUNING.tool });
+    const servers = new Map<string, number[]>();
+    const toolboxes = new Map<string, number[]>();
+    entries.forEach((entry, index) => {
+      push(servers, `${entry.toolbox}\u0000${entry.server}`, index);
+      push(toolboxes, entry.toolbox, index);
+    });
+    this.#serverOf = new Int32Array(entries.length);
+    this.#toolboxOf = new Int32Array(entries.length);
+    this.#servers = this.#groups(servers, this.#serverOf, (first) => splitIdentifier(first.server));
+    this.#toolboxes = this.#groups(toolboxes, this.#toolboxOf, (first) =>
+      `${splitIdentifier(first.toolbox)} ${first.toolboxDescription ?? ""}`);
+  }
+
+  #groups(groups: Map<string, number[]>, of: Int32Array, nameOf: (first: E) => string): Bm25f<GroupField> {
+    const docs: Record<GroupField, FieldTerms>[] = [];
+    for (const members of groups.values()) {
+      for (const member of members) of[member] = docs.length;
+      const text = members.map((m) => `${splitIdentifier(this.entries[m].name)} ${this.entries[m].description ?? ""}`);
+      docs.push({ name: fieldTerms(nameOf(this.entries[members[0]])), text: fieldTerms(text.join(" ")) });
+    }
+    return new Bm25f(docs, { k1: TUNING.k1, fields: TUNING.group });
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchHit<E>[] {
+    const limit = options.limit ?? 10;
+    if (this.entries.length === 0) return [];
+    const scores = this.#scores(query);
+    if (scores === undefined) return [];
+    const hits: SearchHit<E>[] = [];
+    for (let i = 0; i < scores.length; i++) {
+      if (scores[i] === 0) continue;
+      const entry = this.entries[i];
+      if (options.toolbox !== undefined && entry.toolbox !== options.toolbox) continue;
+      hits.push({ entry, score: scores[i] });
+    }
+    hits.sort((a, b) => b.score - a.score);
+    return hits.slice(0, Math.max(0, limit));
+  }
+
+  /** Every tool's score for a text, the best 1 plus its groups' lift; undefined when nothing matches. */
+  #scores(text: string): Float64Array | undefined {
+    const parsed = this.#withRelated(queryTerms(text));
+    if (parsed.length === 0) return undefined;
+    const tool = new Float64Array(this.entries.length);
+    this.#tools.score(parsed, tool);
+    let top = 0;
+    for (let i = 0; i < tool.length; i++) if (tool[i] > top) top = tool[i];
+    if (top === 0) return undefined;
+    const server = normalised(this.#servers, parsed);
+    const toolbox = normalised(this.#toolboxes, parsed);
+    for (let i = 0; i < tool.length; i++) {
+      if (tool[i] === 0) continue;
+      tool[i] = tool[i] / top + TUNING.serverWeight * server[this.#serverOf[i]] +
+        TUNING.toolboxWeight * toolbox[this.#toolboxOf[i]];
+    }
+    return tool;
+  }
+
+  /** A query word the tools never use also looks for the words it begins or that begin with it ("pptx", "ppt"). */
+  #withRelated(query: QueryTerm[]): QueryTerm[] {
+    if (TUNING.relatedWeight === 0) return query;
+    const seen = new Set(query.map((q) => q.term));
+    const out = [...query];
+    for (const { term, weight } of query) {
+      if (weight < 1 || term.length < TUNING.relatedMin || term.includes(" ") || this.#tools.has(term)) continue;
+      for (const other of this.#tools.related(term, TUNING.relatedMin)) {
+        if (seen.has(other)) continue;
+        seen.add(other);
+        out.push({ term: other, weight: weight * TUNING.relatedWeight });
+      }
+    }
+    return out;
+  }
+
+}
+
+/** Quoted text: the odd parts of query.split(QUOTED). Paths stay words: a file's extension says much. */
+const QUOTED = /("[^"]*"|`[^`]*`)/;
+
+/** The query's terms at weight 1, and their synonyms not already in it at a lower weight. */
+export function queryTerms(query: string): QueryTerm[] {
+  const weights = new Map<string, number>();
+  const pairs = new Map<string, number>();
+  // Quoted text is most often a value to pass (a name, an id), not words about the tool.
+  const parts = query.split(QUOTED);
+  parts.forEach((part, index) => {
+    const weight = index % 2 === 1 ? TUNING.quotedWeight : 1;
+    const list = terms(part);
+    for (const term of list) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
+    for (let i = 1; i < list.length && TUNING.pairWeight > 0; i++) {
+      const pair = `${list[i - 1]} ${list[i]}`;
+      pairs.set(pair, Math.max(pairs.get(pair) ?? 0, weight * TUNING.pairWeight));
+    }
+  });
+  const out: QueryTerm[] = [...weights].map(([term, weight]) => ({ term, weight }));
+  for (const { term, weight } of [...out]) {
+    for (const other of SYNONYMS.get(term) ?? []) {
+      if (weights.has(other)) continue;
+      weights.set(other, weight * TUNING.synonymWeight);
+      out.push({ term: other, weight: weight * TUNING.synonymWeight });
+    }
+  }
+  for (const [term, weight] of pairs) if (!weights.has(term)) out.push({ term, weight });
+  return out;
+}
+
+/** Each group's score divided by the best group's (0 to 1). */
+function normalised(index: Bm25f<GroupField>, query: readonly QueryTerm[]): Float64Array {
+  const scores = new Float64Array(index.size);
+  index.score(query, scores);
+  let top = 0;
+  for (const score of scores) if (score > top) top = score;
+  if (top > 0) for (let i = 0; i < scores.length; i++) scores[i] /= top;
+  return scores;
+}
+
+function push(map: Map<string, number[]>, key: string, value: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}

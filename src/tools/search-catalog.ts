@@ -1,0 +1,129 @@
+/**
+ * A session's tool search: the index over what the session may see (offered-tools.ts), built at
+ * the first search and again only when a list changed; servers whose tools are not known yet are
+ * named in the answer and listed in the background, a few at a time, each once per session (their
+ * listing then reaches the cache, as any listing does). The toolboxes a search answered with are
+ * remembered: use_tool opens them itself, so a found tool is called without open_toolbox first.
+ */
+import type { Tool } from "../protocol/sdk.ts";
+import type { ServerConfig } from "../config/index.ts";
+import type { ListingCache } from "../cache/listing-cache.ts";
+import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
+import type { WorkbenchConfig } from "../config/index.ts";
+import { type SearchEntry, ToolIndex } from "../search/index.ts";
+import { offeredServers } from "./offered-tools.ts";
+
+export interface CatalogEntry extends SearchEntry {
+  tool: Tool;
+}
+
+export interface CatalogAnswer {
+  hits: CatalogEntry[];
+  /** "toolbox/server" of servers whose tools are not known yet (being listed in the background). */
+  notListed: string[];
+}
+
+/** Servers listed in the background at once, and at most per session. */
+export const LEARN_AT_ONCE = 2;
+export const LEARN_PER_SESSION = 32;
+
+export class SearchCatalog {
+  readonly #cache?: ListingCache;
+  /** The listing cache's lists, read once per definition (a list found stays; a miss is asked again). */
+  readonly #cached = new WeakMap<ServerConfig, Tool[]>();
+  #index?: ToolIndex<CatalogEntry>;
+  #basis: unknown[] = [];
+  /** Toolboxes a search answered with: use_tool opens them without open_toolbox. */
+  readonly found = new Set<string>();
+  readonly #learnQueue: ConfiguredServer[] = [];
+  readonly #learnSeen = new Set<ServerConfig>();
+  #learning = 0;
+  #registry?: ToolboxRegistry;
+  /** Background listings in flight, for tests and for a session that ends. */
+  readonly pending = new Set<Promise<void>>();
+
+  constructor(cache?: ListingCache) {
+    this.#cache = cache;
+  }
+
+  /** Tools for a query, best first (toolbox narrows); never starts a server to answer. */
+  /** `client`: whose listing cache files are read (a client's own processes list for it alone; none: the local user). */
+  async search(registry: ToolboxRegistry, config: WorkbenchConfig, query: string, limit: number, toolbox?: string, client?: string): Promise<CatalogAnswer> {
+    this.#registry = registry;
+    const servers = await offeredServers(registry, config, (server) => this.#read(server, client));
+    const basis: unknown[] = [];
+    // Tool by tool: an offer made again from the same list holds the same tool objects.
+    for (const server of servers) basis.push(server.toolbox, server.server, server.toolboxDescription, ...(server.tools ?? [undefined]));
+    if (!this.#index || !sameBasis(basis, this.#basis)) {
+      const entries: CatalogEntry[] = [];
+      for (const server of servers) {
+        for (const tool of server.tools ?? []) {
+          entries.push({
+            toolbox: server.toolbox,
+            toolboxDescription: server.toolboxDescription,
+            server: server.server,
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            tool,
+          });
+        }
+      }
+      this.#index = new ToolIndex(entries);
+      this.#basis = basis;
+    }
+    const unknown = servers.filter((server) => server.tools === undefined && (toolbox === undefined || server.toolbox === toolbox));
+    for (const server of unknown) this.#learn(server.configured);
+    const hits = this.#index.search(query, { limit, toolbox }).map((hit) => hit.entry);
+    for (const hit of hits) this.found.add(hit.toolbox);
+    return { hits, notListed: unknown.map((server) => `${server.toolbox}/${server.server}`) };
+  }
+
+  async #read(server: ServerConfig, client?: string): Promise<Tool[] | undefined> {
+    const known = this.#cached.get(server);
+    if (known || !this.#cache) return known;
+    const tools = await this.#cache.read(server, client);
+    if (tools) this.#cached.set(server, tools);
+    return tools;
+  }
+
+  #learn(configured: ConfiguredServer): void {
+    if (this.#learnSeen.has(configured.config) || this.#learnSeen.size >= LEARN_PER_SESSION) return;
+    this.#learnSeen.add(configured.config);
+    this.#learnQueue.push(configured);
+    this.#next();
+  }
+
+  /** The session ended: nothing more is listed for it. */
+  close(): void {
+    this.#closed = true;
+    this.#learnQueue.length = 0;
+  }
+  #closed = false;
+
+  #next(): void {
+    while (!this.#closed && this.#learning < LEARN_AT_ONCE && this.#learnQueue.length > 0) {
+      const configured = this.#learnQueue.shift()!;
+      const registry = this.#registry;
+      if (!registry) return;
+      this.#learning++;
+      const done: Promise<void> = (async () => {
+        try {
+          // Started as any server is (the pool's), listed, and so remembered by the listing cache.
+          await registry.slot(configured).shared.connect();
+        } catch {
+          // A server that cannot start stays unlisted: the next search names it again.
+        }
+      })().finally(() => {
+        this.#learning--;
+        this.pending.delete(done);
+        this.#next();
+      });
+      this.pending.add(done);
+    }
+  }
+}
+
+function sameBasis(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}

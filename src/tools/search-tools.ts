@@ -1,0 +1,98 @@
+/**
+ * `search_tools` (issue 39): finds tools in every toolbox the session may see, for a query in plain
+ * words, best first, each with its toolbox, server, name, first sentence and a compact signature
+ * (open_toolbox's summary format). Offered when the configuration says `"toolSearch": true`. It
+ * answers from what is known (live lists and the listing cache): no server starts for it.
+ */
+import * as z from "zod";
+import type { CallToolResult } from "../protocol/sdk.ts";
+import { Failure, Success, type Tool } from "./tool.ts";
+import { nonBlank } from "./issues.ts";
+import { toolboxNotFound } from "./lookup.ts";
+import { firstSentence, signatureOf } from "./summary.ts";
+import { utf8Bytes } from "../transport/utf8.ts";
+
+export const DEFAULT_SEARCH_LIMIT = 8;
+export const MAX_SEARCH_LIMIT = 50;
+
+const schema = z.strictObject({
+  query: nonBlank("query").describe("What the tool should do, in plain words"),
+  toolbox: nonBlank("toolbox").optional().describe("Search this toolbox only"),
+  limit: z.number({ error: "limit must be an integer from 1 to 50" })
+    .int({ error: "limit must be an integer from 1 to 50" })
+    .min(1, { error: "limit must be an integer from 1 to 50" })
+    .max(MAX_SEARCH_LIMIT, { error: "limit must be an integer from 1 to 50" })
+    .optional().describe("How many results at most (default 8)"),
+});
+
+export interface SearchResult {
+  toolbox: string;
+  server: string;
+  name: string;
+  description: string;
+  /** `name(arg: type, optional?: type)` */
+  signature: string;
+}
+
+export interface SearchAnswer {
+  results: SearchResult[];
+  /** "toolbox/server" of servers whose tools are not known yet: being listed now, searched next time. */
+  not_listed?: string[];
+}
+
+/** Servers named in the text as not listed yet; the structured answer has them all. */
+const MAX_NOT_LISTED = 5;
+/** Longest signature in a result, in characters. */
+const MAX_SIGNATURE = 200;
+/** Longest line of the text content, in UTF-8 bytes: 8 lines and the header stay under 2,400. */
+const MAX_LINE_BYTES = 270;
+
+export const searchTools: Tool<typeof schema, SearchAnswer> = {
+  name: "search_tools",
+  description: "Find tools in every toolbox by what they do. Example: {\"query\": \"read a file\"}. " +
+    "Each result gives toolbox, server and name: call it with use_tool directly (no open_toolbox needed); " +
+    'open_toolbox {"toolbox_name": ..., "tools": [name]} gives its full schema.',
+  schema,
+  invalidInputPrefix: "Invalid parameters",
+  async run({ query, toolbox, limit }, ctx) {
+    if (toolbox !== undefined && !Object.hasOwn(ctx.config.toolboxes, toolbox)) return Failure(toolboxNotFound(ctx.config, toolbox));
+    if (!ctx.search) return Failure("Tool search is off: turn it on with \"toolSearch\": true at the top of the configuration");
+    const answer = await ctx.search.search(ctx.registry, ctx.config, query, limit ?? DEFAULT_SEARCH_LIMIT, toolbox, ctx.clientName);
+    const results = answer.hits.map((hit): SearchResult => ({
+      toolbox: hit.toolbox,
+      server: hit.server,
+      name: hit.name,
+      description: firstSentence(hit.description ?? ""),
+      signature: cut(signatureOf(hit.tool), MAX_SIGNATURE),
+    }));
+    return Success({ results, ...(answer.notListed.length > 0 && { not_listed: answer.notListed }) });
+  },
+  present: (value) => presentSearch(value),
+};
+
+/** The value as structuredContent, and as text: one line per tool, best first. */
+export function presentSearch(value: SearchAnswer): CallToolResult {
+  const lines = value.results.length === 0
+    ? ["No tools found."]
+    : [`${value.results.length} tools, best first; call one with use_tool {"tool": {"toolbox", "server", "name"}, "arguments"}:`];
+  for (const result of value.results) {
+    const about = result.description === "" ? "" : `: ${result.description}`;
+    lines.push(cutBytes(`${result.toolbox}/${result.server} ${result.signature}${about}`, MAX_LINE_BYTES));
+  }
+  if (value.not_listed) {
+    const shown = value.not_listed.slice(0, MAX_NOT_LISTED).join(", ");
+    const more = value.not_listed.length > MAX_NOT_LISTED ? ` and ${value.not_listed.length - MAX_NOT_LISTED} more` : "";
+    lines.push(`Not searched yet (their tools are being listed): ${shown}${more}`);
+  }
+  return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: value as unknown as Record<string, unknown> };
+}
+
+const cut = (text: string, max: number) => text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+
+/** At most `max` UTF-8 bytes, ending with "…" when cut. */
+function cutBytes(text: string, max: number): string {
+  if (utf8Bytes(text) <= max) return text;
+  let end = Math.min(text.length, max);
+  while (end > 0 && utf8Bytes(text.slice(0, end)) > max - 3) end--;
+  return `${text.slice(0, end)}…`;
+}
