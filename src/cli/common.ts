@@ -92,5 +92,27 @@ export function commandRegistry(
   const cache = new ListingCache(platform);
   const pins = options.pins ?? new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
   const upstream = options.upstream ?? commandUpstream((line) => sayError(platform, line));
-  return new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache, upstream });
+  const registry = new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache, upstream });
+  stopOnSignal(platform, registry);
+  return registry;
+}
+
+/** A command's exit code after a signal, as a shell reports it: 128 and the signal's number. */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/**
+ * A command told to stop (Ctrl-C, SIGTERM, its terminal gone) stops its servers as serving does
+ * (stdin closed, SIGTERM 2 s later, SIGKILL 2 s after that, to each server's process group), then
+ * exits: no server outlives it, and a call in flight goes no further. A second signal changes nothing.
+ */
+function stopOnSignal(platform: Platform, registry: ToolboxRegistry): void {
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    platform.onSignal(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      sayError(platform, `Stopping its servers (${signal})`);
+      void registry.closeAll().finally(() => platform.exit(SIGNAL_EXIT[signal]));
+    });
+  }
 }

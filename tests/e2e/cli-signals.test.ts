@@ -1,0 +1,55 @@
+/**
+ * Ctrl-C on a command that starts servers (`call`, `check`) stops them as serving does: every
+ * process it started, found by walking /proc from its pid, is gone 2 s after it exits, and it
+ * exits 130. Here one server is busy with the call and another hangs at start.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import process from "node:process";
+import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+import { descendants, isAlive } from "../helpers/procs.ts";
+import { eventually, fx, sleep } from "../helpers/toolbox.ts";
+import { tempDir, writeConfig } from "../helpers/workbench.ts";
+
+const CONFIG = {
+  toolboxes: {
+    t: { description: "busy and hanging", mcpServers: { fx: fx("A"), hangs: fixtureServer("silent-server.ts") } },
+  },
+};
+
+async function interrupted(args: string[]): Promise<void> {
+  const dir = tempDir();
+  try {
+    const { command, args: full } = workbenchCommand([...args, "--config", writeConfig(dir, CONFIG)]);
+    const child = spawn(command, full, { env: workbenchEnv(), cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    let started: number[] = [];
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      // Both servers running, and the call sent (the fixture answers initialize within a second).
+      await eventually("both servers", () => descendants(child.pid!).map((p) => p.cmdline).join("\n"), (found) =>
+        found.includes("fixture-server.ts") && found.includes("silent-server.ts"), 20_000);
+      await sleep(1_500);
+      started = descendants(child.pid!).map((p) => p.pid);
+      child.kill("SIGINT");
+      const code = await Promise.race([exited, sleep(15_000).then(() => "still running")]);
+      await sleep(2_000);
+      const left = started.filter(isAlive);
+      assert.deepEqual(left, [], `still running 2 s after SIGINT: ${left.join(", ")}\n${stderr}`);
+      assert.equal(code, 130, stderr);
+      assert.match(stderr, /Stopping its servers \(SIGINT\)/);
+    } finally {
+      child.kill("SIGKILL");
+      for (const pid of started.filter(isAlive)) process.kill(pid, "SIGKILL");
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("SIGINT to call: no process it started outlives it", () => interrupted(["call", "t", "fx", "sleep", '{"ms": 60000}']));
+
+test("SIGINT to check: no process it started outlives it", () => interrupted(["check"]));
