@@ -28,8 +28,8 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
   }
   const registry = commandRegistry(platform, loaded);
   try {
-    // What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.
-    const opened = await registry.open(toolbox);
+    // Only this server is waited for. What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.
+    const opened = await registry.open(toolbox, server);
     const slot = opened.servers.find((candidate) => candidate.name === server);
     if (!slot) {
       sayError(platform, `Server '${server}' not found in toolbox '${toolbox}'${didYouMean(server, opened.servers.map((s) => s.name))}`);

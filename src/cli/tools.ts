@@ -12,7 +12,8 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
   const [name] = args.positionals;
-  const registry = commandRegistry(platform, loaded);
+  // Every server is waited for: the command lists them all.
+  const registry = commandRegistry(platform, loaded, { openGraceMs: Infinity });
   try {
     const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, { config, registry, signal: new AbortController().signal });
     if (!result.ok) {

@@ -17,9 +17,11 @@ import type { Connected, SharedServer } from "./shared-server.ts";
 import { type PoolUser, ServerPool } from "./pool.ts";
 import type { PinStore } from "./pin-store.ts";
 import { ServerSlot, type SlotTrust } from "./server-slot.ts";
+import { graceAfterFirst, OPEN_GRACE_MS, type Opening, type OpenToolbox } from "./opening.ts";
 
 export type { Connected };
-export { ServerSlot };
+export { OPEN_GRACE_MS, ServerSlot };
+export type { OpenToolbox };
 
 export interface RegistryOptions {
   /** Where each server's tool list is kept once listed, for the next start's instructions. */
@@ -36,6 +38,8 @@ export interface RegistryOptions {
   client?: { readonly name: string };
   /** Where the open toolboxes are held: the session's state (see upstream/session-state.ts); else a map of its own. */
   open?: Map<string, OpenToolbox>;
+  /** How long an open waits for the other servers once one answered (OPEN_GRACE_MS; Infinity: for all). */
+  openGraceMs?: number;
 }
 
 /** Who hears of prompts and resources: the workbench server, to tell its client. */
@@ -55,19 +59,12 @@ export interface ConfiguredServer {
   rank: number;
 }
 
-export interface OpenToolbox {
-  name: string;
-  config: ToolboxConfig;
-  /** In configuration order. */
-  servers: ServerSlot[];
-}
-
 export class ToolboxRegistry {
   #config: WorkbenchConfig;
   /** Counts configuration changes: an open that began under another configuration starts over. */
   #generation = 0;
   readonly #open: Map<string, OpenToolbox>;
-  readonly #opening = new Map<string, Promise<OpenToolbox>>();
+  readonly #opening = new Map<string, Opening>();
   readonly #pool: ServerPool;
   /** The pool is this registry's alone (a subcommand's): closing closes it. */
   readonly #ownPool: boolean;
@@ -134,31 +131,59 @@ export class ToolboxRegistry {
     return this.#open.get(name);
   }
 
-  /** Opens a configured toolbox; the result says per server what connected and what failed, and what is withheld. */
-  async open(name: string): Promise<OpenToolbox> {
-    const toolbox = await this.#connect(name);
-    await Promise.all(toolbox.servers.map((slot) => slot.trust()));
+  /**
+   * Opens a configured toolbox; the result says per server what connected, what failed, what is
+   * still starting (it joins the open toolbox when it answers), and what is withheld. Every server
+   * is waited for, but no longer than openGraceMs after the first one answered; with `server`,
+   * only that one is waited for (its toolbox opens as soon as it answers: a call needs no other).
+   */
+  async open(name: string, server?: string): Promise<OpenToolbox> {
+    const toolbox = await this.#connect(name, server);
+    await Promise.all(toolbox.servers.filter((slot) => server === undefined || slot.name === server).map((slot) => slot.trust()));
     return toolbox;
   }
 
-  #connect(name: string): Promise<OpenToolbox> {
-    const pending = this.#opening.get(name);
-    if (pending) return pending;
+  #connect(name: string, server?: string): Promise<OpenToolbox> {
+    const opening = this.#opening.get(name) ?? this.#start(name);
+    if (opening.done) return opening.done;
+    const { toolbox, generation } = opening;
+    const wanted = toolbox.servers.filter((slot) => server === undefined || slot.name === server);
+    // Opened before (a server answered then): what is still starting is named at once, not waited for again.
+    const reopened = this.#open.get(name) === toolbox && toolbox.servers.some((slot) => slot.connection);
+    const answered = reopened ? Promise.resolve() : server === undefined ? graceAfterFirst(opening, this.#options.openGraceMs ?? OPEN_GRACE_MS) : Promise.all(wanted.map((slot) => opening.settled.get(slot)));
+    const early = answered.then(() => {
+      if (generation !== this.#generation) return undefined;
+      const connected = wanted.some((slot) => slot.connection);
+      if (connected && !this.#closed) this.#open.set(name, toolbox);
+      // One server asked for is answered either way: connected, or with its error.
+      return connected || server !== undefined ? toolbox : undefined;
+    });
+    // Whichever comes first: every server settled, or the ones waited for answered.
+    return Promise.race([opening.all, early.then((done) => done ?? opening.all)]);
+  }
+
+  /** Starts the toolbox's servers that are not running; `done` when none needed starting. */
+  #start(name: string): Opening {
     const toolbox = this.#open.get(name) ?? this.#fresh(name);
+    const generation = this.#generation;
     const missing = toolbox.servers.filter((slot) => !slot.shared.live);
     for (const slot of toolbox.servers) if (slot.shared.live) slot.shared.touch();
     if (missing.length === 0) {
       // Its servers may all be running already (shared with another toolbox, or started for a prompt).
       if (!this.#closed) this.#open.set(name, toolbox);
-      return Promise.resolve(toolbox);
+      const done = Promise.resolve(toolbox);
+      return { toolbox, generation, done, all: done, settled: new Map() };
     }
-    const generation = this.#generation;
-    const attempt = Promise.all(missing.map(async (slot) => {
-      // An open starts over a server that was given up on; one already starting is joined.
-      slot.restarts.reset();
-      await slot.shared.connect();
-      this.#options.onSettled?.(toolbox.name, slot);
-    })).then(() => {
+    const settled = new Map<ServerSlot, Promise<void>>(toolbox.servers.map((slot) => [slot, Promise.resolve()]));
+    for (const slot of missing) {
+      settled.set(slot, (async () => {
+        // An open starts over a server that was given up on; one already starting is joined.
+        slot.restarts.reset();
+        await slot.shared.connect();
+        this.#options.onSettled?.(toolbox.name, slot);
+      })());
+    }
+    const attempt = Promise.all(settled.values()).then(() => {
       if (generation !== this.#generation) return undefined;
       const anyConnected = toolbox.servers.length === 0 || toolbox.servers.some((slot) => slot.connection);
       if (anyConnected && !this.#closed) this.#open.set(name, toolbox);
@@ -166,10 +191,12 @@ export class ToolboxRegistry {
       return toolbox;
     }).finally(() => this.#opening.delete(name));
     // The configuration changed meanwhile: the toolbox is opened again as it is now (once per change).
-    const opened = attempt.then((done) => done ?? (Object.hasOwn(this.#config.toolboxes, name) ? this.open(name) : toolbox));
-    this.#opening.set(name, opened);
-    return opened;
+    const all = attempt.then((done) => done ?? (Object.hasOwn(this.#config.toolboxes, name) ? this.open(name) : toolbox));
+    const opening: Opening = { toolbox, generation, all, settled };
+    this.#opening.set(name, opening);
+    return opening;
   }
+
 
   /** The server's connection, started again first if it was lost or stopped for being idle. */
   connected(slot: ServerSlot, signal?: AbortSignal): Promise<Connected> {

@@ -41,6 +41,11 @@ export class ServerSlot {
     return this.shared.connection;
   }
 
+  /** Not connected yet, and starting: it joins its open toolbox when it answers. */
+  get starting(): boolean {
+    return this.shared.connection === undefined && this.shared.starting;
+  }
+
   get error(): string | undefined {
     return this.shared.error;
   }

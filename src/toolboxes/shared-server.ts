@@ -62,6 +62,11 @@ export class SharedServer {
     this.#timers = host.timers ?? REAL_TIMERS;
   }
 
+  /** An attempt to connect is under way (a first start, or a restart). */
+  get starting(): boolean {
+    return this.#connecting !== undefined;
+  }
+
   get live(): boolean {
     return this.connection !== undefined && this.connection.lostReason === undefined;
   }

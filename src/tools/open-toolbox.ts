@@ -40,6 +40,11 @@ interface ToolboxHeader {
   description: string;
   servers_connected: number;
   /**
+   * Servers not connected yet when the open stopped waiting (one that answered first was waited
+   * for a few seconds more): they join the toolbox when they answer, or a later open gives their error.
+   */
+  starting?: string;
+  /**
    * What servers said about using them when they initialized: only servers that said something,
    * and a text several servers gave once, under their names joined by ", ".
    */
@@ -117,6 +122,11 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
     description: toolbox.config.description,
     servers_connected: toolbox.servers.filter((server) => server.connection).length,
   };
+  const starting = toolbox.servers.filter((server) => server.starting).map((server) => `'${server.name}'`);
+  if (starting.length > 0) {
+    header.starting = `Still starting: ${starting.join(", ")}. use_tool on such a server waits for it to start; ` +
+      "open_toolbox again lists its tools once it has started, or says why it failed";
+  }
   const instructions = serverInstructions(toolbox);
   // A `tools` selection follows an open that gave the instructions already.
   if (instructions && !("tools" in view)) header.instructions = instructions;
@@ -204,7 +214,7 @@ export function allFailed(toolbox: OpenToolbox): string | undefined {
 }
 
 function connectErrors(toolbox: OpenToolbox): string[] {
-  return toolbox.servers.filter((server) => !server.connection)
+  return toolbox.servers.filter((server) => !server.connection && !server.starting)
     .map((server) => `Failed to connect to server '${server.name}' in toolbox '${toolbox.name}': ${server.error}`);
 }
 

@@ -44,7 +44,8 @@ export async function resolveTool(id: ToolId, scope: Resolving, note: CallNote):
   const { config, registry } = scope;
   if (!Object.hasOwn(config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(config, id.toolbox));
   const opens = scope.opensToolboxes?.() || scope.search?.found.has(id.toolbox) === true;
-  const toolbox = registry.get(id.toolbox) ?? (opens ? await registry.open(id.toolbox) : undefined);
+  // Only the server called is waited for: another of its toolbox may still be starting.
+  const toolbox = registry.get(id.toolbox) ?? (opens ? await registry.open(id.toolbox, id.server) : undefined);
   if (!toolbox) {
     return Failure(
       `Error executing tool: Toolbox '${id.toolbox}' is not open; ` +
