@@ -52,6 +52,9 @@ export function expandString(
   return result + text.slice(position);
 }
 
+/** A variable with no default is not set: what needs it fails, the rest of the file stands. */
+export class UnsetVariable extends ConfigError {}
+
 function resolve(
   name: string,
   fallback: string | undefined,
@@ -66,7 +69,7 @@ function resolve(
     return value || fallback;
   }
   if (value === undefined) {
-    throw new ConfigError(`Environment variable ${name} is not set (used at ${formatPath(path)})`);
+    throw new UnsetVariable(`Environment variable ${name} is not set (used at ${formatPath(path)})`);
   }
   return value;
 }
@@ -74,28 +77,44 @@ function resolve(
 /**
  * Expands variables in each server's command, args, env values and cwd, or its url, header values
  * and oauth credentials. Names, descriptions and toolFilters are taken literally. Returns a new
- * config; throws one ConfigError that lists every unset variable and bad reference in the file.
+ * config; throws one ConfigError that lists every bad reference in the file. An unset variable
+ * fails only what uses it: its server is `unconfigured` (it fails alone, with the message), its
+ * serve client's token `unreadable` (that client is refused).
  */
 export function expandConfig(config: WorkbenchConfig, env: Environment, onFallback?: FallbackObserver): WorkbenchConfig {
   const problems: string[] = [];
+  // The problems of the server or client being expanded; those of unset variables are its alone.
+  let own = problems;
+  const unset = new Set<string>();
   const expand = (text: string, path: PathSegment[], client: ClientReference = "refuse"): string => {
     try {
       return expandString(text, env, path, onFallback, client);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
-      problems.push(error.message);
+      if (error instanceof UnsetVariable) unset.add(error.message);
+      own.push(error.message);
       return text;
     }
+  };
+  /** Runs `expandOne` on its own problems: the unset variables' message, the others go to the file's. */
+  const alone = <T>(expandOne: (problems: string[]) => T): { value: T; missing?: string } => {
+    own = [];
+    const value = expandOne(own);
+    const missing = own.filter((problem) => unset.has(problem));
+    problems.push(...own.filter((problem) => !unset.has(problem)));
+    own = problems;
+    return { value, ...(missing.length > 0 && { missing: missing.join("; ") }) };
   };
   const toolboxes = Object.entries(config.toolboxes).map(([toolboxName, toolbox]) => {
     const servers = Object.entries(toolbox.mcpServers).map(([serverName, server]) => {
       const path = ["toolboxes", toolboxName, "mcpServers", serverName];
-      return [serverName, expandServer(server, path, expand, problems)] as const;
+      const { value, missing } = alone((own) => expandServer(server, path, expand, own));
+      return [serverName, missing === undefined ? value : { ...value, unconfigured: missing }] as const;
     });
     // fromEntries keeps every key, even `__proto__`, as an own property in file order.
     return [toolboxName, { ...toolbox, mcpServers: Object.fromEntries(servers) }] as const;
   });
-  const serve = config.serve && expandServe(config.serve, expand, problems);
+  const serve = config.serve && expandServe(config.serve, expand, alone);
   if (problems.length > 0) throw ConfigError.of(problems);
   // The top-level keys (the audit log...) stay as they are.
   return { ...config, toolboxes: Object.fromEntries(toolboxes), ...(serve && { serve }) };

@@ -106,16 +106,21 @@ export function resolveServe(entries: ServeEntries, toolboxes: readonly string[]
   return { serve, problems };
 }
 
-/** Expands each client's `token`; an empty token would let an empty header in, so it is a problem. */
-export function expandServe(serve: ServeConfig, expand: (text: string, path: PathSegment[]) => string, problems: string[]): ServeConfig {
+/**
+ * Expands each client's `token`. A token that cannot be read (its variable unset, or empty: an
+ * empty token would let an empty header in) refuses that client alone: it is `unreadable`, why.
+ */
+export function expandServe(
+  serve: ServeConfig,
+  expand: (text: string, path: PathSegment[]) => string,
+  alone: (expandOne: (problems: string[]) => string) => { value: string; missing?: string },
+): ServeConfig {
   const clients = Object.entries(serve.clients).map(([name, client]): [string, ServeClientConfig] => {
     if (client.token === undefined) return [name, client];
     const at = ["serve", "clients", name, "token"];
-    const before = problems.length;
-    const token = expand(client.token, at);
-    if (problems.length === before && token.trim() === "") {
-      problems.push(invalidAt(at, "expected a non-empty token after expanding environment variables"));
-    }
+    const { value: token, missing } = alone(() => expand(client.token!, at));
+    const unreadable = missing ?? (token.trim() === "" ? `${invalidAt(at, "the token is empty after expanding environment variables")}` : undefined);
+    if (unreadable !== undefined) return [name, { toolboxes: client.toolboxes, unreadable }];
     return [name, { ...client, token }];
   });
   return { ...serve, clients: Object.fromEntries(clients) };

@@ -53,6 +53,11 @@ export const DEFAULT_OPEN_DETAIL: OpenDetail = "full";
 export interface ServerSharing {
   /** "all": every client uses the one process (for stateless servers). */
   share?: "all";
+  /**
+   * Set at load, never in the file: why the server cannot be configured (an unset variable in
+   * it). The server fails alone with this message, and is never started.
+   */
+  unconfigured?: string;
 }
 
 /** A server the workbench starts as a child process and speaks to over its stdin and stdout. */
@@ -170,6 +175,8 @@ export interface ServeClientConfig {
   tokenSha256?: string;
   /** The token itself, once `${VAR}` is expanded. */
   token?: string;
+  /** Set at load: why the token cannot be read (its variable is unset or empty); the client is refused. */
+  unreadable?: string;
   /** The toolboxes it may see and use; "*" for every one. */
   toolboxes: "*" | string[];
 }

@@ -194,6 +194,14 @@ export class SharedServer {
       this.error = "the workbench is shutting down";
       return;
     }
+    // An unset variable in it: the server fails alone, never started with the reference in place.
+    const { unconfigured } = this.target.config;
+    if (unconfigured !== undefined) {
+      this.error = unconfigured;
+      this.restarts.failed(unconfigured);
+      this.startMs = 0;
+      return;
+    }
     const started = performance.now();
     const failed = await this.#connectOnce();
     // A server that needs a login gets one in the client when it can show a URL; then it connects.

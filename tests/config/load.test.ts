@@ -138,12 +138,12 @@ test("loadConfig: a problem found alone names the file too", async () => {
 
 test("loadConfig: every problem of a file is listed under its name, each with its location", async () => {
   await rejectsWithConfigError(
-    loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "${CMD}", args: ["${A}", "${B:-b}"], cwd: "${D:-}" } } } } }),
+    loadJson({ toolboxes: { dev: { mcpServers: { fs: { command: "x", cwd: "${D:-}" }, gs: { command: "${CMD:-}", args: ["${1A}"] } } } } }),
     [
       `3 problems in configuration file '${CONFIG_PATH}':`,
-      "  - Environment variable CMD is not set (used at toolboxes.dev.mcpServers.fs.command)",
-      "  - Environment variable A is not set (used at toolboxes.dev.mcpServers.fs.args[0])",
       "  - Invalid configuration at toolboxes.dev.mcpServers.fs.cwd: expected a non-empty string after expanding environment variables",
+      "  - Invalid configuration at toolboxes.dev.mcpServers.gs.command: expected a non-empty string after expanding environment variables",
+      "  - Invalid variable reference at toolboxes.dev.mcpServers.gs.args[0]: expected ${NAME} or ${NAME:-default}",
     ].join("\n"),
   );
   await rejectsWithConfigError(

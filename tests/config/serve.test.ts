@@ -59,13 +59,14 @@ test("serve: a token is a ${VAR} reference, never written out; the error does no
   assert.equal(errorFor({ clients: { c: { tokenSha256: "abc", toolboxes: ["*"] } } }), "Invalid configuration at serve.clients.c.tokenSha256: expected the token's SHA-256 as 64 hex digits");
 });
 
-test("serve: a token variable unset or empty is an error at the token", async () => {
-  const data = withServe({ clients: { ci: { token: "${CI_TOKEN}", toolboxes: ["*"] } } });
-  await rejectsWithConfigError(loadJson(data, {}), `${IN_FILE}Environment variable CI_TOKEN is not set (used at serve.clients.ci.token)`);
-  await rejectsWithConfigError(
-    loadJson(data, { CI_TOKEN: " " }),
-    `${IN_FILE}Invalid configuration at serve.clients.ci.token: expected a non-empty token after expanding environment variables`,
-  );
+test("serve: a token variable unset or empty refuses that client alone, and says why", async () => {
+  const data = withServe({ clients: { ci: { token: "${CI_TOKEN}", toolboxes: ["*"] }, bob: { token: "${BOB}", toolboxes: ["*"] } } });
+  const unset = (await loadJson(data, { BOB: "b" })).config.serve!.clients;
+  assert.deepEqual(unset.ci, { toolboxes: "*", unreadable: "Environment variable CI_TOKEN is not set (used at serve.clients.ci.token)" });
+  assert.deepEqual(unset.bob, { toolboxes: "*", token: "b" });
+  const empty = (await loadJson(data, { CI_TOKEN: " ", BOB: "b" })).config.serve!.clients.ci;
+  assert.equal(empty.unreadable, "Invalid configuration at serve.clients.ci.token: the token is empty after expanding environment variables");
+  assert.equal(empty.token, undefined);
 });
 
 test("serve: shapes of oauth, allowedOrigins and sessionIdleMinutes; unknown keys named", () => {

@@ -92,8 +92,8 @@ test("init --from vscode: servers + inputs with ${input:ID}, ${env:X}, ${userHom
 
   // Not set: check names what is missing. Set: it loads, and the server sees the editor's values.
   const unset = await runCli(["check", "--config", out], { env: { HOME: home }, cwd: work });
-  assert.equal(unset.code, 2);
-  assert.match(unset.stderr, /Environment variable API_KEY is not set \(used at toolboxes\.default\.mcpServers\.code\.env\.API_KEY\)/);
+  assert.equal(unset.code, 1);
+  assert.match(unset.stdout, /Environment variable API_KEY is not set \(used at toolboxes\.default\.mcpServers\.code\.env\.API_KEY\)/);
   const env = { HOME: home, API_KEY: "k-123", MY_KEY: "mine" };
   const checked = await runCli(["check", "--config", out], { env, cwd: work });
   assert.equal(checked.code, 0, checked.stdout + checked.stderr);

@@ -1,6 +1,6 @@
 /**
  * The workbench's own environment, end to end: `${VAR}` in the configuration is read from it, an
- * unset one stops the workbench naming the variable and the server, and a server gets only the
+ * unset one fails its server alone naming the variable (`check` exits 1), and a server gets only the
  * minimal set of it (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus its own `env`.
  */
 import { after, test } from "node:test";
@@ -9,8 +9,7 @@ import { fx, okText, opened, openToolbox, useTool } from "../helpers/toolbox.ts"
 import { removeTempDirs, tempDir, textOf, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
 import { rmSync } from "node:fs";
-import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
-import { runToEnd } from "../helpers/process.ts";
+import { workbenchEnv } from "../helpers/runtime.ts";
 
 // The folders this file's tests made with tempDir() or spawnLog() go once they are done.
 after(removeTempDirs);
@@ -32,18 +31,32 @@ test("environment: ${VAR} in the configuration is read from the workbench's envi
   }, { WB_TEST_LABEL: "from-env", WB_TEST_TOKEN: "token-42" });
 });
 
-test("environment: an unset ${VAR} exits 2 naming the variable and the server, and no value", async () => {
-  const server = fx("A", {}, { SET_ONE: "${WB_TEST_SECRET}", API_KEY: "${WB_TEST_MISSING}" });
-  const path = writeConfig(tempDir(), one(server));
-  const { command, args } = workbenchCommand(["--config", path]);
-  const done = await runToEnd(command, args, { env: workbenchEnv({ WB_TEST_SECRET: "s3cret-value" }) });
-  assert.equal(done.code, 2, done.stderr);
-  assert.equal(done.stdout, "");
-  assert.equal(
-    done.stderr,
-    `mcp-workbench: In configuration file '${path}': ` +
-      "Environment variable WB_TEST_MISSING is not set (used at toolboxes.dev.mcpServers.fx.env.API_KEY)\n",
-  );
+const MISSING = "Environment variable WB_TEST_MISSING is not set (used at toolboxes.dev.mcpServers.bad.env.API_KEY)";
+const BAD_AND_GOOD = {
+  toolboxes: {
+    dev: { description: "d", mcpServers: { bad: fx("B", {}, { SET_ONE: "${WB_TEST_SECRET}", API_KEY: "${WB_TEST_MISSING}" }), good: fx("G") } },
+  },
+};
+
+test("environment: an unset ${VAR} fails its server alone, naming the variable and no value; the others serve", async () => {
+  await withWorkbench(BAD_AND_GOOD, async (session) => {
+    const value = opened(await openToolbox(session, "dev"));
+    assert.equal(value.servers_connected, 1);
+    assert.deepEqual(value._errors, [`Failed to connect to server 'bad' in toolbox 'dev': ${MISSING}`]);
+    assert.equal(okText(await useTool(session, "dev", "good", "echo", { text: "hi" })), "G: hi");
+    const refused = textOf(await useTool(session, "dev", "bad", "echo", { text: "hi" }));
+    assert.match(refused, /WB_TEST_MISSING is not set/);
+    assert.ok(!session.stderr().includes("s3cret-value"));
+  }, { WB_TEST_SECRET: "s3cret-value" });
+});
+
+test("environment: check reports an unset ${VAR} as its server's failure and exits 1", async () => {
+  const dir = tempDir();
+  const done = await runCli(["check", "--config", writeConfig(dir, BAD_AND_GOOD)], { cwd: dir, env: { WB_TEST_SECRET: "s3cret-value" } });
+  assert.equal(done.code, 1, done.stderr);
+  assert.match(done.stdout, /dev +bad +stdio +FAILED/);
+  assert.ok(done.stdout.includes(`  error: ${MISSING}\n`), done.stdout);
+  assert.match(done.stdout, /dev +good +stdio +ok/);
 });
 
 test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ours plus its own env; inheritEnv passes all", async () => {

@@ -7,4 +7,4 @@ export { bindingRefusal, tokensRequired } from "./binding.ts";
 export { protectedResourceMetadata, RESOURCE_METADATA_PATH } from "./metadata.ts";
 export { originRefusal } from "./origin.ts";
 export { grantedView } from "./grants.ts";
-export { serveLines, serveSummary, type ServeSummary } from "./summary.ts";
+export { refusedClients, serveLines, serveSummary, type ServeSummary } from "./summary.ts";

@@ -47,7 +47,8 @@ export class StaticTokens {
 
   async find(token: string): Promise<[string, ServeClientConfig] | undefined> {
     const digests = await (this.#digests ??= Promise.all(
-      this.#clients.map(async ([name, client]): Promise<[string, Uint8Array]> => [
+      // A client whose token cannot be read is refused: no token finds it.
+      this.#clients.filter(([, client]) => client.unreadable === undefined).map(async ([name, client]): Promise<[string, Uint8Array]> => [
         name,
         client.tokenSha256 !== undefined ? fromHex(client.tokenSha256) : await sha256(client.token ?? ""),
       ]),
@@ -59,6 +60,6 @@ export class StaticTokens {
       const same = this.#compare(given, digest);
       found = found === -1 && same ? index : found;
     });
-    return found === -1 ? undefined : this.#clients[found];
+    return found === -1 ? undefined : this.#clients.find(([name]) => name === digests[found][0]);
   }
 }

@@ -12,7 +12,7 @@ import { BoundedLog } from "../../transport/bounded-log.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { openSession } from "../session.ts";
 import { startServing } from "../serving.ts";
-import { authenticatorFor, bindingRefusal, protectedResourceMetadata, RESOURCE_METADATA_PATH } from "../access/index.ts";
+import { authenticatorFor, bindingRefusal, protectedResourceMetadata, refusedClients, RESOURCE_METADATA_PATH } from "../access/index.ts";
 import { ENDPOINT_PATH, httpEndpoint } from "./endpoint.ts";
 
 /** How long calls in flight may take to finish once a stop was asked for. */
@@ -38,6 +38,7 @@ export async function serveHttp(
     say(`${NAME}: ${refused}`);
     return 2;
   }
+  for (const line of refusedClients(config.serve)) say(`${NAME}: ${line}`);
   const serving = await startServing(platform, loaded, parts);
   // Who may connect is read at start (a change to the `serve` key applies at the next start); the
   // toolboxes a scope may grant are those configured now.
