@@ -81,6 +81,14 @@ export class Redactor {
     return maskAll(text, this.#secrets);
   }
 
+  /** One redactor that masks what each of these masks. */
+  static combine(redactors: Iterable<Redactor>): Redactor {
+    const all = new Redactor([]);
+    all.#secrets.push(...new Set([...redactors].flatMap((redactor) => redactor.#secrets)));
+    all.#secrets.sort((a, b) => b.length - a.length);
+    return all;
+  }
+
   /** A new redactor that also masks these values (tokens obtained at run time). */
   with(secrets: Iterable<string>): Redactor {
     return new Redactor([...this.#secrets, ...secrets]);

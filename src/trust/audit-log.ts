@@ -21,6 +21,36 @@
  */
 const MAX_PENDING_LINES = 100_000;
 
+/**
+ * The arguments of one line, as JSON, are cut past this many characters (with the marker below):
+ * one call's 3 MB argument must not make a 3 MB line, and 4 KiB shows what a call was about.
+ */
+export const MAX_ARGUMENT_CHARS = 4096;
+export const CUT_MARKER = "… [cut: the arguments are longer than 4096 characters]";
+
+/**
+ * What JSON.stringify leaves unescaped that a line reader may split on: NEL, LINE SEPARATOR and
+ * PARAGRAPH SEPARATOR (Python's str.splitlines() splits on them; control characters such as \v,
+ * \f and \x1c-\x1e are escaped by JSON already). They occur only inside strings, where the
+ * escape means the same character.
+ */
+const LINE_BREAKERS = /[\u0085\u2028\u2029]/g;
+
+/** One entry as one line: nothing in it breaks the line for any line reader. */
+export function auditLine(entry: AuditEntry): string {
+  const json = JSON.stringify(entry).replace(LINE_BREAKERS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `${json}\n`;
+}
+
+/** The arguments as written: as they are, or their JSON cut to MAX_ARGUMENT_CHARS with the marker. */
+export function boundedArguments(value: unknown): unknown {
+  const json = JSON.stringify(value) ?? "null";
+  if (json.length <= MAX_ARGUMENT_CHARS) return value;
+  // Never half a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(json[MAX_ARGUMENT_CHARS - 1]) ? MAX_ARGUMENT_CHARS - 1 : MAX_ARGUMENT_CHARS;
+  return `${json.slice(0, end)}${CUT_MARKER}`;
+}
+
 export type Outcome = "ok" | "tool error" | "failed" | "declined" | "withheld" | "cancelled";
 
 /** One line of the log, its keys in this order. */
@@ -39,7 +69,7 @@ export interface AuditEntry {
   durationMs: number;
   /** The size of the result's JSON in bytes (UTF-8): the tool's result, or the error the client got. */
   resultBytes: number;
-  /** With `"auditArguments": true` only, secrets masked. */
+  /** With `"auditArguments": true` only, secrets masked; JSON cut to a string with CUT_MARKER when long. */
   arguments?: unknown;
 }
 
@@ -67,7 +97,7 @@ export class AuditLog {
 
   record(entry: AuditEntry): void {
     if (this.#pending.length >= MAX_PENDING_LINES) return this.#drop();
-    this.#pending.push(`${JSON.stringify(entry)}\n`);
+    this.#pending.push(auditLine(entry));
     this.#writing ??= this.#drain();
   }
 

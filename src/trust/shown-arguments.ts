@@ -4,7 +4,7 @@
  * values, header values, see address/redact.ts) masked wherever they appear. Nothing is cut: an
  * approval question shows all of it (or is not asked, see confirm.ts).
  */
-import { isRemote, type ServerConfig } from "../config/index.ts";
+import { isRemote, type ServerConfig, type WorkbenchConfig } from "../config/index.ts";
 import { MASK, Redactor } from "../address/redact.ts";
 
 /** Key names whose values are secrets whatever they hold. */
@@ -18,6 +18,24 @@ export function looksSecret(key: string): boolean {
 /** The secrets the user configured for this server: what a message or a log line must not hold. */
 export function serverRedactor(config: ServerConfig): Redactor {
   return isRemote(config) ? Redactor.forServer(config) : Redactor.forEnv(config.env);
+}
+
+const configRedactors = new WeakMap<WorkbenchConfig, Redactor>();
+
+/**
+ * Every secret the configuration holds: each server's (as serverRedactor) and the `serve`
+ * clients' tokens, with `also` (the called server's, which may have tokens got at run time).
+ * Made once per configuration.
+ */
+export function configRedactor(config: WorkbenchConfig, also?: Redactor): Redactor {
+  let all = configRedactors.get(config);
+  if (!all) {
+    const servers = Object.values(config.toolboxes).flatMap((toolbox) => Object.values(toolbox.mcpServers).map(serverRedactor));
+    const tokens = Object.values(config.serve?.clients ?? {}).flatMap((client) => client.token === undefined ? [] : [client.token]);
+    all = Redactor.combine([...servers, new Redactor(tokens)]);
+    configRedactors.set(config, all);
+  }
+  return also ? Redactor.combine([all, also]) : all;
 }
 
 export interface ShowOptions {

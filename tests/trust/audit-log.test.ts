@@ -1,7 +1,7 @@
 /** The audit log's writer (src/trust/audit-log.ts), its masking and its measure of results, with a sink in memory. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type AuditEntry, AuditLog, openAuditLog } from "../../src/trust/audit-log.ts";
+import { type AuditEntry, AuditLog, boundedArguments, CUT_MARKER, MAX_ARGUMENT_CHARS, openAuditLog } from "../../src/trust/audit-log.ts";
 import { resultFacts } from "../../src/trust/result-facts.ts";
 import { utf8Bytes } from "../../src/transport/utf8.ts";
 import { looksSecret, serverRedactor, shownValue } from "../../src/trust/shown-arguments.ts";
@@ -88,4 +88,28 @@ test("audit log: a result's size in UTF-8 bytes and its isError, read from a raw
   assert.deepEqual(resultFacts(raw), { bytes: bytes.length, isError: false }, "the word inside a string is no member");
   const failed = new TextEncoder().encode('{"content":[],"isError": true}');
   assert.deepEqual(resultFacts(lazyJsonObject([failed])), { bytes: failed.length, isError: true });
+});
+
+/** Where Python's str.splitlines() breaks a line. */
+const SPLITLINES = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+test("audit log: no character any line reader splits on breaks a line; the values read back the same", async () => {
+  const odd = "a\u2028b\u2029c\u0085d\ve\ff\x1cg\x1dh\x1ei\nj\rk";
+  let written = "";
+  const log = new AuditLog("/log", true, { append: async (_, text) => void (written += text), warn: () => {} });
+  log.record({ ...entry(odd), arguments: { [odd]: odd } });
+  log.record(entry("next"));
+  await log.flushed();
+  const lines = written.split(SPLITLINES);
+  assert.equal(lines.length, 3, JSON.stringify(written));
+  assert.equal(lines[2], "");
+  assert.deepEqual(JSON.parse(lines[0]).arguments, { [odd]: odd });
+  assert.equal(JSON.parse(lines[0]).tool, odd);
+});
+
+test("audit log: long arguments are cut to 4096 characters of JSON with a marker; short ones stay as they are", () => {
+  assert.deepEqual(boundedArguments({ path: "/tmp" }), { path: "/tmp" });
+  const cut = boundedArguments({ text: "x".repeat(1_000_000) });
+  assert.equal(typeof cut, "string");
+  assert.equal(cut, `{"text":"${"x".repeat(MAX_ARGUMENT_CHARS - 9)}${CUT_MARKER}`);
 });

@@ -5,10 +5,10 @@
  */
 import type { CallToolResult } from "../../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
-import type { AuditEntry, AuditLog, Outcome } from "../../trust/audit-log.ts";
+import { type AuditEntry, type AuditLog, boundedArguments, MAX_ARGUMENT_CHARS, type Outcome } from "../../trust/audit-log.ts";
 import { resultFacts } from "../../trust/result-facts.ts";
 import { utf8Bytes } from "../../transport/utf8.ts";
-import { serverRedactor, shownValue } from "../../trust/shown-arguments.ts";
+import { configRedactor, serverRedactor, shownValue } from "../../trust/shown-arguments.ts";
 import type { CallNote, Result, ToolId } from "./values.ts";
 
 /** What recording needs besides the call: who made it, whether it was cancelled, the server's secrets. */
@@ -53,8 +53,11 @@ export function recordCall(log: AuditLog, call: FinishedCall): void {
   if (log.withArguments) {
     const toolbox = Object.hasOwn(ctx.config.toolboxes, id.toolbox) ? ctx.config.toolboxes[id.toolbox] : undefined;
     const config = toolbox && Object.hasOwn(toolbox.mcpServers, id.server) ? toolbox.mcpServers[id.server] : undefined;
-    const redactor = config && serverRedactor(config);
-    entry.arguments = shownValue(call.args, { redact: (text) => redactor?.redact(text) ?? text });
+    // Every configured secret, not only this server's: another server's key passed here is masked too.
+    const redactor = configRedactor(ctx.config, config && serverRedactor(config));
+    // Each string is cut (after masking) before the whole is measured: a 12 MB argument is not copied again.
+    const shown = shownValue(call.args, { redact: (text) => redactor.redact(text).slice(0, MAX_ARGUMENT_CHARS + 1) });
+    entry.arguments = boundedArguments(shown);
   }
   log.record(entry);
 }

@@ -1,7 +1,7 @@
 /** The record step alone: one audit line per call, its outcome from the note, the cancellation or the result. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { validateConfig } from "../../../src/config/index.ts";
+import { DEFAULT_SETTINGS, validateConfig, type WorkbenchConfig } from "../../../src/config/index.ts";
 import { AuditLog, type AuditEntry } from "../../../src/trust/audit-log.ts";
 import { recordCall } from "../../../src/tools/pipeline/record.ts";
 import { Failure, Success } from "../../../src/tools/pipeline/values.ts";
@@ -45,4 +45,30 @@ test("record: arguments only when the log asks for them, with the server's secre
   const [shown] = await lines(true, (log) => recordCall(log, call));
   assert.doesNotMatch(JSON.stringify(shown.arguments), /s3cret-value-123/);
   assert.match(JSON.stringify(shown.arguments), /key /);
+});
+
+const OWN = "own-secret-0123456789";
+const OTHER_ENV = "other-env-secret-abcdef";
+const OTHER_HEADER = "other-header-token-xyz";
+const SERVE_TOKEN = "bob-serve-token-9876543210";
+
+test("call record: another server's secrets and the serve tokens are masked in the arguments, not only the called server's", async () => {
+  const stdio = (env: Record<string, string>) => ({ ...DEFAULT_SETTINGS, command: "x", args: [], env, transport: "stdio" as const });
+  const remote = { ...DEFAULT_SETTINGS, url: "https://h.test/mcp", headers: { Authorization: `Bearer ${OTHER_HEADER}` }, transport: "http" as const };
+  const twoServers = {
+    toolboxes: {
+      a: { description: "a", mcpServers: { called: stdio({ KEY: OWN }) } },
+      b: { description: "b", mcpServers: { other: stdio({ KEY: OTHER_ENV }), remote } },
+    },
+    serve: { clients: { bob: { token: SERVE_TOKEN, toolboxes: "*" } }, allowedOrigins: [], sessionIdleMinutes: 60 },
+  } as unknown as WorkbenchConfig;
+  const config = twoServers;
+  let written = "";
+  const log = new AuditLog("/log", true, { append: async (_, text) => void (written += text), warn: () => {} });
+  const args = { note: `${OWN} ${OTHER_ENV} ${OTHER_HEADER} ${SERVE_TOKEN}` };
+  const ctx = { config, signal: new AbortController().signal };
+  const result = { ok: true as const, value: { content: [] } };
+  recordCall(log, { id: { toolbox: "a", server: "called", name: "echo" }, args, ctx, note: {}, result, started: 0, durationMs: 1 });
+  await log.flushed();
+  assert.deepEqual(JSON.parse(written).arguments, { note: "*** *** *** ***" });
 });
