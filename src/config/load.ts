@@ -4,6 +4,7 @@ import { type Environment, expandConfig, type FallbackObserver } from "./expand.
 import { parseJson } from "./json.ts";
 import type { WorkbenchConfig } from "./types.ts";
 import { validateConfig } from "./validate.ts";
+import { secretVariables, withSecretsWithheld } from "./secret-variables.ts";
 import { messageOf } from "../protocol/errors.ts";
 
 export interface LoadedConfig {
@@ -79,7 +80,8 @@ export async function loadConfig(options: ConfigLocation & {
   // Invalid JSON names the file in its own words.
   const data = parseJson(text, path);
   try {
-    const config = expandConfig(validateConfig(data, path), options.env, options.onFallback);
+    const valid = validateConfig(data, path);
+    const config = withSecretsWithheld(expandConfig(valid, options.env, options.onFallback), secretVariables(valid));
     return { path, config: withAuditLogPath(config, path) };
   } catch (error) {
     // The problems are headed by the file's name, even one alone.

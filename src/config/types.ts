@@ -68,6 +68,8 @@ export interface StdioServerConfig extends ServerSettings, ServerSharing {
   cwd?: string;
   toolFilters?: string[];
   transport: "stdio";
+  /** Set at load, with inheritEnv: our variables the configuration reads as secrets, not inherited (config/secret-variables.ts). */
+  withheldEnv?: string[];
   confirm?: ConfirmPolicy;
 }
 

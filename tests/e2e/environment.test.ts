@@ -59,13 +59,15 @@ test("environment: check reports an unset ${VAR} as its server's failure and exi
   assert.match(done.stdout, /dev +good +stdio +ok/);
 });
 
-test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ours plus its own env; inheritEnv passes all", async () => {
+test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ours plus its own env; inheritEnv passes all but our tokens", async () => {
   const ours = {
     LOGNAME: "wb-logname",
     SHELL: "/bin/wb-shell",
     TERM: "wb-term",
     USER: "wb-user",
     WORKBENCH_TEST_SECRET: "hunter2",
+    BOB_TOKEN: "bob-token-0123456789",
+    REMOTE_KEY: "remote-key-0123456789",
   };
   const config = {
     toolboxes: {
@@ -73,7 +75,10 @@ test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ou
         description: "d",
         mcpServers: { plain: fx("P", {}, { GIVEN: "yes" }), inherit: fx("I", { inheritEnv: true }) },
       },
+      // Never started: only what the configuration reads as secrets matters.
+      far: { description: "f", mcpServers: { api: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${REMOTE_KEY}" } } } },
     },
+    serve: { clients: { bob: { token: "${BOB_TOKEN}", toolboxes: ["*"] } } },
   };
   await withWorkbench(config, async (session) => {
     opened(await openToolbox(session, "dev"));
@@ -93,6 +98,8 @@ test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ou
     const inherited = await envOf(session, "inherit");
     assert.equal(inherited.WORKBENCH_TEST_SECRET, "hunter2");
     assert.equal(inherited.USER, "wb-user");
+    // The workbench's own tokens: a serve client's, and a remote server's header.
+    assert.deepEqual([inherited.BOB_TOKEN, inherited.REMOTE_KEY], [undefined, undefined]);
   }, ours);
 });
 

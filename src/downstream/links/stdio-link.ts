@@ -60,8 +60,9 @@ export class StdioLink implements ServerLink {
     host: LinkHost,
     log: (text: string) => void,
   ): StdioLink | Promise<StdioLink> {
-    const { command, args, env, cwd, inheritEnv } = target.config;
-    const childEnv = inheritEnv ? { ...host.env, ...env } : childEnvironment(host.env, env, host.windows);
+    const { command, args, env, cwd, inheritEnv, withheldEnv = [] } = target.config;
+    const inherited = () => Object.fromEntries(Object.entries(host.env).filter(([name]) => !withheldEnv.includes(name)));
+    const childEnv = inheritEnv ? { ...inherited(), ...env } : childEnvironment(host.env, env, host.windows);
     const start = (childEnv: Record<string, string>) => new StdioLink(host.spawn(command, args, { env: childEnv, cwd }), target, host, log);
     if (!host.commandSearch) return start(childEnv);
     return host.commandSearch.start(command, childEnv, env, `[${target.toolbox}/${target.server}]`, start);
