@@ -101,9 +101,10 @@ export function commandRegistry(
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 /**
- * A command told to stop (Ctrl-C, SIGTERM, its terminal gone) stops its servers as serving does
- * (stdin closed, SIGTERM 2 s later, SIGKILL 2 s after that, to each server's process group), then
- * exits: no server outlives it, and a call in flight goes no further. A second signal changes nothing.
+ * A command told to stop (Ctrl-C, SIGTERM, its terminal gone) stops its servers with serving's
+ * stop sequence, but for the wait: the user asked for it to end now, so each server's stdin closes
+ * with SIGTERM to its process group at once, and SIGKILL follows 2 s later. Then it exits: no
+ * server outlives it, and a call in flight goes no further. A second signal changes nothing.
  */
 function stopOnSignal(platform: Platform, registry: ToolboxRegistry): void {
   let stopping = false;
@@ -112,7 +113,7 @@ function stopOnSignal(platform: Platform, registry: ToolboxRegistry): void {
       if (stopping) return;
       stopping = true;
       sayError(platform, `Stopping its servers (${signal})`);
-      void registry.closeAll().finally(() => platform.exit(SIGNAL_EXIT[signal]));
+      void registry.closeAll({ graceful: false }).finally(() => platform.exit(SIGNAL_EXIT[signal]));
     });
   }
 }

@@ -140,11 +140,14 @@ export class ServerPool {
     await Promise.allSettled(stopping);
   }
 
-  /** Ends every connection and child, and waits for the listing cache's writes; later starts fail. */
-  async closeAll(): Promise<void> {
+  /**
+   * Ends every connection and child, and waits for the listing cache's writes; later starts fail.
+   * Not graceful: a child gets SIGTERM with its stdin closed, not 2 s later (a command interrupted).
+   */
+  async closeAll({ graceful = true } = {}): Promise<void> {
     this.#closed = true;
-    await Promise.allSettled([...this.#entries.values()].map((entry) => entry.shared.close()));
-    await Promise.allSettled([...this.#connections].map((connection) => connection.close()));
+    await Promise.allSettled([...this.#entries.values()].map((entry) => entry.shared.close(graceful)));
+    await Promise.allSettled([...this.#connections].map((connection) => connection.close({ graceful })));
     // What the servers listed reaches the cache before a command exits.
     await this.#options.cache?.flush();
   }

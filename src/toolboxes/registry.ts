@@ -228,10 +228,10 @@ export class ToolboxRegistry {
    * The session ended: later opens fail, and servers no other session uses stop. A registry with a
    * pool of its own ends every connection and child, and waits for the listing cache's writes.
    */
-  async closeAll(): Promise<void> {
+  async closeAll(options: { graceful?: boolean } = {}): Promise<void> {
     this.#closed = true;
     this.#open.clear();
-    if (this.#ownPool) return await this.#pool.closeAll();
+    if (this.#ownPool) return await this.#pool.closeAll(options);
     this.#unsubscribeAll();
     await this.#pool.release(this.#user);
   }

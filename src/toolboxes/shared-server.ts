@@ -179,10 +179,10 @@ export class SharedServer {
   }
 
   /** Stops the idle clock and closes the connection (for shutdown). */
-  async close(): Promise<void> {
+  async close(graceful = true): Promise<void> {
     this.#disarm();
     const connection = this.connection;
-    if (connection) await this.#release(connection);
+    if (connection) await this.#release(connection, graceful);
   }
 
   async #attempt(): Promise<void> {
@@ -287,8 +287,8 @@ export class SharedServer {
     void this.#release(connection);
   }
 
-  async #release(connection: ServerSession): Promise<void> {
-    await connection.close().catch(() => {});
+  async #release(connection: ServerSession, graceful = true): Promise<void> {
+    await connection.close({ graceful }).catch(() => {});
     this.#host.live.delete(connection);
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Ctrl-C on a command that starts servers (`call`, `check`) stops them as serving does: every
- * process it started, found by walking /proc from its pid, is gone 2 s after it exits, and it
- * exits 130. Here one server is busy with the call and another hangs at start.
+ * Ctrl-C on a command that starts servers (`call`, `check`) stops them: every process it started,
+ * found by walking /proc from its pid, is gone within 2 s of the signal, and it exits 130. Here one
+ * server is busy with the call and another hangs at start.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import process from "node:process";
 import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
-import { descendants, isAlive } from "../helpers/procs.ts";
+import { descendants, isAlive, waitGone } from "../helpers/procs.ts";
 import { eventually, fx, sleep } from "../helpers/toolbox.ts";
 import { tempDir, writeConfig } from "../helpers/workbench.ts";
 
@@ -36,10 +36,9 @@ async function interrupted(args: string[]): Promise<void> {
       await sleep(1_500);
       started = descendants(child.pid!).map((p) => p.pid);
       child.kill("SIGINT");
-      const code = await Promise.race([exited, sleep(15_000).then(() => "still running")]);
-      await sleep(2_000);
-      const left = started.filter(isAlive);
+      const left = await waitGone(started, 2_000);
       assert.deepEqual(left, [], `still running 2 s after SIGINT: ${left.join(", ")}\n${stderr}`);
+      const code = await Promise.race([exited, sleep(15_000).then(() => "still running")]);
       assert.ok(code === "130" || code === "SIGINT", `exit: ${code}\n${stderr}`);
       assert.match(stderr, /Stopping its servers \(SIGINT\)/);
     } finally {
