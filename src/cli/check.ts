@@ -66,7 +66,10 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   try {
     const toolboxes = await Promise.all(names.map((name) => registry.open(name)));
     const servers = toolboxes.flatMap((toolbox) => [...reportToolbox(toolbox, fallbacks), ...disabledReports(config, toolbox.name)]);
-    report = { config: path, ok: servers.every((server) => server.ok), servers, ...(config.serve && { serve: serveSummary(config.serve) }) };
+    const serve = config.serve && serveSummary(config.serve);
+    // A client whose token cannot be read is refused when serving: as a server that fails, exit 1.
+    const ok = servers.every((server) => server.ok) && !serve?.clients.some((client) => client.unreadable !== undefined);
+    report = { config: path, ok, servers, ...(serve && { serve }) };
   } finally {
     progress?.done();
     await registry.closeAll();

@@ -47,3 +47,18 @@ test("check: the serve key's clients, grants, issuer and origins; no token or ha
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("check: a client whose token variable is unset is shown refused, with why, and check exits 1", async () => {
+  const dir = tempDir();
+  try {
+    const configPath = writeConfig(dir, { toolboxes: { dev: {} }, serve: { clients: { ci: { token: "${CI_TOKEN}", toolboxes: ["*"] } } } });
+    const { fake, out } = capturedPlatform({ env: {} });
+    assert.equal(await runCheck(fake, { configPath, options: {}, positionals: [] }), 1, out.stderr);
+    assert.ok(
+      out.stdout.includes("  client 'ci': refused, its token cannot be read: Environment variable CI_TOKEN is not set (used at serve.clients.ci.token)\n"),
+      out.stdout,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
