@@ -148,9 +148,8 @@ export class ToolboxRegistry {
     if (opening.done) return opening.done;
     const { toolbox, generation } = opening;
     const wanted = toolbox.servers.filter((slot) => server === undefined || slot.name === server);
-    // Opened before (a server answered then): what is still starting is named at once, not waited for again.
-    const reopened = this.#open.get(name) === toolbox && toolbox.servers.some((slot) => slot.connection);
-    const answered = reopened ? Promise.resolve() : server === undefined ? graceAfterFirst(opening, this.#options.openGraceMs ?? OPEN_GRACE_MS) : Promise.all(wanted.map((slot) => opening.settled.get(slot)));
+    // Opened again with servers up: the grace runs from now, for those started again (a failed one's error comes within it).
+    const answered = server === undefined ? graceAfterFirst(opening, this.#options.openGraceMs ?? OPEN_GRACE_MS) : Promise.all(wanted.map((slot) => opening.settled.get(slot)));
     const early = answered.then(() => {
       if (generation !== this.#generation) return undefined;
       const connected = wanted.some((slot) => slot.connection);
