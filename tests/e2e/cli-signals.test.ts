@@ -1,7 +1,7 @@
 /**
  * Ctrl-C on a command that starts servers (`call`, `check`) stops them: every process it started,
  * found by walking /proc from its pid, is gone within 2 s of the signal, and it exits 130. Here one
- * server is busy with the call and another hangs at start.
+ * server is busy with the call and another hangs at start; SIGHUP to `tools` likewise (exit 129).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,7 +19,9 @@ const CONFIG = {
   },
 };
 
-async function interrupted(args: string[]): Promise<void> {
+const EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+async function interrupted(args: string[], signal: keyof typeof EXIT = "SIGINT"): Promise<void> {
   const dir = tempDir();
   try {
     const { command, args: full } = workbenchCommand([...args, "--config", writeConfig(dir, CONFIG)]);
@@ -35,12 +37,12 @@ async function interrupted(args: string[]): Promise<void> {
         found.includes("fixture-server.ts") && found.includes("silent-server.ts"), 20_000);
       await sleep(1_500);
       started = descendants(child.pid!).map((p) => p.pid);
-      child.kill("SIGINT");
+      child.kill(signal);
       const left = await waitGone(started, 2_000);
-      assert.deepEqual(left, [], `still running 2 s after SIGINT: ${left.join(", ")}\n${stderr}`);
+      assert.deepEqual(left, [], `still running 2 s after ${signal}: ${left.join(", ")}\n${stderr}`);
       const code = await Promise.race([exited, sleep(15_000).then(() => "still running")]);
-      assert.ok(code === "130" || code === "SIGINT", `exit: ${code}\n${stderr}`);
-      assert.match(stderr, /Stopping its servers \(SIGINT\)/);
+      assert.ok(code === String(EXIT[signal]) || code === signal, `exit: ${code}\n${stderr}`);
+      assert.ok(stderr.includes(`Stopping its servers (${signal})`), stderr);
     } finally {
       child.kill("SIGKILL");
       for (const pid of started.filter(isAlive)) process.kill(pid, "SIGKILL");
@@ -53,3 +55,5 @@ async function interrupted(args: string[]): Promise<void> {
 test("SIGINT to call: no process it started outlives it", () => interrupted(["call", "t", "fx", "sleep", '{"ms": 60000}']));
 
 test("SIGINT to check: no process it started outlives it", () => interrupted(["check"]));
+
+test("SIGHUP to tools: the same", () => interrupted(["tools", "t"], "SIGHUP"));
