@@ -58,6 +58,8 @@ export class ServerSession {
   #renewing?: Promise<void>;
   /** Lists again when the server says its lists changed. */
   #watch?: ListingWatch;
+  /** It initialized: closed before that, it has no work to finish and is not waited for. */
+  #started = false;
 
   private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
@@ -89,6 +91,7 @@ export class ServerSession {
     });
     try {
       await Promise.race([this.#initialize(connectTimeoutMs), timeout]);
+      this.#started = true;
     } catch (error) {
       const explained = await explainStartFailure(error, link, { timedOut, linkLost: this.#linkLost });
       await this.close({ graceful: false });
@@ -273,7 +276,7 @@ export class ServerSession {
     // The link first: it must know a close is coming before the child leaves. One still being
     // opened (a command looked for on the login shell's PATH) is closed once it is there.
     const link = this.#link ?? await this.#firstLink?.catch(() => undefined);
-    const linkClosed = link?.close({ graceful });
+    const linkClosed = link?.close({ graceful: graceful && this.#started });
     await this.#client?.close().catch(() => {});
     await linkClosed;
   }
