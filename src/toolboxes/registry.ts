@@ -144,12 +144,18 @@ export class ToolboxRegistry {
   }
 
   #connect(name: string, server?: string): Promise<OpenToolbox> {
-    const opening = this.#opening.get(name) ?? this.#start(name);
+    const joined = this.#opening.get(name);
+    const opening = joined ?? this.#start(name);
     if (opening.done) return opening.done;
     const { toolbox, generation } = opening;
     const wanted = toolbox.servers.filter((slot) => server === undefined || slot.name === server);
-    // Opened again with servers up: the grace runs from now, for those started again (a failed one's error comes within it).
-    const answered = server === undefined ? graceAfterFirst(opening, this.#options.openGraceMs ?? OPEN_GRACE_MS) : Promise.all(wanted.map((slot) => opening.settled.get(slot)));
+    // Open already, joining the start of servers someone waited for: named at once, not waited for again.
+    // Opened again, with servers started again: the grace runs from now (a failed one's error comes within it).
+    const answered = server !== undefined
+      ? Promise.all(wanted.map((slot) => opening.settled.get(slot)))
+      : joined && this.#open.get(name) === toolbox
+      ? Promise.resolve()
+      : graceAfterFirst(opening, this.#options.openGraceMs ?? OPEN_GRACE_MS);
     const early = answered.then(() => {
       if (generation !== this.#generation) return undefined;
       const connected = wanted.some((slot) => slot.connection);
