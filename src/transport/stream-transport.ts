@@ -11,6 +11,7 @@ import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "./json-dept
 import { scanJson } from "./json-scan.ts";
 import { handOn, rawResponse, rawResponseFrame } from "./raw-json.ts";
 import { FlowGate } from "./flow-gate.ts";
+import { bytesHeldBy } from "./held-bytes.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { StreamTransportOptions } from "./stream-options.ts";
 import { clip, discardRest, MESSAGE_TOO_LARGE, messageId, settled } from "./peer-lines.ts";
@@ -115,7 +116,7 @@ export class StreamTransport implements Transport {
     const frames = rawResponseFrame(message, this.#encoder) ?? [this.#encoder.encode(JSON.stringify(message)), NEWLINE];
     // A response's request is in flight until its last frame is written (see #written).
     const answers = "id" in message && !("method" in message) ? message.id as RequestId : undefined;
-    this.#writes.push(frames, answers);
+    this.#writes.push(frames, answers, answers === undefined ? 0 : bytesHeldBy(message));
     if (this.#answerInvalid) this.#inFlight.sent(message);
   }
 

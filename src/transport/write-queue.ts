@@ -32,7 +32,9 @@ export class WriteQueue {
   #frames: Uint8Array[] = [];
   /** For each frame queued, the request it answers when it is a response's last frame. */
   #answers: (RequestId | undefined)[] = [];
-  /** Bytes queued or being written. */
+  /** For each frame queued, what it holds beyond its bytes (on a message's last frame). */
+  #held: number[] = [];
+  /** Bytes queued or being written, with what they hold. */
   #bytes = 0;
   #flushing?: Promise<void>;
 
@@ -41,12 +43,18 @@ export class WriteQueue {
     this.#options = options;
   }
 
-  /** Queues one message's frames; `answers` is the request it answers, if it is a response. */
-  push(frames: Uint8Array[], answers: RequestId | undefined): void {
+  /**
+   * Queues one message's frames; `answers` is the request it answers, if it is a response. `held`
+   * is what the message stands for beyond its bytes (a page's kept result, see held-bytes.ts): it
+   * counts in the backlog until the message's last frame is written.
+   */
+  push(frames: Uint8Array[], answers: RequestId | undefined, held = 0): void {
     for (let index = 0; index < frames.length; index++) {
+      const last = index === frames.length - 1;
       this.#frames.push(frames[index]);
-      this.#answers.push(index === frames.length - 1 ? answers : undefined);
-      this.#bytes += frames[index].length;
+      this.#answers.push(last ? answers : undefined);
+      this.#held.push(last ? held : 0);
+      this.#bytes += frames[index].length + (last ? held : 0);
     }
     const backlog = this.#options.backlog;
     if (backlog && this.#bytes > backlog.highWaterMark) backlog.gate.hold(this);
@@ -61,6 +69,7 @@ export class WriteQueue {
   clear(): void {
     this.#frames = [];
     this.#answers = [];
+    this.#held = [];
     this.#options.backlog?.gate.release(this);
   }
 
@@ -74,9 +83,9 @@ export class WriteQueue {
     const backlog = this.#options.backlog;
     try {
       while (this.#frames.length > 0) {
-        const [batch, answers] = this.#nextBatch();
+        const [batch, answers, held] = this.#nextBatch();
         await this.#writer.write(batch);
-        this.#bytes -= batch.length;
+        this.#bytes -= batch.length + held;
         this.#options.written(answers);
         if (backlog && this.#bytes <= backlog.highWaterMark / 2) backlog.gate.release(this);
       }
@@ -88,15 +97,16 @@ export class WriteQueue {
     }
   }
 
-  #nextBatch(): [Uint8Array, (RequestId | undefined)[]] {
+  #nextBatch(): [Uint8Array, (RequestId | undefined)[], number] {
     const frames = this.#frames;
-    if (frames[0].length >= WRITTEN_ALONE_BYTES) return [frames.shift()!, [this.#answers.shift()]];
+    if (frames[0].length >= WRITTEN_ALONE_BYTES) return [frames.shift()!, [this.#answers.shift()], this.#held.shift()!];
     let count = 1;
     let bytes = frames[0].length;
     while (count < frames.length && frames[count].length < WRITTEN_ALONE_BYTES && bytes + frames[count].length <= MAX_BATCH_BYTES) {
       bytes += frames[count++].length;
     }
     const taken = frames.splice(0, count);
-    return [count === 1 ? taken[0] : concatBytes(taken), this.#answers.splice(0, count)];
+    const held = this.#held.splice(0, count).reduce((sum, one) => sum + one, 0);
+    return [count === 1 ? taken[0] : concatBytes(taken), this.#answers.splice(0, count), held];
   }
 }
