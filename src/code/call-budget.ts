@@ -9,7 +9,7 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 
 /** Bytes of arguments (JSON, UTF-16 units) a script's calls in flight may hold. */
-export const MAX_CALL_BYTES = 8 * 1024 * 1024;
+export const MAX_CALL_BYTES = 4 * 1024 * 1024;
 
 interface Waiting {
   server: string;
