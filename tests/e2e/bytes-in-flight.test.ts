@@ -7,6 +7,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import process from "node:process";
 import { call, fx, openToolbox, useTool } from "../helpers/toolbox.ts";
 import { removeTempDirs, startWorkbench, textOf } from "../helpers/workbench.ts";
 import { startHttpWorkbench } from "../helpers/http-workbench.ts";
