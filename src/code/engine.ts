@@ -8,6 +8,7 @@ import type { CustomizeVariantOptions, QuickJSContext, QuickJSDeferredPromise, Q
 import type { DoneMessage, RunMessage } from "./messages.ts";
 import { PRELUDE } from "./prelude.ts";
 import { describeFailure, type Stop, syntaxError } from "./failures.ts";
+import { CallBudget } from "./call-budget.ts";
 
 /** What the engine needs from its worker: the way out for tool calls and log lines. */
 export interface EngineHost {
@@ -109,25 +110,8 @@ async function evaluate(
   // Calls not answered yet; one the script did not wait for is disposed with the context.
   const pending = new Set<QuickJSDeferredPromise>();
   let wake: () => void = () => {};
-  const hostCall = context.newFunction("hostCall", (server, name, args) => {
-    const deferred = context.newPromise();
-    pending.add(deferred);
-    host.call(context.getString(server), context.getString(name), context.getString(args)).then((json) => {
-      pending.delete(deferred);
-      if (!deferred.alive) return;
-      try {
-        // The result is copied into the engine's memory: one past the limit ends the script there.
-        const value = context.newString(json);
-        deferred.resolve(value);
-        value.dispose();
-        deferred.dispose();
-      } catch {
-        setStop("memory");
-      }
-      wake();
-    });
-    return deferred.handle;
-  });
+  const calls = new CallBudget(context, host, pending, () => wake(), () => setStop("memory"));
+  const hostCall = context.newFunction("hostCall", (server, name, args) => calls.add(context.getString(server), context.getString(name), args));
   const hostLog = context.newFunction("hostLog", (line) => {
     host.log(context.getString(line));
   });
@@ -182,6 +166,7 @@ async function evaluate(
       clearTimeout(timer);
     }
   } finally {
+    calls.dispose();
     for (const deferred of pending) if (deferred.alive) deferred.dispose();
     for (const handle of handles.reverse()) if (handle.alive) handle.dispose();
   }

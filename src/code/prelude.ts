@@ -22,8 +22,10 @@ export const PRELUDE = `(function (hostCall, hostLog, serversJson) {
     }
     return text;
   };
+  // The arguments are made into JSON when the host takes the call: a call that waits for the
+  // script's budget of bytes in flight holds only its arguments, not a copy of them as text.
   const callRaw = (server, name, args) =>
-    hostCall(toText(server), toText(name), args === undefined ? "{}" : stringify(args)).then(parse);
+    hostCall(toText(server), toText(name), () => args === undefined ? "{}" : stringify(args)).then(parse);
   const unwrap = (result) => {
     if (result.isError) throw new MakeError(textOf(result) || "The tool failed without a message");
     if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;

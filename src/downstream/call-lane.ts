@@ -73,6 +73,14 @@ interface Pending {
 /** Our ids are strings with a prefix, so they never meet the SDK Client's numeric ids. */
 const ID_PREFIX = "wb-";
 
+/**
+ * The server's queue, as a call sees it (issue 38): past its bound a call waits its turn (within
+ * its own timeouts), and one given up while still queued is taken back, so the server never sees it.
+ */
+export interface LaneQueue {
+  whenRoom?(go: () => void, signal: AbortSignal): void;
+  withdraw?(id: RequestId): boolean;
+}
 
 export class ToolCallLane {
   readonly #send: (message: JSONRPCMessage) => Promise<void>;
@@ -80,10 +88,12 @@ export class ToolCallLane {
   #nextId = 1;
   #closed = false;
   readonly #timers: Timers;
+  readonly #queue: LaneQueue;
 
-  constructor(send: (message: JSONRPCMessage) => Promise<void>, timers: Timers = REAL_TIMERS) {
+  constructor(send: (message: JSONRPCMessage) => Promise<void>, timers: Timers = REAL_TIMERS, queue: LaneQueue = {}) {
     this.#send = send;
     this.#timers = timers;
+    this.#queue = queue;
   }
 
   call(call: LaneCall): Promise<CallToolResult> {
@@ -93,6 +103,7 @@ export class ToolCallLane {
     return new Promise<CallToolResult>((resolve, reject) => {
       const timers = this.#timers;
       const abandoned = new AbortController();
+      let sent = false;
       const idle = new IdleClock(timers, call.idleTimeoutMs, () => fail({ kind: "idle-timeout" }), () => this.#pending.has(id));
       const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
       const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
@@ -105,8 +116,9 @@ export class ToolCallLane {
       const fail = (failure: CallFailure) => {
         if (!this.#pending.has(id)) return;
         settle();
-        // The server stops work nobody waits for; a closed connection has no one to tell.
-        if (failure.kind !== "remote" && failure.kind !== "closed") this.#cancel(id, failure);
+        // The server stops work nobody waits for; a closed connection has no one to tell, and a
+        // call still waiting or queued is taken back before the server sees it.
+        if (failure.kind !== "remote" && failure.kind !== "closed" && sent && !this.#queue.withdraw?.(id)) this.#cancel(id, failure);
         if (failure.kind !== "remote") abandoned.abort(failure.kind);
         reject(new CallError(failure));
       };
@@ -118,8 +130,13 @@ export class ToolCallLane {
       });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       idle.restart();
-      const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
-      this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
+      const go = () => {
+        sent = true;
+        const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
+        this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
+      };
+      if (this.#queue.whenRoom) this.#queue.whenRoom(go, abandoned.signal);
+      else go();
     });
   }
 

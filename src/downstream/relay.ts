@@ -23,6 +23,7 @@ import { guessedOwner, notificationOwner, questionOwner, type ServerCalls } from
 import type { CallInFlight } from "./call-lane.ts";
 import { errorWithCode, messageOf, passedOn } from "../protocol/errors.ts";
 import type { Upstream } from "../protocol/upstream.ts";
+import { mirroredCapabilities } from "./forwarded-capabilities.ts";
 
 /** Calls one question may go with at most, as each carrier ends before it is answered. */
 const MAX_CARRIERS = 8;
@@ -34,18 +35,6 @@ export interface RelayTarget {
   roots: boolean;
   /** How long a request waits on the client at most (the server's maxCallTimeMs). */
   requestTimeoutMs: number;
-}
-
-/** What a downstream initialize declares: the client's own capabilities for what we relay. */
-export function mirroredCapabilities(client: ClientCapabilities | undefined, roots: boolean): ClientCapabilities {
-  if (!client) return {};
-  const { elicitation, sampling, extensions } = client;
-  return {
-    ...(elicitation && { elicitation }),
-    ...(sampling && { sampling }),
-    ...(roots && client.roots && { roots: client.roots }),
-    ...(extensions && { extensions }),
-  };
 }
 
 export class DownstreamRelay {

@@ -110,7 +110,7 @@ export class ServerSession {
     const capabilities = this.declared = relay?.capabilities ?? {};
     const client = new Client({ name: NAME, version: VERSION }, { capabilities, jsonSchemaValidator: lazySchemaValidator });
     relay?.handle(client);
-    const lane: ToolCallLane = new ToolCallLane((message) => sendOrAnswer(link, message, (answer) => lane.claim(answer)));
+    const lane: ToolCallLane = new ToolCallLane((message) => sendOrAnswer(link, message, (answer) => lane.claim(answer)), undefined, link);
     link.claim = (message) => lane.claim(message);
     link.onLost = (reason) => {
       if (this.#link !== link) return;

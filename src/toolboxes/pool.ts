@@ -3,7 +3,10 @@
  * config/definition.ts) and set of capabilities declared to it. A server never sees a capability
  * the client it works for lacks, so sessions that declared the same (as mirroredCapabilities
  * gives them to a server) share one process per definition, and a session that declared other
- * capabilities gets another. Each client (see upstream/client-identity.ts) gets processes of its
+ * capabilities gets another. The key is what the server is given, normalised
+ * (downstream/forwarded-capabilities.ts), not what the client wrote: a server's tools and
+ * requests can depend only on what it sees, and a client that varies the rest (issue 38: 25
+ * requests with new objects started 26 processes) starts nothing new. Each client (see upstream/client-identity.ts) gets processes of its
  * own, started with its name for `${WORKBENCH_CLIENT}`, unless the server says `"share": "all"`.
  * A server stops when no session uses it any more, or at shutdown.
  */
@@ -13,7 +16,7 @@ import { forClient, LOCAL_CLIENT_NAME, usesClient } from "../config/client-varia
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
-import { mirroredCapabilities } from "../downstream/relay.ts";
+import { mirroredCapabilities } from "../downstream/forwarded-capabilities.ts";
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { ChatLogin } from "../auth/chat-login.ts";

@@ -13,6 +13,7 @@ import { isInputRequired } from "../protocol/wire.ts";
 import { type KeptResult, type KeptResults, MAX_AGE_MS } from "./result-store.ts";
 import { pageFrom } from "./result-pages.ts";
 import { rawJsonOf } from "../transport/raw-json.ts";
+import { holdingBytes } from "../transport/held-bytes.ts";
 
 export const READ_RESULT = "read_result";
 /** Bytes of a page kept for its last item, the note (which holds a toolbox's name and the call to make). */
@@ -58,7 +59,8 @@ export function pageResult(result: CallToolResult, store: KeptResults | undefine
   const page = pageFrom(kept, 0, pageBudget(limit));
   const note = `This result is over maxResultTokens (${limit}).${structured} ${progress(kept, 0, page.end)}`;
   const { structuredContent: _, content: __, ...rest } = result;
-  return { ...rest, content: [...page.content, { type: "text", text: note }] };
+  // Until the page is written, it weighs what the store keeps of the result (see transport/held-bytes.ts).
+  return holdingBytes({ ...rest, content: [...page.content, { type: "text", text: note }] }, kept.bytes);
 }
 
 /** read_result's answer: the page of a kept result from `offset`, with its note. */

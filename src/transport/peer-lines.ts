@@ -1,6 +1,7 @@
 /**
  * Small pieces of reading a peer: what a log line may quote of a message (its method or id, short),
- * the id of a message too large to parse, read from its edges, and the rest of a stream discarded.
+ * the id of a message too large to parse, read from its edges, the rest of a stream discarded, and
+ * the error for a message that was not delivered.
  */
 import { INVALID_REQUEST } from "./jsonrpc-check.ts";
 
@@ -45,4 +46,15 @@ export function messageId(head: string, tail: string): { id: string | number; re
   if (!found) return undefined;
   const id = found[1].startsWith('"') ? JSON.parse(found[1]) as string : Number(found[1]);
   return { id, request };
+}
+
+/**
+ * A message from the peer that was not delivered. `tooDeep` marks one nested deeper than any
+ * parser here can walk: from a server, that means the connection cannot be trusted any more.
+ */
+export class RefusedMessage extends Error {
+  constructor(message: string, readonly tooDeep: boolean) {
+    super(message);
+    this.name = "RefusedMessage";
+  }
 }

@@ -23,10 +23,10 @@ export interface StreamTransportOptions {
    */
   answerInvalid?: boolean;
   /**
-   * While more than `highWaterMark` bytes wait to be written to the peer, hold `gate`, until they
-   * are down to half of it.
+   * While more than `highWaterMark` bytes wait to be written to the peer, or a sender waits for its
+   * turn (whenRoom), hold `gate` if given, until they are down to half of it and no one waits.
    */
-  backlog?: { gate: FlowGate; highWaterMark: number };
+  backlog?: { gate?: FlowGate; highWaterMark: number };
   /**
    * Stop reading the peer while this many of its requests are in flight (read and not yet
    * answered, or answered and not yet written), until they are down to half of it: a peer that

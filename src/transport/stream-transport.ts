@@ -11,22 +11,13 @@ import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "./json-dept
 import { scanJson } from "./json-scan.ts";
 import { handOn, rawResponse, rawResponseFrame } from "./raw-json.ts";
 import { FlowGate } from "./flow-gate.ts";
+import { bytesHeldBy } from "./held-bytes.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { StreamTransportOptions } from "./stream-options.ts";
-import { clip, discardRest, MESSAGE_TOO_LARGE, messageId, settled } from "./peer-lines.ts";
+import { clip, discardRest, MESSAGE_TOO_LARGE, messageId, RefusedMessage, settled } from "./peer-lines.ts";
 
 export type { StreamTransportOptions };
-
-/**
- * A message from the peer that was not delivered. `tooDeep` marks one nested deeper than any
- * parser here can walk: from a server, that means the connection cannot be trusted any more.
- */
-export class RefusedMessage extends Error {
-  constructor(message: string, readonly tooDeep: boolean) {
-    super(message);
-    this.name = "RefusedMessage";
-  }
-}
+export { RefusedMessage };
 
 /**
  * From this size a line is checked in its pieces and a response's result kept as its bytes (see
@@ -115,8 +106,14 @@ export class StreamTransport implements Transport {
     const frames = rawResponseFrame(message, this.#encoder) ?? [this.#encoder.encode(JSON.stringify(message)), NEWLINE];
     // A response's request is in flight until its last frame is written (see #written).
     const answers = "id" in message && !("method" in message) ? message.id as RequestId : undefined;
-    this.#writes.push(frames, answers);
+    const request = "id" in message && "method" in message ? message.id : undefined;
+    this.#writes.push(frames, answers, answers === undefined ? 0 : bytesHeldBy(message), request);
     if (this.#answerInvalid) this.#inFlight.sent(message);
+  }
+
+  /** Where a sender that can wait asks for its turn, or takes back a request still queued (issue 38). */
+  get writes(): Pick<WriteQueue, "whenRoom" | "withdraw"> {
+    return this.#writes;
   }
 
   /** Bounded: a peer that stopped reading cannot hold our shutdown; what it did not take is dropped. */

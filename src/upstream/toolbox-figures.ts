@@ -15,7 +15,7 @@ import type { ClientCapabilities, Tool } from "../protocol/sdk.ts";
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import { sharingKey } from "../config/definition.ts";
-import { mirroredCapabilities } from "../downstream/relay.ts";
+import { mirroredCapabilities } from "../downstream/forwarded-capabilities.ts";
 import { toolInfo } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../tools/token-estimate.ts";
 import type { PinStore } from "../toolboxes/pin-store.ts";

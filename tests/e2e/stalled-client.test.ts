@@ -39,14 +39,25 @@ const call = (id: number) =>
   }) + "\n";
 
 test("e2e stalled client: 300 calls of 1 MiB written without reading keep the peak RSS under 300 MB, and all are answered", async (t) => {
+  await largeCallsUnread(t, 0);
+});
+
+// Issue 38: with result pages (the default maxResultTokens), each answer is a page and the rest of
+// the result is kept; both count against the bound of what waits for the client (before: 1,009 MiB).
+test("e2e stalled client: 300 calls of 1 MiB written unread with default result pages stay under 300 MB, and each is answered once", async (t) => {
+  await largeCallsUnread(t, undefined);
+});
+
+/** `maxResultTokens` 0: the 1 MiB echoes come back whole; undefined: the default cuts each to a page. */
+async function largeCallsUnread(t: { skip(reason: string): void; diagnostic(text: string): void }, maxResultTokens: number | undefined): Promise<void> {
   if (process.platform !== "linux") {
     t.skip("VmHWM is read from /proc (Linux only)");
     return;
   }
-  // The server stops reading for a while after its first echo: the calls pile up on our side too.
-  const server = fixtureServer("fixture-server.ts", { env: { FIXTURE_STALL_STDIN_MS: "5000" } });
-  // maxResultTokens 0: the 1 MiB echoes come back whole, not cut to a page.
-  const session = await startRaw({ maxResultTokens: 0, toolboxes: { dev: { mcpServers: { fx: server } } } });
+  // Whole answers: the server stops reading for a while after its first echo, so the calls pile up
+  // on our side too. Pages: the server keeps up, so answers pile up (the issue's case).
+  const server = fixtureServer("fixture-server.ts", { env: { FIXTURE_STALL_STDIN_MS: maxResultTokens === 0 ? "5000" : "0" } });
+  const session = await startRaw({ ...(maxResultTokens !== undefined && { maxResultTokens }), toolboxes: { dev: { mcpServers: { fx: server } } } });
   try {
     await session.write(JSON.stringify({ jsonrpc: "2.0", id: "open", method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }) + "\n");
     await session.answer("open", 60_000);
@@ -64,7 +75,7 @@ test("e2e stalled client: 300 calls of 1 MiB written without reading keep the pe
       const now = residentBytes(session.pid, "VmHWM");
       if (now > peak) [peak, steadySince] = [now, Date.now()];
     }
-    t.diagnostic(`peak VmHWM ${(peak / MiB).toFixed(1)} MiB while ${CALLS} calls of 1 MiB were written unread`);
+    t.diagnostic(`peak VmHWM ${(peak / MiB).toFixed(1)} MiB while ${CALLS} calls of 1 MiB were written unread (maxResultTokens ${maxResultTokens ?? "default"})`);
     assert.ok(peak / 1e6 < PEAK_LIMIT_MIB, `peak VmHWM ${(peak / 1e6).toFixed(0)} MB, over ${PEAK_LIMIT_MIB} MB`);
     session.resume();
     for (let id = FIRST_ID; id < FIRST_ID + CALLS; id++) {
@@ -72,13 +83,21 @@ test("e2e stalled client: 300 calls of 1 MiB written without reading keep the pe
       const text: string = reply.result?.content?.[0]?.text ?? JSON.stringify(reply).slice(0, 300);
       assert.equal(reply.result?.isError, undefined, `call ${id}: ${JSON.stringify(reply).slice(0, 300)}`);
       const sent = `${id}:`.padEnd(MiB, "x");
-      assert.ok(text.endsWith(`: ${sent}`), `call ${id} answered ${JSON.stringify(text.slice(0, 40))}, ${text.length} characters`);
+      if (maxResultTokens === 0) assert.ok(text.endsWith(`: ${sent}`), `call ${id} answered ${JSON.stringify(text.slice(0, 40))}, ${text.length} characters`);
+      else {
+        assert.ok(text.startsWith(`fixture: ${id}:x`), `call ${id} answered ${JSON.stringify(text.slice(0, 40))}`);
+        assert.match(reply.result.content.at(-1).text, /over maxResultTokens/);
+      }
     }
+    await sleep(200);
+    const ids = session.replies.map((reply) => reply.id).filter((id) => typeof id === "number" && id >= FIRST_ID);
+    assert.equal(ids.length, CALLS, "each call is answered once");
+    assert.equal(new Set(ids).size, CALLS);
   } finally {
     await session.close();
     rmSync(session.dir, { recursive: true, force: true });
   }
-});
+}
 
 const SMALL_CALLS = 120_000;
 /** The issue's bound for small calls written unread. */

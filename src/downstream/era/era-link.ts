@@ -80,6 +80,16 @@ export class EraLink implements ServerLink {
     return this.#inner.explain?.(reason) ?? Promise.resolve(reason);
   }
 
+  whenRoom(go: () => void, signal: AbortSignal): void {
+    if (this.#inner.whenRoom) this.#inner.whenRoom(go, signal);
+    else go();
+  }
+
+  /** Not for a 2026-07-28 server: its session follows each request to its answer or cancellation. */
+  withdraw(id: RequestId): boolean {
+    return !this.#modern && (this.#inner.withdraw?.(id) ?? false);
+  }
+
   askedFor(id: RequestId): RequestId | undefined {
     return this.#modern?.askedFor(id) ?? this.#inner.askedFor?.(id);
   }

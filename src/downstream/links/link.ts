@@ -47,6 +47,13 @@ export interface ServerLink {
   explain?(reason: string): Promise<string>;
   /** True when a child that ended wrote anything on stderr (its last lines waited for a moment). */
   saidAnything?(): Promise<boolean>;
+  /**
+   * Calls `go`, which sends at once, when the bytes waiting for the server are under its bound and
+   * earlier calls have had their turn; never if `signal` aborts first. Without it, `go` runs at once.
+   */
+  whenRoom?(go: () => void, signal: AbortSignal): void;
+  /** Takes back a request not yet begun to be written: the server never sees it. False if it cannot. */
+  withdraw?(id: RequestId): boolean;
   /** Cancels a request by ending its own exchange (an HTTP POST, as 2026-07-28 wants); false if it cannot. */
   abortRequest?(id: RequestId): boolean;
   /**

@@ -1,6 +1,7 @@
 /** A server started as a child process, spoken to over its stdin and stdout. */
 import type { StdioServerConfig } from "../../config/index.ts";
 import type { ChildProcess, ExitStatus } from "../../platform/types.ts";
+import type { RequestId } from "../../protocol/sdk.ts";
 import { StreamTransport } from "../../transport/stream-transport.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { ConnectionTarget, LinkHost, ServerLink } from "./link.ts";
@@ -12,7 +13,10 @@ import { Redactor } from "../../address/redact.ts";
 const GRACE_MS = 2_000;
 /** How long a failure waits for an exited child's last stderr lines to be read. */
 const STDERR_REPORT_MS = 500;
-/** Past this many bytes waiting to be written to a server, host.sendGate is held. */
+/**
+ * Past this many bytes waiting to be written to a server, tool calls wait their turn (issue 38:
+ * on every path, not only stdio serving), and host.sendGate, if any, is held.
+ */
 const SERVER_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export class StdioLink implements ServerLink {
@@ -45,7 +49,7 @@ export class StdioLink implements ServerLink {
     this.transport = new StreamTransport(child.stdout, child.stdin, {
       maxMessageBytes: config.maxMessageBytes,
       readGate: host.readGate,
-      backlog: host.sendGate && { gate: host.sendGate, highWaterMark: SERVER_BACKLOG_BYTES },
+      backlog: { gate: host.sendGate, highWaterMark: SERVER_BACKLOG_BYTES },
       drainAfterClose: true,
     });
     child.exited.then((status) => this.#onExit(status));
@@ -79,6 +83,14 @@ export class StdioLink implements ServerLink {
 
   redact(text: string): string {
     return this.#redactor.redact(text);
+  }
+
+  whenRoom(go: () => void, signal: AbortSignal): void {
+    this.transport.writes.whenRoom(go, signal);
+  }
+
+  withdraw(id: RequestId): boolean {
+    return this.transport.writes.withdraw(id);
   }
 
   /** A child that exited has usually said why on stderr: its last lines are read first. */

@@ -1,8 +1,9 @@
 /**
  * The workbench over HTTP as one web-standard handler, `(Request) => Promise<Response>`: the
  * endpoint `/mcp` for both revisions. A request is authenticated first (the Authenticate hook),
- * then bounded (a POST's media type, its body's size and time, see body-reads.ts; then requests in
- * flight per client, live sessions), then given to a 2025
+ * then bounded (a POST's media type, its body's size and time, see body-reads.ts, and the bytes
+ * of its client's bodies being answered, body-budget.ts; then requests in flight per client, live
+ * sessions), then given to a 2025
  * session (legacy-sessions.ts) or, when it stands alone in 2026-07-28, to the client's hub
  * (modern-hubs.ts). Idle sessions and hubs end after `idleMs`.
  */
@@ -11,6 +12,7 @@ import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/
 import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
 import { ModernHubs } from "./modern-hubs.ts";
 import { BodyReads, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODIES_READING } from "./body-reads.ts";
+import { BODY_WAIT_MS, BodyBudget, SMALL_BODY_BYTES } from "./body-budget.ts";
 import { INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 import { parseScope, scoped } from "../access/scope.ts";
 
@@ -35,6 +37,8 @@ export interface HttpEndpointOptions {
   maxBodiesReading?: number;
   /** The toolboxes configured now: a path scope naming another is answered 404. */
   toolboxes?: () => readonly string[];
+  /** Bytes of one client's request bodies being answered; past it, bodies wait (default 16 MiB, body-budget.ts). */
+  maxBodyBytesInFlight?: number;
   /** A request that failed in the workbench (its client gets a plain 500). */
   onError?: (error: Error) => void;
 }
@@ -71,6 +75,7 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxInFlight = options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
   const bodies = new BodyReads(options.maxBodiesReading ?? DEFAULT_MAX_BODIES_READING, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+  const budget = new BodyBudget(options.maxBodyBytesInFlight);
   const legacy = new LegacySessions(options.open);
   const modern = new ModernHubs(options.open);
   const inFlight = new Map<string, number>();
@@ -100,28 +105,45 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
     const missing = scope === undefined ? [] : scope.filter((name) => who.toolboxes === "*" || !who.toolboxes.includes(name) || !(options.toolboxes?.() ?? [name]).includes(name));
     if (missing.length > 0) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: toolbox ${JSON.stringify(missing[0].slice(0, 200))} is not in the configuration`);
     let body: unknown;
+    // What the request's body holds (body-budget.ts), given back once the answer is sent.
+    let bodyHeld: (() => void) | undefined;
     if (request.method === "POST") {
       // What a web page can send without a preflight (text/plain, forms) is never a request: 415, as the 2025 transport answers.
       if (!isJson(request.headers.get("content-type"))) {
         return jsonRpcError(415, TRANSPORT_ERROR, "Unsupported Media Type: Content-Type must be application/json");
       }
       // Read before it counts as in flight: a connection that stalls its body holds no call slot.
+      // Held at its declared length (else the most a body may have) before it is read: past the
+      // client's bound it waits its turn, unread. A small body never waits: bodies that stall can
+      // then hold up only the client's large ones, never lock it out (without tokens every local
+      // process is the one client "local").
+      const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+      const reserved = declared >= 0 && declared <= SMALL_BODY_BYTES
+        ? budget.hold(who.name, declared)
+        : await budget.enter(who.name, declared >= 0 && declared <= maxBody ? declared : maxBody, request.signal);
+      if (!reserved) return tooManyBytes(who);
       let text: string | Response;
       try {
         text = await bodies.read(request, who.name, maxBody);
       } catch (error) {
+        reserved();
         return failed(error);
       }
-      if (text instanceof Response) return text;
+      if (text instanceof Response) return (reserved(), text);
+      // Held at its real length from here, until the answer is sent.
+      bodyHeld = budget.hold(who.name, text.length);
+      reserved();
       try {
         body = JSON.parse(text);
       } catch {
+        bodyHeld();
         // Not the parser's message: it may quote the body, and a body may hold secrets.
         return jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON");
       }
     }
     const held = inFlight.get(who.name) ?? 0;
     if (held >= maxInFlight) {
+      bodyHeld?.();
       return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the most allowed: wait for an answer`, {
         "Retry-After": "1",
       });
@@ -131,6 +153,7 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
     let call = request.method === "POST";
     if (call) posts++;
     const release = (live?: { inFlight: number }) => () => {
+      bodyHeld?.();
       const left = (inFlight.get(who.name) ?? 1) - 1;
       if (left > 0) inFlight.set(who.name, left);
       else inFlight.delete(who.name);
@@ -207,6 +230,12 @@ function scopeOfPath(path: string): string[] | undefined | null {
     return null;
   }
   return text.includes("/") ? null : parseScope(text) ?? null;
+}
+
+function tooManyBytes(who: ClientIdentity): Response {
+  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: client ${JSON.stringify(who.name)} has the most bytes of requests in flight and waiting (for up to ${BODY_WAIT_MS / 1000} s): retry once an answer came`, {
+    "Retry-After": "1",
+  });
 }
 
 function tooManySessions(max: number): Response {

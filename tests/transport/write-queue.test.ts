@@ -1,0 +1,80 @@
+/**
+ * The write queue's turns and withdrawals (issue 38): past the bound, senders wait in order and
+ * hold the gate; one that gives up leaves the line; a request still queued is taken back whole,
+ * and one whose writing has begun is not.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { FlowGate } from "../../src/transport/flow-gate.ts";
+import { WriteQueue } from "../../src/transport/write-queue.ts";
+
+/** A peer that takes each write only when told to. */
+function slowPeer() {
+  const written: number[] = [];
+  const waiting: (() => void)[] = [];
+  const writable = new WritableStream<Uint8Array>({
+    write: (chunk) => new Promise<void>((resolve) => waiting.push(() => (written.push(chunk.length), resolve()))),
+  });
+  return {
+    writer: writable.getWriter(),
+    written,
+    /** Lets the peer take the write under way, and waits for the queue to go on. */
+    async take() {
+      for (let i = 0; i < 20 && waiting.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+      waiting.shift()?.();
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+    },
+  };
+}
+
+const bytes = (n: number) => new Uint8Array(n);
+
+test("write queue: past the bound, senders wait their turn in order and hold the gate; one that gives up leaves the line", async () => {
+  const peer = slowPeer();
+  const gate = new FlowGate();
+  const queue = new WriteQueue(peer.writer, { backlog: { gate, highWaterMark: 100_000 }, written: () => {}, failed: () => {} });
+  const turns: string[] = [];
+  const send = (name: string, size: number) => () => {
+    turns.push(name);
+    queue.push([bytes(size)], undefined, 0, name);
+    void queue.flush();
+  };
+  const never = new AbortController().signal;
+  queue.whenRoom(send("a", 150_000), never);
+  assert.deepEqual(turns, ["a"], "under the bound: at once");
+  const gaveUp = new AbortController();
+  queue.whenRoom(send("b", 150_000), never);
+  queue.whenRoom(send("c", 150_000), gaveUp.signal);
+  queue.whenRoom(send("d", 150_000), never);
+  assert.deepEqual(turns, ["a"]);
+  assert.equal(gate.held, true, "waiting senders hold the gate");
+  gaveUp.abort();
+  await peer.take();
+  assert.deepEqual(turns, ["a", "b"], "one turn at a time, in order; c left the line");
+  assert.equal(queue.bytes, 150_000);
+  await peer.take();
+  assert.deepEqual(turns, ["a", "b", "d"]);
+  await peer.take();
+  assert.equal(queue.bytes, 0);
+  assert.equal(gate.held, false);
+});
+
+test("write queue: a request still queued is withdrawn whole; one being written is not", async () => {
+  const peer = slowPeer();
+  const gate = new FlowGate();
+  const queue = new WriteQueue(peer.writer, { backlog: { gate, highWaterMark: 100_000 }, written: () => {}, failed: () => {} });
+  const newline = new Uint8Array([10]);
+  queue.push([bytes(80_000), newline], undefined, 0, "x");
+  void queue.flush();
+  queue.push([bytes(80_000), newline], undefined, 0, "y");
+  assert.equal(gate.held, true);
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  assert.equal(queue.withdraw("x"), false, "x's writing has begun");
+  assert.equal(queue.withdraw("y"), true);
+  assert.equal(queue.withdraw("y"), false, "already gone");
+  assert.equal(queue.bytes, 80_001);
+  await peer.take();
+  await peer.take();
+  assert.deepEqual(peer.written, [80_000, 1], "x written whole, nothing of y");
+  assert.equal(gate.held, false);
+});
