@@ -12,7 +12,7 @@ import {
   StreamableHTTPError,
 } from "../../protocol/sdk-remote.ts";
 import { MessageRefused, SessionExpired } from "./link-errors.ts";
-import { requestTarget } from "../../address/request-target.ts";
+import { configuredCredentials, requestTarget } from "../../address/request-target.ts";
 import type { RemoteServerConfig } from "../../config/index.ts";
 import type { ServerLink } from "./link.ts";
 import { messageOf } from "../../protocol/errors.ts";
@@ -84,8 +84,25 @@ export class HttpLink implements ServerLink, Transport {
     this.#inner.setProtocolVersion?.(version);
   }
 
-  start(): Promise<void> {
-    return this.#inner.start();
+  async start(): Promise<void> {
+    try {
+      await this.#inner.start();
+    } catch (error) {
+      const refused = this.#refusal(error);
+      throw refused ? new MessageRefused(refused, { cause: error }) : error;
+    }
+  }
+
+  /**
+   * A 401 or 403 to credentials the configuration sends (headers.Authorization, a url's user and
+   * password) in words: such a server is never sent down the OAuth path, so the token is the fault.
+   */
+  #refusal(error: unknown): string | undefined {
+    const credentials = configuredCredentials(this.#options.config);
+    const code = (error as { code?: unknown } | null)?.code;
+    if (credentials === undefined || (code !== 401 && code !== 403)) return undefined;
+    if (!(error instanceof StreamableHTTPError) && (error as Error).name !== "SseError" && (error as Error).constructor?.name !== "SseError") return undefined;
+    return `the server refused ${credentials} (HTTP ${code})`;
   }
 
   /**
@@ -120,6 +137,8 @@ export class HttpLink implements ServerLink, Transport {
         this.#lose(this.redact(`cannot reach the server at ${displayUrl(this.#url.href)}: ${messageOf(error)}`));
         throw error;
       }
+      const refused = this.#refusal(error);
+      if (refused) throw new MessageRefused(refused, { cause: error });
       if (answer) return this.#answer(message, answer, error);
       throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
     }
@@ -215,6 +234,8 @@ export class HttpLink implements ServerLink, Transport {
   #onError(error: Error): void {
     // The SDK reports the end of a POST we cut ourselves (a cancelled 2026-07-28 request): not news.
     if (ABORTED.has(error) || (error.cause instanceof Error && ABORTED.has(error.cause))) return;
+    const refused = this.#refusal(error);
+    if (refused) return this.#lose(refused);
     const text = this.redact(messageOf(error));
     this.#options.log(text);
     const broken = text.startsWith("SSE stream disconnected") || error.name === "SseError" ||
