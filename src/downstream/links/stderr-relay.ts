@@ -89,6 +89,11 @@ export class StderrTail {
     return last === "" ? reason : `${reason}; its stderr ended with: ${last}`;
   }
 
+  /** The words in the kept lines that look like environment variables (`GITHUB_TOKEN`, `API_KEY`). */
+  variables(): string[] {
+    return this.#lines.flatMap((line) => line.text.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{3,}\b/g) ?? []);
+  }
+
   #parts(): { first?: string; last: string } {
     const lines = this.#lines;
     // A launcher's failure is the whole story: what follows it is its hints and log paths.
