@@ -77,7 +77,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       detached: !isWindows,
     });
   } catch (error) {
-    throw spawnError(command, error, childPath(options.env));
+    throw spawnError(command, error, childPath(options.env), isDirectory);
   }
   // A child and reads of its pipes would keep us alive until they end, even after the child is
   // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
@@ -239,4 +239,13 @@ export const platform: Platform = {
 function childPath(env: Record<string, string>): string | undefined {
   const key = Object.keys(env).find((name) => name === "PATH" || (isWindows && name.toUpperCase() === "PATH"));
   return key === undefined ? undefined : env[key];
+}
+
+/** Asked only when a spawn failed: node:fs is not loaded at start (see fsp). */
+function isDirectory(path: string): boolean {
+  try {
+    return (require("node:fs") as typeof import("node:fs")).statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

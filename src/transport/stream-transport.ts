@@ -21,6 +21,9 @@ export type { StreamTransportOptions };
  * A message from the peer that was not delivered. `tooDeep` marks one nested deeper than any
  * parser here can walk: from a server, that means the connection cannot be trusted any more.
  */
+/** How a line that is not JSON is reported (onerror), followed by its start, quoted. */
+export const NOT_JSON = "Ignored a line that is not JSON: ";
+
 export class RefusedMessage extends Error {
   constructor(message: string, readonly tooDeep: boolean) {
     super(message);
@@ -182,7 +185,7 @@ export class StreamTransport implements Transport {
     try {
       value = JSON.parse(this.#decoder.decode(bytes));
     } catch {
-      this.#reportError(`Ignored a line that is not JSON: ${this.#describe(bytes)}`);
+      this.#reportError(`${NOT_JSON}${this.#describe(bytes)}`);
       if (this.#answerInvalid) this.#answer({ id: null, code: PARSE_ERROR, message: "Parse error: the line is not valid JSON" });
       return false;
     }
