@@ -218,7 +218,8 @@ export const platform: Platform = {
   createFile,
   appendPrivateFile,
   stderrIsTerminal: () => process.stderr.isTTY === true,
-  stdinIsTerminal: () => process.stdin.isTTY === true,
+  // Not process.stdin: making it would start a reader of fd 0 beside ours.
+  stdinIsTerminal: () => (require("node:tty") as typeof import("node:tty")).isatty(0),
   selfCommand,
   spawn,
   // process.on never throws for a signal name: one the OS lacks is simply never emitted.
