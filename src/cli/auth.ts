@@ -1,6 +1,6 @@
 /**
  * `mcp-workbench auth TOOLBOX SERVER`: the OAuth login of one remote server, in a terminal: the
- * authorization URL is printed and opened in the browser (see remote/login.ts for the flow).
+ * authorization URL is printed and opened in the browser (see auth/login.ts for the flow).
  */
 import type { Platform } from "../platform/types.ts";
 import { isRemote } from "../config/index.ts";
