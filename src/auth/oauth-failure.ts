@@ -15,6 +15,11 @@ export class NoLoginNeeded extends Error {
 
 /** The reason of a failed login, never a raw dump: the first line, or what the dump means. */
 export function oauthFailureText(error: unknown): string {
+  return dumpMeaning(error) ?? firstLine(messageOf(error));
+}
+
+/** What an SDK dump means (a schema's issues, a parser's complaint), or undefined for any other error. */
+export function dumpMeaning(error: unknown): string | undefined {
   const text = messageOf(error);
   const status = /^HTTP (\d{3})\b/.exec(text)?.[1];
   if (/Invalid OAuth error response|Raw body:/.test(text)) {
@@ -26,7 +31,11 @@ export function oauthFailureText(error: unknown): string {
   if (/^\s*\[\s*\{[\s\S]*"(expected|code)"/.test(text)) {
     return "the server's OAuth metadata is not valid (it lacks or misspells required fields): it does not seem to offer an OAuth login";
   }
-  // Anything else keeps its own words, one line of them at most 300 characters.
+  return undefined;
+}
+
+/** Anything else keeps its own words, one line of them at most 300 characters. */
+function firstLine(text: string): string {
   const line = text.split("\n", 1)[0];
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -5,10 +5,13 @@
  * output; the workbench's own 401 without serve.oauth names no resource metadata.
  */
 import { after, before, test } from "node:test";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import assert from "node:assert/strict";
 import { type HttpWorkbench, startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { runCli } from "../helpers/cli.ts";
 import { fx, openToolbox } from "../helpers/toolbox.ts";
+import { startHttpFixture } from "../helpers/http-fixture.ts";
 import { removeTempDirs, tempDir, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 
 const TOKEN = "bob-token-31c9aa";
@@ -89,4 +92,41 @@ test("remote token: the workbench's own 401 without serve.oauth names no resourc
   const metadata = await fetch(new URL("/.well-known/oauth-protected-resource/mcp", guarded.url));
   assert.equal(metadata.status, 404);
   assert.match((await metadata.json()).error_description, /send 'Authorization: Bearer <token>'/);
+});
+
+test("remote token: a server whose 401 leads to HTML pages gets one plain line in check and auth, no parser output", async () => {
+  const html: Server = createServer((request, response) => {
+    const page = "<!doctype html><html><body>Sign in</body></html>";
+    const refused = request.url?.startsWith("/mcp") === true;
+    response.writeHead(refused ? 401 : 200, { "content-type": "text/html", ...(refused && { "www-authenticate": 'Bearer realm="x"' }) });
+    response.end(page);
+  });
+  await new Promise<void>((resolve) => html.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(html.address() as AddressInfo).port}/mcp`;
+    const path = writeConfig(tempDir(), { toolboxes: { rem: { description: "r", mcpServers: { html: { url } } } } });
+    const check = await runCli(["check", "--config", path]);
+    assert.match(check.stdout, /error: the server answered an OAuth request with something that is not JSON \(an HTML page\?\)/);
+    const auth = await runCli(["auth", "rem", "html", "--no-browser", "--config", path]);
+    assert.equal(auth.code, 1);
+    assert.match(auth.stderr, /not JSON \(an HTML page\?\): it does not seem to offer an OAuth login/);
+    for (const said of [check.stdout + check.stderr, auth.stderr]) assert.doesNotMatch(said, /JSON Parse error|Unexpected token|Unrecognized token|<!doctype/i);
+  } finally {
+    html.closeAllConnections();
+    await new Promise((resolve) => html.close(resolve));
+  }
+});
+
+test("remote token: over SSE too, a refused configured token is said as such, with no OAuth login attempted", async () => {
+  const fixture = await startHttpFixture({ FIXTURE_OAUTH: "1" });
+  try {
+    const path = writeConfig(tempDir(), {
+      toolboxes: { rem: { description: "r", mcpServers: { sse: { type: "sse", url: fixture.url("/sse"), headers: { Authorization: "Bearer nope" } } } } },
+    });
+    const check = await runCli(["check", "--config", path]);
+    assert.match(check.stdout, /error: the server refused the token in headers\.Authorization \(HTTP 401\)/);
+    assert.doesNotMatch(check.stdout, /login required/);
+  } finally {
+    await fixture.stop();
+  }
 });
