@@ -52,8 +52,10 @@ export async function explainStartFailure(
   // Why the link was lost (a remote server out of reach) says more than the SDK's error.
   const lost = timedOut || answered ? undefined : linkLost;
   const said = ended ? `${ended} during initialization` : link.redact(lost ?? messageOf(error));
-  // A usage line or a banner on stdout, where only MCP messages may go: the server is not speaking MCP there.
-  const reason = notJson === undefined ? said : `${said}; it wrote on stdout, where only MCP messages may go: ${notJson} (does it need an argument to serve MCP over stdio?)`;
+  // A usage line or a banner on stdout, where only MCP messages may go: the clue of a server that never
+  // answers, or that exited saying nothing on stderr (a crash's own stderr says more).
+  const clue = notJson !== undefined && (timedOut || !(await link.saidAnything?.()));
+  const reason = !clue ? said : `${said}; it wrote on stdout, where only MCP messages may go: ${notJson} (does it need an argument to serve MCP over stdio?)`;
   // MCP clients hide our stderr: what the server said last goes into the message itself.
   return await link.explain?.(reason) ?? reason;
 }

@@ -80,6 +80,10 @@ export class EraLink implements ServerLink {
     return this.#inner.explain?.(reason) ?? Promise.resolve(reason);
   }
 
+  saidAnything(): Promise<boolean> {
+    return this.#inner.saidAnything?.() ?? Promise.resolve(false);
+  }
+
   askedFor(id: RequestId): RequestId | undefined {
     return this.#modern?.askedFor(id) ?? this.#inner.askedFor?.(id);
   }
