@@ -109,7 +109,7 @@ test("call in a terminal: a tool that needs approval is asked y/N on the termina
     return runToEnd("/usr/bin/script", ["-qec", [command, ...args].map(quoted).join(" "), "/dev/null"], { env: workbenchEnv(), input: answer, timeoutMs: 30_000 });
   };
   const declined = await inTerminal("n\n");
-  assert.match(declined.stdout, /Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\)\?/);
+  assert.match(declined.stdout, /Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\) with these arguments/);
   assert.match(declined.stdout, /Allow this call\? \[y\/N\]/);
   assert.match(declined.stdout, /the user declined the call/);
   assert.deepEqual(callsReached(dir).map((c) => c.tool), []);
