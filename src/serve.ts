@@ -80,6 +80,8 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
     onInitialized: () => platform.startupDone(),
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
+  // Started by hand in a terminal: what it waits for, and what to run instead.
+  if (platform.stdinIsTerminal()) say(startedByHand(path));
   const reason = await serving.stopped;
   clearInterval(parentWatch);
   log.flush();
@@ -88,6 +90,14 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   await pool.closeAll();
   await serving.finish();
   return 0;
+}
+
+/** The line for a person who started the workbench in a terminal, where an MCP client should be. */
+export function startedByHand(path: string): string {
+  const config = /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+  return `${NAME}: This is an MCP server: it waits for an MCP client on stdin, not for typing. ` +
+    `To try it, run '${NAME} check --config ${config}' or '${NAME} tools <toolbox> --config ${config}'; ` +
+    `to use it, add it to your MCP client ('${NAME} init' prints the block). Ctrl-C stops it`;
 }
 
 /**

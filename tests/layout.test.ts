@@ -2,7 +2,7 @@
  * The house by the proxy's two sides, held to its plan: the folders of src/ in one order written
  * down here, from the composition root down to the platform. An import may point down that order
  * or within its own folder, never back up; no two files import each other, however far round;
- * every file opens with a doc comment; no file is over 300 lines; and the README's architecture section names every folder.
+ * every file opens with a doc comment; no file is over 300 lines; the README's architecture section names every folder; and every path the README and docs name exists.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -118,4 +118,26 @@ test("layout: the README's architecture section names every folder", () => {
   assert.ok(readme.includes("## Architecture"), "README.md has an Architecture section");
   const missing = ORDER.filter((unit) => !unit.endsWith(".ts") && !section.includes(`${unit}/`));
   assert.deepEqual(missing, []);
+});
+
+test("layout: every path of the repository the README and docs/ name exists (a moved file is not left named)", () => {
+  const documents = ["README.md", ...readdirSync(`${repoRoot}/docs`).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+  const stale: string[] = [];
+  for (const document of documents) {
+    const text = readFileSync(`${repoRoot}/${document}`, "utf8");
+    // `src/x/`, `tests/e2e/y.test.ts`, `scripts/bench.ts`, and src-relative `tools/tool-call.ts` in code spans.
+    for (const [, path] of text.matchAll(/`((?:src|tests|scripts|packaging|examples)\/[^`\s*]*|[a-z-]+(?:\/[a-z0-9-]+)*\/[a-z0-9-]+\.ts)`/g)) {
+      const plain = path.replace(/\/$/, "");
+      const found = [plain, `src/${plain}`].some((candidate) => {
+        try {
+          statSync(`${repoRoot}/${candidate}`);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      if (!found) stale.push(`${document}: ${path}`);
+    }
+  }
+  assert.deepEqual(stale, []);
 });

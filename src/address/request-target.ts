@@ -12,6 +12,22 @@ export function requestTarget(config: RemoteServerConfig): { url: URL; headers: 
   if (written.username === "" && written.password === "") return { url, headers: config.headers };
   const credentials = `${decodeURIComponent(written.username)}:${decodeURIComponent(written.password)}`;
   const basic = btoa(String.fromCharCode(...new TextEncoder().encode(credentials)));
-  const given = Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+  const given = authorizationKey(config) !== undefined;
   return { url, headers: given ? config.headers : { Authorization: `Basic ${basic}`, ...config.headers }, basic };
+}
+
+/** The key of `headers` that holds an Authorization header, as written (`Authorization`, `authorization`…). */
+export function authorizationKey(config: RemoteServerConfig): string | undefined {
+  return Object.keys(config.headers).find((name) => name.toLowerCase() === "authorization");
+}
+
+/**
+ * Where the credentials the configuration sends come from, in words, or undefined: a server given
+ * them is never sent down the OAuth path, and its 401 says which credentials it refused.
+ */
+export function configuredCredentials(config: RemoteServerConfig): string | undefined {
+  const key = authorizationKey(config);
+  if (key !== undefined) return `the token in headers.${key}`;
+  const written = new URL(config.url);
+  return written.username === "" && written.password === "" ? undefined : "the user and password in the url";
 }

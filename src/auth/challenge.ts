@@ -13,6 +13,8 @@ import { requestTarget } from "../address/request-target.ts";
 export interface Challenge {
   resourceMetadataUrl?: URL;
   scope?: string;
+  /** The server answered initialize and tools/list without a token: it needs no login. */
+  open?: true;
 }
 
 /** Never fails: a server that answers otherwise (or not at all) leaves discovery to its defaults. */
@@ -44,7 +46,8 @@ export async function challengeOf(config: RemoteServerConfig, fetchFn: typeof fe
     try {
       await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders);
       const list = await post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, sessionHeaders);
-      return list.status === 401 || list.status === 403 ? paramsOf(list) : {};
+      if (list.status === 401 || list.status === 403) return paramsOf(list);
+      return list.ok ? { open: true } : {};
     } finally {
       if (session) {
         await fetchFn(url, { method: "DELETE", headers: { ...headers, ...sessionHeaders }, signal })

@@ -12,6 +12,7 @@ import type { AuthStore } from "./auth-store.ts";
 import { serverUrlOf } from "../address/server-url.ts";
 import { joinScopes, WorkbenchOAuthProvider } from "./oauth-provider.ts";
 import { challengeOf } from "./challenge.ts";
+import { NoLoginNeeded, oauthFailureText } from "./oauth-failure.ts";
 
 /** How long a login waits for the browser to come back. */
 export const LOGIN_WAIT_MS = 5 * 60_000;
@@ -42,6 +43,7 @@ export async function logIn(options: LoginOptions): Promise<string> {
   try {
     // What the server's refusal names: where its metadata is, and the scope it wants.
     const challenge = await challengeOf(config);
+    if (challenge.open) throw new NoLoginNeeded();
     const scope = joinScopes(options.scope, challenge.scope, config.oauth?.scopes?.join(" "));
     const { resourceMetadataUrl } = challenge;
     let shown: Promise<void> | undefined;
@@ -56,18 +58,23 @@ export async function logIn(options: LoginOptions): Promise<string> {
         onAuthorizationUrl: (url) => void (shown = Promise.resolve(options.onAuthorizationUrl(url))),
       },
     });
-    const started = await auth(provider, { serverUrl, scope, resourceMetadataUrl });
+    const started = await auth(provider, { serverUrl, scope, resourceMetadataUrl }).catch(plainly);
     if (started === "REDIRECT") {
       await shown;
       const { code, state } = await callback.result(options.waitMs ?? LOGIN_WAIT_MS, options.signal);
       if (state !== provider.state()) throw new Error("the redirect came back with another state (not from this login)");
-      const finished = await auth(provider, { serverUrl, scope, resourceMetadataUrl, authorizationCode: code });
+      const finished = await auth(provider, { serverUrl, scope, resourceMetadataUrl, authorizationCode: code }).catch(plainly);
       if (finished !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
     }
     return await provider.path();
   } finally {
     await loopback.close().catch(() => {});
   }
+}
+
+/** The SDK's error, said plainly (no schema or parser dump). */
+function plainly(error: unknown): never {
+  throw new Error(oauthFailureText(error), { cause: error });
 }
 
 /** The loopback port of a stored redirect URL, to listen on it again. */

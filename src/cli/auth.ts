@@ -1,6 +1,6 @@
 /**
  * `mcp-workbench auth TOOLBOX SERVER`: the OAuth login of one remote server, in a terminal: the
- * authorization URL is printed and opened in the browser (see remote/login.ts for the flow).
+ * authorization URL is printed and opened in the browser (see auth/login.ts for the flow).
  */
 import type { Platform } from "../platform/types.ts";
 import { isRemote } from "../config/index.ts";
@@ -13,6 +13,8 @@ import { AuthStore, authDir } from "../auth/auth-store.ts";
 import { Redactor } from "../address/redact.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import { logIn } from "../auth/login.ts";
+import { NoLoginNeeded } from "../auth/oauth-failure.ts";
+import { configuredCredentials } from "../address/request-target.ts";
 
 export async function runAuth(platform: Platform, args: SubcommandArgs): Promise<number> {
   const say = (text: string) => sayError(platform, text);
@@ -35,6 +37,11 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
     say(`Server '${server}' in toolbox '${toolbox}' is started as a command: only servers with a url log in`);
     return EXIT_USAGE;
   }
+  const credentials = configuredCredentials(serverConfig);
+  if (credentials !== undefined) {
+    say(`Server '${server}' in toolbox '${toolbox}' needs no OAuth login: the workbench sends ${credentials}. To change the token, edit that header; 'mcp-workbench check' shows whether the server accepts it`);
+    return EXIT_USAGE;
+  }
   const redactor = Redactor.forServer(serverConfig);
   const machine = clientCredentialsOf(serverConfig, loaded.path, platform.readTextFile);
   if (machine) return await checkClientCredentials(platform, machine, { toolbox, server, serverConfig, redactor });
@@ -54,6 +61,10 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
     platform.writeStderr(`Logged in to server '${server}' in toolbox '${toolbox}'; saved in ${saved}\n`);
     return 0;
   } catch (error) {
+    if (error instanceof NoLoginNeeded) {
+      platform.writeStderr(`Server '${server}' in toolbox '${toolbox}' needs no login: it answered initialize and tools/list without a token\n`);
+      return 0;
+    }
     say(`Login to server '${server}' in toolbox '${toolbox}' failed: ${redactor.redact(messageOf(error))}`);
     return 1;
   }

@@ -41,7 +41,9 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     }
     // The command is a session of its own in the audit log.
     const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => sayError(platform, text) });
-    const ctx = { config, registry, signal: new AbortController().signal, sessionId: crypto.randomUUID(), audit };
+    // In a terminal (and with ARGS not read from stdin) the user is asked, y/N; elsewhere the call is refused.
+    const askUser = platform.stdinIsTerminal() && given !== "-" ? (question: string) => askInTerminal(platform, question) : undefined;
+    const ctx = { config, registry, signal: new AbortController().signal, sessionId: crypto.randomUUID(), audit, askUser };
     const outcome = await callTool({ toolbox, server, name: tool }, parsed, ctx);
     await audit?.flushed();
     if (!outcome.ok) {
@@ -86,6 +88,27 @@ async function readArguments(platform: Platform, given: string | undefined): Pro
     return `Invalid ARGS: expected a JSON object, e.g. '{"path": "/tmp"}'`;
   }
   return value as Record<string, unknown>;
+}
+
+/** Longest answer line read: "y" is enough, a paste of a page is not an answer. */
+const MAX_ANSWER_BYTES = 1_024;
+
+/** The question on stderr, the answer from stdin: only "y" or "yes" approves (an end of input declines). */
+async function askInTerminal(platform: Platform, question: string): Promise<boolean> {
+  platform.writeStderr(`${question}\nAllow this call? [y/N] `);
+  const reader = platform.stdin.getReader();
+  const decoder = new TextDecoder();
+  let line = "";
+  try {
+    while (!line.includes("\n") && line.length < MAX_ANSWER_BYTES) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      line += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return /^\s*y(es)?\s*$/i.test(line.split("\n")[0]);
 }
 
 /** Text content as it is, anything else as one line of JSON. */

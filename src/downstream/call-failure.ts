@@ -44,14 +44,18 @@ export async function explainFailure(error: unknown, { callTimeoutMs, maxCallTim
 export async function explainStartFailure(
   error: unknown,
   link: ServerLink,
-  { timedOut, linkLost }: { timedOut: boolean; linkLost?: string },
+  { timedOut, linkLost, notJson }: { timedOut: boolean; linkLost?: string; notJson?: string },
 ): Promise<string> {
   // The server's own error answer (an unsupported protocol version) is the reason, even if it exited after it.
   const answered = isServerAnswer(error);
   const ended = timedOut || answered ? undefined : await link.endedWithin(EXIT_REPORT_MS);
   // Why the link was lost (a remote server out of reach) says more than the SDK's error.
   const lost = timedOut || answered ? undefined : linkLost;
-  const reason = ended ? `${ended} during initialization` : link.redact(lost ?? messageOf(error));
+  const said = ended ? `${ended} during initialization` : link.redact(lost ?? messageOf(error));
+  // A usage line or a banner on stdout, where only MCP messages may go: the clue of a server that never
+  // answers, or that exited saying nothing on stderr (a crash's own stderr says more).
+  const clue = notJson !== undefined && (timedOut || !(await link.saidAnything?.()));
+  const reason = !clue ? said : `${said}; it wrote on stdout, where only MCP messages may go: ${notJson} (does it need an argument to serve MCP over stdio?)`;
   // MCP clients hide our stderr: what the server said last goes into the message itself.
   return await link.explain?.(reason) ?? reason;
 }

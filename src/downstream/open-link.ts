@@ -7,6 +7,7 @@ import { isRemote } from "../config/index.ts";
 import { EraLink } from "./era/era-link.ts";
 import type { ConnectionTarget, ServerLink } from "./links/link.ts";
 import { StdioLink } from "./links/stdio-link.ts";
+import { configuredCredentials } from "../address/request-target.ts";
 import type { ConnectionHost } from "./session-options.ts";
 
 /** A child is spawned at once (and may throw); a remote server's link is made when first asked for. */
@@ -23,7 +24,8 @@ export function openLinks(target: ConnectionTarget, host: ConnectionHost): () =>
   // The SDK's HTTP code loads with the first remote server, not at start-up.
   return async () => {
     const { HttpLink } = await import("./links/http-link.ts");
-    const authProvider = host.auth?.provider({ ...target, config });
+    // Credentials in the configuration are the login: such a server never goes down the OAuth path.
+    const authProvider = configuredCredentials(config) === undefined ? host.auth?.provider({ ...target, config }) : undefined;
     return era(new HttpLink({ config, authProvider, log, readGate: host.readGate }));
   };
 }

@@ -8,7 +8,7 @@ import { NAME, VERSION } from "../protocol/version.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { MODERN_VERSION } from "../protocol/wire.ts";
 import { lazySchemaValidator } from "../protocol/schema-validator.ts";
-import { RefusedMessage } from "../transport/stream-transport.ts";
+import { NOT_JSON, RefusedMessage } from "../transport/stream-transport.ts";
 import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { EMPTY_LISTING, listServerListing, listTools, type ServerListing } from "./listing.ts";
 import { type CallInFlight, ToolCallLane } from "./call-lane.ts";
@@ -60,6 +60,8 @@ export class ServerSession {
   #watch?: ListingWatch;
   /** It initialized: closed before that, it has no work to finish and is not waited for. */
   #started = false;
+  /** The first line the server wrote on stdout that is not JSON (a usage line): the clue of a start that never answers. */
+  #notJson?: string;
 
   private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
@@ -93,7 +95,7 @@ export class ServerSession {
       await Promise.race([this.#initialize(connectTimeoutMs), timeout]);
       this.#started = true;
     } catch (error) {
-      const explained = await explainStartFailure(error, link, { timedOut, linkLost: this.#linkLost });
+      const explained = await explainStartFailure(error, link, { timedOut, linkLost: this.#linkLost, notJson: this.#notJson });
       await this.close({ graceful: false });
       const Failure = link instanceof EraLink && link.exitedDuringProbe ? ExitedDuringProbe : Error;
       throw new Failure(explained, { cause: error });
@@ -120,8 +122,10 @@ export class ServerSession {
       relay?.dispose();
       void client.close().catch(() => {});
     };
+    this.#notJson = undefined;
     link.transport.onerror = (error) => {
       this.#log(link.redact(error.message));
+      if (error.message.startsWith(NOT_JSON)) this.#notJson ??= link.redact(error.message.slice(NOT_JSON.length));
       if (error instanceof RefusedMessage && error.tooDeep) {
         this.#break(`server sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
       }

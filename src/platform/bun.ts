@@ -77,7 +77,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       detached: !isWindows,
     });
   } catch (error) {
-    throw spawnError(command, error, childPath(options.env));
+    throw spawnError(command, error, childPath(options.env), isDirectory);
   }
   // A child and reads of its pipes would keep us alive until they end, even after the child is
   // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
@@ -218,7 +218,8 @@ export const platform: Platform = {
   createFile,
   appendPrivateFile,
   stderrIsTerminal: () => process.stderr.isTTY === true,
-  stdinIsTerminal: () => process.stdin.isTTY === true,
+  // Not process.stdin: making it would start a reader of fd 0 beside ours.
+  stdinIsTerminal: () => (require("node:tty") as typeof import("node:tty")).isatty(0),
   selfCommand,
   spawn,
   // process.on never throws for a signal name: one the OS lacks is simply never emitted.
@@ -239,4 +240,13 @@ export const platform: Platform = {
 function childPath(env: Record<string, string>): string | undefined {
   const key = Object.keys(env).find((name) => name === "PATH" || (isWindows && name.toUpperCase() === "PATH"));
   return key === undefined ? undefined : env[key];
+}
+
+/** Asked only when a spawn failed: node:fs is not loaded at start (see fsp). */
+function isDirectory(path: string): boolean {
+  try {
+    return (require("node:fs") as typeof import("node:fs")).statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -52,7 +52,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
       detached: !isWindows,
     }).spawn();
   } catch (error) {
-    throw spawnError(command, error, childPath(options.env));
+    throw spawnError(command, error, childPath(options.env), isDirectory);
   }
   // A child and reads of its pipes would keep us alive until they end, even after the child is
   // killed if a grandchild holds its pipes: those who need the child await `exited` instead.
@@ -203,4 +203,13 @@ export const platform: Platform = {
 function childPath(env: Record<string, string>): string | undefined {
   const key = Object.keys(env).find((name) => name === "PATH" || (isWindows && name.toUpperCase() === "PATH"));
   return key === undefined ? undefined : env[key];
+}
+
+/** Asked only when a spawn failed. */
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }

@@ -101,7 +101,7 @@ export interface Platform extends LoginSupport {
   appendPrivateFile(path: string, text: string): Promise<void>;
   /** True when stderr is a terminal: someone is watching, so live progress may go there. */
   stderrIsTerminal(): boolean;
-  /** True when stdin is a terminal: someone can answer a question (approve asks before it records). */
+  /** True when stdin is a terminal: a person types there, not an MCP client (serving says so; approve and `call` ask). */
   stdinIsTerminal(): boolean;
   /** How to start this program again from anywhere: the executable's absolute path, plus the script when run from source. */
   selfCommand(): { command: string; args: string[] };

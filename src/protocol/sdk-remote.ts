@@ -6,7 +6,7 @@
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp.d.ts"
 export { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/sse.d.ts"
-export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+export { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth.d.ts"
 export {
   auth,

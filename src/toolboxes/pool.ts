@@ -12,7 +12,7 @@
  */
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { processSettingsKey, sharedConfig, sharingKey } from "../config/definition.ts";
-import { forClient, LOCAL_CLIENT_NAME, usesClient } from "../config/client-variable.ts";
+import { forClient, LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
@@ -207,10 +207,8 @@ export class ServerPool {
     // The list is the one made for what this connection declared: the cache keeps one per set.
     const declared = shared.connection && capabilityKey(shared.connection.declared);
     for (const { config } of configured) {
-      // A process started for one client lists what is that client's (its files, its resources):
-      // kept under the definition, it would be shown to another before its own process starts.
-      if (usesClient(config)) continue;
-      // A process of one client's own is kept for that client alone (see ListingCache).
+      // A process of one client's own (named for it with ${WORKBENCH_CLIENT} or not) lists what is
+      // that client's: it is kept for that client alone (see ListingCache), so its tool count shows.
       void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared, client ?? undefined).catch(() => {});
     }
   }

@@ -19,6 +19,9 @@ import { clip, discardRest, MESSAGE_TOO_LARGE, messageId, RefusedMessage, settle
 export type { StreamTransportOptions };
 export { RefusedMessage };
 
+/** How a line that is not JSON is reported (onerror), followed by its start, quoted. */
+export const NOT_JSON = "Ignored a line that is not JSON: ";
+
 /**
  * From this size a line is checked in its pieces and a response's result kept as its bytes (see
  * raw-json.ts); below it, parsing is cheaper than scanning in script and the copies are small.
@@ -179,7 +182,7 @@ export class StreamTransport implements Transport {
     try {
       value = JSON.parse(this.#decoder.decode(bytes));
     } catch {
-      this.#reportError(`Ignored a line that is not JSON: ${this.#describe(bytes)}`);
+      this.#reportError(`${NOT_JSON}${this.#describe(bytes)}`);
       if (this.#answerInvalid) this.#answer({ id: null, code: PARSE_ERROR, message: "Parse error: the line is not valid JSON" });
       return false;
     }

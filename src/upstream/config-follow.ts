@@ -37,8 +37,15 @@ export interface Following {
   stop(): void;
 }
 
-/** The keys read once, when serving starts. */
-const AT_NEXT_START = ["serve", "auditLog", "auditArguments"] as const;
+/**
+ * What is read once, when serving starts; the rest of `serve` (clients, oauth, origins) applies
+ * while serving over HTTP (upstream/http/serve-http.ts).
+ */
+const AT_NEXT_START: Record<string, (config: WorkbenchConfig) => unknown> = {
+  "serve.sessionIdleMinutes": (config) => config.serve?.sessionIdleMinutes,
+  auditLog: (config) => config.auditLog,
+  auditArguments: (config) => config.auditArguments,
+};
 
 export function followConfigFile(options: FollowOptions): Following {
   const { path, live, pool, say } = options;
@@ -51,8 +58,8 @@ export function followConfigFile(options: FollowOptions): Following {
     for (const error of live.replace(config)) say(`${NAME}: Applying the configuration failed in a session: ${error.message}`);
     const toolboxes = Object.keys(config.toolboxes).length;
     say(`${NAME}: applied the configuration from ${path}: ${toolboxes} toolbox(es), ${retired.length} server(s) stopping`);
-    // Read once at start: who may connect over HTTP, and the audit log. Said, never ignored silently.
-    const later = AT_NEXT_START.filter((key) => JSON.stringify(config[key]) !== JSON.stringify(started[key]));
+    // Read once at start: the HTTP idle time, and the audit log. Said, never ignored silently.
+    const later = Object.keys(AT_NEXT_START).filter((key) => JSON.stringify(AT_NEXT_START[key](config)) !== JSON.stringify(AT_NEXT_START[key](started)));
     if (later.length > 0) say(`${NAME}: ${later.map((key) => `'${key}'`).join(", ")} changed: applies at the next start, not while serving`);
     for (const shared of retired) void retire(shared, drainMs, say);
   };

@@ -1,7 +1,8 @@
 /**
  * The workbench's own environment, end to end: `${VAR}` in the configuration is read from it, an
  * unset one fails its server alone naming the variable (`check` exits 1), and a server gets only the
- * minimal set of it (HOME, LOGNAME, PATH, SHELL, TERM, USER) plus its own `env`.
+ * minimal set of it (HOME, LOGNAME, PATH, SHELL, TERM, USER, proxies, CAs, locale, temp) plus its
+ * own `env`; a server that fails naming a variable it was not given says how to pass it.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +10,7 @@ import { fx, okText, opened, openToolbox, useTool } from "../helpers/toolbox.ts"
 import { removeTempDirs, tempDir, textOf, withWorkbench, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
 import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { workbenchEnv } from "../helpers/runtime.ts";
 
 // The folders this file's tests made with tempDir() or spawnLog() go once they are done.
@@ -59,7 +61,15 @@ test("environment: check reports an unset ${VAR} as its server's failure and exi
   assert.match(done.stdout, /dev +good +stdio +ok/);
 });
 
-test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ours plus its own env; inheritEnv passes all but our tokens", async () => {
+test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM, USER, proxy, CA, locale and temp variables of ours plus its own env; inheritEnv passes all but our tokens", async () => {
+  const network = {
+    HTTPS_PROXY: "http://127.0.0.1:9",
+    no_proxy: "localhost,127.0.0.1",
+    NODE_EXTRA_CA_CERTS: "/etc/wb-test-ca.pem",
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+    TMPDIR: tmpdir(),
+  };
   const ours = {
     LOGNAME: "wb-logname",
     SHELL: "/bin/wb-shell",
@@ -68,6 +78,7 @@ test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ou
     WORKBENCH_TEST_SECRET: "hunter2",
     BOB_TOKEN: "bob-token-0123456789",
     REMOTE_KEY: "remote-key-0123456789",
+    ...network,
   };
   const config = {
     toolboxes: {
@@ -92,6 +103,7 @@ test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ou
       SHELL: "/bin/wb-shell",
       TERM: "wb-term",
       USER: "wb-user",
+      ...network,
       FIXTURE_LABEL: "P",
       GIVEN: "yes",
     });
@@ -101,6 +113,23 @@ test("environment: a server sees HOME, LOGNAME, PATH, SHELL, TERM and USER of ou
     // The workbench's own tokens: a serve client's, and a remote server's header.
     assert.deepEqual([inherited.BOB_TOKEN, inherited.REMOTE_KEY], [undefined, undefined]);
   }, ours);
+});
+
+test("environment: a server that fails naming a variable the workbench has but did not pass says which and how to pass it", async () => {
+  const server = { command: "sh", args: ["-c", 'echo "Error: WB_TEST_API_KEY is not set" >&2; exit 1'] };
+  const path = writeConfig(tempDir(), one(server));
+  const done = await runCli(["check", "--config", path], { env: { WB_TEST_API_KEY: "k-0123456789" } });
+  assert.equal(done.code, 1);
+  assert.ok(
+    done.stdout.includes(
+      `its stderr ended with: Error: WB_TEST_API_KEY is not set; it names 'WB_TEST_API_KEY', which the workbench has but does not pass to servers: ` +
+        `add "env": {"WB_TEST_API_KEY": "\${WB_TEST_API_KEY}"} to the server, or "inheritEnv": true`,
+    ),
+    done.stdout,
+  );
+  // Not set in the workbench either: nothing to pass, so no such hint.
+  const unset = await runCli(["check", "--config", path]);
+  assert.doesNotMatch(unset.stdout, /does not pass to servers/);
 });
 
 test("environment: a server that prints its own env values has them masked in _errors, use_tool errors, check and stderr", async () => {

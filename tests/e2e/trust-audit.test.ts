@@ -6,7 +6,9 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { runToEnd } from "../helpers/process.ts";
+import { workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { Client, ElicitRequestSchema } from "../helpers/sdk.ts";
 import { removeTempDirs, startWorkbench, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { errorText, eventually, okText, openToolbox, useTool } from "../helpers/toolbox.ts";
@@ -87,13 +89,33 @@ test("audit log: the call subcommand is a session of its own, arguments left out
   assert.equal(ran.code, 0, ran.stderr);
   const refused = await runCli(["call", "--config", configPath, "dev", "store", "delete_item", "{}"]);
   assert.equal(refused.code, 1, refused.stderr);
-  assert.match(refused.stderr, /needs the user's approval \("confirm": \["delete_item"\] on server 'store' of toolbox 'dev'\), and there is no client to ask \(the call subcommand asks no one\)/);
+  assert.match(refused.stderr, /needs the user's approval \("confirm": \["delete_item"\] on server 'store' of toolbox 'dev'\), and there is no client to ask \(the call subcommand asks only in a terminal\)/);
   const lines = auditLines(log);
   assert.deepEqual(lines.map((line) => [line.tool, line.outcome]), [["echo", "ok"], ["delete_item", "declined"]]);
   assert.deepEqual(Object.keys(lines[0]), KEYS, "no arguments without auditArguments");
   assert.notEqual(lines[0].session, lines[1].session, "each command is a session");
   assert.ok(!readFileSync(log, "utf8").includes(ARGUMENT_SECRET));
   assert.deepEqual(callsReached(dir).map((c) => c.tool), ["echo"]);
+});
+
+test("call in a terminal: a tool that needs approval is asked y/N on the terminal; y calls it, anything else declines", {
+  skip: existsSync("/usr/bin/script") ? false : "needs util-linux 'script' to give the command a terminal",
+}, async () => {
+  const dir = tempDir();
+  const configPath = writeConfig(dir, trustConfig(dir, ["delete_item"], {}));
+  const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const inTerminal = (answer: string) => {
+    const { command, args } = workbenchCommand(["call", "--config", configPath, "dev", "store", "delete_item", '{"id":"7"}']);
+    return runToEnd("/usr/bin/script", ["-qec", [command, ...args].map(quoted).join(" "), "/dev/null"], { env: workbenchEnv(), input: answer, timeoutMs: 30_000 });
+  };
+  const declined = await inTerminal("n\n");
+  assert.match(declined.stdout, /Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\) with these arguments/);
+  assert.match(declined.stdout, /Allow this call\? \[y\/N\]/);
+  assert.match(declined.stdout, /the user declined the call/);
+  assert.deepEqual(callsReached(dir).map((c) => c.tool), []);
+  const approved = await inTerminal("y\n");
+  assert.doesNotMatch(approved.stdout, /declined/);
+  assert.deepEqual(callsReached(dir).map((c) => c.tool), ["delete_item"]);
 });
 
 test("audit log: a log that cannot be written is reported once on stderr, and every call goes on", async () => {

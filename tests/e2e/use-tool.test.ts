@@ -137,6 +137,15 @@ test("use_tool: lookup errors name the missing toolbox, server or tool exactly",
     );
     // ...while the one it keeps works.
     assert.equal(okText(await useTool(session, "dev", "filtered", "echo", { text: "kept" })), "F: kept");
+    // The `server/name` form `tools` prints, given as the name: the name alone was meant (issue 41).
+    assert.equal(
+      errorText(await useTool(session, "dev", "fx", "fx/echo", { text: "x" })),
+      `Error executing tool: Tool 'fx/echo' not found in server 'fx' (toolbox 'dev'). Did you mean 'echo'? ("name" is the tool's own name, without its server)`,
+    );
+    assert.equal(
+      errorText(await useTool(session, "dev", "filtered", "fx/pid")),
+      `Error executing tool: Tool 'fx/pid' not found in server 'filtered' (toolbox 'dev'). Did you mean server 'fx' and name 'pid'? ("name" is the tool's own name, without its server)`,
+    );
   });
 });
 

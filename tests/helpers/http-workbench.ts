@@ -15,6 +15,8 @@ import { tempDir, writeConfig } from "./workbench.ts";
 export interface HttpWorkbench {
   /** http://127.0.0.1:PORT/mcp, from the line on stderr. */
   url: string;
+  /** The configuration file it serves (it follows changes to it). */
+  configPath: string;
   pid: number;
   child: ChildProcess;
   stderr(): string;
@@ -47,6 +49,7 @@ export async function startHttpWorkbench(config: unknown, env: Record<string, st
   });
   return {
     url,
+    configPath: path,
     pid: child.pid!,
     child,
     stderr: () => stderr,

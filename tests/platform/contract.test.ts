@@ -220,15 +220,37 @@ test("platform: a command that does not exist throws one clear error naming the 
   });
 });
 
-test("platform: a command that cannot start for another reason is not taken for one not found", () => {
+test("platform: a command that cannot start for another reason is not taken for one not found, and is said in words", async () => {
   const dir = mkdtempSync(`${tmpdir()}/workbench-spawn-`);
   try {
     writeFileSync(`${dir}/not-executable`, "#!/bin/sh\n", { mode: 0o644 });
     assert.throws(() => platform.spawn(`${dir}/not-executable`, [], { env }), (error: Error) => {
       assert.notEqual(error.name, "NotFound");
-      assert.match(error.message, new RegExp(`^Cannot start '${dir}/not-executable': `));
+      assert.equal(
+        error.message,
+        `Cannot start '${dir}/not-executable': permission denied: it is not executable (chmod +x '${dir}/not-executable'), ` +
+          "or a folder on its path or the server's cwd cannot be entered",
+      );
       return true;
     });
+    // Said in words, not as EACCES or ENOEXEC (issue 41).
+    mkdirSync(`${dir}/folder`);
+    assert.throws(() => platform.spawn(`${dir}/folder`, [], { env }), {
+      message: `Cannot start '${dir}/folder': it is a directory, not a program: name the program inside it`,
+    });
+    // Bun refuses a file that is neither a binary nor a '#!' script; Deno hands it to sh, as execvp does.
+    writeFileSync(`${dir}/text`, "hello\n", { mode: 0o755 });
+    let child;
+    try {
+      child = platform.spawn(`${dir}/text`, [], { env });
+    } catch (error) {
+      assert.match((error as Error).message, /^Cannot start '.*\/text': it is not a program this system can run: neither a binary for this machine nor a script that starts with '#!'/);
+    }
+    if (child) {
+      void child.stdout.cancel();
+      void child.stderr.cancel();
+      await within(5_000, "the exit", child.exited);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -158,7 +158,11 @@ test("pool: what a process started for one client lists is kept in the listing c
     // Issue 37 §6: listings are kept per client where processes are; never read for another, nor for the local user.
     assert.equal(await cache.read(kept, "bob"), undefined, "bob never reads what alice's process listed");
     assert.equal(await cache.read(kept), undefined, "nor does the local user");
-    assert.equal(await cache.read(notKept), undefined, "a server named for its client is not kept at all");
+    // A server named for its client (issue 41): kept for that client alone too, so its toolbox gets a tool count.
+    for (let tries = 0; tries < 60 && !(await cache.read(notKept, "alice")); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok((await cache.read(notKept, "alice"))?.length, "alice's ${WORKBENCH_CLIENT} server is kept for alice");
+    assert.equal(await cache.read(notKept, "bob"), undefined, "and never read for bob");
+    assert.equal(await cache.read(notKept), undefined, "nor for the local user");
   } finally {
     await registry.closeAll();
     await pool.closeAll();

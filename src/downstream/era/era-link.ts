@@ -90,6 +90,10 @@ export class EraLink implements ServerLink {
     return !this.#modern && (this.#inner.withdraw?.(id) ?? false);
   }
 
+  saidAnything(): Promise<boolean> {
+    return this.#inner.saidAnything?.() ?? Promise.resolve(false);
+  }
+
   askedFor(id: RequestId): RequestId | undefined {
     return this.#modern?.askedFor(id) ?? this.#inner.askedFor?.(id);
   }

@@ -4,7 +4,7 @@
  * server answers the first POST with 400, 404 or 405 without a JSON-RPC error in the body, as the
  * MCP specification describes.
  */
-import type { JSONRPCMessage, RequestId, Transport } from "../../protocol/sdk.ts";
+import type { FetchLike, JSONRPCMessage, RequestId, Transport } from "../../protocol/sdk.ts";
 import {
   type OAuthClientProvider,
   SSEClientTransport,
@@ -13,6 +13,7 @@ import {
 } from "../../protocol/sdk-remote.ts";
 import { MessageRefused, SessionExpired } from "./link-errors.ts";
 import { requestTarget } from "../../address/request-target.ts";
+import { refusalOf } from "./link-refusal.ts";
 import type { RemoteServerConfig } from "../../config/index.ts";
 import type { ServerLink } from "./link.ts";
 import { messageOf } from "../../protocol/errors.ts";
@@ -23,6 +24,7 @@ import { withServerHeaders } from "../../address/server-headers.ts";
 import { type RecheckedLogin, recheckingFetch } from "../../auth/token-recheck.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../transport/json-depth.ts";
 import { withEraHeaders } from "./era-headers.ts";
+import { dumpMeaning } from "../../auth/oauth-failure.ts";
 import { StreamOwners } from "./stream-owners.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
@@ -55,6 +57,8 @@ export class HttpLink implements ServerLink, Transport {
   #mayFallBack: boolean;
   #lostReason?: string;
   sessionExpired = false;
+  /** The server answered 401: the SDK's errors from here may be its OAuth discovery's. */
+  #challenged = false;
   /** The POST of each 2026-07-28 request still unanswered: ending it is how such a request is cancelled. */
   readonly #posts = new Map<RequestId, AbortController>();
   /** Which of our requests each server request came within (the stream it came on). */
@@ -84,8 +88,18 @@ export class HttpLink implements ServerLink, Transport {
     this.#inner.setProtocolVersion?.(version);
   }
 
-  start(): Promise<void> {
-    return this.#inner.start();
+  async start(): Promise<void> {
+    try {
+      await this.#inner.start();
+    } catch (error) {
+      const refused = this.#refusal(error);
+      throw refused ? new MessageRefused(refused, { cause: error }) : error;
+    }
+  }
+
+  /** A 401 or 403 to the credentials the configuration sends, in words (see link-refusal.ts). */
+  #refusal(error: unknown): string | undefined {
+    return refusalOf(error, this.#options.config, (text) => this.redact(text));
   }
 
   /**
@@ -120,6 +134,9 @@ export class HttpLink implements ServerLink, Transport {
         this.#lose(this.redact(`cannot reach the server at ${displayUrl(this.#url.href)}: ${messageOf(error)}`));
         throw error;
       }
+      // After a 401 the SDK went down the OAuth path: what it could not parse there is said plainly.
+      const refused = this.#refusal(error) ?? (this.#challenged ? dumpMeaning(error) : undefined);
+      if (refused) throw new MessageRefused(refused, { cause: error });
       if (answer) return this.#answer(message, answer, error);
       throw new MessageRefused(this.redact(messageOf(error)), { cause: error });
     }
@@ -192,7 +209,12 @@ export class HttpLink implements ServerLink, Transport {
     const url = this.#url;
     const watched = this.#owners.watch(boundedFetch(config.maxMessageBytes, readGate));
     const direct = withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts);
-    const fetch = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
+    const checked = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
+    const fetch: FetchLike = async (input, init) => {
+      const response = await checked(input, init);
+      if (response.status === 401) this.#challenged = true;
+      return response;
+    };
     const options = { authProvider, fetch };
     const inner = kind === "http" ? new StreamableHTTPClientTransport(url, options) : new SSEClientTransport(url, options);
     inner.onmessage = (message) => {
@@ -215,6 +237,8 @@ export class HttpLink implements ServerLink, Transport {
   #onError(error: Error): void {
     // The SDK reports the end of a POST we cut ourselves (a cancelled 2026-07-28 request): not news.
     if (ABORTED.has(error) || (error.cause instanceof Error && ABORTED.has(error.cause))) return;
+    const refused = this.#refusal(error);
+    if (refused) return this.#lose(refused);
     const text = this.redact(messageOf(error));
     this.#options.log(text);
     const broken = text.startsWith("SSE stream disconnected") || error.name === "SseError" ||

@@ -19,6 +19,21 @@ const WINDOW_LINES = 100;
  */
 const ERROR_LINE =
   /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:|(?:error|fatal|panic)(?:\[\w+\])?:|Exception in thread |thread '[^']*' panicked)/i;
+/**
+ * A launcher's own failure line, which says why the server never started: npm's (`npx`) `npm error
+ * 404 Not Found - GET …` and `'x@*' is not in this registry` (not its code, its hints about
+ * tarballs, nor where its log is), uv's (`uvx`) `× No solution found` and `╰─▶ Because x was not
+ * found…`, pip's (`pipx`) `No matching distribution found for x`, docker's and podman's
+ * `Error response from daemon: …` and `Unable to find image`.
+ */
+const LAUNCHER_LINE =
+  /^(?:npm (?:error|ERR!) |[×╰─▶\s]*(?:×|╰─▶) |(?:docker|podman): Error response from daemon|Error response from daemon|No matching distribution found|Could not find a version that satisfies|Unable to find image )/;
+/** npm's lines that say nothing of what failed. */
+const NPM_NOISE =
+  /^npm (?:error|ERR!) (?:code |syscall |errno |path |dest |A complete log|Log files were not written|You can rerun|This is probably not a problem|Note that you can also install|tarball, folder|\d{3}\s*$|\s*$)/;
+/** At most this many launcher lines are shown: the one that failed and the one that explains it. */
+const LAUNCHER_LINES = 2;
+
 /** Python's traceback: its frames are indented, and the first line that is not names the exception. */
 const TRACEBACK = /^Traceback \(most recent call last\):$/;
 
@@ -26,6 +41,8 @@ interface Kept {
   text: string;
   /** It says what failed. */
   error: boolean;
+  /** A launcher (npx, uvx, pipx, docker) says why the server never started. */
+  launcher: boolean;
 }
 
 /**
@@ -49,7 +66,8 @@ export class StderrTail {
     if (TRACEBACK.test(text)) this.#inTraceback = true;
     // A line of only punctuation (`}`, `^^^^`) says nothing.
     if (!/[\p{L}\p{N}]/u.test(text)) return;
-    this.#lines.push({ text: shortened(text), error });
+    const launcher = LAUNCHER_LINE.test(text) && !NPM_NOISE.test(text);
+    this.#lines.push({ text: shortened(text), error, launcher });
     if (this.#lines.length > WINDOW_LINES) this.#lines.shift();
   }
 
@@ -60,18 +78,27 @@ export class StderrTail {
    */
   text(): string {
     const { first, last } = this.#parts();
-    return first === undefined ? last : `${first} … ${last}`;
+    if (first === undefined) return last;
+    return last === "" ? first : `${first} … ${last}`;
   }
 
   /** `reason`, followed by what the server said on stderr when it said anything. */
   explain(reason: string): string {
     const { first, last } = this.#parts();
-    if (first !== undefined) return `${reason}; its stderr said: ${first} … ${last}`;
+    if (first !== undefined) return `${reason}; its stderr said: ${last === "" ? first : `${first} … ${last}`}`;
     return last === "" ? reason : `${reason}; its stderr ended with: ${last}`;
+  }
+
+  /** The words in the kept lines that look like environment variables (`GITHUB_TOKEN`, `API_KEY`). */
+  variables(): string[] {
+    return this.#lines.flatMap((line) => line.text.match(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{3,}\b/g) ?? []);
   }
 
   #parts(): { first?: string; last: string } {
     const lines = this.#lines;
+    // A launcher's failure is the whole story: what follows it is its hints and log paths.
+    const launcher = lines.filter((line) => line.launcher).slice(0, LAUNCHER_LINES);
+    if (launcher.length > 0) return { first: keepStart(launcher.map((line) => line.text).join(" | "), TAIL_CHARS), last: "" };
     const error = lines.find((line) => line.error);
     if (error === undefined || lines.indexOf(error) >= lines.length - TAIL_LINES) {
       return { last: keepEnd(lines.slice(-TAIL_LINES).map((line) => line.text).join(" | "), TAIL_CHARS) };

@@ -5,7 +5,7 @@ import type { RequestId } from "../../protocol/sdk.ts";
 import { StreamTransport } from "../../transport/stream-transport.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { ConnectionTarget, LinkHost, ServerLink } from "./link.ts";
-import { childEnvironment } from "./child-env.ts";
+import { childEnvironment, withheldHint } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { Redactor } from "../../address/redact.ts";
 
@@ -32,6 +32,9 @@ export class StdioLink implements ServerLink {
   /** The configured env values: a server that prints its key must not show it to the client. */
   readonly #redactor: Redactor;
   readonly #messageRedactor: Redactor;
+  readonly #config: StdioServerConfig;
+  readonly #hostEnv: Record<string, string>;
+  readonly #windows: boolean;
 
   private constructor(
     child: ChildProcess,
@@ -40,6 +43,9 @@ export class StdioLink implements ServerLink {
     log: (text: string) => void,
   ) {
     const config = target.config;
+    this.#config = config;
+    this.#hostEnv = host.env;
+    this.#windows = host.windows ?? false;
     this.#child = child;
     this.#log = log;
     this.#redactor = Redactor.forEnv(config.env);
@@ -96,7 +102,14 @@ export class StdioLink implements ServerLink {
   /** A child that exited has usually said why on stderr: its last lines are read first. */
   async explain(reason: string): Promise<string> {
     if (this.#status) await within(STDERR_REPORT_MS, this.#stderrDone);
-    return this.#stderrTail.explain(reason);
+    return this.#stderrTail.explain(reason) + this.#withheld();
+  }
+
+  /** The variables its stderr names that it was not given (the workbench passes few by default). */
+  #withheld(): string {
+    const { env, inheritEnv } = this.#config;
+    if (inheritEnv) return "";
+    return withheldHint(this.#stderrTail.variables(), this.#hostEnv, childEnvironment(this.#hostEnv, env, this.#windows));
   }
 
   async saidAnything(): Promise<boolean> {

@@ -37,6 +37,8 @@ export interface Asking {
   input?: CallInput;
   /** What the user approved in this session ("for this session"); without it, each call is asked. */
   approvals?: KeptApprovals;
+  /** With no client in front (the `call` command in a terminal): asks the user the question, y/N. */
+  askUser?: (question: string) => Promise<boolean>;
 }
 
 /**
@@ -73,10 +75,14 @@ export async function approveCall(
     maxChars: config.confirmMaxChars,
   };
   const upstream = ctx.upstream;
-  if (!upstream) return refused(cannotAsk(request, "there is no client to ask (the call subcommand asks no one)"));
-  if (!asksForms(upstream.capabilities)) return refused(cannotAsk(request, "the client cannot ask the user: it declared no form elicitation"));
+  if (!upstream && !ctx.askUser) return refused(cannotAsk(request, "there is no client to ask (the call subcommand asks only in a terminal)"));
+  if (upstream && !asksForms(upstream.capabilities)) return refused(cannotAsk(request, "the client cannot ask the user: it declared no form elicitation"));
   const question = approvalQuestion(request);
   if (!question.ok) return refused(question.reason);
+  if (!upstream) {
+    const yes = await ctx.askUser!(String(question.params.message));
+    return yes ? { approved: true, asked: true, args: request.args } : refused("the user declined the call");
+  }
   let result: Record<string, unknown>;
   try {
     result = await upstream.request("elicitation/create", question.params, {

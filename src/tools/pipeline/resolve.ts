@@ -84,6 +84,15 @@ export async function resolveTool(id: ToolId, scope: Resolving, note: CallNote):
  * that name (the model picked the wrong server), else this server's closest tool names.
  */
 function elsewhere(toolbox: OpenToolbox, serverName: string, name: string): string {
+  // `server/name`, as `tools` prints it and open_toolbox groups it: the name alone was meant.
+  const slash = name.lastIndexOf("/");
+  if (slash >= 0) {
+    const [owner, bare] = [name.slice(0, slash).split("/").at(-1), name.slice(slash + 1)];
+    const lists = (server: string) => toolbox.servers.some((s) => s.name === server && s.tools.some((tool) => tool.name === bare));
+    const alone = `"name" is the tool's own name, without its server`;
+    if (lists(serverName)) return `. Did you mean '${bare}'? (${alone})`;
+    if (owner !== undefined && lists(owner)) return `. Did you mean server '${owner}' and name '${bare}'? (${alone})`;
+  }
   const others = toolbox.servers.filter((s) =>
     s.name !== serverName && s.tools.some((tool) => tool.name === name)
   );

@@ -36,15 +36,15 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
     if (refused) return refused;
     if (open) return LOCAL_USER;
     const token = bearerToken(request);
-    if (token === undefined) return unauthorized(request, "A bearer token is required: send 'Authorization: Bearer <token>'", false);
+    if (token === undefined) return unauthorized(request, "A bearer token is required: send 'Authorization: Bearer <token>'", false, !!jwt);
     const client = clients.size > 0 ? await clients.find(token) : undefined;
     if (client) {
       const [name, { toolboxes }] = client;
       return { name, toolboxes };
     }
-    if (!jwt || !looksLikeJwt(token)) return unauthorized(request, "The bearer token is not valid", true);
+    if (!jwt || !looksLikeJwt(token)) return unauthorized(request, "The bearer token is not valid", true, !!jwt);
     const outcome = await jwt.verify(token);
-    if (!outcome.ok) return outcome.keysUnavailable ? keysUnavailable(outcome.reason) : unauthorized(request, outcome.reason, true);
+    if (!outcome.ok) return outcome.keysUnavailable ? keysUnavailable(outcome.reason) : unauthorized(request, outcome.reason, true, true);
     const toolboxes = grantedBy(outcome.scopes, options.toolboxes);
     if (toolboxes !== "*" && toolboxes.length === 0) {
       // The caller was granted none: the challenge names no toolbox, only the scope that grants them all.

@@ -4,6 +4,7 @@
  */
 export { authenticatorFor, type AuthenticatorOptions, bearerToken, type Identity, LOCAL_USER } from "./authenticator.ts";
 export { bindingRefusal, tokensRequired } from "./binding.ts";
+export { accessOf, revokedBy } from "./changes.ts";
 export { protectedResourceMetadata, RESOURCE_METADATA_PATH } from "./metadata.ts";
 export { originRefusal } from "./origin.ts";
 export { grantedView } from "./grants.ts";

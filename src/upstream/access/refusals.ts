@@ -12,10 +12,14 @@ export function resourceMetadataUrl(request: Request): string {
   return `${new URL(request.url).origin}${RESOURCE_METADATA_PATH}`;
 }
 
-/** 401: no bearer token (`error` absent), or one that is not valid (`invalid_token`). */
-export function unauthorized(request: Request, description: string, invalid: boolean): Response {
-  const error = invalid ? ', error="invalid_token"' : "";
-  return challenge(401, `Bearer resource_metadata="${resourceMetadataUrl(request)}"${error}`, invalid ? "invalid_token" : "unauthorized", description);
+/**
+ * 401: no bearer token (`error` absent), or one that is not valid (`invalid_token`). The challenge
+ * names the resource metadata only with `serve.oauth`: without an authorization server there is no
+ * login to discover, and a client that sees none asks its user for a bearer token instead.
+ */
+export function unauthorized(request: Request, description: string, invalid: boolean, oauth: boolean): Response {
+  const params = [...(oauth ? [`resource_metadata="${resourceMetadataUrl(request)}"`] : []), ...(invalid ? ['error="invalid_token"'] : [])];
+  return challenge(401, params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer", invalid ? "invalid_token" : "unauthorized", description);
 }
 
 /** 403: a valid token that grants no toolbox; `scope` names the scopes that would. */

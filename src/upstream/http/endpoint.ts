@@ -55,6 +55,8 @@ export interface HttpEndpoint {
   readonly sessions: number;
   /** Stops taking requests (503), and waits up to `graceMs` for the POSTs being answered. */
   drain(graceMs: number): Promise<number>;
+  /** Ends at once the sessions and hubs of the clients `revoked` names; how many. */
+  endClients(revoked: (name: string) => boolean): Promise<number>;
   /** Ends every session and hub. */
   close(): Promise<void>;
 }
@@ -211,6 +213,10 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       const until = Date.now() + graceMs;
       while (posts > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
       return posts;
+    },
+    async endClients(revoked) {
+      const [sessions, hubs] = await Promise.all([legacy.endClients(revoked), modern.endClients(revoked)]);
+      return sessions + hubs;
     },
     async close() {
       clearInterval(sweep);

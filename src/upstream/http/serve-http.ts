@@ -12,7 +12,7 @@ import { BoundedLog } from "../../transport/bounded-log.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { openSession } from "../session.ts";
 import { startServing } from "../serving.ts";
-import { authenticatorFor, bindingRefusal, protectedResourceMetadata, refusedClients, RESOURCE_METADATA_PATH } from "../access/index.ts";
+import { accessOf, authenticatorFor, bindingRefusal, protectedResourceMetadata, refusedClients, RESOURCE_METADATA_PATH, revokedBy } from "../access/index.ts";
 import { ENDPOINT_PATH, httpEndpoint } from "./endpoint.ts";
 
 /** How long calls in flight may take to finish once a stop was asked for. */
@@ -40,11 +40,11 @@ export async function serveHttp(
   }
   for (const line of refusedClients(config.serve)) say(`${NAME}: ${line}`);
   const serving = await startServing(platform, loaded, parts);
-  // Who may connect is read at start (a change to the `serve` key applies at the next start); the
-  // toolboxes a scope may grant are those configured now.
+  // The toolboxes a scope may grant are those configured now; who may connect too (see below).
   const scoped = { get toolboxes() { return Object.keys(serving.live.current.toolboxes); } };
+  let access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
   const endpoint = httpEndpoint({
-    authenticate: authenticatorFor(config.serve, scoped),
+    authenticate: (request) => access.authenticate(request),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
     toolboxes: () => Object.keys(serving.live.current.toolboxes),
     onError: (error) => log.line(`A request failed: ${error.message}`),
@@ -58,11 +58,23 @@ export async function serveHttp(
         onError: (error) => log.line(error.message),
       }),
   });
+  // A change to who may connect applies at once: a revoked client's sessions and hubs end, and with
+  // them the processes only they used. Tokens stay required beyond loopback (the change is refused).
+  serving.live.onChange((next) => {
+    if (accessOf(next.serve) === accessOf(access.serve)) return;
+    const refusal = bindingRefusal(address.hostname, next.serve);
+    if (refusal) return log.line(`The change to 'serve' is not applied: ${refusal}; the clients in force stay`);
+    const revoked = revokedBy(access.serve, next.serve);
+    access = { serve: next.serve, authenticate: authenticatorFor(next.serve, scoped) };
+    void endpoint.endClients(revoked).then((ended) => {
+      log.line(`Applied the change to 'serve': who may connect is the new configuration's${ended > 0 ? `; ${ended} session(s) of revoked clients ended` : ""}`);
+    }, (error) => log.line(`Ending revoked sessions failed: ${error instanceof Error ? error.message : String(error)}`));
+  });
   let listener;
   try {
     const handle = (request: Request) =>
       new URL(request.url).pathname === RESOURCE_METADATA_PATH
-        ? Promise.resolve(protectedResourceMetadata(request, config.serve))
+        ? Promise.resolve(protectedResourceMetadata(request, access.serve))
         : endpoint.handle(request);
     listener = await platform.listen(handle, address.hostname, address.port);
   } catch (error) {

@@ -34,6 +34,13 @@ export abstract class TrackedSet<T extends Tracked> {
     return idle.length;
   }
 
+  /** Ends those of the clients `revoked` names (a token revoked while serving); how many. */
+  async endClients(revoked: (name: string) => boolean): Promise<number> {
+    const gone = [...this.items.values()].filter((item) => revoked(item.name));
+    await Promise.all(gone.map((item) => this.end(item)));
+    return gone.length;
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all([...this.items.values()].map((item) => this.end(item)));
   }

@@ -127,3 +127,38 @@ test("stderr tail: with an error line first, the whole stays within 300 characte
   const huge = await tailOf(`Error: ${"e".repeat(10_000)}z\nx\ny\n${"c".repeat(10_000)}d\n`);
   assert.equal(huge.text(), `Error: ${"e".repeat(192)}… … …${"c".repeat(95)}d`);
 });
+
+/** What `npx -y` writes for a package that is not in the registry (npm 10 and 11; older npm says `npm ERR!`). */
+const NPX_NOT_FOUND = `npm error code E404
+npm error 404 Not Found - GET https://registry.example/@acme%2fno-such-server - Not found
+npm error 404
+npm error 404  '@acme/no-such-server@*' is not in this registry.
+npm error 404
+npm error 404 Note that you can also install from a
+npm error 404 tarball, folder, http url, or git url.
+npm error A complete log of this run can be found in: /home/me/.npm/_logs/2026-11-26T19_00_00_000Z-debug-0.log
+`;
+
+test("stderr tail: a launcher's failing line is shown, not its hints: npx, uvx, pipx, docker", async () => {
+  const npx = await tailOf(NPX_NOT_FOUND);
+  assert.equal(
+    npx.explain("server exited with code 1 during initialization"),
+    "server exited with code 1 during initialization; its stderr said: npm error 404 Not Found - GET https://registry.example/@acme%2fno-such-server - Not found | " +
+      "npm error 404  '@acme/no-such-server@*' is not in this registry.",
+  );
+  assert.doesNotMatch(npx.text(), /tarball|complete log/);
+  const old = await tailOf(NPX_NOT_FOUND.replaceAll("npm error", "npm ERR!"));
+  assert.match(old.text(), /^npm ERR! 404 Not Found - GET /);
+  const cases: [string, string][] = [
+    [
+      "  × No solution found when resolving tool dependencies:\n  ╰─▶ Because no-such-tool was not found in the package registry and you require no-such-tool, we can conclude that your requirements are unsatisfiable.\n",
+      "× No solution found when resolving tool dependencies: | ╰─▶ Because no-such-tool was not found",
+    ],
+    ["Fatal error from pip prevented installation. Full pip output in file:\n    /tmp/x/pip.log\n\nNo matching distribution found for no-such-tool\n", "No matching distribution found for no-such-tool"],
+    [
+      "Unable to find image 'acme/none:latest' locally\ndocker: Error response from daemon: pull access denied for acme/none, repository does not exist.\nSee 'docker run --help'.\n",
+      "Unable to find image 'acme/none:latest' locally | docker: Error response from daemon: pull access denied",
+    ],
+  ];
+  for (const [text, shown] of cases) assert.ok((await tailOf(text)).text().startsWith(shown), `${shown}\n${(await tailOf(text)).text()}`);
+});

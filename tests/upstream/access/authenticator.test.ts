@@ -64,21 +64,27 @@ test("authenticator: static tokens: hashed and from the environment give the cli
   assert.deepEqual(await authenticate(request({ authorization: `bearer   ${CI_TOKEN}` })), { name: "ci", toolboxes: "*" });
 });
 
-test("authenticator: 401 without a token (no error code) and with a bad one (invalid_token); the token is in no answer", async () => {
+test("authenticator: 401 without a token (no error code) and with a bad one (invalid_token); without serve.oauth no resource_metadata; the token is in no answer", async () => {
   const authenticate = authenticatorFor(await serveOf(), { toolboxes: TOOLBOXES });
   const headerSets: Record<string, string>[] = [{}, { authorization: `Basic ${btoa("alice:pw")}` }, { authorization: "Bearer" }];
   for (const headers of headerSets) {
     const missing = await refusal(await authenticate(request(headers)));
     assert.equal(missing.status, 401);
-    assert.equal(missing.challenge, `Bearer resource_metadata="${METADATA_URL}"`);
+    // No authorization server to discover: the client is to send a bearer token, not start an OAuth login.
+    assert.equal(missing.challenge, "Bearer");
   }
   for (const token of [`${ALICE_TOKEN}x`, ALICE_TOKEN.slice(0, -1), await hex(ALICE_TOKEN), "a.b.c"]) {
     const bad = await refusal(await authenticate(bearer(token)));
     assert.equal(bad.status, 401);
-    assert.equal(bad.challenge, `Bearer resource_metadata="${METADATA_URL}", error="invalid_token"`);
+    assert.equal(bad.challenge, `Bearer error="invalid_token"`);
     assert.deepEqual(JSON.parse(bad.body), { error: "invalid_token", error_description: "The bearer token is not valid" });
     assert.ok(!bad.body.includes(token) && !bad.challenge!.includes(token));
   }
+  // With serve.oauth the challenge names the metadata, where the authorization server is.
+  const oauth = { issuer: "https://idp.example.com", jwksUri: "https://idp.example.com/jwks", audience: ["https://wb.example.com/mcp"] };
+  const withOauth = authenticatorFor(await serveOf({ oauth }), { toolboxes: TOOLBOXES });
+  assert.equal((await refusal(await withOauth(request()))).challenge, `Bearer resource_metadata="${METADATA_URL}"`);
+  assert.equal((await refusal(await withOauth(bearer("wrong")))).challenge, `Bearer resource_metadata="${METADATA_URL}", error="invalid_token"`);
 });
 
 test("authenticator: every client's digest is compared, whichever matched (no early exit), with the constant-time comparison", async () => {
@@ -146,8 +152,11 @@ test("metadata: the protected resource metadata names the resource, the issuer, 
     scopes_supported: ["toolbox:*"],
     bearer_methods_supported: ["header"],
   });
-  // Static tokens alone: no authorization server to name.
-  const alone = await protectedResourceMetadata(new Request(METADATA_URL), await serveOf()).json();
-  assert.equal("authorization_servers" in alone, false);
+  // Static tokens alone (or nothing): no authorization server, no login to discover: 404 saying to send a bearer token.
+  for (const without of [await serveOf(), undefined]) {
+    const alone = protectedResourceMetadata(new Request(METADATA_URL), without);
+    assert.equal(alone.status, 404);
+    assert.match((await alone.json()).error_description, /no OAuth login: send 'Authorization: Bearer <token>'/);
+  }
   assert.equal(protectedResourceMetadata(new Request(METADATA_URL, { method: "POST" }), serve).status, 405);
 });
