@@ -1,7 +1,9 @@
 /**
  * The MCP Skills extension (`io.modelcontextprotocol/skills`, targeting base revision 2026-07-28):
  * its identifier, the shape of a skill entry, the per-skill limits every host must support, and
- * the check of an entry a server gave (a malformed or over-limit entry is refused with a reason).
+ * the check of an entry a server gave (a malformed or over-limit entry is refused with a reason),
+ * and the URIs a client of the workbench sees: `skill://<toolbox>/<server>/<path>` (see
+ * upstream/catalog/skills.ts for why).
  */
 
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
@@ -60,4 +62,20 @@ export function checkSkillEntry(value: unknown): { entry: SkillEntry } | { uri: 
   const bytes = resources.reduce((sum, file) => sum + file.size, 0);
   if (bytes > MAX_SKILL_BYTES) return refuse(`Skill "${uri}" has ${bytes} bytes, more than the ${MAX_SKILL_BYTES} supported`);
   return { entry: entry as SkillEntry };
+}
+
+const SCHEME = "skill://";
+
+/** The URI a client sees for a server's URI: `skill://T/S/<path>`; another scheme is left as it is. */
+export function publicUri(configured: { toolbox: string; server: string }, uri: string): string {
+  if (!uri.startsWith(SCHEME)) return uri;
+  return `${SCHEME}${encodeURIComponent(configured.toolbox)}/${encodeURIComponent(configured.server)}/${uri.slice(SCHEME.length)}`;
+}
+
+/** The entry as a client sees it: its URI and every file's rewritten alike; frontmatter and digests as they are. */
+export function publicEntry(configured: { toolbox: string; server: string }, entry: SkillEntry): SkillEntry {
+  const resources = entry.resources === "dynamic"
+    ? "dynamic" as const
+    : entry.resources.map((file) => ({ ...file, uri: publicUri(configured, file.uri) }));
+  return { ...entry, uri: publicUri(configured, entry.uri), resources };
 }

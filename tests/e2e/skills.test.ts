@@ -152,3 +152,21 @@ test("skills e2e: declared to the client once a server was listed with it; a cha
     await third.close();
   }
 });
+
+test("skills e2e: a client that does not speak the extension finds the skills in open_toolbox and reads them as resources", async () => {
+  const { path, env } = setup();
+  const session = await serveAt(path, env);
+  try {
+    const opened = JSON.parse((await session.open("dev") as { content: { text: string }[] }).content[0].text);
+    assert.deepEqual(opened.skills, {
+      a: [
+        "refunds: a: process customer refund requests per policy <skill://dev/a/refunds/SKILL.md>",
+        "email: a: write the refund email <skill://dev/a/refunds/templates/email/SKILL.md>",
+        "daily: a: assemble today's report from live data <skill://dev/a/reports/daily/SKILL.md>",
+      ],
+    });
+    assert.match(await read(session.client, "skill://dev/a/refunds/SKILL.md"), /^---\nname: "refunds"/);
+  } finally {
+    await session.close();
+  }
+});

@@ -15,7 +15,7 @@ import { ErrorCode, ResultSchema } from "../../protocol/sdk.ts";
 import type { ConfiguredServer } from "../../toolboxes/registry.ts";
 import type { ServerListing } from "../../downstream/listing.ts";
 import { errorWithCode } from "../../protocol/errors.ts";
-import { checkSkillEntry, type SkillEntry } from "../../protocol/skills.ts";
+import { checkSkillEntry, publicEntry, publicUri, type SkillEntry } from "../../protocol/skills.ts";
 import { skillFiles } from "../../toolboxes/fingerprint.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
 import type { Withheld } from "../../toolboxes/withheld.ts";
@@ -26,6 +26,8 @@ import type { WorkbenchConfig } from "../../config/index.ts";
 export const SKILLS_PAGE = 50;
 const SCHEME = "skill://";
 
+export { publicEntry, publicUri };
+
 /** What the catalog lends: its sources (the offer), a forward to a server, and a server's withheld texts. */
 export interface SkillHost {
   sources(): Promise<{ configured: ConfiguredServer; listing: ServerListing }[]>;
@@ -33,20 +35,6 @@ export interface SkillHost {
   forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>): Promise<unknown>;
   /** The server's withheld texts once it is connected and its pins read. */
   withheld(configured: ConfiguredServer): Promise<Withheld[]>;
-}
-
-/** The URI a client sees for a server's URI: `skill://T/S/<path>`; another scheme is left as it is. */
-export function publicUri(configured: { toolbox: string; server: string }, uri: string): string {
-  if (!uri.startsWith(SCHEME)) return uri;
-  return `${SCHEME}${encodeURIComponent(configured.toolbox)}/${encodeURIComponent(configured.server)}/${uri.slice(SCHEME.length)}`;
-}
-
-/** The entry as a client sees it: its URI and every file's rewritten alike; frontmatter and digests as they are. */
-export function publicEntry(configured: { toolbox: string; server: string }, entry: SkillEntry): SkillEntry {
-  const resources = entry.resources === "dynamic"
-    ? "dynamic" as const
-    : entry.resources.map((file) => ({ ...file, uri: publicUri(configured, file.uri) }));
-  return { ...entry, uri: publicUri(configured, entry.uri), resources };
 }
 
 export class SkillRoutes {
