@@ -14,6 +14,8 @@ import { Client, StdioClientTransport } from "../helpers/sdk.ts";
 import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { exited, removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
+import { Client as V2Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
 
 after(removeTempDirs);
 
@@ -168,5 +170,35 @@ test("skills e2e: a client that does not speak the extension finds the skills in
     assert.match(await read(session.client, "skill://dev/a/refunds/SKILL.md"), /^---\nname: "refunds"/);
   } finally {
     await session.close();
+  }
+});
+
+test("skills e2e: a 2026-07-28 client (SDK v2, pinned) is declared the extension and lists, gets and reads skills", async () => {
+  const { path, env } = setup();
+  const first = await serveAt(path, env);
+  try {
+    await first.open("dev");
+  } finally {
+    await first.close();
+  }
+  const { command, args } = workbenchCommand(["--config", path]);
+  const client = new V2Client({ name: "skills-2026", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = new V2StdioTransport({ command, args, env: workbenchEnv(env), stderr: "pipe" });
+  await client.connect(transport);
+  try {
+    assert.equal(client.getProtocolEra(), "modern");
+    assert.deepEqual(client.getServerCapabilities()?.extensions?.[EXTENSION], { directoryRead: true });
+    await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const listed = await client.request({ method: "skills/list", params: {} }, Any) as { skills: Entry[] };
+    assert.equal(listed.skills[0].uri, "skill://dev/a/refunds/SKILL.md");
+    const got = await client.request({ method: "skills/get", params: { uri: "skill://dev/a/refunds/SKILL.md" } }, Any) as { skill: Entry };
+    assert.deepEqual(got.skill, listed.skills[0]);
+    const file = (listed.skills[0].resources as { uri: string; digest: string }[])[1];
+    const read = await client.readResource({ uri: file.uri });
+    assert.equal(sha((read.contents[0] as { text: string }).text), file.digest);
+  } finally {
+    const pid = transport.pid;
+    await client.close();
+    if (pid) await exited(pid, 10_000);
   }
 });
