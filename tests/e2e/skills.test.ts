@@ -202,3 +202,20 @@ test("skills e2e: a 2026-07-28 client (SDK v2, pinned) is declared the extension
     if (pid) await exited(pid, 10_000);
   }
 });
+
+test("skills e2e: a file whose bytes changed under an unchanged listing is not passed on", async () => {
+  const { dir, variant, env } = setup();
+  const path = writeConfig(dir, {
+    toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env: { FIXTURE_LABEL: "a", FIXTURE_SKILLS_VARIANT_FILE: variant, FIXTURE_SKILLS_LIVE: "1" } }) } } },
+  });
+  const session = await serveAt(path, env);
+  try {
+    await session.open("dev");
+    const guide = "skill://dev/a/refunds/references/GUIDE.md";
+    assert.match(await read(session.client, guide), /^a guide/);
+    writeFileSync(variant, "tampered\n");
+    await assert.rejects(session.client.readResource({ uri: guide }), /is not the file its skill was approved with/);
+  } finally {
+    await session.close();
+  }
+});

@@ -22,6 +22,8 @@ import type { Withheld } from "../../toolboxes/withheld.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
 
+type Content = { uri: string; text?: string; blob?: string };
+
 /** Entries per page of our skills/list. */
 export const SKILLS_PAGE = 50;
 const SCHEME = "skill://";
@@ -95,7 +97,8 @@ export class SkillRoutes {
   async read(params: { uri: string }): Promise<unknown> {
     const origin = this.originOf(params.uri)!;
     await this.guard(origin.configured, origin.uri);
-    const result = await this.#host.forward(origin.configured, "resources/read", { ...params, uri: origin.uri }) as { contents?: { uri: string }[] };
+    const result = await this.#host.forward(origin.configured, "resources/read", { ...params, uri: origin.uri }) as { contents?: Content[] };
+    await this.#verify(origin.configured, result.contents ?? []);
     return { ...result, contents: (result.contents ?? []).map((content) => ({ ...content, uri: publicUri(origin.configured, content.uri) })) };
   }
 
@@ -107,6 +110,21 @@ export class SkillRoutes {
     if (held) {
       const skill = publicUri(configured, held.name.slice("skill:".length));
       throw errorWithCode(ErrorCode.InvalidParams, `"${publicUri(configured, uri)}" belongs to skill "${skill}", withheld: ${held.reason} (${approveHint(configured)})`);
+    }
+  }
+
+  /** A file of an offered skill must be the bytes its entry was approved with (a server may change them without saying so). */
+  async #verify(configured: ConfiguredServer, contents: Content[]): Promise<void> {
+    const source = (await this.#host.sources()).find((one) => one.configured === configured);
+    const files = (source?.listing.skills?.entries ?? []).flatMap((entry) => entry.resources === "dynamic" ? [] : entry.resources);
+    for (const content of contents) {
+      const file = files.find((one) => one.uri === content.uri);
+      if (!file) continue;
+      const bytes = content.text !== undefined ? new TextEncoder().encode(content.text) : Uint8Array.from(atob(content.blob ?? ""), (char) => char.charCodeAt(0));
+      const hex = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+      if (bytes.byteLength !== file.size || `sha256:${hex}` !== file.digest) {
+        throw errorWithCode(ErrorCode.InternalError, `"${publicUri(configured, content.uri)}" is not the file its skill was approved with (digest or size differ): not passed on`);
+      }
     }
   }
 
