@@ -5,7 +5,8 @@
  * args, env, cwd, toolFilters): a changed definition misses, and secrets never appear in clear.
  * A cache that cannot be read or written is ignored with one stderr line, then left alone.
  * Files also keep the server's prompts, resources and resource templates, so that prompts/list and
- * resources/list are answered without starting anything; a file from before has tools only, and
+ * resources/list are answered without starting anything (and its skills, when it declares the
+ * Skills extension, for skills/list); a file from before has tools only, and
  * then those lists are unknown until the server connects.
  * Some servers list tools by what the client declares (server-everything adds its elicitation and
  * sampling tools): a file keeps the list once per set of capabilities the server was given (the
@@ -19,7 +20,8 @@ import type { Platform } from "../platform/types.ts";
 import { NAME } from "../protocol/version.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { sha256Hex } from "./sha256.ts";
-import type { ServerListing } from "../downstream/listing.ts";
+import type { ServerListing, ServerSkills } from "../downstream/listing.ts";
+import { checkSkillEntry } from "../protocol/skills.ts";
 import { sharingKey } from "../config/definition.ts";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/wire.ts";
 import { canonicalJson } from "./canonical-json.ts";
@@ -227,18 +229,26 @@ function parseCacheFile(text: string): CacheEntry | undefined {
   try {
     const value = JSON.parse(text) as Partial<CacheFile> | null;
     if (value?.format !== FORMAT || !isToolList(value.tools)) return undefined;
-    const { prompts, resources, resourceTemplates, listedFor, others } = value;
+    const { prompts, resources, resourceTemplates, skills, listedFor, others } = value;
     const whole = Array.isArray(prompts) && prompts.every((prompt) => typeof prompt?.name === "string") &&
       Array.isArray(resources) && resources.every((resource) => typeof resource?.uri === "string") &&
       Array.isArray(resourceTemplates) && resourceTemplates.every((template) => typeof template?.uriTemplate === "string");
     const lists: Record<string, Tool[]> = {};
     for (const [key, tools] of Object.entries(others ?? {})) if (isToolList(tools)) lists[key] = tools;
     if (typeof listedFor === "string") lists[listedFor] = value.tools;
-    return { tools: value.tools, lists, ...(whole && { listing: { prompts, resources, resourceTemplates } }) };
+    if (!whole) return { tools: value.tools, lists };
+    return { tools: value.tools, lists, listing: { prompts, resources, resourceTemplates, ...(isSkills(skills) && { skills }) } };
   } catch {
     return undefined;
   }
 }
+
+/** A server's skills as remembered: each entry checked again as a server's would be. */
+const isSkills = (value: unknown): value is ServerSkills => {
+  const skills = value as Partial<ServerSkills> | undefined;
+  return typeof skills?.directoryRead === "boolean" && Array.isArray(skills.refused) &&
+    Array.isArray(skills.entries) && skills.entries.every((entry) => "entry" in checkSkillEntry(entry));
+};
 
 const isToolList = (value: unknown): value is Tool[] =>
   Array.isArray(value) && value.every((tool) => typeof tool?.name === "string");

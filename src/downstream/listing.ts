@@ -1,10 +1,12 @@
 /**
  * What a server offers besides tools, listed when it connects: its prompts, resources and resource
- * templates, each only if its initialize result declares the capability (an empty list otherwise).
+ * templates, each only if its initialize result declares the capability (an empty list otherwise),
+ * and its skills (`skills/list`, paged) when it declares the Skills extension.
  */
 import {
   type Client,
   ListToolsResultSchema,
+  ResultSchema,
   type Tool,
   ListPromptsResultSchema,
   ListResourcesResultSchema,
@@ -13,6 +15,7 @@ import {
   type Resource,
   type ResourceTemplate,
 } from "../protocol/sdk.ts";
+import { checkSkillEntry, type SkillEntry, skillsDeclaration } from "../protocol/skills.ts";
 
 /** Guards against a server whose nextCursor never ends. */
 const MAX_PAGES = 1_000;
@@ -21,7 +24,19 @@ export interface ServerListing {
   prompts: Prompt[];
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
+  /** Present when the server declares the Skills extension. */
+  skills?: ServerSkills;
 }
+
+/** A server's skills: the entries it listed, and those refused (malformed or over the limits). */
+export interface ServerSkills {
+  directoryRead: boolean;
+  entries: SkillEntry[];
+  refused: { uri: string; reason: string }[];
+}
+
+/** Guards against a server whose skills/list never ends: the skills of more pages are not offered. */
+export const MAX_SKILL_PAGES = 100;
 
 export const EMPTY_LISTING: ServerListing = { prompts: [], resources: [], resourceTemplates: [] };
 
@@ -43,7 +58,35 @@ export async function listServerListing(client: Client, timeout: number, log: (t
       ? list<ResourceTemplate>("resources/templates/list", "resourceTemplates", ListResourceTemplatesResultSchema)
       : [],
   ]);
-  return { prompts, resources, resourceTemplates };
+  const declared = skillsDeclaration(capabilities);
+  if (!declared) return { prompts, resources, resourceTemplates };
+  return { prompts, resources, resourceTemplates, skills: await listSkills(client, declared.directoryRead, timeout, log) };
+}
+
+/** The server's skills, page by page (at most MAX_SKILL_PAGES); a failed listing is empty, with a log line. */
+export async function listSkills(client: Client, directoryRead: boolean, timeout: number, log: (text: string) => void): Promise<ServerSkills> {
+  const skills: ServerSkills = { directoryRead, entries: [], refused: [] };
+  let cursor: string | undefined;
+  try {
+    for (let page = 0; page < MAX_SKILL_PAGES; page++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await client.request({ method: "skills/list", params }, ResultSchema, { timeout }) as Record<string, unknown>;
+      for (const value of Array.isArray(result.skills) ? result.skills : []) {
+        const checked = checkSkillEntry(value);
+        if ("entry" in checked) skills.entries.push(checked.entry);
+        else {
+          skills.refused.push(checked);
+          log(`${checked.reason}: not offered`);
+        }
+      }
+      cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+      if (cursor === undefined) return skills;
+    }
+    log(`skills/list gave more than ${MAX_SKILL_PAGES} pages: the skills of later pages are not offered`);
+  } catch (error) {
+    log(`skills/list failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return skills;
 }
 
 async function listAll<T>(

@@ -3,7 +3,8 @@
  * model reads of a server's text and what a call depends on. A tool's covers its name, title,
  * description, input and output schema and annotations; a prompt's its name, title, description
  * and arguments; a resource's and a template's their name, title and description; the server's
- * instructions their text. The pin keeps those parts too, so that an approval can show the old
+ * instructions their text; a skill's (Skills extension) its frontmatter and its files' digests and
+ * sizes (skillFiles), or "dynamic" for a skill that publishes none. The pin keeps those parts too, so that an approval can show the old
  * text and a refusal can say which part changed.
  */
 import type { Tool } from "../protocol/sdk.ts";
@@ -31,16 +32,23 @@ export const PINNED_PARTS = [
 ] as const satisfies Parts;
 
 /** The texts besides tools a server puts before the model, each pinned by its key (see textKey). */
-export type TextKind = "prompt" | "resource" | "template" | "instructions";
+export type TextKind = "prompt" | "resource" | "template" | "instructions" | "skill";
 
 export const TEXT_PARTS: Record<TextKind, Parts> = {
   prompt: [["title", "title"], ["description", "description"], ["arguments", "arguments"]],
   resource: [["name", "name"], ["title", "title"], ["description", "description"]],
   template: [["name", "name"], ["title", "title"], ["description", "description"]],
   instructions: [["text", "text"]],
+  skill: [["frontmatter", "frontmatter"], ["files", "files"]],
 };
 
-/** How a text is keyed among a server's texts: "prompt:NAME", "resource:URI", "template:URI-TEMPLATE", "instructions". */
+/** What a skill's pin keeps of its files: "<digest> <size>" by URI, or "dynamic" (nothing to verify). */
+export function skillFiles(resources: readonly { uri: string; digest: string; size: number }[] | "dynamic"): Record<string, string> | "dynamic" {
+  if (resources === "dynamic") return "dynamic";
+  return Object.fromEntries(resources.map((file) => [file.uri, `${file.digest} ${file.size}`]));
+}
+
+/** How a text is keyed among a server's texts: "prompt:NAME", "resource:URI", "template:URI-TEMPLATE", "skill:URI", "instructions". */
 export function textKey(kind: string, key?: string): string {
   return key === undefined ? kind : `${kind}:${key}`;
 }
@@ -51,6 +59,7 @@ export const KIND_WORDS: Record<TextKind, string> = {
   resource: "resource",
   template: "resource template",
   instructions: "instructions",
+  skill: "skill",
 };
 
 /** The pin of something listed now, from its key (name or URI) and parts. */

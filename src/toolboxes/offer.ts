@@ -6,13 +6,18 @@
  * open_toolbox, use_tool's lookup, run_code's declarations, the instructions' figures, prompts,
  * resources and completions, and the commands (see ServerSlot, which keeps one per server).
  *
+ * A skill (Skills extension) is pinned by its frontmatter and its files' digests and sizes; a
+ * "dynamic" skill by its frontmatter alone (its bytes cannot be verified). A changed skill, or one
+ * new on a pinned server, is withheld: from skills/list and skills/get, and from the reads of its
+ * files (the catalog reads withheldTexts for that).
+ *
  * Resources come and go as a server works (a note written, a file added): a new one is offered and
  * pinned at first sight; one whose name, title or description changed is withheld.
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerListing } from "../downstream/listing.ts";
 import { applyToolFilters } from "./filters.ts";
-import { changedParts, legacyMatch, type Pin, pinOf, pinParts, TEXT_PARTS, textKey, type TextKind } from "./fingerprint.ts";
+import { changedParts, legacyMatch, type Pin, pinOf, pinParts, skillFiles, TEXT_PARTS, textKey, type TextKind } from "./fingerprint.ts";
 import type { LockSnapshot, PinPlace, PinStore, ServerPins } from "./pin-store.ts";
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { sharingKey } from "../config/definition.ts";
@@ -63,7 +68,7 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
     const texts = textsOf(listed).map(({ key }) => ({ name: key, changed: [], reason }));
     return {
       tools: [],
-      ...(listed.listing && { listing: { prompts: [], resources: [], resourceTemplates: [] } }),
+      ...(listed.listing && { listing: { prompts: [], resources: [], resourceTemplates: [], ...(listed.listing.skills && { skills: { ...listed.listing.skills, entries: [] } }) } }),
       withheld: filtered.map((tool) => ({ name: tool.name, changed: [], reason })),
       withheldTexts: texts,
     };
@@ -113,7 +118,10 @@ function textView(listed: Listed, pinned: ServerPins | undefined) {
     else if (!pin && text.kind === "resource") {
       kept.add(text.key);
       (added ??= {})[text.key] = text.pin;
-    } else withheld.push({ name: text.key, changed, reason: pin ? `${changed.join(", ")} changed` : `new ${text.kind}` });
+    } else {
+      const unverifiable = text.pin.files === "dynamic" ? " (a dynamic skill: its files cannot be verified)" : "";
+      withheld.push({ name: text.key, changed, reason: (pin ? `${changed.join(", ")} changed` : `new ${text.kind}`) + unverifiable });
+    }
   }
   const keep = <T>(kind: TextKind, items: T[], keyOf: (item: T) => string) => items.filter((item) => kept.has(textKey(kind, keyOf(item))));
   const { listing, instructions } = listed;
@@ -123,6 +131,7 @@ function textView(listed: Listed, pinned: ServerPins | undefined) {
         prompts: keep("prompt", listing.prompts, (prompt) => prompt.name),
         resources: keep("resource", listing.resources, (resource) => resource.uri),
         resourceTemplates: keep("template", listing.resourceTemplates, (template) => template.uriTemplate),
+        ...(listing.skills && { skills: { ...listing.skills, entries: keep("skill", listing.skills.entries, (entry) => entry.uri) } }),
       },
     }),
     ...(instructions !== undefined && kept.has(textKey("instructions")) && { instructions }),
@@ -138,6 +147,9 @@ function textsOf(listed: Listed): Text[] {
   for (const prompt of listed.listing?.prompts ?? []) add("prompt", prompt.name, prompt);
   for (const resource of listed.listing?.resources ?? []) add("resource", resource.uri, resource);
   for (const template of listed.listing?.resourceTemplates ?? []) add("template", template.uriTemplate, template);
+  for (const skill of listed.listing?.skills?.entries ?? []) {
+    add("skill", skill.uri, { frontmatter: skill.frontmatter, files: skillFiles(skill.resources) });
+  }
   if (listed.instructions !== undefined) {
     texts.push({ kind: "instructions", key: textKey("instructions"), pin: pinParts("instructions", { text: listed.instructions }, TEXT_PARTS.instructions) });
   }

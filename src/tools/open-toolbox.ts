@@ -15,6 +15,7 @@ import { summaryLine } from "./summary.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { withheldLine, withheldTextsLine } from "../toolboxes/withheld.ts";
 import { toolboxDeclarations } from "../code/declarations.ts";
+import { publicUri } from "../protocol/skills.ts";
 
 // detail and tools are explained once, in the tool's description: every byte here is in every session.
 const schema = z.strictObject({
@@ -54,6 +55,12 @@ interface ToolboxHeader {
    * resources, never put in the model's context by this tool): only servers with some.
    */
   prompts_and_resources?: Record<string, ListingCounts>;
+  /**
+   * The Skills extension's skills of each connected server, for a model whose client does not speak
+   * the extension: one line per offered skill, `name: description <URI of its SKILL.md>`, read as
+   * a resource (the URI names toolbox and server, see upstream/catalog/skills.ts).
+   */
+  skills?: Record<string, string[]>;
   /**
    * One line when tools are withheld (changed, or new, since their server's tools were pinned):
    * how many, which and why, and the command the user approves them with.
@@ -132,6 +139,8 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   if (instructions && !("tools" in view)) header.instructions = instructions;
   const counts = listingCounts(toolbox);
   if (counts && !("tools" in view)) header.prompts_and_resources = counts;
+  const skills = skillLines(toolbox);
+  if (skills && !("tools" in view)) header.skills = skills;
   const connected = toolbox.servers.filter((server) => server.connection);
   const withheld = withheldLine(toolbox.name, connected);
   if (withheld) header.withheld = withheld;
@@ -205,6 +214,17 @@ function listingCounts(toolbox: OpenToolbox): Record<string, ListingCounts> | un
     if (Object.keys(entry).length > 0) counts[server.name] = entry;
   }
   return Object.keys(counts).length > 0 ? counts : undefined;
+}
+
+function skillLines(toolbox: OpenToolbox): Record<string, string[]> | undefined {
+  const lines: Record<string, string[]> = {};
+  for (const server of toolbox.servers) {
+    const entries = server.connection ? server.listing?.skills?.entries ?? [] : [];
+    const origin = { toolbox: toolbox.name, server: server.name };
+    const mine = entries.map((entry) => `${entry.frontmatter.name}: ${entry.frontmatter.description} <${publicUri(origin, entry.uri)}>`);
+    if (mine.length > 0) lines[server.name] = mine;
+  }
+  return Object.keys(lines).length > 0 ? lines : undefined;
 }
 
 /** The answer for a toolbox none of whose servers connected; undefined when one did (or it has none). */

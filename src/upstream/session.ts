@@ -26,6 +26,8 @@ import type { ListingCache } from "../cache/listing-cache.ts";
 import { UriTable } from "./catalog/uri-table.ts";
 import { learnUris } from "./catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
+import { cachedSkillsDeclaration } from "./catalog/skills.ts";
+import { SKILLS_EXTENSION } from "../protocol/skills.ts";
 import { UpstreamGate } from "./era/gate.ts";
 import { type ClientIdentity, LOCAL_USER } from "./client-identity.ts";
 import { grantedView } from "./access/grants.ts";
@@ -42,6 +44,8 @@ export interface WorkbenchServerOptions {
   registry: ToolboxRegistry;
   /** Tool counts and token estimates from the listing cache, for the instructions of a client that declared these capabilities. */
   figures?: FiguresFor;
+  /** The Skills extension as declared to the client: when a server of its offer declared it (see skills.ts). */
+  skills?: { directoryRead: boolean };
   /** Code mode: each toolbox's tools as TypeScript declarations, known from the listing cache, for run_code's description. */
   declarations?: Record<string, string>;
   /** Where prompts, resources and templates are listed from before their servers start. */
@@ -96,7 +100,11 @@ export async function openSession(transport: MessageTransport, options: SessionO
   const upstream = new ClientUpstream();
   const registry = new ToolboxRegistry(live.current, pool, { upstream, client, open: state.toolboxes });
   // What this client may be told before its servers start: read from its own cache files.
-  const [figures, declarations] = await Promise.all([listings?.figures(client.name), listings?.declarations(client.name)]);
+  const [figures, declarations, skills] = await Promise.all([
+    listings?.figures(client.name),
+    listings?.declarations(client.name),
+    cachedSkillsDeclaration(live.current, options.cache, client.name),
+  ]);
   let closing: Promise<void> | undefined;
   const close = () =>
     closing ??= (async () => {
@@ -109,6 +117,7 @@ export async function openSession(transport: MessageTransport, options: SessionO
     ...rest,
     figures,
     declarations,
+    skills,
     config: live,
     registry,
     upstream,
@@ -130,7 +139,8 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const live = LiveConfig.of(options.config);
   const serverInfo = { name: NAME, version: VERSION };
   // listChanged: open_toolbox's description names the toolboxes, which change with the configuration.
-  const capabilities = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES };
+  const extensions = options.skills && { extensions: { [SKILLS_EXTENSION]: options.skills } };
+  const capabilities = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES, ...extensions };
   // The tool counts depend on the client (some servers list tools by its capabilities): the gate
   // asks for them as it answers initialize or server/discover, when the client's capabilities are
   // known as the servers will be given them (upstream.capabilities). The Server has none of its own.

@@ -189,3 +189,22 @@ test("listing cache: a file keeps a list per set of capabilities the server was 
     assert.equal(capabilityKey({ sampling: {}, elicitation: { url: {}, form: {} } }), capabilityKey({ elicitation: { form: {}, url: {} }, sampling: {} }));
   });
 });
+
+test("listing cache: a server's skills are kept with its listing; an entry that fails the check drops them", async () => {
+  await withDir(async (dir) => {
+    const { host: h } = host({ WORKBENCH_CACHE_DIR: dir });
+    const tools = fixtureTools("A");
+    const file = { uri: "skill://refunds/SKILL.md", digest: `sha256:${"a".repeat(64)}`, size: 10 };
+    const skills = {
+      directoryRead: true,
+      entries: [{ uri: file.uri, frontmatter: { name: "refunds", description: "Refunds" }, resources: [file] }],
+      refused: [],
+    };
+    const listing = { prompts: [], resources: [], resourceTemplates: [], skills };
+    await new ListingCache(h).remember(server(), tools, listing);
+    assert.deepEqual((await new ListingCache(h).readEntry(server()))?.listing, listing);
+    const broken = { ...skills, entries: [{ ...skills.entries[0], resources: [{ ...file, digest: "md5:0" }] }] };
+    writeFileSync(`${dir}/${definitionKey(server())}.json`, JSON.stringify({ format: 1, tools, ...listing, skills: broken }));
+    assert.deepEqual((await new ListingCache(h).readEntry(server()))?.listing, { prompts: [], resources: [], resourceTemplates: [] });
+  });
+});

@@ -20,6 +20,9 @@ const METHODS = new Set([
   "resources/subscribe",
   "resources/unsubscribe",
   "completion/complete",
+  "skills/list",
+  "skills/get",
+  "resources/directory/read",
 ]);
 
 export const CATALOG_CAPABILITIES: ServerCapabilities = {

@@ -5,7 +5,7 @@
  * server. prompts/get, resources/read, resources/subscribe and completion/complete start the
  * server they go to; one that names what no known list has starts the servers not known yet.
  * Prompt names carry their origin (prompt-names.ts); resource URIs are never rewritten and are
- * routed by the URI table (uri-table.ts).
+ * routed by the URI table (uri-table.ts), except skills' (skills.ts), which name their server.
  */
 import {
   type CompleteRequest,
@@ -35,6 +35,8 @@ import { errorWithCode, messageOf, passedOn } from "../../protocol/errors.ts";
 import type { ServerListing } from "../../downstream/listing.ts";
 import { namePrompts, type PromptOrigin } from "./prompt-names.ts";
 import type { UriOwner, UriTable } from "./uri-table.ts";
+import { ANY_RESULT, SkillRoutes } from "./skills.ts";
+import { checked, labelled } from "./catalog-shapes.ts";
 
 /** MCP's error code for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -58,11 +60,22 @@ export class WorkbenchCatalog {
   /** The cache files, read once per configuration (#cachedFor), on the first request that needs them. */
   #cached?: Promise<(ServerListing | undefined)[]>;
   #cachedFor?: ConfiguredServer[];
+  readonly #skills: SkillRoutes;
 
   constructor(registry: ToolboxRegistry, table: UriTable, cache?: ListingCache) {
     this.#registry = registry;
     this.#table = table;
     this.#cache = cache;
+    this.#skills = new SkillRoutes({
+      sources: () => this.#sources(),
+      configured: () => this.#registry.configured,
+      forward: (configured, method, params) => this.#forward(configured, method, params, ANY_RESULT),
+      withheld: async (configured) => {
+        const slot = this.#registry.slot(configured);
+        if ((await this.#registry.connected(slot)).ok) await slot.trust(CALL_RECHECK_MS);
+        return slot.withheldTexts;
+      },
+    });
   }
 
   /** One request from the client, its params checked with the SDK's schema as setRequestHandler would. */
@@ -84,6 +97,12 @@ export class WorkbenchCatalog {
         return this.unsubscribe(checked(UnsubscribeRequestSchema, request).params.uri);
       case "completion/complete":
         return this.complete(checked(CompleteRequestSchema, request).params);
+      case "skills/list":
+        return this.#skills.list(request.params?.cursor);
+      case "skills/get":
+        return this.#skills.get(String(request.params?.uri));
+      case "resources/directory/read":
+        return this.#skills.readDirectory({ ...request.params, uri: String(request.params?.uri) });
       default:
         return Promise.reject(errorWithCode(ErrorCode.MethodNotFound, "Method not found"));
     }
@@ -125,7 +144,11 @@ export class WorkbenchCatalog {
     return items;
   }
 
+  /** A skill's rewritten URI goes to its server; any URI under a withheld skill is not read. */
   async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
+    if (this.#skills.originOf(params.uri)) return await this.#skills.read(params);
+    const owner = await this.#found(() => this.#table.ownerOf(params.uri));
+    if (owner) await this.#skills.guard(this.#configured(owner), params.uri);
     return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema);
   }
 
@@ -257,13 +280,6 @@ export class WorkbenchCatalog {
   }
 }
 
-/** The request as the schema reads it; one it rejects is an invalid-params error. */
-function checked<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, request: unknown): T {
-  const result = schema.safeParse(request);
-  if (!result.success) throw errorWithCode(ErrorCode.InvalidParams, `Invalid params: ${result.error.message}`);
-  return result.data;
-}
-
 function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {
   return namePrompts(sources.flatMap(({ configured, listing }) =>
     listing.prompts.map((definition) => ({
@@ -274,14 +290,4 @@ function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {
       definition,
     }))
   ));
-}
-
-/** Title and description name where the item comes from: `Title (toolbox/server)`. */
-function labelled<T extends { name: string; title?: string; description?: string }>(item: T, toolbox: string, server: string): T {
-  const origin = `${toolbox}/${server}`;
-  return {
-    ...item,
-    title: `${item.title ?? item.name} (${origin})`,
-    description: item.description ? `${item.description} (from ${origin})` : `From ${origin}`,
-  };
 }

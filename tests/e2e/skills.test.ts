@@ -1,0 +1,221 @@
+/**
+ * The Skills extension through the workbench, end to end: two servers (tests/fixtures/skills-server.ts)
+ * in two toolboxes serve a colliding `skill://refunds/SKILL.md`; a 2025-11-25 SDK client reads the
+ * extension by raw requests. Listing (URIs naming toolbox and server), get, directory reads, file
+ * reads whose digests verify, the declaration once the servers were listed, and a changed skill
+ * withheld from listing, get and reads until `approve`.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import * as z from "zod";
+import { Client, StdioClientTransport } from "../helpers/sdk.ts";
+import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
+import { exited, removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
+import { runCli } from "../helpers/cli.ts";
+import { Client as V2Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport as V2StdioTransport } from "@modelcontextprotocol/client/stdio";
+
+after(removeTempDirs);
+
+const EXTENSION = "io.modelcontextprotocol/skills";
+const Any = z.object({}).passthrough();
+type Entry = { uri: string; frontmatter: Record<string, unknown>; resources: { uri: string; digest: string; size: number }[] | "dynamic" };
+
+function setup() {
+  const dir = tempDir();
+  const variant = `${dir}/variant-a`;
+  writeFileSync(variant, "base\n");
+  const server = (label: string, extra: Record<string, string> = {}) =>
+    fixtureServer("skills-server.ts", { env: { FIXTURE_LABEL: label, ...extra } });
+  const path = writeConfig(dir, {
+    toolboxes: {
+      dev: { description: "Dev", mcpServers: { a: server("a", { FIXTURE_SKILLS_VARIANT_FILE: variant }) } },
+      ops: { description: "Ops", mcpServers: { b: server("b") } },
+    },
+  });
+  return { dir, path, variant, env: { WORKBENCH_CACHE_DIR: `${dir}/cache` } };
+}
+
+async function serveAt(path: string, env: Record<string, string>) {
+  const { command, args } = workbenchCommand(["--config", path]);
+  const transport = new StdioClientTransport({ command, args, env: workbenchEnv(env), stderr: "pipe" });
+  const client = new Client({ name: "skills-test", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    open: (toolbox_name: string) => client.callTool({ name: "open_toolbox", arguments: { toolbox_name } }),
+    list: async () => (await client.request({ method: "skills/list", params: {} }, Any)).skills as Entry[],
+    async close() {
+      const pid = transport.pid;
+      await client.close();
+      if (pid !== null) await exited(pid, 10_000);
+    },
+  };
+}
+
+const sha = (text: string) => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+const read = async (client: Client, uri: string) => {
+  const content = (await client.readResource({ uri })).contents[0] as { uri: string; text: string };
+  assert.equal(content.uri, uri, "the content names the URI the client read");
+  return content.text;
+};
+
+test("skills e2e: both servers' skills listed under URIs naming toolbox and server; get, directory read, reads that verify", async () => {
+  const { path, env } = setup();
+  const session = await serveAt(path, env);
+  try {
+    await session.open("dev");
+    await session.open("ops");
+    const skills = await session.list();
+    assert.deepEqual(skills.map((skill) => skill.uri), [
+      "skill://dev/a/refunds/SKILL.md",
+      "skill://dev/a/refunds/templates/email/SKILL.md",
+      "skill://dev/a/reports/daily/SKILL.md",
+      "skill://ops/b/refunds/SKILL.md",
+      "skill://ops/b/refunds/templates/email/SKILL.md",
+      "skill://ops/b/reports/daily/SKILL.md",
+    ]);
+    const [a, b] = [skills[0], skills[3]];
+    assert.equal(a.frontmatter.name, "refunds");
+    assert.notEqual(a.frontmatter.description, b.frontmatter.description, "the collision is kept distinct");
+    for (const entry of [a, b]) {
+      assert.ok(Array.isArray(entry.resources));
+      const root = entry.uri.slice(0, -"SKILL.md".length);
+      for (const file of entry.resources) {
+        assert.ok(file.uri.startsWith(root), `${file.uri} is under ${root}`);
+        const text = await read(session.client, file.uri);
+        assert.equal(sha(text), file.digest, `${file.uri} verifies`);
+        assert.equal(new TextEncoder().encode(text).byteLength, file.size);
+      }
+    }
+    // The relative reference in SKILL.md resolves against the rewritten root.
+    assert.match(await read(session.client, a.uri), /\(references\/GUIDE\.md\)/);
+    const guide = new URL("references/GUIDE.md", a.uri).href;
+    assert.equal(guide, "skill://dev/a/refunds/references/GUIDE.md");
+    assert.match(await read(session.client, guide), /^a guide/);
+    assert.equal(skills[2].resources, "dynamic");
+
+    const got = await session.client.request({ method: "skills/get", params: { uri: "skill://ops/b/refunds/SKILL.md" } }, Any);
+    assert.deepEqual(got.skill, b);
+    await assert.rejects(session.client.request({ method: "skills/get", params: { uri: "skill://refunds/SKILL.md" } }, Any), { code: -32602 });
+
+    const directory = await session.client.request({ method: "resources/directory/read", params: { uri: "skill://dev/a/refunds/templates" } }, Any);
+    assert.deepEqual(directory.resources, [{ uri: "skill://dev/a/refunds/templates/email", name: "email", mimeType: "inode/directory" }]);
+    await assert.rejects(
+      session.client.request({ method: "resources/directory/read", params: { uri: "skill://dev/a/refunds/SKILL.md" } }, Any),
+      { code: -32602 },
+    );
+  } finally {
+    await session.close();
+  }
+});
+
+test("skills e2e: declared to the client once a server was listed with it; a changed skill is withheld until approve", async () => {
+  const { dir, path, variant, env } = setup();
+  const first = await serveAt(path, env);
+  try {
+    assert.equal(first.client.getServerCapabilities()?.extensions?.[EXTENSION], undefined, "no server was listed yet");
+    await first.open("dev");
+    assert.equal((await first.list()).length, 3);
+  } finally {
+    await first.close();
+  }
+  writeFileSync(variant, "changed\n");
+  const second = await serveAt(path, env);
+  try {
+    assert.deepEqual(second.client.getServerCapabilities()?.extensions?.[EXTENSION], { directoryRead: true });
+    await second.open("dev");
+    assert.deepEqual((await second.list()).map((skill) => skill.uri), [
+      "skill://dev/a/refunds/templates/email/SKILL.md",
+      "skill://dev/a/reports/daily/SKILL.md",
+    ]);
+    await assert.rejects(
+      second.client.request({ method: "skills/get", params: { uri: "skill://dev/a/refunds/SKILL.md" } }, Any),
+      (error: Error & { code?: number }) => error.code === -32602 && /withheld: frontmatter, files changed/.test(error.message),
+    );
+    await assert.rejects(second.client.readResource({ uri: "skill://dev/a/refunds/references/GUIDE.md" }), /withheld/);
+    await assert.rejects(second.client.readResource({ uri: "skill://refunds/references/GUIDE.md" }), /withheld/, "nor by its own URI");
+  } finally {
+    await second.close();
+  }
+  const approved = await runCli(["approve", "dev", "a", "--yes", "--config", path], { env, cwd: dir });
+  assert.equal(approved.code, 0, approved.stderr);
+  assert.match(approved.stdout, /skill 'skill:\/\/refunds\/SKILL\.md': frontmatter, files changed/);
+  assert.match(approved.stdout, /\+\s+"skill:\/\/refunds\/references\/NEW\.md"/);
+  const third = await serveAt(path, env);
+  try {
+    await third.open("dev");
+    const refunds = (await third.list()).find((skill) => skill.uri === "skill://dev/a/refunds/SKILL.md");
+    assert.match(String(refunds?.frontmatter.description), /refund everything/);
+    assert.match(await read(third.client, "skill://dev/a/refunds/references/NEW.md"), /added later/);
+  } finally {
+    await third.close();
+  }
+});
+
+test("skills e2e: a client that does not speak the extension finds the skills in open_toolbox and reads them as resources", async () => {
+  const { path, env } = setup();
+  const session = await serveAt(path, env);
+  try {
+    const opened = JSON.parse((await session.open("dev") as { content: { text: string }[] }).content[0].text);
+    assert.deepEqual(opened.skills, {
+      a: [
+        "refunds: a: process customer refund requests per policy <skill://dev/a/refunds/SKILL.md>",
+        "email: a: write the refund email <skill://dev/a/refunds/templates/email/SKILL.md>",
+        "daily: a: assemble today's report from live data <skill://dev/a/reports/daily/SKILL.md>",
+      ],
+    });
+    assert.match(await read(session.client, "skill://dev/a/refunds/SKILL.md"), /^---\nname: "refunds"/);
+  } finally {
+    await session.close();
+  }
+});
+
+test("skills e2e: a 2026-07-28 client (SDK v2, pinned) is declared the extension and lists, gets and reads skills", async () => {
+  const { path, env } = setup();
+  const first = await serveAt(path, env);
+  try {
+    await first.open("dev");
+  } finally {
+    await first.close();
+  }
+  const { command, args } = workbenchCommand(["--config", path]);
+  const client = new V2Client({ name: "skills-2026", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = new V2StdioTransport({ command, args, env: workbenchEnv(env), stderr: "pipe" });
+  await client.connect(transport);
+  try {
+    assert.equal(client.getProtocolEra(), "modern");
+    assert.deepEqual(client.getServerCapabilities()?.extensions?.[EXTENSION], { directoryRead: true });
+    await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const listed = await client.request({ method: "skills/list", params: {} }, Any) as { skills: Entry[] };
+    assert.equal(listed.skills[0].uri, "skill://dev/a/refunds/SKILL.md");
+    const got = await client.request({ method: "skills/get", params: { uri: "skill://dev/a/refunds/SKILL.md" } }, Any) as { skill: Entry };
+    assert.deepEqual(got.skill, listed.skills[0]);
+    const file = (listed.skills[0].resources as { uri: string; digest: string }[])[1];
+    const read = await client.readResource({ uri: file.uri });
+    assert.equal(sha((read.contents[0] as { text: string }).text), file.digest);
+  } finally {
+    const pid = transport.pid;
+    await client.close();
+    if (pid) await exited(pid, 10_000);
+  }
+});
+
+test("skills e2e: a file whose bytes changed under an unchanged listing is not passed on", async () => {
+  const { dir, variant, env } = setup();
+  const path = writeConfig(dir, {
+    toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env: { FIXTURE_LABEL: "a", FIXTURE_SKILLS_VARIANT_FILE: variant, FIXTURE_SKILLS_LIVE: "1" } }) } } },
+  });
+  const session = await serveAt(path, env);
+  try {
+    await session.open("dev");
+    const guide = "skill://dev/a/refunds/references/GUIDE.md";
+    assert.match(await read(session.client, guide), /^a guide/);
+    writeFileSync(variant, "tampered\n");
+    await assert.rejects(session.client.readResource({ uri: guide }), /is not the file its skill was approved with/);
+  } finally {
+    await session.close();
+  }
+});

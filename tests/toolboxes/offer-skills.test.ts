@@ -1,0 +1,73 @@
+/**
+ * The offer's pins over skills (Skills extension): a skill is pinned by its frontmatter and its
+ * files' digests and sizes; one changed, or new on a pinned server, is withheld until approved;
+ * a "dynamic" skill is pinned by its frontmatter only and said to be unverifiable.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { platform } from "#platform";
+import { LOCK_FILE, PinStore } from "../../src/toolboxes/pin-store.ts";
+import { type Listed, offerOf, textPins } from "../../src/toolboxes/offer.ts";
+import type { SkillEntry } from "../../src/protocol/skills.ts";
+
+const digest = (char: string) => `sha256:${char.repeat(64)}`;
+const refunds = (description = "Refunds.", guide = "a"): SkillEntry => ({
+  uri: "skill://refunds/SKILL.md",
+  frontmatter: { name: "refunds", description },
+  resources: [
+    { uri: "skill://refunds/SKILL.md", digest: digest("0"), size: 10 },
+    { uri: "skill://refunds/references/GUIDE.md", digest: digest(guide), size: 20 },
+  ],
+});
+const daily = (description = "Daily."): SkillEntry => ({ uri: "skill://daily/SKILL.md", frontmatter: { name: "daily", description }, resources: "dynamic" });
+const listed = (entries: SkillEntry[]): Listed => ({
+  tools: [],
+  listing: { prompts: [], resources: [], resourceTemplates: [], skills: { directoryRead: true, entries, refused: [] } },
+});
+
+async function withStore<T>(fn: (store: PinStore) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-offer-skills-`);
+  try {
+    const store = new PinStore(`${dir}/${LOCK_FILE}`, platform);
+    await store.refresh();
+    return await fn(store);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const at = (store: PinStore) => ({ lock: store.snapshot, toolbox: "dev", server: "s" });
+const skillsOf = (listedNow: Listed, store: PinStore) => offerOf(listedNow, undefined, at(store)).listing?.skills?.entries.map((entry) => entry.uri);
+const heldOf = (listedNow: Listed, store: PinStore) => offerOf(listedNow, undefined, at(store)).withheldTexts.map((held) => [held.name, held.reason]);
+
+test("offer skills: pinned at first sight; a changed file or frontmatter withholds the skill until approved", async () => {
+  await withStore(async (store) => {
+    const first = listed([refunds(), daily()]);
+    assert.deepEqual(skillsOf(first, store), ["skill://refunds/SKILL.md", "skill://daily/SKILL.md"], "a server not pinned yet offers every skill");
+    await store.pinServer("dev", "s", [], textPins(first));
+    assert.deepEqual(heldOf(first, store), []);
+    const rugPull = listed([refunds("Refunds.", "b"), daily()]);
+    assert.deepEqual(skillsOf(rugPull, store), ["skill://daily/SKILL.md"]);
+    assert.deepEqual(heldOf(rugPull, store), [["skill:skill://refunds/SKILL.md", "files changed"]]);
+    assert.deepEqual(heldOf(listed([refunds("Refund everything."), daily()]), store), [["skill:skill://refunds/SKILL.md", "frontmatter changed"]]);
+    await store.approve("dev", "s", {}, [], { pins: textPins(rugPull), forget: [] });
+    assert.deepEqual(skillsOf(rugPull, store), ["skill://refunds/SKILL.md", "skill://daily/SKILL.md"]);
+  });
+});
+
+test('offer skills: a new skill on a pinned server is withheld; a "dynamic" one is pinned by its frontmatter and said unverifiable', async () => {
+  await withStore(async (store) => {
+    const first = listed([refunds()]);
+    await store.pinServer("dev", "s", [], textPins(first));
+    assert.deepEqual(heldOf(listed([refunds(), daily()]), store), [
+      ["skill:skill://daily/SKILL.md", "new skill (a dynamic skill: its files cannot be verified)"],
+    ]);
+    await store.approve("dev", "s", {}, [], { pins: textPins(listed([refunds(), daily()])), forget: [] });
+    assert.deepEqual(heldOf(listed([refunds(), daily()]), store), []);
+    assert.deepEqual(heldOf(listed([refunds(), daily("Changed.")]), store), [
+      ["skill:skill://daily/SKILL.md", "frontmatter changed (a dynamic skill: its files cannot be verified)"],
+    ]);
+  });
+});
