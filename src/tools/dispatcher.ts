@@ -48,7 +48,8 @@ export class ToolDispatcher {
       const known = [...this.#tools.keys()].map((n) => `'${n}'`).join(", ");
       throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool '${name}'; available tools: ${known}`);
     }
-    const parsed = tool.schema.safeParse(args ?? {});
+    const plain = tool.plainInput?.(args ?? {});
+    const parsed = plain !== undefined ? { success: true as const, data: plain } : tool.schema.safeParse(args ?? {});
     if (!parsed.success) {
       const hint = tool.invalidInputHint?.(args, parsed.error) ?? "";
       return textResult(`${tool.invalidInputPrefix}: ${formatIssues(parsed.error)}${hint}`, true);

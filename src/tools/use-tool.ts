@@ -32,6 +32,7 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
   schema,
   invalidInputPrefix: "Invalid tool invocation parameters",
   invalidInputHint: exampleForShape,
+  plainInput,
   run: async ({ tool: id, arguments: args }, ctx) => {
     if (id.server === WORKBENCH_SERVER) return readResult(id, args, ctx);
     const called = await callTool(id, args, ctx);
@@ -40,3 +41,32 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
   },
   present: (value) => value,
 };
+
+/**
+ * The schema's output for a well-formed call, without zod: `tool` with exactly its three non-blank
+ * strings, `arguments` absent or a plain object, no other key. Anything else goes to the schema.
+ */
+function plainInput(input: unknown): z.output<typeof schema> | undefined {
+  if (!isPlainObject(input)) return undefined;
+  let keys = 0;
+  for (const key in input) {
+    if (key !== "tool" && key !== "arguments") return undefined;
+    keys++;
+  }
+  const { tool, arguments: args } = input as { tool?: unknown; arguments?: unknown };
+  if (!isPlainObject(tool) || (args !== undefined && !isPlainObject(args))) return undefined;
+  // zod's copy of a record drops an own "__proto__" key: such arguments keep going through it.
+  if (args !== undefined && Object.hasOwn(args, "__proto__")) return undefined;
+  const { toolbox, server, name } = tool as Record<string, unknown>;
+  if (!filled(toolbox) || !filled(server) || !filled(name) || Object.keys(tool).length !== 3) return undefined;
+  if (keys !== Object.keys(input).length) return undefined;
+  return { tool: { toolbox, server, name }, arguments: { ...(args as Record<string, unknown> | undefined) } };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+const filled = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
