@@ -123,7 +123,7 @@ export async function openSession(transport: MessageTransport, options: SessionO
     upstream,
     // Over stdio the client has no name of its own: the audit log then names the session only.
     sessionId: crypto.randomUUID(),
-    clientName: options.client?.name,
+    clientName: client.name === LOCAL_USER.name ? undefined : client.name,
     state,
     onClose: () => {
       void close();
