@@ -109,6 +109,8 @@ interface Text {
 /** Texts not pinned yet (a server first seen, or pinned before texts were) are offered: their first sight pins them. */
 function textView(listed: Listed, pinned: ServerPins | undefined) {
   const kept = new Set<string>();
+  // A key listed twice is offered only when every copy matches its pin: a changed copy withholds the key.
+  const refused = new Set<string>();
   const withheld: Withheld[] = [];
   let added: ServerPins | undefined;
   for (const text of textsOf(listed)) {
@@ -119,11 +121,15 @@ function textView(listed: Listed, pinned: ServerPins | undefined) {
       kept.add(text.key);
       (added ??= {})[text.key] = text.pin;
     } else {
+      refused.add(text.key);
       const unverifiable = text.pin.files === "dynamic" ? " (a dynamic skill: its files cannot be verified)" : "";
       withheld.push({ name: text.key, changed, reason: (pin ? `${changed.join(", ")} changed` : `new ${text.kind}`) + unverifiable });
     }
   }
-  const keep = <T>(kind: TextKind, items: T[], keyOf: (item: T) => string) => items.filter((item) => kept.has(textKey(kind, keyOf(item))));
+  const keep = <T>(kind: TextKind, items: T[], keyOf: (item: T) => string) => items.filter((item) => {
+    const key = textKey(kind, keyOf(item));
+    return kept.has(key) && !refused.has(key);
+  });
   const { listing, instructions } = listed;
   const offered = {
     ...(listing && {
@@ -134,7 +140,7 @@ function textView(listed: Listed, pinned: ServerPins | undefined) {
         ...(listing.skills && { skills: { ...listing.skills, entries: keep("skill", listing.skills.entries, (entry) => entry.uri) } }),
       },
     }),
-    ...(instructions !== undefined && kept.has(textKey("instructions")) && { instructions }),
+    ...(instructions !== undefined && kept.has(textKey("instructions")) && !refused.has(textKey("instructions")) && { instructions }),
   };
   return { offered, withheld, added };
 }
@@ -159,16 +165,17 @@ function textsOf(listed: Listed): Text[] {
 /** Where a configured server's pins are in this lock; none for `"pin": false` or without a lock. */
 export function pinsAt(pins: PinStore | undefined, config: WorkbenchConfig, toolbox: string, server: string): OfferPins | undefined {
   const definition = config.toolboxes[toolbox].mcpServers[server];
-  return pins && definition.pin ? { lock: pins.snapshot, toolbox, server, same: samePlaces(config, toolbox, definition) } : undefined;
+  return pins && definition.pin ? { lock: pins.snapshot, toolbox, server, same: samePlaces(config, toolbox, server, definition) } : undefined;
 }
 
 /** The other toolboxes' pinned names for a server definition: pins belong to the definition. */
-export function samePlaces(config: WorkbenchConfig, toolbox: string, definition: ServerConfig): PinPlace[] {
+export function samePlaces(config: WorkbenchConfig, toolbox: string, server: string, definition: ServerConfig): PinPlace[] {
   const key = sharingKey(definition);
   const places: PinPlace[] = [];
   for (const [name, { mcpServers }] of Object.entries(config.toolboxes)) {
-    if (name === toolbox) continue;
-    for (const [server, other] of Object.entries(mcpServers)) if (other.pin && sharingKey(other) === key) places.push({ toolbox: name, server });
+    for (const [other, one] of Object.entries(mcpServers)) {
+      if ((name !== toolbox || other !== server) && one.pin && sharingKey(one) === key) places.push({ toolbox: name, server: other });
+    }
   }
   return places;
 }

@@ -209,6 +209,9 @@ export class ServerPool {
     for (const { config } of configured) {
       // A process of one client's own (named for it with ${WORKBENCH_CLIENT} or not) lists what is
       // that client's: it is kept for that client alone (see ListingCache), so its tool count shows.
+      // Never in the file of a toolbox that says "share": "all" (every client reads that one) when
+      // another toolbox keeps clients apart, so that the process is this client's own.
+      if (client !== null && config.share === "all") continue;
       void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared, client ?? undefined).catch(() => {});
     }
   }

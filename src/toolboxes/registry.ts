@@ -218,7 +218,7 @@ export class ToolboxRegistry {
       return this.slot(now);
     }
     if (!slot) {
-      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config), this.#trustFor(configured.toolbox, configured.config));
+      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config), this.#trustFor(configured.toolbox, configured.server, configured.config));
       this.#slots.set(configured, slot);
     }
     return slot;
@@ -262,15 +262,15 @@ export class ToolboxRegistry {
     const config = this.#config.toolboxes[name];
     if (!config) throw new Error(`Toolbox '${name}' not found in configuration`);
     const servers = Object.entries(config.mcpServers).map(([server, serverConfig]) =>
-      new ServerSlot(server, serverConfig, this.#sharedFor(serverConfig), this.#trustFor(name, serverConfig))
+      new ServerSlot(server, serverConfig, this.#sharedFor(serverConfig), this.#trustFor(name, server, serverConfig))
     );
     return { name, config, servers };
   }
 
   /** `"pin": false` leaves a server out of the lock: neither read nor written for it. */
-  #trustFor(toolbox: string, config: ServerConfig): SlotTrust | undefined {
+  #trustFor(toolbox: string, server: string, config: ServerConfig): SlotTrust | undefined {
     const pins = this.#options.pins ?? this.#pool.pins;
-    return pins && config.pin ? { toolbox, pins, same: samePlaces(this.#config, toolbox, config) } : undefined;
+    return pins && config.pin ? { toolbox, pins, same: samePlaces(this.#config, toolbox, server, config) } : undefined;
   }
 
   #sharedFor(config: ServerConfig): SharedServer {

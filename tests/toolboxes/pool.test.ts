@@ -168,3 +168,22 @@ test("pool: what a process started for one client lists is kept in the listing c
     await pool.closeAll();
   }
 });
+
+test("pool: a definition one toolbox shares with all and another keeps per client: the per-client process never fills the shared file", async () => {
+  const cache = new ListingCache({ ...platform, env: { ...platform.env, WORKBENCH_CACHE_DIR: `${tempDir()}/cache` } });
+  const config = validateConfig({ toolboxes: { a: { mcpServers: { s: server("one", { share: "all" }) } }, b: { mcpServers: { s: server("one") } } } });
+  const pool = new ServerPool(config, host, { cache });
+  const registry = new ToolboxRegistry(config, pool, { client: { name: "alice" } });
+  try {
+    const opened = await registry.open("b");
+    assert.ok(opened.servers.every((slot) => slot.connection), opened.servers.map((slot) => slot.error).join(", "));
+    const own = config.toolboxes.b.mcpServers.s;
+    for (let tries = 0; tries < 60 && !(await cache.read(own, "alice")); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await cache.flush();
+    assert.ok((await cache.read(own, "alice"))?.length, "kept for alice");
+    assert.equal(await cache.read(config.toolboxes.a.mcpServers.s, "bob"), undefined, "the shared toolbox's file, which bob reads, has nothing of alice's");
+  } finally {
+    await registry.closeAll();
+    await pool.closeAll();
+  }
+});
