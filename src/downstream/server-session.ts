@@ -54,10 +54,8 @@ export class ServerSession {
   readonly #taskCalls = new Set<CallInFlight>();
   #relay?: DownstreamRelay;
   #closing?: Promise<void>;
-  /** A new session after the server forgot ours, shared by the calls that found out. */
-  #renewing?: Promise<void>;
-  /** Lists again when the server says its lists changed. */
-  #watch?: ListingWatch;
+  #renewing?: Promise<void>; // a new session after the server forgot ours, shared by the calls that found out
+  #watch?: ListingWatch; // lists again when the server says its lists changed
   /** It initialized: closed before that, it has no work to finish and is not waited for. */
   #started = false;
   /** The first line the server wrote on stdout that is not JSON (a usage line): the clue of a start that never answers. */
