@@ -122,9 +122,10 @@ export class ServerSlot {
     const lock = pins.snapshot;
     if (!this.connection || lock.error !== undefined) return;
     const listed = { tools: this.shared.tools, listing: this.shared.listing, instructions: this.connection.instructions };
-    const texts = listed.listing ? textPins(listed) : undefined;
-    if (!lock.pinsOf(toolbox, this.name) || (texts && !lock.textsOf(toolbox, this.name))) {
-      await pins.pinServer(toolbox, this.name, this.shared.tools, texts, same);
+    // Fingerprints are made only at a first sight: a call of a pinned server pays a look-up, not a hash of its texts.
+    const textsNew = listed.listing !== undefined && !lock.textsOf(toolbox, this.name);
+    if (!lock.pinsOf(toolbox, this.name) || textsNew) {
+      await pins.pinServer(toolbox, this.name, this.shared.tools, textsNew ? textPins(listed) : undefined, same);
     }
     const firstSeen = this.offer.firstSeen;
     if (firstSeen) await pins.addPins(toolbox, this.name, firstSeen);
