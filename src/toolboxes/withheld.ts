@@ -52,15 +52,53 @@ export function withheldError(toolbox: string, server: string, held: Withheld): 
     `the user can ${reviewHint(toolbox, server, held.name)}`;
 }
 
+/**
+ * Only a name that was pinned (approved) is quoted to the model: a name never approved is text the
+ * server chose, and could carry instructions as well as a description could. Those are counted.
+ */
+function named(held: Withheld): boolean {
+  return held.changed.length > 0;
+}
+
+/** The instructions have no name of the server's choosing: they are always named. */
+function namedText(held: Withheld): boolean {
+  return named(held) || !held.name.includes(":");
+}
+
+/** "2 new tools of 'memory'" or "1 tool of 'memory' (the lock file ...)": unapproved names, counted. */
+function counted(server: string, items: Withheld[], noun: (item: Withheld) => string): string[] {
+  const groups = new Map<string, number>();
+  for (const item of items) {
+    const fresh = item.reason.startsWith("new ");
+    const key = fresh ? `new ${noun(item)}` : `${noun(item)}\u0000${item.reason}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  return [...groups].map(([key, count]) => {
+    const [what, reason] = key.split("\u0000");
+    const plural = count === 1 ? what : `${what}s`;
+    return `${count} ${plural} of '${server}'${reason === undefined ? "" : ` (${reason})`}`;
+  });
+}
+
 /** open_toolbox's one line: how many, which and why, and the commands that approve them. */
 export function withheldLine(toolbox: string, servers: { name: string; withheld: Withheld[] }[]): string | undefined {
   const held = servers.filter((server) => server.withheld.length > 0);
   const count = held.reduce((sum, server) => sum + server.withheld.length, 0);
   if (count === 0) return undefined;
-  const which = held.flatMap((server) => server.withheld.map((tool) => `'${tool.name}' of '${server.name}' (${tool.reason})`));
+  const which = held.flatMap((server) => [
+    ...server.withheld.filter(named).map((tool) => `'${tool.name}' of '${server.name}' (${tool.reason})`),
+    ...counted(server.name, server.withheld.filter((tool) => !named(tool)), () => "tool"),
+  ]);
   const hints = held.map((server) => reviewHint(toolbox, server.name)).join("; ");
   return `${count} tool${count === 1 ? " is" : "s are"} withheld because ${count === 1 ? "it" : "they"} changed or appeared ` +
     `since the server's tools were pinned: ${which.join(", ")}; the user can ${hints}`;
+}
+
+/** The kind of a text's key in words: "prompt", "resource template", "the instructions". */
+function kindWords(key: string): string {
+  const cut = key.indexOf(":");
+  const kind = (cut < 0 ? key : key.slice(0, cut)) as TextKind;
+  return KIND_WORDS[kind] ?? kind;
 }
 
 /** A text's key (textKey) in words: "prompt 'greet'", "resource 'file:///a'", "the instructions". */
@@ -75,7 +113,10 @@ export function textWords(key: string): string {
 export function withheldTextsLine(toolbox: string, servers: { name: string; withheldTexts: Withheld[] }[]): string | undefined {
   const held = servers.filter((server) => server.withheldTexts.length > 0);
   if (held.length === 0) return undefined;
-  const which = held.flatMap((server) => server.withheldTexts.map((text) => `${textWords(text.name)} of '${server.name}' (${text.reason})`));
+  const which = held.flatMap((server) => [
+    ...server.withheldTexts.filter(namedText).map((text) => `${textWords(text.name)} of '${server.name}' (${text.reason})`),
+    ...counted(server.name, server.withheldTexts.filter((text) => !namedText(text)), (text) => kindWords(text.name)),
+  ]);
   const commands = held.map((server) => approveCommand(toolbox, server.name)).join("; ");
   return `Withheld because they changed or appeared since the server was pinned: ${which.join(", ")}; ` +
     `the user can review and approve them with: ${commands}`;

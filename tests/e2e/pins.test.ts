@@ -83,7 +83,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     assert.equal(
       value.withheld,
       "2 tools are withheld because they changed or appeared since the server's tools were pinned: " +
-        "'greet' of 'pinned' (description changed), 'extra' of 'pinned' (new tool); " +
+        "'greet' of 'pinned' (description changed), 1 new tool of 'pinned'; " +
         "the user can review them with: mcp-workbench approve dev pinned --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned",
     );
     assert.equal(
@@ -125,7 +125,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     // No restart: the next call reads the lock again.
     assert.equal(okText(await session.use("pinned", "greet", { name: "x" })), "greet called");
     assert.deepEqual(calls("pinned"), ["greet"]);
-    assert.match(opened(await session.open("dev")).withheld ?? "", /^1 tool is withheld .*'extra' of 'pinned' \(new tool\)/);
+    assert.match(opened(await session.open("dev")).withheld ?? "", /^1 tool is withheld .*: 1 new tool of 'pinned'; /);
 
     const rest = await runCli(["approve", "dev", "pinned", "--yes", "--config", path]);
     assert.equal(rest.code, 0, rest.stderr);
@@ -159,7 +159,7 @@ test("pins: a tool a pinned server adds while it runs is withheld; check's table
     opened(await session.open("dev"));
     assert.equal(okText(await session.use("fx", "add_tool", { name: "fresh" })), "dyn changed 'fresh'");
     assert.match(errorText(await session.use("fx", "fresh")), /Tool 'fresh' in server 'fx' \(toolbox 'dev'\) is withheld: it is new since/);
-    assert.match(opened(await session.open("dev")).withheld ?? "", /^1 tool is withheld .*'fresh' of 'fx' \(new tool\)/);
+    assert.match(opened(await session.open("dev")).withheld ?? "", /^1 tool is withheld .*: 1 new tool of 'fx'; /);
   } finally {
     await session.close();
   }

@@ -68,7 +68,7 @@ test("offer: a changed prompt, resource, template and instructions text are with
   });
 });
 
-test("offer: a new resource is offered and pinned at first sight; a new prompt is withheld", async () => {
+test("offer: a new resource is offered and pinned at first sight; a new prompt is withheld, counted, its name not quoted", async () => {
   await withStore(async (store) => {
     const first = listed();
     await store.pinServer("dev", "s", first.tools, textPins(first));
@@ -77,6 +77,11 @@ test("offer: a new resource is offered and pinned at first sight; a new prompt i
     const offer = offerOf(more, undefined, at(store));
     assert.deepEqual(offer.listing!.resources.map((one) => one.uri), ["note://one", "note://two"]);
     assert.deepEqual(offer.withheldTexts.map((held) => held.name), ["prompt:later"]);
+    // A name never approved is the server's text: open_toolbox counts it and does not quote it.
+    assert.equal(
+      withheldTextsLine("dev", [{ name: "s", withheldTexts: offer.withheldTexts }]),
+      "Withheld because they changed or appeared since the server was pinned: 1 new prompt of 's'; the user can review and approve them with: mcp-workbench approve dev s",
+    );
     assert.deepEqual(Object.keys(offer.firstSeen?.texts ?? {}), ["resource:note://two"]);
     await store.addPins("dev", "s", offer.firstSeen!);
     assert.ok(store.snapshot.textsOf("dev", "s")!["resource:note://two"]);

@@ -85,7 +85,7 @@ test("lock file: two processes' stores writing at once lose no server's pins", a
   });
 });
 
-test("withheld: a changed tool and a new tool are withheld with why; an approval read again from the file offers them", async () => {
+test("withheld: a changed tool and a new tool are withheld with why (the new one's name, never approved, is not quoted); an approval read again from the file offers them", async () => {
   await withDir(async (dir) => {
     const path = `${dir}/${LOCK_FILE}`;
     const serving = new PinStore(path, platform);
@@ -108,7 +108,7 @@ test("withheld: a changed tool and a new tool are withheld with why; an approval
     assert.equal(
       withheldLine("dev", [{ name: "s", withheld: view.withheld }]),
       "2 tools are withheld because they changed or appeared since the server's tools were pinned: " +
-        "'a' of 's' (description changed), 'c' of 's' (new tool); the user can review them with: mcp-workbench approve dev s --dry-run, " +
+        "'a' of 's' (description changed), 1 new tool of 's'; the user can review them with: mcp-workbench approve dev s --dry-run, " +
         "and approve on a terminal with: mcp-workbench approve dev s",
     );
     // Another process (approve) records the new pins; this one sees them at its next refresh.
