@@ -43,7 +43,8 @@ test("offer: a rug-pulled tool, prompt, resource, template and instructions text
   const dir = tempDir();
   const cache = `${dir}/cache`;
   const pinnedFile = `${dir}/pinned.json`;
-  writeFileSync(pinnedFile, JSON.stringify({ description: "Greets someone." }));
+  // pinned://{name} stays offered: it matches the withheld resource's URI, which still is not read.
+  writeFileSync(pinnedFile, JSON.stringify({ description: "Greets someone.", anyTemplate: true }));
   const path = writeConfig(dir, {
     codeMode: true,
     toolboxes: { dev: { description: "Dev", mcpServers: { pinned: fixtureServer("pinned-server.ts", { env: { PINNED_FILE: pinnedFile } }) } } },
@@ -57,7 +58,7 @@ test("offer: a rug-pulled tool, prompt, resource, template and instructions text
     await first.close();
   }
   // The rug pull; a session lists it (withheld), and the cache now holds the changed text.
-  writeFileSync(pinnedFile, JSON.stringify({ description: EVIL, texts: EVIL }));
+  writeFileSync(pinnedFile, JSON.stringify({ description: EVIL, texts: EVIL, anyTemplate: true }));
   const second = await serve(path, cache);
   try {
     assert.deepEqual(toolsOf(opened(await second.open()), "pinned"), ["stable"]);
@@ -76,7 +77,7 @@ test("offer: a rug-pulled tool, prompt, resource, template and instructions text
     assert.doesNotMatch(JSON.stringify(tools), /id_ed25519/, "not in any meta-tool's description");
     assert.deepEqual((await session.client.listPrompts()).prompts, []);
     assert.deepEqual((await session.client.listResources()).resources, []);
-    assert.deepEqual((await session.client.listResourceTemplates()).resourceTemplates, []);
+    assert.deepEqual((await session.client.listResourceTemplates()).resourceTemplates.map((one) => one.uriTemplate), ["pinned://{name}"]);
     await assert.rejects(session.client.getPrompt({ name: "dev__pinned__intro" }), /not found/);
     await assert.rejects(session.client.complete({ ref: { type: "ref/prompt", name: "dev__pinned__intro" }, argument: { name: "topic", value: "" } }), /not found/);
     // Opened: withheld, named, never shown.
@@ -88,6 +89,9 @@ test("offer: a rug-pulled tool, prompt, resource, template and instructions text
     assert.match(errorText(await session.use("greet")), /is withheld: its description changed/);
     assert.match(JSON.stringify(await session.run("return await call('pinned', 'greet', {})")), /is withheld/);
     assert.doesNotMatch(JSON.stringify([await session.client.listPrompts(), await session.client.listResources()]), /id_ed25519/, "nor once the server runs");
+    await assert.rejects(session.client.readResource({ uri: "pinned://note" }), /Resource "pinned:\/\/note" is withheld: description changed/, "not read through an offered template");
+    await assert.rejects(session.client.subscribeResource({ uri: "pinned://note" }), /is withheld/);
+    assert.deepEqual((await session.client.readResource({ uri: "pinned://other" })).contents, [{ uri: "pinned://other", text: "note body" }], "the template itself is served");
   } finally {
     await session.close();
   }

@@ -144,16 +144,22 @@ export class WorkbenchCatalog {
     return items;
   }
 
-  /** A skill's rewritten URI goes to its server; any URI under a withheld skill is not read. */
+  /** A skill's rewritten URI goes to its server; a withheld URI is not read. */
   async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
     if (this.#skills.originOf(params.uri)) return await this.#skills.read(params);
-    const owner = await this.#found(() => this.#table.ownerOf(params.uri));
-    if (owner) await this.#skills.guard(this.#configured(owner), params.uri);
+    await this.#guard(params.uri);
     return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema);
+  }
+
+  /** A URI withheld by the pins is not read nor subscribed to (see SkillRoutes.guard). */
+  async #guard(uri: string): Promise<void> {
+    const owner = await this.#found(() => this.#table.ownerOf(uri));
+    if (owner) await this.#skills.guard(this.#configured(owner), uri);
   }
 
   /** A server with subscriptions is not stopped for being idle: it would stop sending updates. */
   async subscribe(uri: string): Promise<unknown> {
+    await this.#guard(uri);
     const result = await this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema);
     const shared = this.#sharedOf(uri);
     shared?.subscribed(uri, this.#registry);
@@ -193,12 +199,8 @@ export class WorkbenchCatalog {
   /** A request about one URI goes to the server the URI table names. */
   async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
     const owner = await this.#found(() => this.#table.ownerOf(uri));
-    if (!owner) {
-      throw errorWithCode(
-        RESOURCE_NOT_FOUND,
-        `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`,
-      );
-    }
+    const none = `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`;
+    if (!owner) throw errorWithCode(RESOURCE_NOT_FOUND, none);
     return await this.#forward(this.#configured(owner), method, params, schema);
   }
 

@@ -102,9 +102,15 @@ export class SkillRoutes {
     return { ...result, contents: (result.contents ?? []).map((content) => ({ ...content, uri: publicUri(origin.configured, content.uri) })) };
   }
 
-  /** A file under a withheld skill's directory is not read: its bytes are not the approved ones. */
+  /**
+   * A resource withheld by the pins is not read, though a template the server still offers matches
+   * its URI; nor is a file under a withheld skill's directory (its bytes are not the approved ones).
+   */
   async guard(configured: ConfiguredServer, uri: string): Promise<void> {
-    const held = (await this.#host.withheld(configured)).find((text) =>
+    const withheld = await this.#host.withheld(configured);
+    const resource = withheld.find((text) => text.name === `resource:${uri}`);
+    if (resource) throw errorWithCode(ErrorCode.InvalidParams, `Resource "${uri}" is withheld: ${resource.reason} (${approveHint(configured)})`);
+    const held = withheld.find((text) =>
       text.name.startsWith("skill:") && uri.startsWith(text.name.slice("skill:".length, -"SKILL.md".length))
     );
     if (held) {
