@@ -1,9 +1,10 @@
 /**
- * `mcp-workbench approve <toolbox> <server> [tool] [--dry-run | --yes]`: starts the one server,
+ * `mcp-workbench approve <toolbox> <server> [tool] [--dry-run | --yes [--digest D]]`: starts the one server,
  * shows each withheld tool's difference from its pin (old and new text: the description, the
  * pretty-printed schemas and annotations), and only then records the new pins in
  * workbench-lock.json: after the user answered "y" on a terminal, or at once with --yes (without a
- * terminal nothing is recorded without it). --dry-run shows and records nothing. Without a tool,
+ * terminal nothing is recorded without it). --dry-run shows and records nothing, and prints the
+ * digest of what it showed: with --digest, only that is recorded (else nothing). Without a tool,
  * every withheld tool of the server, and its withheld prompts, resources, templates and
  * instructions (see offer.ts); the pins of what the server no longer lists are forgotten. A running workbench sees the approval at its next listing or call.
  */
@@ -17,11 +18,13 @@ import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
 import { lineDiff } from "./line-diff.ts";
 import { askYesNo } from "./ask.ts";
+import { sha256Hex } from "../cache/sha256.ts";
 
 export async function runApprove(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, only] = args.positionals;
   const dryRun = args.options["--dry-run"] === true;
   const yes = args.options["--yes"] === true;
+  const given = typeof args.options["--digest"] === "string" ? args.options["--digest"] : undefined;
   if (dryRun && yes) {
     sayError(platform, "Options '--dry-run' and '--yes' exclude each other: --dry-run records nothing, --yes records without asking");
     return EXIT_USAGE;
@@ -108,13 +111,20 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       ...(gone.length + goneTexts.length > 0 ? [`forget the pins of ${gone.length + goneTexts.length} it no longer lists`] : []),
     ].join(", ");
     const command = approveCommand(toolbox, server, only);
+    // What is recorded, as a digest: --digest holds --yes to what a dry run showed (the server may change between the two).
+    const digest = sha256Hex(canonicalJson({ approved, gone, approvedTexts, goneTexts })).slice(0, 16);
+    const asShown = `${command} --yes --digest ${digest}`;
     if (dryRun) {
-      await writeStdout(platform, `\nDry run, nothing recorded: to ${what} of server '${server}' in toolbox '${toolbox}', run: ${command}\n`);
+      await writeStdout(platform, `\nDry run, nothing recorded: to ${what} of server '${server}' in toolbox '${toolbox}' as shown, run: ${asShown}\n`);
       return 0;
+    }
+    if (given !== undefined && given !== digest) {
+      sayError(platform, `Nothing recorded: what server '${server}' in toolbox '${toolbox}' has pending changed since digest '${given}' was shown (it is '${digest}' now, shown above)`);
+      return EXIT_FAILED;
     }
     if (!yes) {
       if (!platform.stdinIsTerminal()) {
-        sayError(platform, `Nothing recorded: there is no terminal to ask; to ${what} as shown, run: ${command} --yes`);
+        sayError(platform, `Nothing recorded: there is no terminal to ask; to ${what} as shown, run: ${asShown}`);
         return EXIT_USAGE;
       }
       if (!await askYesNo(platform, `\nRecord in ${pins.path}: ${what} of server '${server}' in toolbox '${toolbox}', as shown above?`)) {

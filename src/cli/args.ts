@@ -50,11 +50,12 @@ export const SUBCOMMANDS = {
     optional: 1,
   },
   approve: {
-    usage: "<toolbox> <server> [tool] [--dry-run | --yes]",
+    usage: "<toolbox> <server> [tool] [--dry-run | --yes [--digest D]]",
     summary: "Show how a server's withheld tools changed since they were pinned; approve them after a y on a terminal",
     options: {
       "--dry-run": { about: "Show what is pending and record nothing" },
       "--yes": { about: "Record without asking (needed when stdin is no terminal)" },
+      "--digest": { value: "D", about: "Record only if what is pending is what the dry run that printed D showed" },
     },
     positionals: ["toolbox", "server", "tool"],
     optional: 1,

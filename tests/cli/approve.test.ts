@@ -32,7 +32,7 @@ async function pending() {
   return { path, lock, pinned };
 }
 
-async function approve(configPath: string, options: Record<string, true>, platform: { stdinTerminal?: boolean; input?: string } = {}) {
+async function approve(configPath: string, options: Record<string, true | string>, platform: { stdinTerminal?: boolean; input?: string } = {}) {
   const { fake, out } = capturedPlatform(platform);
   const code = await runApprove(fake, { configPath, options, positionals: ["dev", "pinned"] });
   return { code, ...out };
@@ -45,10 +45,11 @@ test("approve --dry-run shows every pending change and records nothing", async (
   const before = readFileSync(lock, "utf8");
   const dry = await approve(path, { "--dry-run": true });
   assert.equal(dry.code, 0, dry.stderr);
-  assert.equal(
+  assert.match(
     dry.stdout,
-    `${DIFF}\nDry run, nothing recorded: to approve 1 tool(s) of server 'pinned' in toolbox 'dev', run: mcp-workbench approve dev pinned\n`,
+    /^dev\/pinned\/greet: description changed\n[^]*\nDry run, nothing recorded: to approve 1 tool\(s\) of server 'pinned' in toolbox 'dev' as shown, run: mcp-workbench approve dev pinned --yes --digest [0-9a-f]{16}\n$/,
   );
+  assert.ok(dry.stdout.startsWith(DIFF));
   assert.equal(readFileSync(lock, "utf8"), before);
   assert.equal(pinned(), SAFE);
   const both = await approve(path, { "--dry-run": true, "--yes": true });
@@ -63,13 +64,33 @@ test("approve without a terminal shows the change and records only with --yes", 
   assert.equal(piped.stdout, DIFF, "the change is shown");
   assert.equal(
     piped.stderr,
-    "mcp-workbench: Nothing recorded: there is no terminal to ask; to approve 1 tool(s) as shown, run: mcp-workbench approve dev pinned --yes\n",
+    `mcp-workbench: Nothing recorded: there is no terminal to ask; to approve 1 tool(s) as shown, run: mcp-workbench approve dev pinned --yes --digest ${digestOf(piped.stderr)}\n`,
   );
   assert.equal(pinned(), SAFE, "a 'y' on a pipe approves nothing");
   const yes = await approve(path, { "--yes": true });
   assert.equal(yes.code, 0, yes.stderr);
   assert.equal(yes.stdout, `${DIFF}\nServer 'pinned' in toolbox 'dev': approved 1 tool(s); recorded in ${lock}\n`);
   assert.equal(pinned(), EVIL);
+});
+
+const digestOf = (text: string) => /--digest ([0-9a-f]{16})/.exec(text)![1];
+
+test("approve --yes --digest records only what the dry run that printed the digest showed: a change since is refused, nothing recorded", async () => {
+  const { path, lock, pinned } = await pending();
+  const seen = digestOf((await approve(path, { "--dry-run": true })).stdout);
+  // The server changes its text again between the dry run and the approval.
+  writeFileSync(JSON.parse(readFileSync(path, "utf8")).toolboxes.dev.mcpServers.pinned.env.PINNED_FILE, JSON.stringify({ description: `${EVIL} And more.` }));
+  const before = readFileSync(lock, "utf8");
+  const late = await approve(path, { "--yes": true, "--digest": seen });
+  assert.equal(late.code, 1);
+  assert.match(late.stderr, new RegExp(`^mcp-workbench: Nothing recorded: what server 'pinned' in toolbox 'dev' has pending changed since digest '${seen}' was shown \\(it is '[0-9a-f]{16}' now, shown above\\)\n$`));
+  assert.equal(readFileSync(lock, "utf8"), before, "the lock is untouched");
+  assert.equal(pinned(), SAFE);
+  const now = digestOf((await approve(path, { "--dry-run": true })).stdout);
+  assert.notEqual(now, seen);
+  const yes = await approve(path, { "--yes": true, "--digest": now });
+  assert.equal(yes.code, 0, yes.stderr);
+  assert.equal(pinned(), `${EVIL} And more.`);
 });
 
 test("approve on a terminal asks y/N after showing, and records only after y", async () => {

@@ -113,7 +113,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     // Without a terminal (stdin is a pipe here), nothing is recorded without --yes.
     const piped = await runCli(["approve", "dev", "pinned", "greet", "--config", path], { input: "y\n" });
     assert.equal(piped.code, 2);
-    assert.match(piped.stderr, /Nothing recorded: there is no terminal to ask; .* run: mcp-workbench approve dev pinned greet --yes\n$/);
+    assert.match(piped.stderr, /Nothing recorded: there is no terminal to ask; .* run: mcp-workbench approve dev pinned greet --yes --digest [0-9a-f]{16}\n$/);
     assert.match(errorText(await session.use("pinned", "greet", { name: "x" })), /is withheld/);
     const approved = await runCli(["approve", "dev", "pinned", "greet", "--yes", "--config", path]);
     assert.equal(approved.code, 0, approved.stderr);
