@@ -42,7 +42,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     return EXIT_USAGE;
   }
   const pins = new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
-  const registry = commandRegistry(platform, loaded, { pins });
+  const registry = await commandRegistry(platform, loaded, { pins });
   try {
     const slot = registry.slot(registry.configured.find((one) => one.toolbox === toolbox && one.server === server)!);
     const connected = await registry.connected(slot);

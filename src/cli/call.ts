@@ -26,7 +26,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     sayError(platform, `Server '${server}' in toolbox '${toolbox}' is disabled ("disabled": true in '${loaded.path}'): delete that key to use it`);
     return EXIT_USAGE;
   }
-  const registry = commandRegistry(platform, loaded);
+  const registry = await commandRegistry(platform, loaded);
   try {
     // Only this server is waited for. What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.
     const opened = await registry.open(toolbox, server);

@@ -61,7 +61,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   }
   const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
   const progress = platform.stderrIsTerminal() ? new Progress(platform, countServers(config, names)) : undefined;
-  const registry = commandRegistry(platform, loaded, { onSettled: () => progress?.tick(), openGraceMs: Infinity });
+  const registry = await commandRegistry(platform, loaded, { onSettled: () => progress?.tick(), openGraceMs: Infinity });
   let report: CheckReport;
   try {
     const toolboxes = await Promise.all(names.map((name) => registry.open(name)));

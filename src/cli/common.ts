@@ -4,7 +4,7 @@ import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type Work
 import { homeOf, userConfigFile } from "../config/user-file.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import { type RegistryOptions, ToolboxRegistry } from "../toolboxes/registry.ts";
-import { commandUpstream } from "./command-upstream.ts";
+import { commandUpstream, sessionExtensions } from "./command-upstream.ts";
 import { ListingCache } from "../cache/listing-cache.ts";
 import { commandSearchFor } from "../downstream/links/command-path.ts";
 import { NAME } from "../protocol/version.ts";
@@ -82,16 +82,19 @@ export function commandHost(platform: Platform, configPath: string): ConnectionH
 /**
  * The registry of a command that starts servers (check, tools, call): as serving's, it keeps what
  * they list (tools, prompts, resources) and the era they speak in the listing cache, so that the
- * next session knows them before anything starts there. closeAll() waits for those writes.
+ * next session knows them before anything starts there. closeAll() waits for those writes. Its
+ * client declares what sessions declared to these servers (see command-upstream.ts).
  */
-export function commandRegistry(
+export async function commandRegistry(
   platform: Platform,
   loaded: { path: string; config: WorkbenchConfig },
   options: Omit<RegistryOptions, "cache"> = {},
-): ToolboxRegistry {
+): Promise<ToolboxRegistry> {
   const cache = new ListingCache(platform);
   const pins = options.pins ?? new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
-  const upstream = options.upstream ?? commandUpstream((line) => sayError(platform, line));
+  const servers = Object.values(loaded.config.toolboxes).flatMap((toolbox) => Object.values(toolbox.mcpServers));
+  const listedFor = (await Promise.all(servers.map((server) => cache.readEntry(server)))).flatMap((entry) => Object.keys(entry?.lists ?? {}));
+  const upstream = options.upstream ?? commandUpstream((line) => sayError(platform, line), sessionExtensions(listedFor));
   const registry = new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache, upstream });
   stopOnSignal(platform, registry);
   return registry;

@@ -13,7 +13,7 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
   const { config } = loaded;
   const [name] = args.positionals;
   // Every server is waited for: the command lists them all.
-  const registry = commandRegistry(platform, loaded, { openGraceMs: Infinity });
+  const registry = await commandRegistry(platform, loaded, { openGraceMs: Infinity });
   try {
     const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, { config, registry, signal: new AbortController().signal });
     if (!result.ok) {
