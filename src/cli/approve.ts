@@ -13,6 +13,7 @@ import { didYouMean } from "../config/suggest.ts";
 import { canonicalJson, type Parts, type Pin, PINNED_PARTS, TEXT_PARTS, type TextKind } from "../toolboxes/fingerprint.ts";
 import { textPins } from "../toolboxes/offer.ts";
 import { lockPathFor, PinStore, type ServerPins } from "../toolboxes/pin-store.ts";
+import { definitionDigest } from "../toolboxes/lock-format.ts";
 import { approveCommand, currentPin, textWords, type Withheld } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
@@ -132,7 +133,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
         return EXIT_FAILED;
       }
     }
-    await pins.approve(toolbox, server, approved, gone, { pins: approvedTexts, forget: goneTexts });
+    await pins.approve(toolbox, server, approved, gone, { pins: approvedTexts, forget: goneTexts }, definitionDigest(servers[server]));
     await writeStdout(platform, `${yes ? "\n" : ""}Server '${server}' in toolbox '${toolbox}': ${done(held.length, gone.length, heldTexts.length + goneTexts.length)}; recorded in ${pins.path}\n`);
     return 0;
   } catch (error) {

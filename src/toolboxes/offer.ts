@@ -22,6 +22,7 @@ import type { LockSnapshot, PinPlace, PinStore, ServerPins } from "./pin-store.t
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { sharingKey } from "../config/definition.ts";
 import { currentPin, type Withheld } from "./withheld.ts";
+import { definitionDigest } from "./lock-format.ts";
 
 /** What a server listed: its tools, its other lists when known, and what it said at initialize. */
 export interface Listed {
@@ -37,6 +38,8 @@ export interface OfferPins {
   server: string;
   /** The same definition's other names: their pins stand until this name has its own (pins belong to the definition). */
   same?: PinPlace[];
+  /** The definition's digest (definitionDigest): the pins of a name it had before a rename stand too. */
+  definition?: string;
 }
 
 export interface Offer {
@@ -73,8 +76,9 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
       withheldTexts: texts,
     };
   }
+  const elsewhere = [...pins.same ?? [], ...(pins.definition === undefined ? [] : lock.placesOf(pins.definition))];
   const pinsOf = (read: (toolbox: string, server: string) => ServerPins | undefined) =>
-    read(toolbox, server) ?? pins.same?.map((place) => read(place.toolbox, place.server)).find((found) => found !== undefined);
+    read(toolbox, server) ?? elsewhere.map((place) => read(place.toolbox, place.server)).find((found) => found !== undefined);
   const tools = toolView(filtered, pinsOf(lock.pinsOf));
   const texts = textView(listed, pinsOf(lock.textsOf));
   const firstSeen = tools.upgrade || texts.added ? { tools: tools.upgrade, texts: texts.added } : undefined;
@@ -165,7 +169,8 @@ function textsOf(listed: Listed): Text[] {
 /** Where a configured server's pins are in this lock; none for `"pin": false` or without a lock. */
 export function pinsAt(pins: PinStore | undefined, config: WorkbenchConfig, toolbox: string, server: string): OfferPins | undefined {
   const definition = config.toolboxes[toolbox].mcpServers[server];
-  return pins && definition.pin ? { lock: pins.snapshot, toolbox, server, same: samePlaces(config, toolbox, server, definition) } : undefined;
+  if (!pins || !definition.pin) return undefined;
+  return { lock: pins.snapshot, toolbox, server, same: samePlaces(config, toolbox, server, definition), definition: definitionDigest(definition) };
 }
 
 /** The other toolboxes' pinned names for a server definition: pins belong to the definition. */

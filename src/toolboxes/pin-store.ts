@@ -9,11 +9,13 @@
  */
 import type { Tool } from "../protocol/sdk.ts";
 import { messageOf } from "../protocol/errors.ts";
-import { canonicalJson, type Pin, pinOf } from "./fingerprint.ts";
+import { pinOf } from "./fingerprint.ts";
 import { type MutexFiles, whileHolding } from "./file-mutex.ts";
+import { emptyLock, type Lock, lockText, own, parseLock, placesOf, type ServerPins, setDefinition, setPins } from "./lock-format.ts";
+
+export type { ServerPins };
 
 export const LOCK_FILE = "workbench-lock.json";
-const VERSION = 1;
 /**
  * How old the lock as last read may be for a call of a tool it offers. Reading it costs 30 to 90 µs
  * for 38 KB (5 servers of 10 tools) on the test machine, next to a call overhead of about 100 µs:
@@ -22,13 +24,6 @@ const VERSION = 1;
  */
 export const CALL_RECHECK_MS = 1_000;
 
-export type ServerPins = Record<string, Pin>;
-type Toolboxes = Record<string, Record<string, ServerPins>>;
-/** The tools' pins by toolbox and server, and the other texts' (prompts, resources, templates, instructions) by textKey. */
-interface Lock {
-  toolboxes: Toolboxes;
-  texts: Toolboxes;
-}
 /** A read of the file, or a write, numbered in the order it began. */
 type Loaded = ({ text: string | null; lock: Lock } | { error: string }) & { seq: number };
 
@@ -47,10 +42,11 @@ export interface LockSnapshot {
   pinsOf(toolbox: string, server: string): ServerPins | undefined;
   /** The pins of the server's other texts, by textKey; undefined before they were first seen. */
   textsOf(toolbox: string, server: string): ServerPins | undefined;
+  /** The digest of the definition a place's pins were made for (definitionDigest); undefined in files from before. */
+  definitionOf(toolbox: string, server: string): string | undefined;
+  /** Every place whose pins were made for this definition, under any name it had. */
+  placesOf(definition: string): PinPlace[];
 }
-
-const emptyLock = (): Lock => ({ toolboxes: {}, texts: {} });
-
 
 /** The lock file beside a configuration file. */
 export function lockPathFor(configPath: string): string {
@@ -66,7 +62,7 @@ export class PinStore {
   #text: string | null | undefined;
   #lock: Lock = emptyLock();
   #error?: string;
-  #snapshot: LockSnapshot = { loaded: false, pinsOf: () => undefined, textsOf: () => undefined };
+  #snapshot: LockSnapshot = { loaded: false, pinsOf: () => undefined, textsOf: () => undefined, definitionOf: () => undefined, placesOf: () => [] };
   #reading?: Promise<void>;
   /** When the file was last read (Date.now()), for refresh's maxAgeMs. */
   #readAt = -Infinity;
@@ -102,38 +98,52 @@ export class PinStore {
   /**
    * The first sight of a server's tools (and, apart, of its other texts): pins all of them, unless
    * the file (read again first) pins the server already, whoever wrote it. Pins belong to the
-   * server definition: when another toolbox's name for the same definition (`same`) is pinned,
-   * its pins are copied, not what is listed now, so that a toolbox opened after a change does not
-   * approve it. A file that cannot be written keeps the pins for this process only, and says so once.
+   * server definition: when another toolbox's name for the same definition (`same`), or a name it
+   * had before a rename (`definition`, see lock-format.ts), is pinned, its pins are copied, not
+   * what is listed now, so that a toolbox opened or renamed after a change does not approve it.
+   * The definition is recorded with the pins. A file that cannot be written keeps the pins for
+   * this process only, and says so once.
    */
-  pinServer(toolbox: string, server: string, tools: Tool[], texts?: ServerPins, same: PinPlace[] = []): Promise<void> {
+  pinServer(toolbox: string, server: string, tools: Tool[], texts?: ServerPins, same: PinPlace[] = [], definition?: string): Promise<void> {
     return this.#serial(async () => {
       await this.refresh();
       const lock = this.#snapshot;
       if (this.#error) return;
-      const first = <T>(read: (place: PinPlace) => T | undefined) => same.map(read).find((found) => found !== undefined);
-      const change: Partial<Record<keyof Lock, ServerPins>> = {};
+      const places = [...same, ...(definition === undefined ? [] : lock.placesOf(definition))]
+        .filter((place) => place.toolbox !== toolbox || place.server !== server);
+      const first = <T>(read: (place: PinPlace) => T | undefined) => places.map(read).find((found) => found !== undefined);
+      const change: Partial<Record<"toolboxes" | "texts", ServerPins>> = {};
       if (!lock.pinsOf(toolbox, server)) {
         change.toolboxes = first((place) => lock.pinsOf(place.toolbox, place.server)) ??
           Object.fromEntries(tools.map((tool) => [tool.name, pinOf(tool)]));
       }
       if (texts && !lock.textsOf(toolbox, server)) change.texts = first((place) => lock.textsOf(place.toolbox, place.server)) ?? texts;
-      if (!change.toolboxes && !change.texts) return;
+      const record = definition !== undefined && lock.definitionOf(toolbox, server) !== definition;
+      if (!change.toolboxes && !change.texts && !record) return;
       const apply = (next: Lock) => {
         for (const key of ["toolboxes", "texts"] as const) if (change[key]) ((next[key][toolbox] ??= {})[server]) ??= change[key]!;
+        if (record) setDefinition(next, toolbox, server, definition);
       };
       await this.#update(apply).catch((error) => this.#keepUnwritten(apply, error));
     });
   }
 
   /** Records the tools' pins as they are now and forgets `forget`'s; throws when the file cannot be written. */
-  approve(toolbox: string, server: string, pins: ServerPins, forget: string[] = [], texts?: { pins: ServerPins; forget: string[] }): Promise<void> {
+  approve(
+    toolbox: string,
+    server: string,
+    pins: ServerPins,
+    forget: string[] = [],
+    texts?: { pins: ServerPins; forget: string[] },
+    definition?: string,
+  ): Promise<void> {
     return this.#serial(async () => {
       await this.refresh();
       if (this.#error) throw new Error(this.#error);
       await this.#update((lock) => {
         setPins(lock.toolboxes, toolbox, server, pins, forget);
         if (texts) setPins(lock.texts, toolbox, server, texts.pins, texts.forget);
+        if (definition !== undefined) setDefinition(lock, toolbox, server, definition);
       });
     });
   }
@@ -182,8 +192,7 @@ export class PinStore {
         if ("error" in current) return void (failure = current.error);
         const next = structuredClone(current.lock);
         change(next);
-        const texts = Object.keys(next.texts).length > 0 ? { texts: next.texts } : {};
-        const text = `${canonicalJson({ toolboxes: next.toolboxes, ...texts, version: VERSION }, 2)}\n`;
+        const text = lockText(next);
         await this.#files.createFile(this.path, text, { overwrite: true, private: true });
         this.#take({ text, lock: next, seq: ++this.#began });
       });
@@ -237,60 +246,20 @@ export class PinStore {
   }
 
   #publish(): void {
-    const { toolboxes, texts } = this.#lock;
+    const lock = this.#lock;
+    const { toolboxes, texts, definitions } = lock;
     const unwritten = this.#unwritten;
     const error = this.#error;
+    const recorded = (from: Lock["definitions"], toolbox: string, server: string) =>
+      Object.hasOwn(from, toolbox) && Object.hasOwn(from[toolbox], server) ? from[toolbox][server] : undefined;
+    const definitionOf = (toolbox: string, server: string) => recorded(definitions, toolbox, server) ?? recorded(unwritten.definitions, toolbox, server);
     this.#snapshot = {
       loaded: true,
       ...(error !== undefined && { error }),
       pinsOf: (toolbox, server) => own(toolboxes, toolbox, server) ?? own(unwritten.toolboxes, toolbox, server),
       textsOf: (toolbox, server) => own(texts, toolbox, server) ?? own(unwritten.texts, toolbox, server),
+      definitionOf,
+      placesOf: (definition) => [...placesOf(lock, definition), ...placesOf(unwritten, definition)],
     };
   }
-}
-
-/** A server's entry, never one inherited from Object.prototype. */
-function own(toolboxes: Toolboxes, toolbox: string, server: string): ServerPins | undefined {
-  const servers = Object.hasOwn(toolboxes, toolbox) ? toolboxes[toolbox] : undefined;
-  return servers && Object.hasOwn(servers, server) ? servers[server] : undefined;
-}
-
-/** Sets pins (with `onlyNew`, those not pinned yet) and forgets others in one server's entry. */
-function setPins(toolboxes: Toolboxes, toolbox: string, server: string, pins: ServerPins, forget: string[], onlyNew = false): void {
-  const entry = (toolboxes[toolbox] ??= {})[server] ??= {};
-  for (const [name, pin] of Object.entries(pins)) {
-    if (onlyNew && Object.hasOwn(entry, name)) continue;
-    // Defined, not assigned: a tool may be called "__proto__".
-    Object.defineProperty(entry, name, { value: pin, enumerable: true, writable: true, configurable: true });
-  }
-  for (const name of forget) delete entry[name];
-}
-
-/** The pins of a lock file's text, or what is wrong with it. */
-function parseLock(text: string): Lock | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return "not valid JSON";
-  }
-  const isObject = (item: unknown): item is Record<string, unknown> =>
-    typeof item === "object" && item !== null && !Array.isArray(item);
-  if (!isObject(value) || value.version !== VERSION || !isObject(value.toolboxes)) {
-    return `expected {"toolboxes": {...}, "version": ${VERSION}}`;
-  }
-  const texts = value.texts ?? {};
-  if (!isObject(texts)) return `"texts" is not an object`;
-  for (const [section, word] of [[value.toolboxes, "tool"], [texts, "text"]] as const) {
-    for (const [toolbox, servers] of Object.entries(section)) {
-      if (!isObject(servers)) return `toolbox '${toolbox}' is not an object`;
-      for (const [server, tools] of Object.entries(servers)) {
-        if (!isObject(tools)) return `server '${toolbox}/${server}' is not an object`;
-        for (const [tool, pin] of Object.entries(tools)) {
-          if (!isObject(pin) || typeof pin.sha256 !== "string") return `${word} '${toolbox}/${server}/${tool}' has no sha256`;
-        }
-      }
-    }
-  }
-  return { toolboxes: value.toolboxes as Toolboxes, texts: texts as Toolboxes };
 }

@@ -10,6 +10,7 @@ import type { RestartPolicy } from "../downstream/restart-policy.ts";
 import type { ServerListing } from "../downstream/listing.ts";
 import type { SharedServer } from "./shared-server.ts";
 import type { LockSnapshot, PinPlace, PinStore } from "./pin-store.ts";
+import { definitionDigest } from "./lock-format.ts";
 import type { Withheld } from "./withheld.ts";
 import { type Listed, type Offer, offerOf, type OfferPins, textPins } from "./offer.ts";
 
@@ -77,7 +78,7 @@ export class ServerSlot {
   }
 
   #pinsAt(lock: LockSnapshot | undefined): OfferPins | undefined {
-    return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same };
+    return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same, definition: definitionDigest(this.config) };
   }
 
   /** The server's tools offered to this toolbox. */
@@ -124,8 +125,10 @@ export class ServerSlot {
     const listed = { tools: this.shared.tools, listing: this.shared.listing, instructions: this.connection.instructions };
     // Fingerprints are made only at a first sight: a call of a pinned server pays a look-up, not a hash of its texts.
     const textsNew = listed.listing !== undefined && !lock.textsOf(toolbox, this.name);
-    if (!lock.pinsOf(toolbox, this.name) || textsNew) {
-      await pins.pinServer(toolbox, this.name, this.shared.tools, textsNew ? textPins(listed) : undefined, same);
+    // The definition is recorded with the pins (once, or after the definition changed): pins follow a rename.
+    const definition = definitionDigest(this.config);
+    if (!lock.pinsOf(toolbox, this.name) || textsNew || lock.definitionOf(toolbox, this.name) !== definition) {
+      await pins.pinServer(toolbox, this.name, this.shared.tools, textsNew ? textPins(listed) : undefined, same, definition);
     }
     const firstSeen = this.offer.firstSeen;
     if (firstSeen) await pins.addPins(toolbox, this.name, firstSeen);

@@ -151,6 +151,31 @@ test("pins: a changed description and a new tool are withheld and refused; appro
   }
 });
 
+test("pins: a toolbox and server renamed in the file keep the definition's pins: a rug pull made before the rename stays withheld", async () => {
+  const { dir, path, file, lock } = pinnedSetup();
+  const first = await serveAt(path);
+  try {
+    assert.deepEqual(toolsOf(opened(await first.open("dev")), "pinned"), ["greet", "stable"]);
+  } finally {
+    await first.close();
+  }
+  file("pinned.json", { description: EVIL });
+  const definition = JSON.parse(readFileSync(path, "utf8")).toolboxes.dev.mcpServers.pinned;
+  writeConfig(dir, { toolboxes: { work: { description: "Work", mcpServers: { greeter: definition } } } });
+  const renamed = await serveAt(path);
+  try {
+    const value = opened(await renamed.open("work"));
+    assert.deepEqual(toolsOf(value, "greeter"), ["stable"]);
+    assert.match(value.withheld ?? "", /'greet' of 'greeter' \(description changed\)/);
+  } finally {
+    await renamed.close();
+  }
+  const pins = JSON.parse(readFileSync(lock, "utf8"));
+  assert.equal(pins.toolboxes.work.greeter.greet.description, SAFE, "the new name took the old name's pins");
+  assert.match(pins.definitions.work.greeter, /^sha256:[0-9a-f]{64}$/);
+  assert.equal(pins.definitions.work.greeter, pins.definitions.dev.pinned);
+});
+
 test("pins: a tool a pinned server adds while it runs is withheld; check's table says so", async () => {
   const dir = tempDir();
   const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { fx: fx("dyn", {}, { FIXTURE_DYNAMIC: "1" }) } } } });
