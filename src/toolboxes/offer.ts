@@ -50,9 +50,20 @@ export interface Offer {
   withheld: Withheld[];
   /** Prompts, resources, templates and instructions withheld: `name` is the text's key (see textKey). */
   withheldTexts: Withheld[];
-  /** Pins to add without asking: resources new to the listing, titles of tools pinned before titles were. */
-  firstSeen?: { tools?: ServerPins; texts?: ServerPins };
+  /**
+   * Pins to add without asking: resources new to the listing, titles of tools pinned before titles
+   * were; and resources' pins to forget (see MAX_RESOURCE_PINS).
+   */
+  firstSeen?: { tools?: ServerPins; texts?: ServerPins; forget?: string[] };
 }
+
+/**
+ * How many resources' pins a server keeps before those of resources it no longer lists are
+ * forgotten: resources come and go as a server works (notes, files), and the lock must not grow
+ * with every one ever seen. Forgetting costs no protection: a resource listed again is new, and a
+ * new resource is offered at first sight anyway.
+ */
+export const MAX_RESOURCE_PINS = 512;
 
 /** The pins of a server's texts besides tools, by textKey, as they are listed now. */
 export function textPins(listed: Listed): ServerPins {
@@ -81,7 +92,7 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
     read(toolbox, server) ?? elsewhere.map((place) => read(place.toolbox, place.server)).find((found) => found !== undefined);
   const tools = toolView(filtered, pinsOf(lock.pinsOf));
   const texts = textView(listed, pinsOf(lock.textsOf));
-  const firstSeen = tools.upgrade || texts.added ? { tools: tools.upgrade, texts: texts.added } : undefined;
+  const firstSeen = tools.upgrade || texts.added || texts.forget ? { tools: tools.upgrade, texts: texts.added, forget: texts.forget } : undefined;
   return { ...texts.offered, tools: tools.offered, withheld: tools.withheld, withheldTexts: texts.withheld, ...(firstSeen && { firstSeen }) };
 }
 
@@ -146,7 +157,16 @@ function textView(listed: Listed, pinned: ServerPins | undefined) {
     }),
     ...(instructions !== undefined && kept.has(textKey("instructions")) && !refused.has(textKey("instructions")) && { instructions }),
   };
-  return { offered, withheld, added };
+  return { offered, withheld, added, forget: listing && pinned ? resourcesToForget(pinned, listing, added) : undefined };
+}
+
+/** Past MAX_RESOURCE_PINS, the pins of resources the listing no longer has. */
+function resourcesToForget(pinned: ServerPins, listing: ServerListing, added: ServerPins | undefined): string[] | undefined {
+  const resources = Object.keys(pinned).filter((key) => key.startsWith("resource:"));
+  if (resources.length + Object.keys(added ?? {}).length <= MAX_RESOURCE_PINS) return undefined;
+  const listed = new Set(listing.resources.map((resource) => textKey("resource", resource.uri)));
+  const forget = resources.filter((key) => !listed.has(key));
+  return forget.length > 0 ? forget : undefined;
 }
 
 /** Every text of a listing with its key and pin. */

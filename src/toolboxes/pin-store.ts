@@ -151,15 +151,16 @@ export class PinStore {
   /**
    * Pins texts seen for the first time on a server already pinned, without asking: a resource new
    * to a listing (resources come and go as a server works), a title on a tool pinned before titles
-   * were. What the file already pins is kept. Not written when the file cannot be read.
+   * were; forgets the pins of resources no longer listed past a bound (see offer.ts). What the
+   * file already pins is kept. Not written when the file cannot be read.
    */
-  addPins(toolbox: string, server: string, pins: { tools?: ServerPins; texts?: ServerPins }): Promise<void> {
+  addPins(toolbox: string, server: string, pins: { tools?: ServerPins; texts?: ServerPins; forget?: string[] }): Promise<void> {
     return this.#serial(async () => {
       await this.refresh();
       if (this.#error) return;
       const apply = (lock: Lock) => {
         if (pins.tools) setPins(lock.toolboxes, toolbox, server, pins.tools, []);
-        if (pins.texts) setPins(lock.texts, toolbox, server, pins.texts, [], true);
+        if (pins.texts || pins.forget) setPins(lock.texts, toolbox, server, pins.texts ?? {}, pins.forget ?? [], true);
       };
       await this.#update(apply).catch((error) => this.#keepUnwritten(apply, error));
     });

@@ -88,6 +88,31 @@ test("offer: a new resource is offered and pinned at first sight; a new prompt i
   });
 });
 
+test("offer: past 512 resources' pins, those of resources no longer listed are forgotten: the lock does not grow with every resource ever seen", async () => {
+  await withStore(async (store) => {
+    const many = (from: number, count: number) => Array.from({ length: count }, (_, index) => ({ uri: `note://${from + index}`, name: `n${from + index}` }));
+    const at500 = listed();
+    at500.listing!.resources = many(0, 500);
+    await store.pinServer("dev", "s", at500.tools, textPins(at500));
+    // 20 more resources, the first 500 still listed: under the bound with them, nothing is forgotten.
+    const more = listed();
+    more.listing!.resources = many(0, 520);
+    const grown = offerOf(more, undefined, at(store));
+    assert.equal(grown.firstSeen?.forget, undefined, "every pinned resource is still listed");
+    await store.addPins("dev", "s", grown.firstSeen!);
+    // The server now lists 3 other resources: 520 pins + 3 pass 512, and the 520 unlisted are forgotten.
+    const moved = listed();
+    moved.listing!.resources = many(1000, 3);
+    const offer = offerOf(moved, undefined, at(store));
+    assert.equal(offer.listing!.resources.length, 3, "new resources are offered");
+    assert.equal(offer.firstSeen?.forget?.length, 520);
+    await store.addPins("dev", "s", offer.firstSeen!);
+    const kept = Object.keys(store.snapshot.textsOf("dev", "s")!).filter((key) => key.startsWith("resource:"));
+    assert.deepEqual(kept, ["resource:note://1000", "resource:note://1001", "resource:note://1002"]);
+    assert.ok(store.snapshot.textsOf("dev", "s")!["prompt:intro"], "other texts' pins stay");
+  });
+});
+
 test("offer: a tool's title is pinned; a pin made before titles were stands, and its title is pinned then", async () => {
   await withStore(async (store) => {
     const first = listed({ title: "Greet" });
