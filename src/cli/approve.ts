@@ -20,12 +20,14 @@ import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, wri
 import { lineDiff } from "./line-diff.ts";
 import { askYesNo } from "./ask.ts";
 import { sha256Hex } from "../cache/sha256.ts";
+import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 
 export async function runApprove(platform: Platform, args: SubcommandArgs): Promise<number> {
   const [toolbox, server, only] = args.positionals;
   const dryRun = args.options["--dry-run"] === true;
   const yes = args.options["--yes"] === true;
   const given = typeof args.options["--digest"] === "string" ? args.options["--digest"] : undefined;
+  const client = typeof args.options["--client"] === "string" ? args.options["--client"] : undefined;
   if (dryRun && yes) {
     sayError(platform, "Options '--dry-run' and '--yes' exclude each other: --dry-run records nothing, --yes records without asking");
     return EXIT_USAGE;
@@ -42,8 +44,15 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     sayError(platform, `Server '${server}' in toolbox '${toolbox}' is not pinned ("pin": false): there is nothing to approve`);
     return EXIT_USAGE;
   }
+  // Names of clients with tokens are known; those of an OAuth server's subjects are not.
+  const clients = Object.keys(config.serve?.clients ?? {});
+  if (client !== undefined && !config.serve?.oauth && client !== LOCAL_CLIENT_NAME && !clients.includes(client)) {
+    sayError(platform, `Client '${client}' not found in serve.clients${didYouMean(client, clients)}`);
+    return EXIT_USAGE;
+  }
   const pins = new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
-  const registry = await commandRegistry(platform, loaded, { pins });
+  // A server whose process is each client's own may list a client more than the local user: approve sees what that client's sees.
+  const registry = await commandRegistry(platform, loaded, { pins, ...(client !== undefined && { client: { name: client } }) });
   try {
     const slot = registry.slot(registry.configured.find((one) => one.toolbox === toolbox && one.server === server)!);
     const connected = await registry.connected(slot);
@@ -111,7 +120,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       ...(heldTexts.length > 0 ? [`approve ${heldTexts.length} other text(s)`] : []),
       ...(gone.length + goneTexts.length > 0 ? [`forget the pins of ${gone.length + goneTexts.length} it no longer lists`] : []),
     ].join(", ");
-    const command = approveCommand(toolbox, server, only);
+    const command = approveCommand(toolbox, server, only, client);
     // What is recorded, as a digest: --digest holds --yes to what a dry run showed (the server may change between the two).
     const digest = sha256Hex(canonicalJson({ approved, gone, approvedTexts, goneTexts })).slice(0, 16);
     const asShown = `${command} --yes --digest ${digest}`;

@@ -50,12 +50,13 @@ export const SUBCOMMANDS = {
     optional: 1,
   },
   approve: {
-    usage: "<toolbox> <server> [tool] [--dry-run | --yes [--digest D]]",
+    usage: "<toolbox> <server> [tool] [--dry-run | --yes [--digest D]] [--client NAME]",
     summary: "Show how a server's withheld tools changed since they were pinned; approve them after a y on a terminal",
     options: {
       "--dry-run": { about: "Show what is pending and record nothing" },
       "--yes": { about: "Record without asking (needed when stdin is no terminal)" },
       "--digest": { value: "D", about: "Record only if what is pending is what the dry run that printed D showed" },
+      "--client": { value: "NAME", about: "Start the server as it runs for this client (a server whose env or args use ${WORKBENCH_CLIENT})" },
     },
     positionals: ["toolbox", "server", "tool"],
     optional: 1,

@@ -11,6 +11,7 @@ import { EmptyResultSchema } from "../protocol/sdk.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
 import { samePlaces } from "./offer.ts";
+import { LOCAL_CLIENT_NAME, usesClient } from "../config/client-variable.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";
@@ -270,7 +271,10 @@ export class ToolboxRegistry {
   /** `"pin": false` leaves a server out of the lock: neither read nor written for it. */
   #trustFor(toolbox: string, server: string, config: ServerConfig): SlotTrust | undefined {
     const pins = this.#options.pins ?? this.#pool.pins;
-    return pins && config.pin ? { toolbox, pins, same: samePlaces(this.#config, toolbox, server, config) } : undefined;
+    if (!pins || !config.pin) return undefined;
+    const client = this.#options.client?.name;
+    const approveAs = client !== undefined && client !== LOCAL_CLIENT_NAME && usesClient(config) ? client : undefined;
+    return { toolbox, pins, same: samePlaces(this.#config, toolbox, server, config), ...(approveAs && { approveAs }) };
   }
 
   #sharedFor(config: ServerConfig): SharedServer {

@@ -20,6 +20,8 @@ export interface SlotTrust {
   pins: PinStore;
   /** The same server definition in other toolboxes (pinned ones): its pins are theirs too. */
   same: PinPlace[];
+  /** The client whose own process this is, when what it lists may be that client's alone (${WORKBENCH_CLIENT}): `approve --client`. */
+  approveAs?: string;
 }
 
 /** A server as one toolbox sees it: its name there, and its offer (filters and pins) over the shared connection. */
@@ -79,6 +81,11 @@ export class ServerSlot {
 
   #pinsAt(lock: LockSnapshot | undefined): OfferPins | undefined {
     return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same, definition: definitionDigest(this.config) };
+  }
+
+  /** The client `approve` must start the server as to see what this slot's process lists (see SlotTrust). */
+  get approveAs(): string | undefined {
+    return this.#trust?.approveAs;
   }
 
   /** The server's tools offered to this toolbox. */

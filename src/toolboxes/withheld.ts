@@ -30,26 +30,31 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The command that shows a server's withheld tools (or one of them) and, after the user's "y", approves them. */
-export function approveCommand(toolbox: string, server: string, tool?: string): string {
-  return ["mcp-workbench", "approve", toolbox, server, ...(tool === undefined ? [] : [tool])].map(shellWord).join(" ");
+/**
+ * The command that shows a server's withheld tools (or one of them) and, after the user's "y",
+ * approves them; `client`: the client whose own process lists them (a server whose env or args use
+ * ${WORKBENCH_CLIENT}), which approve then starts the server as.
+ */
+export function approveCommand(toolbox: string, server: string, tool?: string, client?: string): string {
+  const words = ["mcp-workbench", "approve", toolbox, server, ...(tool === undefined ? [] : [tool]), ...(client === undefined ? [] : ["--client", client])];
+  return words.map(shellWord).join(" ");
 }
 
 /** The words of a hint: the command that only shows (--dry-run), and the one that shows, asks and records. */
-function reviewHint(toolbox: string, server: string, tool?: string): string {
-  const command = approveCommand(toolbox, server, tool);
+function reviewHint(toolbox: string, server: string, tool?: string, client?: string): string {
+  const command = approveCommand(toolbox, server, tool, client);
   return `review ${tool === undefined ? "them" : "it"} with: ${command} --dry-run, and approve on a terminal with: ${command}`;
 }
 
 /** use_tool's refusal: what changed, and the command that approves it. */
-export function withheldError(toolbox: string, server: string, held: Withheld): string {
+export function withheldError(toolbox: string, server: string, held: Withheld, client?: string): string {
   const why = held.changed.length > 0
     ? `its ${held.changed.join(" and ")} changed since it was pinned`
     : held.reason === "new tool"
     ? "it is new since the server's tools were pinned"
     : held.reason;
   return `Error executing tool: Tool '${held.name}' in server '${server}' (toolbox '${toolbox}') is withheld: ${why}; ` +
-    `the user can ${reviewHint(toolbox, server, held.name)}`;
+    `the user can ${reviewHint(toolbox, server, held.name, client)}`;
 }
 
 /**
@@ -81,7 +86,7 @@ function counted(server: string, items: Withheld[], noun: (item: Withheld) => st
 }
 
 /** open_toolbox's one line: how many, which and why, and the commands that approve them. */
-export function withheldLine(toolbox: string, servers: { name: string; withheld: Withheld[] }[]): string | undefined {
+export function withheldLine(toolbox: string, servers: { name: string; withheld: Withheld[]; approveAs?: string }[]): string | undefined {
   const held = servers.filter((server) => server.withheld.length > 0);
   const count = held.reduce((sum, server) => sum + server.withheld.length, 0);
   if (count === 0) return undefined;
@@ -89,7 +94,7 @@ export function withheldLine(toolbox: string, servers: { name: string; withheld:
     ...server.withheld.filter(named).map((tool) => `'${tool.name}' of '${server.name}' (${tool.reason})`),
     ...counted(server.name, server.withheld.filter((tool) => !named(tool)), () => "tool"),
   ]);
-  const hints = held.map((server) => reviewHint(toolbox, server.name)).join("; ");
+  const hints = held.map((server) => reviewHint(toolbox, server.name, undefined, server.approveAs)).join("; ");
   return `${count} tool${count === 1 ? " is" : "s are"} withheld because ${count === 1 ? "it" : "they"} changed or appeared ` +
     `since the server's tools were pinned: ${which.join(", ")}; the user can ${hints}`;
 }
@@ -110,14 +115,14 @@ export function textWords(key: string): string {
 }
 
 /** open_toolbox's line for prompts, resources, templates and instructions withheld, and the commands that approve them. */
-export function withheldTextsLine(toolbox: string, servers: { name: string; withheldTexts: Withheld[] }[]): string | undefined {
+export function withheldTextsLine(toolbox: string, servers: { name: string; withheldTexts: Withheld[]; approveAs?: string }[]): string | undefined {
   const held = servers.filter((server) => server.withheldTexts.length > 0);
   if (held.length === 0) return undefined;
   const which = held.flatMap((server) => [
     ...server.withheldTexts.filter(namedText).map((text) => `${textWords(text.name)} of '${server.name}' (${text.reason})`),
     ...counted(server.name, server.withheldTexts.filter((text) => !namedText(text)), (text) => kindWords(text.name)),
   ]);
-  const commands = held.map((server) => approveCommand(toolbox, server.name)).join("; ");
+  const commands = held.map((server) => approveCommand(toolbox, server.name, undefined, server.approveAs)).join("; ");
   return `Withheld because they changed or appeared since the server was pinned: ${which.join(", ")}; ` +
     `the user can review and approve them with: ${commands}`;
 }

@@ -11,6 +11,8 @@ import { Client, StdioClientTransport } from "../helpers/sdk.ts";
 import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { exited, removeTempDirs, tempDir, textOf, writeConfig } from "../helpers/workbench.ts";
 import { runCli } from "../helpers/cli.ts";
+import { startHttpWorkbench } from "../helpers/http-workbench.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { errorText, fx, okText, opened, toolsOf } from "../helpers/toolbox.ts";
 import { canonicalJson } from "../../src/toolboxes/fingerprint.ts";
 import type { CheckReport } from "../../src/cli/check.ts";
@@ -174,6 +176,39 @@ test("pins: a toolbox and server renamed in the file keep the definition's pins:
   assert.equal(pins.toolboxes.work.greeter.greet.description, SAFE, "the new name took the old name's pins");
   assert.match(pins.definitions.work.greeter, /^sha256:[0-9a-f]{64}$/);
   assert.equal(pins.definitions.work.greeter, pins.definitions.dev.pinned);
+});
+
+test("pins: a tool a per-client server lists one client alone is withheld with a hint naming that client; approve --client sees it and approves it", { timeout: 60_000 }, async () => {
+  const dir = tempDir();
+  writeFileSync(`${dir}/local.json`, JSON.stringify({ description: SAFE }));
+  writeFileSync(`${dir}/alice.json`, JSON.stringify({ description: SAFE, extra: true }));
+  const server = fixtureServer("pinned-server.ts", { env: { PINNED_FILE: `${dir}/\${WORKBENCH_CLIENT}.json` } });
+  const token = "alice-token-0123456789abcdef0123456789";
+  const config = { toolboxes: { dev: { mcpServers: { pinned: server } } }, serve: { clients: { alice: { token: "${ALICE}", toolboxes: ["*"] } } } };
+  const env = { env: { ALICE: token } };
+  const wb = await startHttpWorkbench(config, { ALICE: token });
+  // The lock is beside the served file.
+  const served = wb.configPath;
+  let withheld = "";
+  try {
+    assert.equal((await runCli(["check", "--config", served], env)).code, 0, "the local user's process pins greet and stable");
+    const client = new Client({ name: "alice", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    withheld = opened(await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } }) as Parameters<typeof opened>[0]).withheld ?? "";
+    await client.close();
+  } finally {
+    await wb.stop();
+  }
+  assert.match(withheld, /: 1 new tool of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice$/);
+  const local = await runCli(["approve", "dev", "pinned", "--yes", "--config", served], env);
+  assert.match(local.stdout, /Nothing to approve/, "the local user's process does not list it");
+  const typo = await runCli(["approve", "dev", "pinned", "--client", "alicia", "--config", served], env);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /Client 'alicia' not found in serve\.clients\. Did you mean 'alice'\?/);
+  const approved = await runCli(["approve", "dev", "pinned", "--client", "alice", "--yes", "--config", served], env);
+  assert.equal(approved.code, 0, approved.stderr);
+  assert.match(approved.stdout, /^dev\/pinned\/extra: new tool\n/);
+  assert.ok(JSON.parse(readFileSync(served.replace("workbench-config.json", "workbench-lock.json"), "utf8")).toolboxes.dev.pinned.extra);
 });
 
 test("pins: a tool a pinned server adds while it runs is withheld; check's table says so", async () => {

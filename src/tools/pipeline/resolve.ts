@@ -73,7 +73,7 @@ export async function resolveTool(id: ToolId, scope: Resolving, note: CallNote):
   const withheld = held();
   if (withheld) {
     note.outcome = "withheld";
-    return Failure(withheldError(id.toolbox, id.server, withheld));
+    return Failure(withheldError(id.toolbox, id.server, withheld, slot.approveAs));
   }
   if (!tool) return Failure(`Error executing tool: Tool '${id.name}' not found ${whereOf(id)}${elsewhere(toolbox, id.server, id.name)}`);
   return Success({ slot, serverSession, tool });
