@@ -141,3 +141,14 @@ test("layout: every path of the repository the README and docs/ name exists (a m
   }
   assert.deepEqual(stale, []);
 });
+
+test("layout: no test file groups tests with describe: Bun counts its tests one by one, Deno as one test with steps, and the suite holds the two counts equal", () => {
+  const files = (dir: string): string[] => readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : name.endsWith(".test.ts") ? [path] : [];
+  });
+  // Spelled in two parts, so that this file does not find itself.
+  const call = new RegExp(`\\b${"desc"}ribe\\s*\\(`);
+  const grouped = files(`${repoRoot}/tests`).filter((path) => call.test(readFileSync(path, "utf8").replace(/\/\/.*$/gm, "")));
+  assert.deepEqual(grouped.map((path) => relative(repoRoot, path)), []);
+});

@@ -3,7 +3,7 @@
  * accepts, the schema accepts with the same output; whatever the schema refuses, the plain check
  * leaves to the schema (returns undefined), so the errors keep their wording.
  */
-import { describe, it } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useTool } from "../../src/tools/use-tool.ts";
 
@@ -32,34 +32,34 @@ const inputs: unknown[] = [
   { toolbox: "dev", server: "fs", tool: "read_file" },
 ];
 
-describe("use_tool plain input check", () => {
-  it("accepts only what the schema accepts, with the same output", () => {
-    let accepted = 0;
-    for (const input of inputs) {
-      const plain = useTool.plainInput!(input);
-      const parsed = useTool.schema.safeParse(input);
-      if (plain === undefined) {
-        if (parsed.success) assert.equal(input === null || typeof input !== "object", false, "the schema's accepted input is an object");
-        continue;
-      }
-      accepted++;
-      assert.ok(parsed.success, `the schema refuses what the plain check accepted: ${JSON.stringify(input)}`);
-      assert.deepEqual(plain, parsed.data);
+// Top-level tests, no describe: Bun counts a describe's tests one by one, Deno as one test with steps,
+// and scripts/test.ts holds the two counts equal.
+test("use_tool plain input check: accepts only what the schema accepts, with the same output", () => {
+  let accepted = 0;
+  for (const input of inputs) {
+    const plain = useTool.plainInput!(input);
+    const parsed = useTool.schema.safeParse(input);
+    if (plain === undefined) {
+      if (parsed.success) assert.equal(input === null || typeof input !== "object", false, "the schema's accepted input is an object");
+      continue;
     }
-    assert.equal(accepted, 4);
-    assert.equal(useTool.plainInput!(inputs[4]), undefined, "an own __proto__ key is left to the schema");
-  });
+    accepted++;
+    assert.ok(parsed.success, `the schema refuses what the plain check accepted: ${JSON.stringify(input)}`);
+    assert.deepEqual(plain, parsed.data);
+  }
+  assert.equal(accepted, 4);
+  assert.equal(useTool.plainInput!(inputs[4]), undefined, "an own __proto__ key is left to the schema");
+});
 
-  it("refuses every input the schema refuses", () => {
-    for (const input of inputs) {
-      if (!useTool.schema.safeParse(input).success) assert.equal(useTool.plainInput!(input), undefined, JSON.stringify(input));
-    }
-  });
+test("use_tool plain input check: refuses every input the schema refuses", () => {
+  for (const input of inputs) {
+    if (!useTool.schema.safeParse(input).success) assert.equal(useTool.plainInput!(input), undefined, JSON.stringify(input));
+  }
+});
 
-  it("copies the arguments object, as the schema does", () => {
-    const args = { path: "/tmp/a" };
-    const plain = useTool.plainInput!({ tool, arguments: args });
-    assert.deepEqual(plain?.arguments, args);
-    assert.notEqual(plain?.arguments, args);
-  });
+test("use_tool plain input check: copies the arguments object, as the schema does", () => {
+  const args = { path: "/tmp/a" };
+  const plain = useTool.plainInput!({ tool, arguments: args });
+  assert.deepEqual(plain?.arguments, args);
+  assert.notEqual(plain?.arguments, args);
 });
