@@ -108,8 +108,7 @@ export class SkillRoutes {
    */
   async guard(configured: ConfiguredServer, uri: string): Promise<void> {
     const withheld = await this.#host.withheld(configured);
-    const resource = withheld.find((text) => text.name === `resource:${uri}`);
-    if (resource) throw errorWithCode(ErrorCode.InvalidParams, `Resource "${uri}" is withheld: ${resource.reason} (${approveHint(configured)})`);
+    // The skill first: its reason (frontmatter, files) says more than its SKILL.md's as a resource.
     const held = withheld.find((text) =>
       text.name.startsWith("skill:") && uri.startsWith(text.name.slice("skill:".length, -"SKILL.md".length))
     );
@@ -117,6 +116,8 @@ export class SkillRoutes {
       const skill = publicUri(configured, held.name.slice("skill:".length));
       throw errorWithCode(ErrorCode.InvalidParams, `"${publicUri(configured, uri)}" belongs to skill "${skill}", withheld: ${held.reason} (${approveHint(configured)})`);
     }
+    const resource = withheld.find((text) => text.name === `resource:${uri}`);
+    if (resource) throw errorWithCode(ErrorCode.InvalidParams, `Resource "${publicUri(configured, uri)}" is withheld: ${resource.reason} (${approveHint(configured)})`);
   }
 
   /** A file of an offered skill must be the bytes its entry was approved with (a server may change them without saying so). */
