@@ -249,7 +249,7 @@ const toolboxSchema = strictJsonObject({
   mcpServers: v.optional(
     v.pipe(
       custom<Record<string, unknown>>(isJsonObject, "expected an object of servers", { type: "object" }),
-      v.check((servers) => !Object.hasOwn(servers, WORKBENCH_SERVER), `name '${WORKBENCH_SERVER}' is reserved for the workbench's own tools (read_result)`),
+      v.check((servers) => !Object.hasOwn(servers, WORKBENCH_SERVER), `name '${WORKBENCH_SERVER}' is reserved for the workbench's own tools (read_result, read_skill)`),
       namedItems(serverSchema, "expected an object of servers"),
     ),
     () => ({}),

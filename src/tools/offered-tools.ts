@@ -1,13 +1,15 @@
 /**
- * What a session may see of every configured server's tools, without starting any: the offer
- * (toolboxes/offer.ts: filters, then pins) of the live list where the server is running (or ran),
- * else of the listing cache's, for the toolboxes the session is granted and scoped to (its
- * registry's configuration). The one place search reads tools from: a withheld, ungranted or
- * out-of-scope tool is never found.
+ * What a session may see of every configured server's tools and skills (Skills extension), without
+ * starting any: the offer (toolboxes/offer.ts: filters, then pins) of the live lists where the
+ * server is running (or ran), else of the listing cache's, for the toolboxes the session is granted
+ * and scoped to (its registry's configuration). The one place search reads tools and skills from: a
+ * withheld, ungranted or out-of-scope tool or skill is never found.
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
+import type { ServerListing } from "../downstream/listing.ts";
+import type { SkillEntry } from "../protocol/skills.ts";
 import { CALL_RECHECK_MS } from "../toolboxes/pin-store.ts";
 
 export interface OfferedServer {
@@ -17,12 +19,14 @@ export interface OfferedServer {
   server: string;
   /** The tools offered; undefined when the server never listed them here nor in the cache. */
   tools?: Tool[];
+  /** The skills offered (URIs as the server gave them); undefined when none are known. */
+  skills?: SkillEntry[];
 }
 
-/** The listing cache's last list of a server (after its filters), or undefined. */
-export type CachedTools = (server: ServerConfig) => Promise<Tool[] | undefined>;
+/** The listing cache's last lists of a server (before the offer), or undefined. */
+export type CachedLists = (server: ServerConfig) => Promise<{ tools: Tool[]; listing?: ServerListing } | undefined>;
 
-export async function offeredServers(registry: ToolboxRegistry, config: WorkbenchConfig, cached: CachedTools): Promise<OfferedServer[]> {
+export async function offeredServers(registry: ToolboxRegistry, config: WorkbenchConfig, cached: CachedLists): Promise<OfferedServer[]> {
   return await Promise.all(registry.configured.map(async (configured): Promise<OfferedServer> => {
     const slot = registry.get(configured.toolbox)?.servers.find((one) => one.name === configured.server) ??
       registry.slot(configured);
@@ -34,8 +38,10 @@ export async function offeredServers(registry: ToolboxRegistry, config: Workbenc
       toolboxDescription: config.toolboxes[configured.toolbox]?.description || undefined,
       server: configured.server,
     };
-    if (slot.shared.live || slot.shared.tools.length > 0) return { ...about, tools: slot.tools };
+    if (slot.shared.live || slot.shared.tools.length > 0) return { ...about, tools: slot.tools, skills: slot.listing?.skills?.entries };
     const listed = await cached(configured.config);
-    return { ...about, tools: listed === undefined ? undefined : slot.offerOf({ tools: listed }).tools };
+    if (listed === undefined) return { ...about, tools: undefined };
+    const offer = slot.offerOf(listed);
+    return { ...about, tools: offer.tools, skills: offer.listing?.skills?.entries };
   }));
 }

@@ -1,5 +1,6 @@
 /**
- * use_tool on the reserved server `workbench`: the workbench's own tool `read_result`, which reads
+ * use_tool on the reserved server `workbench`: the workbench's own tool `read_result` (and, see
+ * read-skill.ts, `read_skill`). read_result reads
  * on in a result cut to maxResultTokens (see page-result.ts). It reads the session's ResultStore
  * only: no server is started or asked.
  */
@@ -10,12 +11,13 @@ import { READ_RESULT, readPage } from "./page-result.ts";
 import { useToolToolboxNotFound } from "./pipeline/resolve.ts";
 import type { ToolId } from "./pipeline/values.ts";
 import { MAX_AGE_MS } from "./result-store.ts";
+import { READ_SKILL } from "./read-skill.ts";
 
 export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Result<CallToolResult> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
   if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.config, id.toolbox));
   if (id.name !== READ_RESULT) {
-    return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${didYouMean(id.name, [READ_RESULT]) || `. Its only tool is '${READ_RESULT}'`}`);
+    return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${didYouMean(id.name, [READ_RESULT, READ_SKILL]) || `. Its tools are '${READ_RESULT}' and '${READ_SKILL}'`}`);
   }
   const problems = argumentProblems(args);
   if (problems.length > 0) {

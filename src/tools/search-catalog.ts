@@ -4,6 +4,8 @@
  * named in the answer and listed in the background, a few at a time, each once per session (their
  * listing then reaches the cache, as any listing does). The toolboxes a search answered with are
  * remembered: use_tool opens them itself, so a found tool is called without open_toolbox first.
+ * A skill (Skills extension) of the offer is indexed as a tool would be, by its name and
+ * description, and found as a skill: its hit names the URI of its SKILL.md as a client sees it.
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
@@ -11,11 +13,11 @@ import type { ListingCache } from "../cache/listing-cache.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import { type SearchEntry, ToolIndex } from "../search/index.ts";
-import { offeredServers } from "./offered-tools.ts";
+import { type CachedLists, offeredServers } from "./offered-tools.ts";
+import { publicUri } from "../protocol/skills.ts";
 
-export interface CatalogEntry extends SearchEntry {
-  tool: Tool;
-}
+/** A tool, or a skill (then `skill` is the URI of its SKILL.md as a client sees it, skill://T/S/…). */
+export type CatalogEntry = SearchEntry & ({ tool: Tool; skill?: undefined } | { skill: string; tool?: undefined });
 
 export interface CatalogAnswer {
   hits: CatalogEntry[];
@@ -30,7 +32,7 @@ export const LEARN_PER_SESSION = 32;
 export class SearchCatalog {
   readonly #cache?: ListingCache;
   /** The listing cache's lists, read once per definition (a list found stays; a miss is asked again). */
-  readonly #cached = new WeakMap<ServerConfig, Tool[]>();
+  readonly #cached = new WeakMap<ServerConfig, Awaited<ReturnType<CachedLists>>>();
   #index?: ToolIndex<CatalogEntry>;
   #basis: unknown[] = [];
   /** Toolboxes a search answered with: use_tool opens them without open_toolbox. */
@@ -53,7 +55,9 @@ export class SearchCatalog {
     const servers = await offeredServers(registry, config, (server) => this.#read(server, client));
     const basis: unknown[] = [];
     // Tool by tool: an offer made again from the same list holds the same tool objects.
-    for (const server of servers) basis.push(server.toolbox, server.server, server.toolboxDescription, ...(server.tools ?? [undefined]));
+    for (const server of servers) {
+      basis.push(server.toolbox, server.server, server.toolboxDescription, ...(server.tools ?? [undefined]), ...(server.skills ?? []));
+    }
     if (!this.#index || !sameBasis(basis, this.#basis)) {
       const entries: CatalogEntry[] = [];
       for (const server of servers) {
@@ -68,6 +72,16 @@ export class SearchCatalog {
             tool,
           });
         }
+        for (const skill of server.skills ?? []) {
+          entries.push({
+            toolbox: server.toolbox,
+            toolboxDescription: server.toolboxDescription,
+            server: server.server,
+            name: skill.frontmatter.name,
+            description: skill.frontmatter.description,
+            skill: publicUri(server.configured, skill.uri),
+          });
+        }
       }
       this.#index = new ToolIndex(entries);
       this.#basis = basis;
@@ -75,16 +89,17 @@ export class SearchCatalog {
     const unknown = servers.filter((server) => server.tools === undefined && (toolbox === undefined || server.toolbox === toolbox));
     for (const server of unknown) this.#learn(server.configured);
     const hits = this.#index.search(query, { limit, toolbox }).map((hit) => hit.entry);
-    for (const hit of hits) this.found.add(hit.toolbox);
+    for (const hit of hits) if (hit.tool) this.found.add(hit.toolbox);
     return { hits, notListed: unknown.map((server) => `${server.toolbox}/${server.server}`) };
   }
 
-  async #read(server: ServerConfig, client?: string): Promise<Tool[] | undefined> {
+  async #read(server: ServerConfig, client?: string): ReturnType<CachedLists> {
     const known = this.#cached.get(server);
     if (known || !this.#cache) return known;
-    const tools = await this.#cache.read(server, client);
-    if (tools) this.#cached.set(server, tools);
-    return tools;
+    const entry = await this.#cache.readEntry(server, client);
+    const lists = entry && { tools: entry.tools, listing: entry.listing };
+    if (lists) this.#cached.set(server, lists);
+    return lists;
   }
 
   #learn(configured: ConfiguredServer): void {

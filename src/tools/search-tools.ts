@@ -2,7 +2,9 @@
  * `search_tools` (issue 39): finds tools in every toolbox the session may see, for a query in plain
  * words, best first, each with its toolbox, server, name, first sentence and a compact signature
  * (open_toolbox's summary format). Offered when the configuration says `"toolSearch": true`. It
- * answers from what is known (live lists and the listing cache): no server starts for it.
+ * answers from what is known (live lists and the listing cache): no server starts for it. Skills
+ * of the offer (Skills extension) are found too: a skill's result says `kind: "skill"` and names the
+ * URI of its SKILL.md (skill://<toolbox>/<server>/…), read with use_tool's `read_skill`.
  */
 import * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
@@ -11,6 +13,7 @@ import { nonBlank } from "./issues.ts";
 import { toolboxNotFound } from "./lookup.ts";
 import { firstSentence, signatureOf } from "./summary.ts";
 import { utf8Bytes } from "../transport/utf8.ts";
+import { READ_SKILL } from "./read-skill.ts";
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
@@ -25,7 +28,8 @@ const schema = z.strictObject({
     .optional().describe("How many results at most (default 8)"),
 });
 
-export interface SearchResult {
+export interface ToolFound {
+  kind?: undefined;
   toolbox: string;
   server: string;
   name: string;
@@ -33,6 +37,18 @@ export interface SearchResult {
   /** `name(arg: type, optional?: type)` */
   signature: string;
 }
+
+/** A skill of a server (Skills extension): its name, first sentence, and the URI of its SKILL.md. */
+export interface SkillFound {
+  kind: "skill";
+  toolbox: string;
+  server: string;
+  name: string;
+  description: string;
+  uri: string;
+}
+
+export type SearchResult = ToolFound | SkillFound;
 
 export interface SearchAnswer {
   results: SearchResult[];
@@ -51,33 +67,44 @@ export const searchTools: Tool<typeof schema, SearchAnswer> = {
   name: "search_tools",
   description: "Find tools in every toolbox by what they do. Example: {\"query\": \"read a file\"}. " +
     "Each result gives toolbox, server and name: call it with use_tool directly (no open_toolbox needed); " +
-    'open_toolbox {"toolbox_name": ..., "tools": [name]} gives its full schema.',
+    'open_toolbox {"toolbox_name": ..., "tools": [name]} gives its full schema. ' +
+    "Servers' skills (instructions for a task) are found too, by the URI of their SKILL.md.",
   schema,
   invalidInputPrefix: "Invalid parameters",
   async run({ query, toolbox, limit }, ctx) {
     if (toolbox !== undefined && !Object.hasOwn(ctx.config.toolboxes, toolbox)) return Failure(toolboxNotFound(ctx.config, toolbox));
     if (!ctx.search) return Failure("Tool search is off: turn it on with \"toolSearch\": true at the top of the configuration");
     const answer = await ctx.search.search(ctx.registry, ctx.config, query, limit ?? DEFAULT_SEARCH_LIMIT, toolbox, ctx.clientName);
-    const results = answer.hits.map((hit): SearchResult => ({
-      toolbox: hit.toolbox,
-      server: hit.server,
-      name: hit.name,
-      description: firstSentence(hit.description ?? ""),
-      signature: cut(signatureOf(hit.tool), MAX_SIGNATURE),
-    }));
+    const results = answer.hits.map((hit): SearchResult =>
+      hit.skill !== undefined
+        ? { kind: "skill", toolbox: hit.toolbox, server: hit.server, name: hit.name, description: firstSentence(hit.description ?? ""), uri: hit.skill }
+        : {
+          toolbox: hit.toolbox,
+          server: hit.server,
+          name: hit.name,
+          description: firstSentence(hit.description ?? ""),
+          signature: cut(signatureOf(hit.tool), MAX_SIGNATURE),
+        }
+    );
     return Success({ results, ...(answer.notListed.length > 0 && { not_listed: answer.notListed }) });
   },
   present: (value) => presentSearch(value),
 };
 
-/** The value as structuredContent, and as text: one line per tool, best first. */
+/** The value as structuredContent, and as text: one line per tool or skill, best first. */
 export function presentSearch(value: SearchAnswer): CallToolResult {
+  const skills = value.results.some((result) => result.kind === "skill");
   const lines = value.results.length === 0
     ? ["No tools found."]
+    : skills
+    ? [`${value.results.length} results, best first; call a tool with use_tool {"tool": {"toolbox", "server", "name"}, "arguments"}, ` +
+      `read a skill with use_tool {"tool": {"toolbox", "server": "workbench", "name": "${READ_SKILL}"}, "arguments": {"uri"}}:`]
     : [`${value.results.length} tools, best first; call one with use_tool {"tool": {"toolbox", "server", "name"}, "arguments"}:`];
   for (const result of value.results) {
     const about = result.description === "" ? "" : `: ${result.description}`;
-    lines.push(cutBytes(`${result.toolbox}/${result.server} ${result.signature}${about}`, MAX_LINE_BYTES));
+    // A skill's URI names its toolbox and server, and comes before the description, which is cut first.
+    const line = result.kind === "skill" ? `skill ${result.name} <${result.uri}>${about}` : `${result.toolbox}/${result.server} ${result.signature}${about}`;
+    lines.push(cutBytes(line, MAX_LINE_BYTES));
   }
   if (value.not_listed) {
     const shown = value.not_listed.slice(0, MAX_NOT_LISTED).join(", ");

@@ -17,7 +17,19 @@ export type ToolContext = CallContext & {
   results?: KeptResults;
   /** The session's tool search (with `"toolSearch": true`): what it found, use_tool opens. */
   search?: SearchCatalog;
+  /** The session's skill files, read as resources/read reads them (see read-skill.ts). */
+  skills?: SkillFileReader;
 };
+
+/** A file of a skill of the session's offer, by its URI as a client sees it (skill://<toolbox>/<server>/…). */
+export interface SkillFileReader {
+  /** Throws (an error with a code) for a URI that is not a file of an offered skill, withheld, or whose bytes do not verify. */
+  readFile(uri: string): Promise<{
+    contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+    /** The digest and size the bytes matched; none for a file of a "dynamic" skill. */
+    verified?: { digest: string; size: number };
+  }>;
+}
 
 export interface Tool<TSchema extends z.ZodType, TOut> {
   name: string;

@@ -1,7 +1,8 @@
 /**
  * `use_tool`: calls one downstream tool by its structured identifier (spec 000, errors of 001). A
  * result over the server's maxResultTokens is cut to a page the model can read on from (issue 28)
- * with the workbench's own tool, `read_result` on the reserved server name `workbench`.
+ * with the workbench's own tool, `read_result` on the reserved server name `workbench`; its other
+ * tool, `read_skill`, reads a file of a server's skill (read-skill.ts).
  */
 import * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
@@ -12,6 +13,7 @@ import { exampleForShape } from "./call-example.ts";
 import { callTool } from "./pipeline/pipeline.ts";
 import { pageResult, resultLimit } from "./page-result.ts";
 import { readResult } from "./read-result.ts";
+import { READ_SKILL, readSkill } from "./read-skill.ts";
 
 const schema = z.strictObject({
   tool: z.strictObject({
@@ -34,7 +36,7 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
   invalidInputHint: exampleForShape,
   plainInput,
   run: async ({ tool: id, arguments: args }, ctx) => {
-    if (id.server === WORKBENCH_SERVER) return readResult(id, args, ctx);
+    if (id.server === WORKBENCH_SERVER) return id.name === READ_SKILL ? await readSkill(id, args, ctx) : readResult(id, args, ctx);
     const called = await callTool(id, args, ctx);
     if (!called.ok) return called;
     return Success(pageResult(called.value, ctx.results, resultLimit(ctx.config, id.toolbox, id.server), id.toolbox));

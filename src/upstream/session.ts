@@ -168,7 +168,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
-  serveCatalog(server, registry, uris, options.cache);
+  const skills = serveCatalog(server, registry, uris, options.cache);
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
   serveToolCalls(gate, dispatcher, {
     // Read by each call: the configuration in force when it came.
@@ -188,6 +188,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     audit: options.audit,
     opensToolboxes: () => options.stateless === true && gate.modern,
     search,
+    skills,
   });
   const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
   server.onclose = () => {

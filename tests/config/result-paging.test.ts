@@ -29,7 +29,7 @@ test("config: a bad maxResultTokens is located, at the top level and per server"
 });
 
 test("config: a server named workbench is refused: that name reaches the workbench's own tools", async () => {
-  const message = "Invalid configuration at toolboxes.dev.mcpServers: name 'workbench' is reserved for the workbench's own tools (read_result)";
+  const message = "Invalid configuration at toolboxes.dev.mcpServers: name 'workbench' is reserved for the workbench's own tools (read_result, read_skill)";
   assert.equal(errorFor({ toolboxes: { dev: { mcpServers: { workbench: { command: "x" } } } } }), message);
   await assert.rejects(loadJson({ toolboxes: { dev: { mcpServers: { workbench: { command: "x" } } } } }), { message: `${IN_FILE}${message}` });
   // Other spellings are names like any other.

@@ -45,7 +45,7 @@ test("read_result: each mistake is named", async () => {
   };
   const where = "in server 'workbench' (toolbox 'dev')";
   assert.equal(await error({ id: "r1" }, "read_results"), `Error executing tool: Tool 'read_results' not found ${where}. Did you mean 'read_result'?`);
-  assert.equal(await error({ id: "r1" }, "list"), `Error executing tool: Tool 'list' not found ${where}. Its only tool is 'read_result'`);
+  assert.equal(await error({ id: "r1" }, "list"), `Error executing tool: Tool 'list' not found ${where}. Its tools are 'read_result' and 'read_skill'`);
   assert.equal(await error({ id: "r1" }, "read_result", "nope"), "Error executing tool: Toolbox 'nope' not found in configuration");
   assert.equal(
     await error({ offset: -1, extra: 1 }),

@@ -9,6 +9,7 @@ import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { SharedServer } from "../../toolboxes/shared-server.ts";
 import type { WorkbenchCatalog } from "./catalog.ts";
 import type { UriTable } from "./uri-table.ts";
+import type { SkillFileReader } from "../../tools/tool.ts";
 
 /** The methods WorkbenchCatalog answers. */
 const METHODS = new Set([
@@ -31,7 +32,8 @@ export const CATALOG_CAPABILITIES: ServerCapabilities = {
   completions: {},
 };
 
-export function serveCatalog(server: Server, registry: ToolboxRegistry, table: UriTable, cache?: ListingCache): void {
+/** Returns the reader of skill files use_tool's read_skill goes through (the catalog's, loaded on first use). */
+export function serveCatalog(server: Server, registry: ToolboxRegistry, table: UriTable, cache?: ListingCache): SkillFileReader {
   let loaded: Promise<WorkbenchCatalog> | undefined;
   const catalog = () =>
     loaded ??= import("./catalog.ts").then(({ WorkbenchCatalog }) => new WorkbenchCatalog(registry, table, cache));
@@ -59,4 +61,5 @@ export function serveCatalog(server: Server, registry: ToolboxRegistry, table: U
       void server.sendResourceUpdated({ uri }).catch(() => {});
     },
   });
+  return { readFile: async (uri) => await (await catalog()).readSkillFile(uri) };
 }

@@ -151,6 +151,9 @@ export class WorkbenchCatalog {
     return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema);
   }
 
+  /** A file of an offered skill, for use_tool's read_skill (see SkillRoutes.readFile). */
+  readSkillFile(uri: string): ReturnType<SkillRoutes["readFile"]> { return this.#skills.readFile(uri); }
+
   /** A URI withheld by the pins is not read nor subscribed to (see SkillRoutes.guard). */
   async #guard(uri: string): Promise<void> {
     const owner = await this.#found(() => this.#table.ownerOf(uri));

@@ -22,7 +22,7 @@ import type { Withheld } from "../../toolboxes/withheld.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
 
-type Content = { uri: string; text?: string; blob?: string };
+type Content = { uri: string; mimeType?: string; text?: string; blob?: string };
 
 /** Entries per page of our skills/list. */
 export const SKILLS_PAGE = 50;
@@ -100,6 +100,27 @@ export class SkillRoutes {
     const result = await this.#host.forward(origin.configured, "resources/read", { ...params, uri: origin.uri }) as { contents?: Content[] };
     await this.#verify(origin.configured, result.contents ?? []);
     return { ...result, contents: (result.contents ?? []).map((content) => ({ ...content, uri: publicUri(origin.configured, content.uri) })) };
+  }
+
+  /**
+   * A file of an offered skill, read as resources/read reads it (pins, digest and size verified):
+   * use_tool's read_skill, for a client that does not speak resources or the extension. Only a
+   * file its skill's entry lists (any file under a "dynamic" skill's root) is read; `verified` is
+   * the entry's digest and size, which the bytes matched (none for a dynamic skill's file).
+   */
+  async readFile(uri: string): Promise<{ contents: Content[]; verified?: { digest: string; size: number } }> {
+    const origin = this.originOf(uri);
+    if (!origin) throw errorWithCode(ErrorCode.InvalidParams, `"${uri}" is not a skill file: its URI names its toolbox and server (skill://<toolbox>/<server>/<path>)`);
+    await this.guard(origin.configured, origin.uri);
+    const entries = (await this.#host.sources()).find((one) => one.configured === origin.configured)?.listing.skills?.entries ?? [];
+    const dynamic = entries.some((entry) => entry.resources === "dynamic" && origin.uri.startsWith(entry.uri.slice(0, -"SKILL.md".length)));
+    const file = entries.flatMap((entry) => entry.resources === "dynamic" ? [] : entry.resources).find((one) => one.uri === origin.uri);
+    if (!file && !dynamic) {
+      const { toolbox, server } = origin.configured;
+      throw errorWithCode(ErrorCode.InvalidParams, `"${uri}" is not a file of a skill server '${server}' in toolbox '${toolbox}' offers`);
+    }
+    const result = await this.read({ uri }) as { contents?: Content[] };
+    return { contents: result.contents ?? [], ...(file && { verified: { digest: file.digest, size: file.size } }) };
   }
 
   /**
