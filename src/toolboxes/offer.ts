@@ -12,7 +12,8 @@
  * files (the catalog reads withheldTexts for that).
  *
  * Resources come and go as a server works (a note written, a file added): a new one is offered and
- * pinned at first sight; one whose name, title or description changed is withheld.
+ * pinned at first sight; one whose name, title or description changed is withheld, and so is every
+ * resource under a withheld skill's root (its SKILL.md, its files), new ones included.
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerListing } from "../downstream/listing.ts";
@@ -141,9 +142,14 @@ function textView(listed: Listed, pinned: ServerPins | undefined) {
       withheld.push({ name: text.key, changed, reason: (pin ? `${changed.join(", ")} changed` : `new ${text.kind}`) + unverifiable });
     }
   }
+  // A withheld skill's files are not offered as resources either: a new one would show its text.
+  const heldRoots = [...refused].filter((key) => key.startsWith("skill:")).map((key) => key.slice("skill:".length, -"SKILL.md".length));
+  const underHeld = (uri: string) => heldRoots.some((root) => uri.startsWith(root));
+  for (const key of Object.keys(added ?? {})) if (key.startsWith("resource:") && underHeld(key.slice("resource:".length))) delete added![key];
+  if (added && Object.keys(added).length === 0) added = undefined;
   const keep = <T>(kind: TextKind, items: T[], keyOf: (item: T) => string) => items.filter((item) => {
     const key = textKey(kind, keyOf(item));
-    return kept.has(key) && !refused.has(key);
+    return kept.has(key) && !refused.has(key) && !(kind === "resource" && underHeld(keyOf(item)));
   });
   const { listing, instructions } = listed;
   const offered = {
