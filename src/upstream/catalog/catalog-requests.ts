@@ -1,12 +1,16 @@
 /**
  * Prompts, resources and completions on the workbench server: the SDK Server passes them to
  * WorkbenchCatalog, loaded on the first such request (a session that never asks pays nothing at
- * start-up). Servers' list changes and resource updates are told to the client from here.
+ * start-up). Servers' list changes and resource updates are told to the client from here, as the
+ * session's offer shows them (pins: a change withheld is not told; skills changed are told as
+ * resources changed).
  */
 import { ErrorCode, type Server, type ServerCapabilities } from "../../protocol/sdk.ts";
 import type { ToolboxRegistry } from "../../toolboxes/registry.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { SharedServer } from "../../toolboxes/shared-server.ts";
+import { CALL_RECHECK_MS } from "../../toolboxes/pin-store.ts";
+import { EMPTY_LISTING, type ServerListing } from "../../downstream/listing.ts";
 import type { WorkbenchCatalog } from "./catalog.ts";
 import type { UriTable } from "./uri-table.ts";
 import type { SkillFileReader } from "../../tools/tool.ts";
@@ -32,6 +36,20 @@ export const CATALOG_CAPABILITIES: ServerCapabilities = {
   completions: {},
 };
 
+type OfferedLists = { prompts: string; resources: string; skills: string };
+
+/** A shared server's prompts, resources and templates, and skills, as this session's slots of it offer them (and as nothing). */
+async function offeredLists(registry: ToolboxRegistry, shared: SharedServer): Promise<{ now: OfferedLists; empty: OfferedLists }> {
+  const slots = registry.configured.map((configured) => registry.slot(configured)).filter((slot) => slot.shared === shared);
+  await Promise.all(slots.map((slot) => slot.lockRead(CALL_RECHECK_MS)));
+  const keys = (listings: ServerListing[]) => ({
+    prompts: JSON.stringify(listings.map((listing) => listing.prompts)),
+    resources: JSON.stringify(listings.map((listing) => [listing.resources, listing.resourceTemplates])),
+    skills: JSON.stringify(listings.map((listing) => listing.skills?.entries ?? [])),
+  });
+  return { now: keys(slots.map((slot) => slot.listing ?? EMPTY_LISTING)), empty: keys(slots.map(() => EMPTY_LISTING)) };
+}
+
 /** Returns the reader of skill files use_tool's read_skill goes through (the catalog's, loaded on first use). */
 export function serveCatalog(server: Server, registry: ToolboxRegistry, table: UriTable, cache?: ListingCache): SkillFileReader {
   let loaded: Promise<WorkbenchCatalog> | undefined;
@@ -44,16 +62,21 @@ export function serveCatalog(server: Server, registry: ToolboxRegistry, table: U
     return await (await catalog()).handle(request) as never;
   };
 
-  // What each server's lists were when last told, so that an unchanged list is not announced.
-  const told = new WeakMap<SharedServer, { prompts: string; resources: string }>();
+  // What each server's lists were, as this session is offered them, when last told: an unchanged
+  // offer is not announced, so a change the pins withhold tells the client nothing.
+  const told = new WeakMap<SharedServer, OfferedLists>();
+  let telling = Promise.resolve();
   registry.watch({
     listingChanged(shared) {
-      const { prompts, resources, resourceTemplates } = shared.listing ?? { prompts: [], resources: [], resourceTemplates: [] };
-      const now = { prompts: JSON.stringify(prompts), resources: JSON.stringify([resources, resourceTemplates]) };
-      const before = told.get(shared) ?? { prompts: "[]", resources: "[[],[]]" };
-      told.set(shared, now);
-      if (now.prompts !== before.prompts) void server.sendPromptListChanged().catch(() => {});
-      if (now.resources !== before.resources) void server.sendResourceListChanged().catch(() => {});
+      // One at a time: the lock is read before the offer is looked at.
+      telling = telling.then(async () => {
+        const { now, empty } = await offeredLists(registry, shared);
+        const before = told.get(shared) ?? empty;
+        told.set(shared, now);
+        if (now.prompts !== before.prompts) void server.sendPromptListChanged().catch(() => {});
+        // Skills are resources: the extension defines no notification of its own (its listing is a CacheableResult).
+        if (now.resources !== before.resources || now.skills !== before.skills) void server.sendResourceListChanged().catch(() => {});
+      }).catch(() => {});
     },
     resourceUpdated(_, uri) {
       // A server shared with other sessions tells of their subscriptions too.
