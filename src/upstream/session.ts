@@ -139,8 +139,10 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const live = LiveConfig.of(options.config);
   const serverInfo = { name: NAME, version: VERSION };
   // listChanged: open_toolbox's description names the toolboxes, which change with the configuration.
-  const extensions = options.skills && { extensions: { [SKILLS_EXTENSION]: options.skills } };
-  const capabilities = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES, ...extensions };
+  const base = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES };
+  const withSkills = (skills: { directoryRead: boolean } | undefined) => skills ? { ...base, extensions: { [SKILLS_EXTENSION]: skills } } : base;
+  // What initialize says (a 2025-11-25 client hears it once): the Skills extension as the listing cache knew it.
+  const capabilities = withSkills(options.skills);
   // The tool counts depend on the client (some servers list tools by its capabilities): the gate
   // asks for them as it answers initialize or server/discover, when the client's capabilities are
   // known as the servers will be given them (upstream.capabilities). The Server has none of its own.
@@ -149,7 +151,11 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     buildInstructions(live.current, configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
   // Both eras on one transport: the gate speaks 2026-07-28 when the client's first message does.
   const gate = new UpstreamGate(transport, {
-    capabilities,
+    // server/discover is asked again by a 2026-07-28 client (its ttlMs is 0): once a server of the
+    // session's offer has declared the extension (a first session, the cache empty), it is declared.
+    get capabilities() {
+      return withSkills(liveSkills(registry, options.skills));
+    },
     instructions: forClient,
     serverInfo,
     onModern: options.onInitialized,
@@ -200,6 +206,13 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
   await server.connect(gate);
   return server;
+}
+
+/** The Skills extension as declared at initialize, or as the servers of the offer listed now declare it. */
+function liveSkills(registry: ToolboxRegistry, cached: { directoryRead: boolean } | undefined): { directoryRead: boolean } | undefined {
+  const listed = registry.configured.map((configured) => registry.slot(configured).listing?.skills).filter((skills) => skills !== undefined);
+  if (listed.length === 0) return cached;
+  return { directoryRead: cached?.directoryRead === true || listed.some((skills) => skills.directoryRead) };
 }
 
 /**

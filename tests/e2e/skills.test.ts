@@ -220,3 +220,23 @@ test("skills e2e: a file whose bytes changed under an unchanged listing is not p
     await session.close();
   }
 });
+
+test("skills e2e: a first session (cache empty): a 2026-07-28 client's next server/discover declares the extension once a server listed it", async () => {
+  const { path, env } = setup();
+  const { command, args } = workbenchCommand(["--config", path]);
+  const client = new V2Client({ name: "skills-2026-first", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = new V2StdioTransport({ command, args, env: workbenchEnv(env), stderr: "pipe" });
+  await client.connect(transport);
+  try {
+    assert.equal(client.getServerCapabilities()?.extensions?.[EXTENSION], undefined, "nothing listed yet: not declared");
+    await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const discovered = await client.discover();
+    assert.deepEqual(discovered.capabilities.extensions?.[EXTENSION], { directoryRead: true });
+    const listed = await client.request({ method: "skills/list", params: {} }, Any) as { skills: Entry[] };
+    assert.equal(listed.skills.length, 3);
+  } finally {
+    const pid = transport.pid;
+    await client.close();
+    if (pid) await exited(pid, 10_000);
+  }
+});
