@@ -6,7 +6,8 @@
  * terminal nothing is recorded without it). --dry-run shows and records nothing, and prints the
  * digest of what it showed: with --digest, only that is recorded (else nothing). Without a tool,
  * every withheld tool of the server, and its withheld prompts, resources, templates and
- * instructions (see offer.ts); the pins of what the server no longer lists are forgotten. A running workbench sees the approval at its next listing or call.
+ * instructions (see offer.ts), and skills (their frontmatter as a diff, their files one line each,
+ * see skill-files.ts); the pins of what the server no longer lists are forgotten. A running workbench sees the approval at its next listing or call.
  */
 import type { Platform } from "../platform/types.ts";
 import { didYouMean } from "../config/suggest.ts";
@@ -18,6 +19,7 @@ import { approveCommand, currentPin, textWords, type Withheld } from "../toolbox
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
 import { lineDiff } from "./line-diff.ts";
+import { skillFileLines } from "./skill-files.ts";
 import { askYesNo } from "./ask.ts";
 import { sha256Hex } from "../cache/sha256.ts";
 import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
@@ -168,7 +170,9 @@ function difference(title: string, withheld: Withheld, pin: Pin | undefined, now
     const shown = pin ? withheld.changed.includes(words) : now[key] !== undefined;
     if (!shown) continue;
     lines.push(`  ${words}:`);
-    for (const line of lineDiff(textOf(pin?.[key]), textOf(now[key]))) lines.push(`    ${line}`);
+    // A skill's files: each added, removed or changed, with sizes and digests (skill-files.ts).
+    const diff = key === "files" ? skillFileLines(pin?.[key], now[key]) : lineDiff(textOf(pin?.[key]), textOf(now[key]));
+    for (const line of diff) lines.push(`    ${line}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -144,7 +144,12 @@ test("skills e2e: declared to the client once a server was listed with it; a cha
   const approved = await runCli(["approve", "dev", "a", "--yes", "--config", path], { env, cwd: dir });
   assert.equal(approved.code, 0, approved.stderr);
   assert.match(approved.stdout, /skill 'skill:\/\/refunds\/SKILL\.md': frontmatter, files changed/);
-  assert.match(approved.stdout, /\+\s+"skill:\/\/refunds\/references\/NEW\.md"/);
+  // The files one line each, with sizes and digests, not the pin's JSON.
+  assert.match(approved.stdout, /\n  files:\n    changed  skill:\/\/refunds\/SKILL\.md \(\d+ bytes, sha256:[0-9a-f]{16}… -> \d+ bytes, sha256:[0-9a-f]{16}…\)\n/);
+  assert.match(approved.stdout, /\n    added    skill:\/\/refunds\/references\/NEW\.md \(\d+ bytes, sha256:[0-9a-f]{16}…\)\n/);
+  assert.match(approved.stdout, /\n    changed  skill:\/\/refunds\/references\/GUIDE\.md \(/);
+  assert.match(approved.stdout, /\n    2 files unchanged\n/);
+  assert.doesNotMatch(approved.stdout, /"skill:\/\/refunds\/references\/NEW\.md":/);
   const third = await serveAt(path, env);
   try {
     await third.open("dev");
