@@ -245,3 +245,43 @@ test("skills e2e: a first session (cache empty): a 2026-07-28 client's next serv
     if (pid) await exited(pid, 10_000);
   }
 });
+
+test("skills e2e: a 2026-07-28-only server (SDK v2's own SkillCatalog) serves its skills to a 2025-11-25 and a 2026-07-28 client", async () => {
+  const dir = tempDir();
+  const v2 = fixtureServer("v2-skills-server.ts", { args: [...fixtureServer("v2-skills-server.ts").args, "--era", "2026"] });
+  const path = writeConfig(dir, { toolboxes: { v2: { mcpServers: { s: v2 } } } });
+  const env = { WORKBENCH_CACHE_DIR: `${dir}/cache` };
+  const check = async (client: { request: Client["request"]; readResource: Client["readResource"] }) => {
+    const listed = await client.request({ method: "skills/list", params: {} }, Any) as { skills: Entry[] };
+    assert.deepEqual(listed.skills.map((skill) => skill.uri), ["skill://v2/s/acme/billing/invoices/SKILL.md", "skill://v2/s/refunds/SKILL.md"]);
+    const refunds = listed.skills[1].resources as { uri: string; digest: string; size: number }[];
+    assert.deepEqual(refunds.map((file) => file.uri), ["skill://v2/s/refunds/SKILL.md", "skill://v2/s/refunds/references/GUIDE.md"]);
+    for (const file of refunds) {
+      const content = (await client.readResource({ uri: file.uri })).contents[0] as { uri: string; text: string };
+      assert.equal(content.uri, file.uri);
+      assert.equal(sha(content.text), file.digest, `${file.uri} verifies`);
+    }
+    const got = await client.request({ method: "skills/get", params: { uri: "skill://v2/s/refunds/SKILL.md" } }, Any) as { skill: Entry };
+    assert.deepEqual(got.skill, listed.skills[1]);
+  };
+  const legacy = await serveAt(path, env);
+  try {
+    assert.ok(!(await legacy.open("v2") as { isError?: boolean }).isError);
+    await check(legacy.client);
+  } finally {
+    await legacy.close();
+  }
+  const { command, args } = workbenchCommand(["--config", path]);
+  const modern = new V2Client({ name: "skills-2026", version: "2.4.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const transport = new V2StdioTransport({ command, args, env: workbenchEnv(env), stderr: "pipe" });
+  await modern.connect(transport);
+  try {
+    assert.deepEqual(modern.getServerCapabilities()?.extensions?.[EXTENSION], { directoryRead: true }, "declared from the cache");
+    await modern.callTool({ name: "open_toolbox", arguments: { toolbox_name: "v2" } });
+    await check(modern as unknown as Client);
+  } finally {
+    const pid = transport.pid;
+    await modern.close();
+    if (pid) await exited(pid, 10_000);
+  }
+});
