@@ -61,6 +61,8 @@ interface ToolboxHeader {
    * a resource (the URI names toolbox and server, see upstream/catalog/skills.ts).
    */
   skills?: Record<string, string[]>;
+  /** With skills: how to read one whatever the client speaks (use_tool's read_skill, see read-skill.ts). */
+  read_skills?: string;
   /**
    * One line when tools are withheld (changed, or new, since their server's tools were pinned):
    * how many, which and why, and the command the user approves them with.
@@ -140,7 +142,11 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   const counts = listingCounts(toolbox);
   if (counts && !("tools" in view)) header.prompts_and_resources = counts;
   const skills = skillLines(toolbox);
-  if (skills && !("tools" in view)) header.skills = skills;
+  if (skills && !("tools" in view)) {
+    header.skills = skills;
+    header.read_skills = `Read a skill's SKILL.md, then its files, as resources or with use_tool ` +
+      `{"tool": {"toolbox": ${JSON.stringify(toolbox.name)}, "server": "workbench", "name": "read_skill"}, "arguments": {"uri": "<its URI>"}}`;
+  }
   const connected = toolbox.servers.filter((server) => server.connection);
   const withheld = withheldLine(toolbox.name, connected);
   if (withheld) header.withheld = withheld;

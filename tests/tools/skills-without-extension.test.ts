@@ -153,6 +153,24 @@ test("read_skill reads an offered skill's SKILL.md and files, verified against i
   });
 });
 
+test("open_toolbox says how to read a skill: its read_skills call, with a URI of its skills lines, reads the SKILL.md", async () => {
+  const { dir, config, lock } = setup();
+  await session(dir, config, lock, async (peer) => {
+    const opened = JSON.parse(textOf(await peer.call("open_toolbox", { toolbox_name: "dev" })));
+    assert.equal(
+      opened.read_skills,
+      `Read a skill's SKILL.md, then its files, as resources or with use_tool {"tool": {"toolbox": "dev", "server": "workbench", "name": "read_skill"}, "arguments": {"uri": "<its URI>"}}`,
+    );
+    const uri = /<(skill:[^>]+)>$/.exec(opened.skills.a[0])![1];
+    const call = JSON.parse(opened.read_skills.slice(opened.read_skills.indexOf("{")).replace("<its URI>", uri));
+    const read = await peer.call("use_tool", call);
+    assert.equal(read.isError, undefined, textOf(read));
+    assert.match(textOf(read), /^File skill:\/\/dev\/a\/refunds\/SKILL\.md of server 'a'/);
+    const ops = JSON.parse(textOf(await peer.call("open_toolbox", { toolbox_name: "ops" })));
+    assert.equal(ops.read_skills, undefined, "no skills, no line");
+  });
+});
+
 test("read_skill goes through the pins and the digests: a withheld skill is refused, bytes changed under an unchanged entry are not passed on", async () => {
   const { dir, variant, config, lock } = setup({ FIXTURE_SKILLS_LIVE: "1" });
   await session(dir, config, lock, async (peer) => {
