@@ -74,10 +74,22 @@ export class ServerSlot {
     return this.#offer;
   }
 
-  /** The same rule for what the listing cache kept of the server (its process is not running). */
+  /**
+   * The same rule for what the listing cache kept of the server (its process is not running). The
+   * last one is kept while the lists and the lock are the same objects: search asks at every query,
+   * and a cached listing's texts would be hashed again each time.
+   */
   offerOf(listed: Listed): Offer {
-    return offerOf(listed, this.config.toolFilters, this.#pinsAt(this.#trust?.pins.snapshot));
+    const lock = this.#trust?.pins.snapshot;
+    const last = this.#cachedOffer;
+    if (last && last.tools === listed.tools && last.listing === listed.listing && last.instructions === listed.instructions && last.lock === lock) {
+      return last.offer;
+    }
+    const offer = offerOf(listed, this.config.toolFilters, this.#pinsAt(lock));
+    this.#cachedOffer = { ...listed, lock, offer };
+    return offer;
   }
+  #cachedOffer?: Listed & { lock: LockSnapshot | undefined; offer: Offer };
 
   #pinsAt(lock: LockSnapshot | undefined): OfferPins | undefined {
     return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same, definition: definitionDigest(this.config) };
