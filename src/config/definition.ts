@@ -3,7 +3,7 @@
  * inheritEnv; or transport, url and headers) runs as one process or session, whatever toolboxes
  * list it and whatever they call it.
  */
-import { isRemote, type ServerConfig } from "./index.ts";
+import { isRemote, type ServerConfig } from "./types.ts";
 
 /** Equal for servers that can share one server session (one process). */
 export function sharingKey(config: ServerConfig): string {

@@ -4,6 +4,7 @@ import { formatPath, type PathSegment } from "./path.ts";
 import { expandServe } from "./serve.ts";
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./types.ts";
 import { CLIENT_REFERENCE, CLIENT_VARIABLE, CLIENT_VARIABLE_PLACES, usesClient } from "./client-variable.ts";
+import { sharingKey } from "./definition.ts";
 
 /** Environment variables by name; `undefined` means unset. */
 export type Environment = Record<string, string | undefined>;
@@ -125,9 +126,9 @@ type Expand = (text: string, path: PathSegment[], client?: ClientReference) => s
 const EMPTY_AFTER_EXPANDING = "expected a non-empty string after expanding environment variables";
 
 function expandServer(server: ServerConfig, path: PathSegment[], expand: Expand, problems: string[]): ServerConfig {
-  return server.transport === "stdio"
-    ? expandStdio(server, path, expand, problems)
-    : expandRemote(server, path, expand, problems);
+  const expanded = server.transport === "stdio" ? expandStdio(server, path, expand, problems) : expandRemote(server, path, expand, problems);
+  // Not enumerable: the configuration as data (compared, printed, listed) is what the file says, expanded.
+  return Object.defineProperty(expanded, "written", { value: sharingKey(server), enumerable: false });
 }
 
 function expandRemote(server: RemoteServerConfig, path: PathSegment[], expand: Expand, problems: string[]): RemoteServerConfig {

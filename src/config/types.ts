@@ -58,6 +58,13 @@ export interface ServerSharing {
    * it). The server fails alone with this message, and is never started.
    */
   unconfigured?: string;
+  /**
+   * Set at load, never in the file: the definition as the file wrote it, before ${VAR} was
+   * expanded (sharingKey of it). Pins recognise a definition by it (toolboxes/lock-format.ts): the
+   * same on every machine that reads the file, and no secret's value is in it. Not enumerable, so a
+   * copy made by spreading has none, and pins fall back to the definition as expanded.
+   */
+  readonly written?: string;
 }
 
 /** A server the workbench starts as a child process and speaks to over its stdin and stdout. */

@@ -25,12 +25,16 @@ export interface Lock {
 
 export const emptyLock = (): Lock => ({ toolboxes: {}, texts: {}, definitions: {} });
 
-/** A definition's digest: what runs it (command, args, env, cwd; or URL and headers), not its name or toolFilters. Secrets never appear in clear. */
+/**
+ * A definition's digest: what runs it (command, args, env, cwd; or URL and headers) as the file
+ * wrote it, before ${VAR} was expanded (ServerConfig.written), not its name or toolFilters: the
+ * same on every machine that reads the file, and no secret's value goes into it.
+ */
 const digests = new WeakMap<ServerConfig, string>();
 export function definitionDigest(config: ServerConfig): string {
   let digest = digests.get(config);
   if (digest === undefined) {
-    digest = `sha256:${sha256Hex(sharingKey(config))}`;
+    digest = `sha256:${sha256Hex(config.written ?? sharingKey(config))}`;
     digests.set(config, digest);
   }
   return digest;

@@ -88,9 +88,10 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
       withheldTexts: texts,
     };
   }
-  const elsewhere = [...pins.same ?? [], ...(pins.definition === undefined ? [] : lock.placesOf(pins.definition))];
+  // Other places are looked at only when this one has no pins (the lock is scanned then alone).
+  const elsewhere = () => [...pins.same ?? [], ...(pins.definition === undefined ? [] : lock.placesOf(pins.definition))];
   const pinsOf = (read: (toolbox: string, server: string) => ServerPins | undefined) =>
-    read(toolbox, server) ?? elsewhere.map((place) => read(place.toolbox, place.server)).find((found) => found !== undefined);
+    read(toolbox, server) ?? elsewhere().map((place) => read(place.toolbox, place.server)).find((found) => found !== undefined);
   const tools = toolView(filtered, pinsOf(lock.pinsOf));
   const texts = textView(listed, pinsOf(lock.textsOf));
   const firstSeen = tools.upgrade || texts.added || texts.forget ? { tools: tools.upgrade, texts: texts.added, forget: texts.forget } : undefined;

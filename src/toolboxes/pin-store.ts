@@ -118,7 +118,8 @@ export class PinStore {
           Object.fromEntries(tools.map((tool) => [tool.name, pinOf(tool)]));
       }
       if (texts && !lock.textsOf(toolbox, server)) change.texts = first((place) => lock.textsOf(place.toolbox, place.server)) ?? texts;
-      const record = definition !== undefined && lock.definitionOf(toolbox, server) !== definition;
+      // Recorded where none is (a first sight, a lock from before): a write per mismatch would be a write per call.
+      const record = definition !== undefined && lock.definitionOf(toolbox, server) === undefined;
       if (!change.toolboxes && !change.texts && !record) return;
       const apply = (next: Lock) => {
         for (const key of ["toolboxes", "texts"] as const) if (change[key]) ((next[key][toolbox] ??= {})[server]) ??= change[key]!;
@@ -253,7 +254,8 @@ export class PinStore {
     const error = this.#error;
     const recorded = (from: Lock["definitions"], toolbox: string, server: string) =>
       Object.hasOwn(from, toolbox) && Object.hasOwn(from[toolbox], server) ? from[toolbox][server] : undefined;
-    const definitionOf = (toolbox: string, server: string) => recorded(definitions, toolbox, server) ?? recorded(unwritten.definitions, toolbox, server);
+    // What this process could not write counts first: it is what this process last meant.
+    const definitionOf = (toolbox: string, server: string) => recorded(unwritten.definitions, toolbox, server) ?? recorded(definitions, toolbox, server);
     this.#snapshot = {
       loaded: true,
       ...(error !== undefined && { error }),

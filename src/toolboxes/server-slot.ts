@@ -144,9 +144,9 @@ export class ServerSlot {
     const listed = { tools: this.shared.tools, listing: this.shared.listing, instructions: this.connection.instructions };
     // Fingerprints are made only at a first sight: a call of a pinned server pays a look-up, not a hash of its texts.
     const textsNew = listed.listing !== undefined && !lock.textsOf(toolbox, this.name);
-    // The definition is recorded with the pins (once, or after the definition changed): pins follow a rename.
+    // The definition is recorded with the pins, once (approve records it again): pins follow a rename.
     const definition = definitionDigest(this.config);
-    if (!lock.pinsOf(toolbox, this.name) || textsNew || lock.definitionOf(toolbox, this.name) !== definition) {
+    if (!lock.pinsOf(toolbox, this.name) || textsNew || lock.definitionOf(toolbox, this.name) === undefined) {
       await pins.pinServer(toolbox, this.name, this.shared.tools, textsNew ? textPins(listed) : undefined, same, definition);
     }
     const firstSeen = this.offer.firstSeen;
