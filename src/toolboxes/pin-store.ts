@@ -74,6 +74,8 @@ export class PinStore {
   /** First pins this process could not write: kept for its own views, said once. */
   readonly #unwritten: Lock = emptyLock();
   #saidUnwritten = false;
+  /** The file's text when a write last failed (see addPins). */
+  #failedOn: string | null | undefined;
 
   constructor(path: string, files: MutexFiles, say: (line: string) => void = () => {}) {
     this.path = path;
@@ -158,7 +160,8 @@ export class PinStore {
   addPins(toolbox: string, server: string, pins: { tools?: ServerPins; texts?: ServerPins; forget?: string[] }): Promise<void> {
     return this.#serial(async () => {
       await this.refresh();
-      if (this.#error) return;
+      // Not tried again on the file a write failed on: a call would otherwise try (and fail) each time.
+      if (this.#error || (this.#failedOn !== undefined && this.#failedOn === this.#text)) return;
       const apply = (lock: Lock) => {
         if (pins.tools) setPins(lock.toolboxes, toolbox, server, pins.tools, []);
         if (pins.texts || pins.forget) setPins(lock.texts, toolbox, server, pins.texts ?? {}, pins.forget ?? [], true);
@@ -169,6 +172,7 @@ export class PinStore {
 
   /** Pins this process could not write are kept for its own views; said once. */
   #keepUnwritten(apply: (lock: Lock) => void, error: unknown): void {
+    this.#failedOn = this.#text;
     apply(this.#unwritten);
     this.#publish();
     if (!this.#saidUnwritten) this.#say(`${messageOf(error)}; the pins are kept for this run only`);

@@ -157,6 +157,22 @@ test("withheld: a folder that cannot be written keeps the first pins for this ru
   });
 });
 
+test("withheld: pins added to a lock that cannot be written are tried once, not at every call, until the file changes", async () => {
+  await withDir(async (dir) => {
+    const path = `${dir}/${LOCK_FILE}`;
+    await new PinStore(path, platform).pinServer("dev", "s", [tool("a", "A")], {});
+    let writes = 0;
+    const readOnly = { ...platform, createFile: () => (writes++, Promise.reject(new Error("Permission denied"))) };
+    const store = new PinStore(path, readOnly);
+    for (let call = 0; call < 5; call++) await store.addPins("dev", "s", { texts: { "resource:note://1": pinOf(tool("x", "X")) } });
+    assert.equal(writes, 1);
+    // Another process writes the file: the next one is tried again.
+    await new PinStore(path, platform).approve("dev", "s", { a: pinOf(tool("a", "A2")) });
+    await store.addPins("dev", "s", { texts: { "resource:note://1": pinOf(tool("x", "X")) } });
+    assert.equal(writes, 2);
+  });
+});
+
 test("lock file: tools named __proto__ and constructor are pinned and approved like any other", async () => {
   await withDir(async (dir) => {
     const path = `${dir}/${LOCK_FILE}`;
