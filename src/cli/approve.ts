@@ -8,6 +8,8 @@
  * every withheld tool of the server, and its withheld prompts, resources, templates and
  * instructions (see offer.ts), and skills (their frontmatter as a diff, their files one line each,
  * see skill-files.ts); the pins of what the server no longer lists are forgotten. A running workbench sees the approval at its next listing or call.
+ * --client NAME starts a server whose process is each client's own as it runs for that client.
+ * What the server sent is shown with its control characters escaped (printable).
  */
 import type { Platform } from "../platform/types.ts";
 import { didYouMean } from "../config/suggest.ts";
@@ -17,7 +19,7 @@ import { lockPathFor, PinStore, type ServerPins } from "../toolboxes/pin-store.t
 import { definitionDigest } from "../toolboxes/lock-format.ts";
 import { approveCommand, currentPin, textWords, type Withheld } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, printable, sayError, writeStdout } from "./common.ts";
 import { lineDiff } from "./line-diff.ts";
 import { skillFileLines } from "./skill-files.ts";
 import { askYesNo } from "./ask.ts";
@@ -53,7 +55,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     return EXIT_USAGE;
   }
   const pins = new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
-  // A server whose process is each client's own may list a client more than the local user: approve sees what that client's sees.
+  // A server whose process is each client's own may list a client more than the local user: approve sees what that client's process sees.
   const registry = await commandRegistry(platform, loaded, { pins, ...(client !== undefined && { client: { name: client } }) });
   try {
     const slot = registry.slot(registry.configured.find((one) => one.toolbox === toolbox && one.server === server)!);
@@ -64,7 +66,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     }
     // A server seen for the first time is pinned here, as serving would pin it (a dry run writes nothing).
     await pins.refresh();
-    const pinnedBefore = pins.snapshot.pinsOf(toolbox, server) !== undefined;
+    const pinnedBefore = slot.offer.pinned?.tools !== undefined;
     if (!dryRun) await slot.trust();
     const lock = pins.snapshot;
     if (lock.error !== undefined) {
@@ -76,7 +78,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     // Prompts, resources, templates and instructions: with the server's tools, or one by its key ("prompt:intro").
     const textsNow = textPins({ tools: listed, listing: slot.shared.listing, instructions: connected.connection.instructions });
     const heldTexts = slot.withheldTexts.filter((text) => only === undefined || text.name === only);
-    const oldTexts = lock.textsOf(toolbox, server) ?? {};
+    // The pins the offer judged by: this name's, or those of the same definition elsewhere (a dry run of a renamed server copies none).
+    const oldTexts = slot.offer.pinned?.texts ?? {};
     const goneTexts = only === undefined ? Object.keys(oldTexts).filter((key) => !Object.hasOwn(textsNow, key)) : [];
     if (only !== undefined && held.length === 0 && heldTexts.length === 0) {
       if (slot.tools.some((tool) => tool.name === only)) {
@@ -87,7 +90,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       sayError(platform, `Tool '${only}' not found in server '${server}' (toolbox '${toolbox}')${didYouMean(only, names)}`);
       return EXIT_USAGE;
     }
-    const old = lock.pinsOf(toolbox, server) ?? {};
+    const old = slot.offer.pinned?.tools ?? {};
     const gone = only === undefined ? Object.keys(old).filter((name) => !listed.some((tool) => tool.name === name)) : [];
     if (held.length + gone.length + heldTexts.length + goneTexts.length === 0) {
       const first = pinnedBefore
@@ -116,7 +119,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     for (const name of gone) sections.push(`${toolbox}/${server}/${name}: no longer listed by the server; its pin is forgotten\n`);
     for (const key of goneTexts) sections.push(`${toolbox}/${server}: ${textWords(key)}: no longer listed by the server; its pin is forgotten\n`);
     // Everything pending is shown before anything is recorded.
-    await writeStdout(platform, sections.join("\n"));
+    await writeStdout(platform, printable(sections.join("\n")));
     const what = [
       ...(held.length > 0 ? [`approve ${held.length} tool(s)`] : []),
       ...(heldTexts.length > 0 ? [`approve ${heldTexts.length} other text(s)`] : []),
@@ -124,7 +127,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     ].join(", ");
     const command = approveCommand(toolbox, server, only, client);
     // What is recorded, as a digest: --digest holds --yes to what a dry run showed (the server may change between the two).
-    const digest = sha256Hex(canonicalJson({ approved, gone, approvedTexts, goneTexts })).slice(0, 16);
+    const digest = sha256Hex(canonicalJson({ approved, gone, approvedTexts, goneTexts })).slice(0, 32);
     const asShown = `${command} --yes --digest ${digest}`;
     if (dryRun) {
       await writeStdout(platform, `\nDry run, nothing recorded: to ${what} of server '${server}' in toolbox '${toolbox}' as shown, run: ${asShown}\n`);

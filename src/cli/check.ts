@@ -12,7 +12,7 @@ import { toolboxNotFound } from "../tools/lookup.ts";
 import { serveLines, serveSummary, type ServeSummary } from "../upstream/access/summary.ts";
 import { approveCommand } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
 
 export interface ServerReport {
   toolbox: string;
@@ -74,7 +74,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
     progress?.done();
     await registry.closeAll();
   }
-  await writeStdout(platform, args.options["--json"] ? `${JSON.stringify(report, null, 2)}\n` : table(report));
+  await writeStdout(platform, args.options["--json"] ? `${JSON.stringify(report, null, 2)}\n` : printable(table(report)));
   return report.ok ? 0 : EXIT_FAILED;
 }
 

@@ -27,6 +27,16 @@ export async function writeStdout(platform: Platform, text: string): Promise<voi
   }
 }
 
+/**
+ * Server text as a terminal may show it: control characters (but tab and newline), DEL, C1 and
+ * the invisible direction marks written as \u{…}. A description could otherwise move the cursor,
+ * erase a line or reorder what follows, and the user would approve text other than what they saw.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) =>
+    `\\u{${char.codePointAt(0)!.toString(16)}}`);
+}
+
 /** One line (or a few) on stderr, after the program's name. */
 export function sayError(platform: Platform, text: string): void {
   platform.writeStderr(`${NAME}: ${text}\n`);

@@ -5,7 +5,7 @@
 import type { Platform } from "../platform/types.ts";
 import { openToolbox, type OpenToolboxResult } from "../tools/open-toolbox.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, sayError, writeStdout } from "./common.ts";
+import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
 
 export async function runTools(platform: Platform, args: SubcommandArgs): Promise<number> {
   const loaded = await loadForCommand(platform, args.configPath);
@@ -37,7 +37,7 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
         const about = firstLine(tool.description ?? "");
         return about === "" ? names[index] : `${names[index].padEnd(width)}  ${about}`;
       });
-      await writeStdout(platform, lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+      await writeStdout(platform, lines.length === 0 ? "" : `${printable(lines.join("\n"))}\n`);
     }
     return opened._errors?.length ? EXIT_FAILED : 0;
   } finally {

@@ -51,6 +51,8 @@ export interface Offer {
   withheld: Withheld[];
   /** Prompts, resources, templates and instructions withheld: `name` is the text's key (see textKey). */
   withheldTexts: Withheld[];
+  /** The pins the offer was judged by (this place's, or the same definition's elsewhere); none without pins. */
+  pinned?: { tools?: ServerPins; texts?: ServerPins };
   /**
    * Pins to add without asking: resources new to the listing, titles of tools pinned before titles
    * were; and resources' pins to forget (see MAX_RESOURCE_PINS).
@@ -92,10 +94,11 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
   const elsewhere = () => [...pins.same ?? [], ...(pins.definition === undefined ? [] : lock.placesOf(pins.definition))];
   const pinsOf = (read: (toolbox: string, server: string) => ServerPins | undefined) =>
     read(toolbox, server) ?? elsewhere().map((place) => read(place.toolbox, place.server)).find((found) => found !== undefined);
-  const tools = toolView(filtered, pinsOf(lock.pinsOf));
-  const texts = textView(listed, pinsOf(lock.textsOf));
+  const pinned = { tools: pinsOf(lock.pinsOf), texts: pinsOf(lock.textsOf) };
+  const tools = toolView(filtered, pinned.tools);
+  const texts = textView(listed, pinned.texts);
   const firstSeen = tools.upgrade || texts.added || texts.forget ? { tools: tools.upgrade, texts: texts.added, forget: texts.forget } : undefined;
-  return { ...texts.offered, tools: tools.offered, withheld: tools.withheld, withheldTexts: texts.withheld, ...(firstSeen && { firstSeen }) };
+  return { ...texts.offered, tools: tools.offered, withheld: tools.withheld, withheldTexts: texts.withheld, pinned, ...(firstSeen && { firstSeen }) };
 }
 
 /** A server not pinned yet offers every tool: its first sight pins them (see ServerSlot.trust). */

@@ -115,7 +115,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     // Without a terminal (stdin is a pipe here), nothing is recorded without --yes.
     const piped = await runCli(["approve", "dev", "pinned", "greet", "--config", path], { input: "y\n" });
     assert.equal(piped.code, 2);
-    assert.match(piped.stderr, /Nothing recorded: there is no terminal to ask; .* run: mcp-workbench approve dev pinned greet --yes --digest [0-9a-f]{16}\n$/);
+    assert.match(piped.stderr, /Nothing recorded: there is no terminal to ask; .* run: mcp-workbench approve dev pinned greet --yes --digest [0-9a-f]{32}\n$/);
     assert.match(errorText(await session.use("pinned", "greet", { name: "x" })), /is withheld/);
     const approved = await runCli(["approve", "dev", "pinned", "greet", "--yes", "--config", path]);
     assert.equal(approved.code, 0, approved.stderr);
@@ -164,6 +164,10 @@ test("pins: a toolbox and server renamed in the file keep the definition's pins:
   file("pinned.json", { description: EVIL });
   const definition = JSON.parse(readFileSync(path, "utf8")).toolboxes.dev.mcpServers.pinned;
   writeConfig(dir, { toolboxes: { work: { description: "Work", mcpServers: { greeter: definition } } } });
+  // A dry run under the new name judges by the old name's pins, and its digest holds once the new name has taken them.
+  const dry = await runCli(["approve", "work", "greeter", "--dry-run", "--config", path]);
+  assert.match(dry.stdout, /^work\/greeter\/greet: description changed\n {2}description:\n {4}- Greets someone\.\n {4}\+ Greets someone\. Before that/);
+  const digest = /--digest ([0-9a-f]{32})/.exec(dry.stdout)![1];
   const renamed = await serveAt(path);
   try {
     const value = opened(await renamed.open("work"));
@@ -176,6 +180,8 @@ test("pins: a toolbox and server renamed in the file keep the definition's pins:
   assert.equal(pins.toolboxes.work.greeter.greet.description, SAFE, "the new name took the old name's pins");
   assert.match(pins.definitions.work.greeter, /^sha256:[0-9a-f]{64}$/);
   assert.equal(pins.definitions.work.greeter, pins.definitions.dev.pinned);
+  const approved = await runCli(["approve", "work", "greeter", "--yes", "--digest", digest, "--config", path]);
+  assert.equal(approved.code, 0, approved.stderr);
 });
 
 test("pins: a tool a per-client server lists one client alone is withheld with a hint naming that client; approve --client sees it and approves it", { timeout: 60_000 }, async () => {
