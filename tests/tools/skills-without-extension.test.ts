@@ -185,7 +185,7 @@ test("read_skill goes through the pins and the digests: a withheld skill is refu
     for (const uri of ["skill://dev/a/refunds/SKILL.md", "skill://dev/a/refunds/references/NEW.md"]) {
       const held = await peer.readSkill(uri);
       assert.equal(held.isError, true, uri);
-      assert.match(textOf(held), /belongs to skill "skill:\/\/dev\/a\/refunds\/SKILL\.md", withheld: frontmatter, files changed \(run: mcp-workbench approve dev a\)$/);
+      assert.match(textOf(held), /belongs to skill "skill:\/\/dev\/a\/refunds\/SKILL\.md", withheld: frontmatter, files changed \(the user can review it with: mcp-workbench approve dev a --dry-run, and approve on a terminal with: mcp-workbench approve dev a\)$/);
     }
     assert.equal((await peer.readSkill("skill://dev/a/refunds/templates/email/body.md")).isError, true, "under the withheld skill's root");
   });

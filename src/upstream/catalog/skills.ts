@@ -18,7 +18,7 @@ import { errorWithCode } from "../../protocol/errors.ts";
 import { checkSkillEntry, publicEntry, publicUri, type SkillEntry } from "../../protocol/skills.ts";
 import { skillFiles } from "../../toolboxes/fingerprint.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
-import type { Withheld } from "../../toolboxes/withheld.ts";
+import { approveCommand, type Withheld } from "../../toolboxes/withheld.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
 
@@ -168,7 +168,11 @@ const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" };
 
 const pinOf = (entry: SkillEntry) => canonicalJson({ frontmatter: entry.frontmatter, files: skillFiles(entry.resources) });
 
-const approveHint = (configured: ConfiguredServer) => `run: mcp-workbench approve ${configured.toolbox} ${configured.server}`;
+/** The same words as open_toolbox's hints (withheld.ts): the dry run first, shell-quoted. */
+const approveHint = (configured: ConfiguredServer) => {
+  const command = approveCommand(configured.toolbox, configured.server);
+  return `the user can review it with: ${command} --dry-run, and approve on a terminal with: ${command}`;
+};
 
 /**
  * What the client is told of the extension at initialize, before any server starts: declared when
