@@ -103,7 +103,9 @@ export async function commandRegistry(
   const cache = new ListingCache(platform);
   const pins = options.pins ?? new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
   const servers = Object.values(loaded.config.toolboxes).flatMap((toolbox) => Object.values(toolbox.mcpServers));
-  const listedFor = (await Promise.all(servers.map((server) => cache.readEntry(server)))).flatMap((entry) => Object.keys(entry?.lists ?? {}));
+  // As the client the command runs as (approve --client) has them: a per-client process's lists are in that client's files.
+  const listedFor = (await Promise.all(servers.map((server) => cache.readEntry(server, options.client?.name))))
+    .flatMap((entry) => Object.keys(entry?.lists ?? {}));
   const upstream = options.upstream ?? commandUpstream((line) => sayError(platform, line), sessionExtensions(listedFor));
   const registry = new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache, upstream });
   stopOnSignal(platform, registry);

@@ -191,21 +191,23 @@ test("pins: a tool a per-client server lists one client alone is withheld with a
   const server = fixtureServer("pinned-server.ts", { env: { PINNED_FILE: `${dir}/\${WORKBENCH_CLIENT}.json` } });
   const token = "alice-token-0123456789abcdef0123456789";
   const config = { toolboxes: { dev: { mcpServers: { pinned: server } } }, serve: { clients: { alice: { token: "${ALICE}", toolboxes: ["*"] } } } };
-  const env = { env: { ALICE: token } };
-  const wb = await startHttpWorkbench(config, { ALICE: token });
+  const cache = `${dir}/cache`;
+  const env = { env: { ALICE: token, WORKBENCH_CACHE_DIR: cache } };
+  const wb = await startHttpWorkbench(config, { ALICE: token, WORKBENCH_CACHE_DIR: cache });
   // The lock is beside the served file.
   const served = wb.configPath;
   let withheld = "";
   try {
     assert.equal((await runCli(["check", "--config", served], env)).code, 0, "the local user's process pins greet and stable");
-    const client = new Client({ name: "alice", version: "1.0.0" });
+    // Alice's client also declares MCP Apps, to which the server lists one more tool.
+    const client = new Client({ name: "alice", version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": {} } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     withheld = opened(await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } }) as Parameters<typeof opened>[0]).withheld ?? "";
     await client.close();
   } finally {
     await wb.stop();
   }
-  assert.match(withheld, /: 1 new tool of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice$/);
+  assert.match(withheld, /: 2 new tools of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice$/);
   const local = await runCli(["approve", "dev", "pinned", "--yes", "--config", served], env);
   assert.match(local.stdout, /Nothing to approve/, "the local user's process does not list it");
   const typo = await runCli(["approve", "dev", "pinned", "--client", "alicia", "--config", served], env);
@@ -213,7 +215,7 @@ test("pins: a tool a per-client server lists one client alone is withheld with a
   assert.match(typo.stderr, /Client 'alicia' not found in serve\.clients\. Did you mean 'alice'\?/);
   const approved = await runCli(["approve", "dev", "pinned", "--client", "alice", "--yes", "--config", served], env);
   assert.equal(approved.code, 0, approved.stderr);
-  assert.match(approved.stdout, /^dev\/pinned\/extra: new tool\n/);
+  assert.match(approved.stdout, /^dev\/pinned\/extra: new tool\n[^]*\ndev\/pinned\/panel: new tool\n/, "as alice's process lists it, to what she declared");
   assert.ok(JSON.parse(readFileSync(served.replace("workbench-config.json", "workbench-lock.json"), "utf8")).toolboxes.dev.pinned.extra);
 });
 
