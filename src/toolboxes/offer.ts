@@ -63,8 +63,9 @@ export interface Offer {
 /**
  * How many resources' pins a server keeps before those of resources it no longer lists are
  * forgotten: resources come and go as a server works (notes, files), and the lock must not grow
- * with every one ever seen. Forgetting costs no protection: a resource listed again is new, and a
- * new resource is offered at first sight anyway.
+ * with every one ever seen (it holds at most this many, or what the server lists now if more).
+ * The cost: a forgotten resource listed again is new, offered at first sight with whatever text
+ * it has then, as any new resource is; a server must list past this many to get there.
  */
 export const MAX_RESOURCE_PINS = 512;
 
