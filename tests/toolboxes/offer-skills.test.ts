@@ -5,10 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { platform } from "#platform";
-import { LOCK_FILE, PinStore } from "../../src/toolboxes/pin-store.ts";
+import type { PinStore } from "../../src/toolboxes/pin-store.ts";
+import { withStore } from "../helpers/pin-store.ts";
 import { type Listed, offerOf, textPins } from "../../src/toolboxes/offer.ts";
 import type { SkillEntry } from "../../src/protocol/skills.ts";
 
@@ -26,17 +24,6 @@ const listed = (entries: SkillEntry[]): Listed => ({
   tools: [],
   listing: { prompts: [], resources: [], resourceTemplates: [], skills: { directoryRead: true, entries, refused: [] } },
 });
-
-async function withStore<T>(fn: (store: PinStore) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(`${tmpdir()}/workbench-offer-skills-`);
-  try {
-    const store = new PinStore(`${dir}/${LOCK_FILE}`, platform);
-    await store.refresh();
-    return await fn(store);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const at = (store: PinStore) => ({ lock: store.snapshot, toolbox: "dev", server: "s" });
 const skillsOf = (listedNow: Listed, store: PinStore) => offerOf(listedNow, undefined, at(store)).listing?.skills?.entries.map((entry) => entry.uri);

@@ -5,12 +5,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { platform } from "#platform";
 import type { Tool } from "../../src/protocol/sdk.ts";
 import { pinOf, pinParts, PINNED_PARTS } from "../../src/toolboxes/fingerprint.ts";
-import { LOCK_FILE, PinStore } from "../../src/toolboxes/pin-store.ts";
+import { PinStore } from "../../src/toolboxes/pin-store.ts";
+import { withStore } from "../helpers/pin-store.ts";
 import { type Listed, offerOf, samePlaces, textPins } from "../../src/toolboxes/offer.ts";
 import { validateConfig } from "../../src/config/index.ts";
 import { textWords, withheldTextsLine } from "../../src/toolboxes/withheld.ts";
@@ -29,17 +28,6 @@ const listed = (change: { prompt?: string; resource?: string; template?: string;
   },
   instructions: change.instructions ?? "Use greet first.",
 });
-
-async function withStore<T>(fn: (store: PinStore) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(`${tmpdir()}/workbench-offer-`);
-  try {
-    const store = new PinStore(`${dir}/${LOCK_FILE}`, platform);
-    await store.refresh();
-    return await fn(store);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const at = (store: PinStore, toolbox = "dev", server = "s") => ({ lock: store.snapshot, toolbox, server });
 
