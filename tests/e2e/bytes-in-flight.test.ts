@@ -12,29 +12,12 @@ import { call, fx, openToolbox, useTool } from "../helpers/toolbox.ts";
 import { removeTempDirs, startWorkbench, textOf } from "../helpers/workbench.ts";
 import { startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
+import { MiB, watchPeak } from "../helpers/peak.ts";
 
 after(removeTempDirs);
 
-const MiB = 1024 * 1024;
 const PEAK_LIMIT_MIB = 400;
-/** Past this the test stops at once: the figure is already failed, and the machine is shared. */
-const ABORT_MIB = 1_500;
 const linux = process.platform === "linux";
-
-/** Samples VmHWM every 100 ms until stopped; stops early (and says so) past ABORT_MIB. */
-function watchPeak(pid: number, onRunaway: () => void): { stop(): number } {
-  let peak = 0;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, residentBytes(pid, "VmHWM"));
-    if (peak > ABORT_MIB * MiB) onRunaway();
-  }, 100);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, residentBytes(pid, "VmHWM")) / MiB;
-    },
-  };
-}
 
 const SLOW = { FIXTURE_SLOW_READ_MS: "20" };
 
