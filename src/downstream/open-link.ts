@@ -5,7 +5,8 @@
  */
 import { isRemote } from "../config/index.ts";
 import { EraLink } from "./era/era-link.ts";
-import type { ConnectionTarget, ServerLink } from "./links/link.ts";
+import { type ConnectionTarget, SERVER_ROOM_BYTES, type ServerLink } from "./links/link.ts";
+import { ByteRoom } from "../transport/byte-room.ts";
 import { StdioLink } from "./links/stdio-link.ts";
 import { configuredCredentials } from "../address/request-target.ts";
 import type { ConnectionHost } from "./session-options.ts";
@@ -15,9 +16,11 @@ export function openLinks(target: ConnectionTarget, host: ConnectionHost): () =>
   const log = (text: string) => host.writeStderr(`[${target.toolbox}/${target.server}] ${text}\n`);
   const { config } = target;
   const era = (link: ServerLink) => new EraLink(link, config, host.eras);
+  // Each link has one room for what goes to its server, whichever way it goes (issue 38).
+  const room = () => new ByteRoom(SERVER_ROOM_BYTES, host.sendGate);
   if (!isRemote(config)) {
     return () => {
-      const link = StdioLink.spawn({ ...target, config }, host, log);
+      const link = StdioLink.spawn({ ...target, config }, host, log, room());
       return link instanceof Promise ? link.then(era) : era(link);
     };
   }
@@ -26,6 +29,6 @@ export function openLinks(target: ConnectionTarget, host: ConnectionHost): () =>
     const { HttpLink } = await import("./links/http-link.ts");
     // Credentials in the configuration are the login: such a server never goes down the OAuth path.
     const authProvider = configuredCredentials(config) === undefined ? host.auth?.provider({ ...target, config }) : undefined;
-    return era(new HttpLink({ config, authProvider, log, readGate: host.readGate }));
+    return era(new HttpLink({ config, authProvider, log, readGate: host.readGate, room: room() }));
   };
 }

@@ -1,5 +1,6 @@
 /** What a StreamTransport is told: limits, what it answers, and the flow it holds and waits on. */
 import type { FlowGate } from "./flow-gate.ts";
+import type { ByteRoom } from "./byte-room.ts";
 
 export interface StreamTransportOptions {
   /** Largest message accepted, in bytes (default 64 MiB). */
@@ -24,9 +25,10 @@ export interface StreamTransportOptions {
   answerInvalid?: boolean;
   /**
    * While more than `highWaterMark` bytes wait to be written to the peer, or a sender waits for its
-   * turn (whenRoom), hold `gate` if given, until they are down to half of it and no one waits.
+   * turn (whenRoom), hold `gate` if given, until they are down to half of it and no one waits. A
+   * ByteRoom given here is that bound, made by whoever shares it (a server's link, byte-room.ts).
    */
-  backlog?: { gate?: FlowGate; highWaterMark: number };
+  backlog?: ByteRoom | { gate?: FlowGate; highWaterMark: number };
   /**
    * Stop reading the peer while this many of its requests are in flight (read and not yet
    * answered, or answered and not yet written), until they are down to half of it: a peer that

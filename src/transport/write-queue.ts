@@ -8,6 +8,7 @@
 import type { RequestId } from "../protocol/sdk.ts";
 import { concatBytes } from "./line-splitter.ts";
 import type { FlowGate } from "./flow-gate.ts";
+import { ByteRoom } from "./byte-room.ts";
 
 /** Messages are joined into one write up to this size. */
 const MAX_BATCH_BYTES = 256 * 1024;
@@ -20,10 +21,11 @@ const WRITTEN_ALONE_BYTES = 32 * 1024;
 
 export interface WriteQueueOptions {
   /**
-   * While more than `highWaterMark` bytes wait, or a sender waits for its turn, `gate` (when given)
-   * is held, until they are down to half of it and no one waits.
+   * The room the frames not yet written count in (byte-room.ts), or its bound: while more than
+   * `highWaterMark` bytes wait, or a sender waits for its turn, `gate` (when given) is held, until
+   * they are down to half of it and no one waits.
    */
-  backlog?: { gate?: FlowGate; highWaterMark: number };
+  backlog?: ByteRoom | { gate?: FlowGate; highWaterMark: number };
   /** The frames that answer these requests (the last frame of each response) were written. */
   written(answers: (RequestId | undefined)[]): void;
   /** A write failed: the peer is gone. */
@@ -42,12 +44,6 @@ interface Frame {
   first: boolean;
 }
 
-interface Waiter {
-  go: () => void;
-  signal: AbortSignal;
-  onAbort: () => void;
-}
-
 export class WriteQueue {
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #options: WriteQueueOptions;
@@ -55,13 +51,15 @@ export class WriteQueue {
   #frames: Frame[] = [];
   /** Bytes queued or being written, with what they hold. */
   #bytes = 0;
-  /** Senders waiting for the backlog to be under its bound, in order. */
-  readonly #waiters: Waiter[] = [];
+  /** Where those bytes count, and senders wait for room in order; none: no bound. */
+  readonly #room?: ByteRoom;
   #flushing?: Promise<void>;
 
   constructor(writer: WritableStreamDefaultWriter<Uint8Array>, options: WriteQueueOptions) {
     this.#writer = writer;
     this.#options = options;
+    const backlog = options.backlog;
+    this.#room = backlog instanceof ByteRoom ? backlog : backlog && new ByteRoom(backlog.highWaterMark, backlog.gate);
   }
 
   /** Bytes queued or being written now. */
@@ -76,13 +74,14 @@ export class WriteQueue {
    * is a request (see withdraw).
    */
   push(frames: Uint8Array[], answers: RequestId | undefined, held = 0, request?: RequestId): void {
+    let bytes = 0;
     for (let index = 0; index < frames.length; index++) {
       const last = index === frames.length - 1;
       this.#frames.push({ bytes: frames[index], answers: last ? answers : undefined, held: last ? held : 0, request, first: index === 0 });
-      this.#bytes += frames[index].length + (last ? held : 0);
+      bytes += frames[index].length + (last ? held : 0);
     }
-    const backlog = this.#options.backlog;
-    if (backlog && this.#bytes > backlog.highWaterMark) backlog.gate?.hold(this);
+    this.#bytes += bytes;
+    this.#room?.take(bytes);
   }
 
   /**
@@ -90,21 +89,8 @@ export class WriteQueue {
    * sender has had its turn: at once when it is. A sender whose `signal` aborts leaves the line.
    */
   whenRoom(go: () => void, signal: AbortSignal): void {
-    const backlog = this.#options.backlog;
-    if (!backlog || (this.#waiters.length === 0 && this.#bytes < backlog.highWaterMark)) return go();
-    if (signal.aborted) return;
-    const waiter: Waiter = {
-      go,
-      signal,
-      onAbort: () => {
-        const at = this.#waiters.indexOf(waiter);
-        if (at !== -1) this.#waiters.splice(at, 1);
-        this.#admit();
-      },
-    };
-    signal.addEventListener("abort", waiter.onAbort, { once: true });
-    this.#waiters.push(waiter);
-    backlog.gate?.hold(this);
+    if (!this.#room) return go();
+    this.#room.whenRoom(go, signal);
   }
 
   /**
@@ -117,8 +103,9 @@ export class WriteQueue {
     if (start === -1) return false;
     let end = start + 1;
     while (end < frames.length && !frames[end].first && frames[end].request === request) end++;
-    for (const frame of frames.splice(start, end - start)) this.#bytes -= frame.bytes.length + frame.held;
-    this.#admit();
+    let bytes = 0;
+    for (const frame of frames.splice(start, end - start)) bytes += frame.bytes.length + frame.held;
+    this.#given(bytes);
     return true;
   }
 
@@ -129,21 +116,16 @@ export class WriteQueue {
 
   /** Drops what is queued (the peer is going): nothing waits for it any more. */
   clear(): void {
-    this.#frames = [];
-    for (const waiter of this.#waiters.splice(0)) waiter.signal.removeEventListener("abort", waiter.onAbort);
-    this.#options.backlog?.gate?.release(this);
+    this.#room?.clear();
+    let bytes = 0;
+    for (const frame of this.#frames.splice(0)) bytes += frame.bytes.length + frame.held;
+    this.#given(bytes);
   }
 
-  /** Gives the waiting senders their turns while there is room; lets the gate go when all is down. */
-  #admit(): void {
-    const backlog = this.#options.backlog;
-    if (!backlog) return;
-    while (this.#waiters.length > 0 && this.#bytes < backlog.highWaterMark) {
-      const waiter = this.#waiters.shift()!;
-      waiter.signal.removeEventListener("abort", waiter.onAbort);
-      waiter.go();
-    }
-    if (this.#waiters.length === 0 && this.#bytes <= backlog.highWaterMark / 2) backlog.gate?.release(this);
+  /** Bytes written or dropped: out of the count, and out of the room. */
+  #given(bytes: number): void {
+    this.#bytes -= bytes;
+    this.#room?.give(bytes);
   }
 
   /**
@@ -157,9 +139,8 @@ export class WriteQueue {
       while (this.#frames.length > 0) {
         const [batch, answers, held] = this.#nextBatch();
         await this.#writer.write(batch);
-        this.#bytes -= batch.length + held;
         this.#options.written(answers);
-        this.#admit();
+        this.#given(batch.length + held);
       }
     } catch (error) {
       this.#options.failed(error);

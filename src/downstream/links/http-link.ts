@@ -5,12 +5,8 @@
  * MCP specification describes.
  */
 import type { FetchLike, JSONRPCMessage, RequestId, Transport } from "../../protocol/sdk.ts";
-import {
-  type OAuthClientProvider,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "../../protocol/sdk-remote.ts";
+import { type OAuthClientProvider, SSEClientTransport, StreamableHTTPClientTransport } from "../../protocol/sdk-remote.ts";
+import { isNetworkFailure, isStatus, type JsonRpcErrorBody, jsonRpcErrorOf } from "./http-errors.ts";
 import { MessageRefused, SessionExpired } from "./link-errors.ts";
 import { requestTarget } from "../../address/request-target.ts";
 import { refusalOf } from "./link-refusal.ts";
@@ -26,6 +22,8 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../transport/json-depth.ts"
 import { withEraHeaders } from "./era-headers.ts";
 import { dumpMeaning } from "../../auth/oauth-failure.ts";
 import { StreamOwners } from "./stream-owners.ts";
+import type { ByteRoom } from "../../transport/byte-room.ts";
+import { jsonLength } from "../../transport/json-size.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
@@ -38,6 +36,8 @@ export interface HttpLinkOptions {
   readGate?: FlowGate;
   /** For servers that need OAuth; none means a 401 is an error like any other. */
   authProvider?: OAuthClientProvider & RecheckedLogin;
+  /** Where what we send the server counts until its POST is answered (issue 38); none: no bound. */
+  room?: ByteRoom;
   log(text: string): void;
 }
 
@@ -104,9 +104,27 @@ export class HttpLink implements ServerLink, Transport {
 
   /**
    * Errors that end the link are reported through onLost (a network failure, an expired session)
-   * and thrown; an HTTP error for one message is thrown for that message alone.
+   * and thrown; an HTTP error for one message is thrown for that message alone. The message counts
+   * in the server's room, by its length as JSON, from now (not async: a sender given its turn takes
+   * its bytes at once) until the server has answered its POST, which it does once it has read the
+   * body: its headers, for a stream of events; its whole body, for a JSON answer.
    */
-  async send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
+    const room = this.#options.room;
+    if (!room) return this.#send(message);
+    const bytes = jsonLength(message);
+    room.take(bytes);
+    return this.#send(message).finally(() => room.give(bytes));
+  }
+
+  /** Past the bound, a tool call waits its turn in the server's room (see send). */
+  whenRoom(go: () => void, signal: AbortSignal): void {
+    const room = this.#options.room;
+    if (room) room.whenRoom(go, signal);
+    else go();
+  }
+
+  async #send(message: JSONRPCMessage): Promise<void> {
     const sessionBefore = sessionOf(this.#inner);
     try {
       await this.#inner.send(message);
@@ -122,7 +140,7 @@ export class HttpLink implements ServerLink, Transport {
         this.#inner = this.#create("sse");
         await tried.close().catch(() => {});
         await this.#inner.start();
-        return this.send(message);
+        return this.#send(message);
       }
       if (sessionBefore !== undefined && isStatus(error, new Set([404]))) {
         this.sessionExpired = true;
@@ -163,6 +181,7 @@ export class HttpLink implements ServerLink, Transport {
   }
 
   async #close(): Promise<void> {
+    this.#options.room?.clear();
     const inner = this.#inner;
     if (inner instanceof StreamableHTTPClientTransport && sessionOf(inner) !== undefined && !this.#lostReason) {
       // Ending the session lets the server free it at once; a server that does not answer soon is left.
@@ -255,40 +274,6 @@ export class HttpLink implements ServerLink, Transport {
 
 /** The reasons of the POSTs abortRequest ended. */
 const ABORTED = new WeakSet<Error>();
-
-interface JsonRpcErrorBody {
-  id: string | number | null;
-  error: { code: number; message: string; data?: unknown };
-}
-
-/** The JSON-RPC error an HTTP error status carried in its body, if it was one (the SDK puts the body in its message). */
-function jsonRpcErrorOf(error: unknown): JsonRpcErrorBody | undefined {
-  if (!(error instanceof StreamableHTTPError)) return undefined;
-  const marker = "Error POSTing to endpoint: ";
-  const text = messageOf(error);
-  const at = text.indexOf(marker);
-  if (at < 0) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text.slice(at + marker.length));
-  } catch {
-    return undefined;
-  }
-  if (typeof body !== "object" || body === null || (body as { jsonrpc?: unknown }).jsonrpc !== "2.0") return undefined;
-  const { id, error: inner } = body as { id?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
-  if (typeof inner !== "object" || inner === null || typeof inner.code !== "number" || typeof inner.message !== "string") return undefined;
-  const validId = typeof id === "string" || typeof id === "number" ? id : null;
-  return { id: validId, error: { code: inner.code, message: inner.message, ...(inner.data !== undefined && { data: inner.data }) } };
-}
-
-function isStatus(error: unknown, statuses: Set<number>): boolean {
-  return error instanceof StreamableHTTPError && error.code !== undefined && statuses.has(error.code);
-}
-
-/** fetch rejects with a TypeError when it gets no HTTP answer at all (refused, reset, DNS). */
-function isNetworkFailure(error: unknown): boolean {
-  return error instanceof TypeError || /ECONNREFUSED|ECONNRESET|connection refused|Unable to connect/i.test(messageOf(error));
-}
 
 /** Only Streamable HTTP has a session id in a header; SSE's lives in its endpoint URL. */
 function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport): string | undefined {

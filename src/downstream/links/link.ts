@@ -9,6 +9,13 @@ import type { FlowGate } from "../../transport/flow-gate.ts";
 import type { CommandSearch } from "./command-path.ts";
 import type { Redactor } from "../../address/redact.ts";
 
+/**
+ * Past this many bytes on their way to a server (written to its stdin, or sent in POSTs it has not
+ * answered yet), tool calls wait their turn in its room (issue 38: on every path and with every
+ * kind of link), and the link host's sendGate, if any, is held.
+ */
+export const SERVER_ROOM_BYTES = 16 * 1024 * 1024;
+
 /** The server a link is for: the first toolbox and name that list it, and its settings. */
 export interface ConnectionTarget {
   toolbox: string;

@@ -8,16 +8,12 @@ import type { ConnectionTarget, LinkHost, ServerLink } from "./link.ts";
 import { childEnvironment, withheldHint } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { Redactor } from "../../address/redact.ts";
+import type { ByteRoom } from "../../transport/byte-room.ts";
 
 /** How long a child gets after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
 /** How long a failure waits for an exited child's last stderr lines to be read. */
 const STDERR_REPORT_MS = 500;
-/**
- * Past this many bytes waiting to be written to a server, tool calls wait their turn (issue 38:
- * on every path, not only stdio serving), and host.sendGate, if any, is held.
- */
-const SERVER_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 export class StdioLink implements ServerLink {
   readonly transport: StreamTransport;
@@ -41,6 +37,7 @@ export class StdioLink implements ServerLink {
     target: ConnectionTarget & { config: StdioServerConfig },
     host: LinkHost,
     log: (text: string) => void,
+    room: ByteRoom,
   ) {
     const config = target.config;
     this.#config = config;
@@ -55,7 +52,8 @@ export class StdioLink implements ServerLink {
     this.transport = new StreamTransport(child.stdout, child.stdin, {
       maxMessageBytes: config.maxMessageBytes,
       readGate: host.readGate,
-      backlog: { gate: host.sendGate, highWaterMark: SERVER_BACKLOG_BYTES },
+      // What is not yet written to its stdin counts in the server's room.
+      backlog: room,
       drainAfterClose: true,
     });
     child.exited.then((status) => this.#onExit(status));
@@ -69,11 +67,12 @@ export class StdioLink implements ServerLink {
     target: ConnectionTarget & { config: StdioServerConfig },
     host: LinkHost,
     log: (text: string) => void,
+    room: ByteRoom,
   ): StdioLink | Promise<StdioLink> {
     const { command, args, env, cwd, inheritEnv, withheldEnv = [] } = target.config;
     const inherited = () => Object.fromEntries(Object.entries(host.env).filter(([name]) => !withheldEnv.includes(name)));
     const childEnv = inheritEnv ? { ...inherited(), ...env } : childEnvironment(host.env, env, host.windows);
-    const start = (childEnv: Record<string, string>) => new StdioLink(host.spawn(command, args, { env: childEnv, cwd }), target, host, log);
+    const start = (childEnv: Record<string, string>) => new StdioLink(host.spawn(command, args, { env: childEnv, cwd }), target, host, log, room);
     if (!host.commandSearch) return start(childEnv);
     return host.commandSearch.start(command, childEnv, env, `[${target.toolbox}/${target.server}]`, start);
   }

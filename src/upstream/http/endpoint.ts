@@ -12,7 +12,7 @@ import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/
 import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
 import { ModernHubs } from "./modern-hubs.ts";
 import { BodyReads, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODIES_READING } from "./body-reads.ts";
-import { BODY_WAIT_MS, BodyBudget, SMALL_BODY_BYTES } from "./body-budget.ts";
+import { BODY_WAIT_MS, BodyBudget, DEFAULT_MAX_WAITING, DEFAULT_MAX_WAITING_PER_CLIENT, SMALL_BODY_BYTES } from "./body-budget.ts";
 import { INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 import { parseScope, scoped } from "../access/scope.ts";
 
@@ -39,6 +39,8 @@ export interface HttpEndpointOptions {
   toolboxes?: () => readonly string[];
   /** Bytes of one client's request bodies being answered; past it, bodies wait (default 16 MiB, body-budget.ts). */
   maxBodyBytesInFlight?: number;
+  /** Requests of one client waiting for that (default 128); past it, 503 at once. */
+  maxBodiesWaitingPerClient?: number;
   /** A request that failed in the workbench (its client gets a plain 500). */
   onError?: (error: Error) => void;
 }
@@ -77,7 +79,8 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxInFlight = options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
   const bodies = new BodyReads(options.maxBodiesReading ?? DEFAULT_MAX_BODIES_READING, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
-  const budget = new BodyBudget(options.maxBodyBytesInFlight);
+  const maxWaiting = options.maxBodiesWaitingPerClient ?? DEFAULT_MAX_WAITING_PER_CLIENT;
+  const budget = new BodyBudget({ max: options.maxBodyBytesInFlight, maxWaitingPerClient: maxWaiting });
   const legacy = new LegacySessions(options.open);
   const modern = new ModernHubs(options.open);
   const inFlight = new Map<string, number>();
@@ -123,7 +126,7 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
       const reserved = declared >= 0 && declared <= SMALL_BODY_BYTES
         ? budget.hold(who.name, declared)
         : await budget.enter(who.name, declared >= 0 && declared <= maxBody ? declared : maxBody, request.signal);
-      if (!reserved) return tooManyBytes(who);
+      if (typeof reserved === "string") return tooManyBytes(who, reserved, maxWaiting);
       let text: string | Response;
       try {
         text = await bodies.read(request, who.name, maxBody);
@@ -238,9 +241,16 @@ function scopeOfPath(path: string): string[] | undefined | null {
   return text.includes("/") ? null : parseScope(text) ?? null;
 }
 
-function tooManyBytes(who: ClientIdentity): Response {
-  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: client ${JSON.stringify(who.name)} has the most bytes of requests in flight and waiting (for up to ${BODY_WAIT_MS / 1000} s): retry once an answer came`, {
-    "Retry-After": "1",
+/**
+ * A large body that found its client's line full, or waited its whole time in it. Retry-After 5: a
+ * full line has at least a line of large calls before it, which a server takes seconds to read.
+ */
+function tooManyBytes(who: ClientIdentity, why: "full" | "waited", maxWaiting: number): Response {
+  const text = why === "full"
+    ? `the line of requests waiting for them is full (${maxWaiting} for one client, ${DEFAULT_MAX_WAITING} for all)`
+    : `this request waited ${BODY_WAIT_MS / 1000} s in the line for them`;
+  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: client ${JSON.stringify(who.name)} has the most bytes of requests in flight and ${text}: retry once an answer came`, {
+    "Retry-After": "5",
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * The endpoint's bound on one client's bytes of request bodies (issue 38, body-budget.ts), in
- * process: a large body past the bound waits, unread, and one past the line is refused at once
- * (503); a small body never waits, so bodies that stall cannot lock the client out.
+ * process: a large body past the bound waits, unread, and one past the line (a count of requests,
+ * here 1) is refused at once (503, Retry-After); a small body never waits, so bodies that stall
+ * cannot lock the client out.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -33,6 +34,7 @@ test("http endpoint bytes: stalled large bodies fill the client's bound and line
     authenticate: authenticatorFor(undefined, { toolboxes: [] }),
     open: (transport, client, onClose) => openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
     maxBodyBytesInFlight: 200_000,
+    maxBodiesWaitingPerClient: 1,
     bodyTimeoutMs: 5_000,
   });
   const stop = new AbortController();
@@ -48,7 +50,8 @@ test("http endpoint bytes: stalled large bodies fill the client's bound and line
     await sleep();
     const fourth = await endpoint.handle(stalled(150_000, stop.signal));
     assert.equal(fourth.status, 503);
-    assert.match((await fourth.json()).error.message, /^Service unavailable: client "local" has the most bytes of requests in flight and waiting/);
+    assert.equal(fourth.headers.get("retry-after"), "5");
+    assert.match((await fourth.json()).error.message, /^Service unavailable: client "local" has the most bytes of requests in flight and the line of requests waiting for them is full \(1 for one client/);
     // Its length declared, as a client over the network sends it; answered at once, not after the stalled bodies' 5 s.
     const started = Date.now();
     const small = await endpoint.handle(new Request("http://127.0.0.1:1/mcp", { method: "POST", headers: { ...HEADERS, "content-length": String(DISCOVER.length) }, body: DISCOVER }));
