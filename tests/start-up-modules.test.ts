@@ -3,7 +3,8 @@
  * The executable is one bundle in which a statically imported module is evaluated at start-up and
  * one reached only by `await import()` when that line runs, so this graph is what serving pays in
  * memory before a client has asked for anything (docs/benchmarks.md, figure 6). The subcommands,
- * the remote and OAuth code, the configuration's JSON Schema and Node's file system stay out.
+ * the remote and OAuth code, the tool search index, the configuration's JSON Schema and Node's
+ * file system stay out.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -47,6 +48,7 @@ const LAZY = [
   "src/cli/schema.ts",
   "src/cli/auth.ts",
   "src/config/json-schema.ts",
+  "src/search/index.ts",
   "@valibot/to-json-schema",
   "src/downstream/links/http-link.ts",
   "src/protocol/sdk-remote.ts",
@@ -56,7 +58,7 @@ const LAZY = [
   "node:path",
 ];
 
-test("start-up modules: serving loads no subcommand, remote or OAuth code and no node:fs or node:path", () => {
+test("start-up modules: serving loads no subcommand, remote or OAuth code, no search index and no node:fs or node:path", () => {
   const graph = startUpGraph("src/main.ts");
   // The walk itself found the serving path.
   for (const file of ["src/cli/run.ts", "src/upstream/session.ts", "src/downstream/server-session.ts", "src/platform/bun.ts"]) {

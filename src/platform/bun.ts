@@ -218,8 +218,7 @@ export const platform: Platform = {
   createFile,
   appendPrivateFile,
   stderrIsTerminal: () => process.stderr.isTTY === true,
-  // Not process.stdin: making it would start a reader of fd 0 beside ours.
-  stdinIsTerminal: () => (require("node:tty") as typeof import("node:tty")).isatty(0),
+  stdinIsTerminal: () => isTerminal(0),
   selfCommand,
   spawn,
   // process.on never throws for a signal name: one the OS lacks is simply never emitted.
@@ -240,6 +239,22 @@ export const platform: Platform = {
 function childPath(env: Record<string, string>): string | undefined {
   const key = Object.keys(env).find((name) => name === "PATH" || (isWindows && name.toUpperCase() === "PATH"));
   return key === undefined ? undefined : env[key];
+}
+
+/**
+ * Whether a file descriptor is a terminal. Not process.stdin (it would start a reader of fd 0
+ * beside ours), and node:tty only where Bun's own binding is missing: serving asks at start-up,
+ * and loading node:tty (Node's net and stream machinery) cost 2.7 MiB of resident memory and
+ * about 2.5 ms before initialize was answered (issue 42).
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    const binding = (process as unknown as { binding(name: string): { isTTY?(fd: number): boolean } }).binding("tty_wrap");
+    if (typeof binding.isTTY === "function") return binding.isTTY(fd) === true;
+  } catch {
+    // An older or newer Bun without it: Node's module below.
+  }
+  return (require("node:tty") as typeof import("node:tty")).isatty(fd);
 }
 
 /** Asked only when a spawn failed: node:fs is not loaded at start (see fsp). */
