@@ -10,6 +10,7 @@ import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type
 import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import { IdleClock, REAL_TIMERS, type Timers } from "./idle-clock.ts";
+import type { SignalSource } from "../transport/write-queue.ts";
 
 export type CallFailure =
   /** The server's own error answer: its code and data are kept for the client (a -32042's URLs). */
@@ -78,7 +79,7 @@ const ID_PREFIX = "wb-";
  * its own timeouts), and one given up while still queued is taken back, so the server never sees it.
  */
 export interface LaneQueue {
-  whenRoom?(go: () => void, signal: AbortSignal): void;
+  whenRoom?(go: () => void, signal: SignalSource): void;
   withdraw?(id: RequestId): boolean;
 }
 
@@ -102,7 +103,17 @@ export class ToolCallLane {
     const id = `${ID_PREFIX}${this.#nextId++}`;
     return new Promise<CallToolResult>((resolve, reject) => {
       const timers = this.#timers;
-      const abandoned = new AbortController();
+      // Made when someone looks (a call waiting for its turn, a server's request meanwhile): most
+      // calls are answered before anyone does (issue 42).
+      let abandoned: AbortController | undefined;
+      let abandonedFor: string | undefined;
+      const abandonedSignal = () => {
+        if (!abandoned) {
+          abandoned = new AbortController();
+          if (abandonedFor !== undefined) abandoned.abort(abandonedFor);
+        }
+        return abandoned.signal;
+      };
       let sent = false;
       const idle = new IdleClock(timers, call.idleTimeoutMs, () => fail({ kind: "idle-timeout" }), () => this.#pending.has(id));
       const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
@@ -119,14 +130,23 @@ export class ToolCallLane {
         // The server stops work nobody waits for; a closed connection has no one to tell, and a
         // call still waiting or queued is taken back before the server sees it.
         if (failure.kind !== "remote" && failure.kind !== "closed" && sent && !this.#queue.withdraw?.(id)) this.#cancel(id, failure);
-        if (failure.kind !== "remote") abandoned.abort(failure.kind);
+        if (failure.kind !== "remote") (abandonedFor = failure.kind, abandoned?.abort(failure.kind));
         reject(new CallError(failure));
       };
       this.#pending.set(id, {
         resolve: (result) => (settle(), resolve(result)),
         fail,
         progress: (progress) => (idle.restart(), call.onProgress?.(progress)),
-        inFlight: { requestId: id, relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned: abandoned.signal, hold: () => idle.hold(), questions: 0 },
+        inFlight: {
+          requestId: id,
+          relatedRequestId: call.relatedRequestId,
+          upstream: call.upstream,
+          get abandoned() {
+            return abandonedSignal();
+          },
+          hold: () => idle.hold(),
+          questions: 0,
+        },
       });
       call.signal?.addEventListener("abort", onAbort, { once: true });
       idle.restart();
@@ -135,7 +155,7 @@ export class ToolCallLane {
         const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
         this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
       };
-      if (this.#queue.whenRoom) this.#queue.whenRoom(go, abandoned.signal);
+      if (this.#queue.whenRoom) this.#queue.whenRoom(go, abandonedSignal);
       else go();
     });
   }

@@ -7,6 +7,9 @@
  */
 import type { FlowGate } from "./flow-gate.ts";
 
+/** A signal, or how to make it: a sender with room at once never needs one (issue 42). */
+export type SignalSource = AbortSignal | (() => AbortSignal);
+
 interface Waiter {
   go: () => void;
   signal: AbortSignal;
@@ -49,10 +52,12 @@ export class ByteRoom {
   /**
    * Calls `go` (which must take its bytes at once) when the bytes are under the bound and every
    * earlier sender has had its turn: at once when they are. A sender whose `signal` aborts leaves
-   * the line. One larger than the whole bound still goes, alone.
+   * the line (given as a function, it is made only when the sender must wait). One larger than the
+   * whole bound still goes, alone.
    */
-  whenRoom(go: () => void, signal: AbortSignal): void {
+  whenRoom(go: () => void, source: SignalSource): void {
     if (this.#waiters.length === 0 && this.#bytes < this.highWaterMark) return go();
+    const signal = typeof source === "function" ? source() : source;
     if (signal.aborted) return;
     const waiter: Waiter = {
       go,

@@ -8,7 +8,9 @@
 import type { RequestId } from "../protocol/sdk.ts";
 import { concatBytes } from "./line-splitter.ts";
 import type { FlowGate } from "./flow-gate.ts";
-import { ByteRoom } from "./byte-room.ts";
+import { ByteRoom, type SignalSource } from "./byte-room.ts";
+
+export type { SignalSource };
 
 /** Messages are joined into one write up to this size. */
 const MAX_BATCH_BYTES = 256 * 1024;
@@ -88,7 +90,7 @@ export class WriteQueue {
    * Calls `go` (which must push at once) when the backlog is under its bound and every earlier
    * sender has had its turn: at once when it is. A sender whose `signal` aborts leaves the line.
    */
-  whenRoom(go: () => void, signal: AbortSignal): void {
+  whenRoom(go: () => void, signal: SignalSource): void {
     if (!this.#room) return go();
     this.#room.whenRoom(go, signal);
   }

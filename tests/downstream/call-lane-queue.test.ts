@@ -18,7 +18,7 @@ function queue() {
   const line: { go: () => void; signal: AbortSignal }[] = [];
   const queued = new Set<string>();
   const it: LaneQueue = {
-    whenRoom: (go, signal) => void line.push({ go, signal }),
+    whenRoom: (go, signal) => void line.push({ go, signal: typeof signal === "function" ? signal() : signal }),
     withdraw: (id) => queued.delete(String(id)),
   };
   return { it, line, queued };

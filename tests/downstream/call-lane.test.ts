@@ -191,6 +191,26 @@ test("call lane: a call in flight is abandoned when given up, not when it is ans
   assert.equal(second.abandoned.aborted, true);
 });
 
+test("call lane: the abandoned signal, made only when asked for, is aborted with the reason whether asked before or after", async () => {
+  const { timers, advance } = manualTimers();
+  const { lane: l } = lane(timers);
+  const early = tracked(l.call(call));
+  const [first] = l.inFlight();
+  const before = first.abandoned;
+  assert.equal(before.aborted, false);
+  assert.equal(first.abandoned, before, "the same signal each time");
+  await advance(5_000);
+  assert.deepEqual(early.failure, { kind: "idle-timeout" });
+  assert.equal(before.aborted, true);
+  assert.equal(before.reason, "idle-timeout");
+  const late = tracked(l.call(call));
+  const [second] = l.inFlight();
+  await advance(5_000);
+  assert.deepEqual(late.failure, { kind: "idle-timeout" });
+  assert.equal(second.abandoned.aborted, true, "made after the call was given up: aborted at once");
+  assert.equal(second.abandoned.reason, "idle-timeout");
+});
+
 test("call lane: the calls in flight are listed in the order they were sent, each with the id it went with", async () => {
   const { lane: l, sent } = lane();
   const calls = [l.call({ ...call, relatedRequestId: 1 }), l.call({ ...call, relatedRequestId: 2 }), l.call({ ...call, relatedRequestId: 3 })];

@@ -59,6 +59,29 @@ test("write queue: past the bound, senders wait their turn in order and hold the
   assert.equal(gate.held, false);
 });
 
+test("write queue: a sender's signal given as a function is made only when the sender must wait", async () => {
+  const peer = slowPeer();
+  const queue = new WriteQueue(peer.writer, { backlog: { highWaterMark: 100_000 }, written: () => {}, failed: () => {} });
+  const turns: string[] = [];
+  const made: string[] = [];
+  const send = (name: string) => () => {
+    turns.push(name);
+    queue.push([bytes(150_000)], undefined, 0, name);
+    void queue.flush();
+  };
+  const gaveUp = new AbortController();
+  const source = (name: string, signal = new AbortController().signal) => () => (made.push(name), signal);
+  queue.whenRoom(send("a"), source("a"));
+  assert.deepEqual([turns, made], [["a"], []], "a sender with room at once makes no signal");
+  queue.whenRoom(send("b"), source("b", gaveUp.signal));
+  queue.whenRoom(send("c"), source("c"));
+  assert.deepEqual(made, ["b", "c"], "a waiting sender's signal is made once");
+  gaveUp.abort();
+  await peer.take();
+  assert.deepEqual(turns, ["a", "c"], "b left the line when its signal aborted");
+  await peer.take();
+});
+
 test("write queue: a request still queued is withdrawn whole; one being written is not", async () => {
   const peer = slowPeer();
   const gate = new FlowGate();

@@ -7,6 +7,7 @@
 import type { JSONRPCMessage, RequestId, Transport } from "../../protocol/sdk.ts";
 import type { ServerConfig } from "../../config/index.ts";
 import type { ServerLink } from "../links/link.ts";
+import type { SignalSource } from "../../transport/write-queue.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { ModernSession } from "./modern-link.ts";
 import { maskMessage } from "../../address/mask-message.ts";
@@ -80,7 +81,7 @@ export class EraLink implements ServerLink {
     return this.#inner.explain?.(reason) ?? Promise.resolve(reason);
   }
 
-  whenRoom(go: () => void, signal: AbortSignal): void {
+  whenRoom(go: () => void, signal: SignalSource): void {
     if (this.#inner.whenRoom) this.#inner.whenRoom(go, signal);
     else go();
   }

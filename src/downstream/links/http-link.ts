@@ -22,7 +22,7 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../transport/json-depth.ts"
 import { withEraHeaders } from "./era-headers.ts";
 import { dumpMeaning } from "../../auth/oauth-failure.ts";
 import { StreamOwners } from "./stream-owners.ts";
-import type { ByteRoom } from "../../transport/byte-room.ts";
+import type { ByteRoom, SignalSource } from "../../transport/byte-room.ts";
 import { jsonLength } from "../../transport/json-size.ts";
 
 /** What the first POST of a Streamable HTTP attempt answers when the server speaks only SSE. */
@@ -118,7 +118,7 @@ export class HttpLink implements ServerLink, Transport {
   }
 
   /** Past the bound, a tool call waits its turn in the server's room (see send). */
-  whenRoom(go: () => void, signal: AbortSignal): void {
+  whenRoom(go: () => void, signal: SignalSource): void {
     const room = this.#options.room;
     if (room) room.whenRoom(go, signal);
     else go();

@@ -6,6 +6,7 @@ import type { JSONRPCMessage, RequestId, Transport } from "../../protocol/sdk.ts
 import type { ServerConfig } from "../../config/index.ts";
 import type { Platform } from "../../platform/types.ts";
 import type { FlowGate } from "../../transport/flow-gate.ts";
+import type { SignalSource } from "../../transport/write-queue.ts";
 import type { CommandSearch } from "./command-path.ts";
 import type { Redactor } from "../../address/redact.ts";
 
@@ -58,7 +59,7 @@ export interface ServerLink {
    * Calls `go`, which sends at once, when the bytes waiting for the server are under its bound and
    * earlier calls have had their turn; never if `signal` aborts first. Without it, `go` runs at once.
    */
-  whenRoom?(go: () => void, signal: AbortSignal): void;
+  whenRoom?(go: () => void, signal: SignalSource): void;
   /** Takes back a request not yet begun to be written: the server never sees it. False if it cannot. */
   withdraw?(id: RequestId): boolean;
   /** Cancels a request by ending its own exchange (an HTTP POST, as 2026-07-28 wants); false if it cannot. */

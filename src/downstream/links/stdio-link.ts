@@ -3,6 +3,7 @@ import type { StdioServerConfig } from "../../config/index.ts";
 import type { ChildProcess, ExitStatus } from "../../platform/types.ts";
 import type { RequestId } from "../../protocol/sdk.ts";
 import { StreamTransport } from "../../transport/stream-transport.ts";
+import type { SignalSource } from "../../transport/write-queue.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { ConnectionTarget, LinkHost, ServerLink } from "./link.ts";
 import { childEnvironment, withheldHint } from "./child-env.ts";
@@ -90,7 +91,7 @@ export class StdioLink implements ServerLink {
     return this.#redactor.redact(text);
   }
 
-  whenRoom(go: () => void, signal: AbortSignal): void {
+  whenRoom(go: () => void, signal: SignalSource): void {
     this.transport.writes.whenRoom(go, signal);
   }
 
