@@ -3,13 +3,19 @@
  * bytes. `bun scripts/pipe-floor.ts [--calls N]` calls the bench fixture's echo directly and
  * through a pass-through process (scripts/pipe-floor-relay.ts: stdin to the child's stdin, its
  * stdout to stdout, no parsing), alternately, three rounds: p50 of sequential calls and calls/s
- * with 64 in flight.
+ * with 64 in flight. With `--blob`, instead: the hop's peak RSS after relaying 1, 8 and 32 MiB
+ * results, and 32 MiB through it against direct (the median of 5 pairs per round): the floor of a
+ * relay that passes a large result on as it reads it.
  */
 import process from "node:process";
 import { BUN, fixtureCommand, repoRoot } from "./bench/targets.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
+import { residentBytes } from "./bench/memory.ts";
+import { median, MiB } from "./bench/stats.ts";
 
-const calls = Number(process.argv[process.argv.indexOf("--calls") + 1] || 2000);
+// Not argv[indexOf + 1] alone: without --calls that is argv[0], the runtime's path (NaN calls).
+const callsAt = process.argv.indexOf("--calls");
+const calls = callsAt >= 0 ? Number(process.argv[callsAt + 1]) : 2000;
 const fixture = fixtureCommand("s1");
 const sides = {
   direct: fixture,
@@ -36,6 +42,35 @@ async function measure(client: RpcClient): Promise<{ p50: number; rate: number }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
   return { p50: times[Math.floor(times.length / 2)], rate: (calls * 5) / ((performance.now() - began) / 1000) };
+}
+
+/** ms for one blob of `bytes`, checked. */
+async function blob(client: RpcClient, bytes: number): Promise<number> {
+  const began = performance.now();
+  const result = await client.request("tools/call", { name: "blob", arguments: { bytes } }, 120_000) as { content: { text: string }[] };
+  if (result.content[0].text.length !== bytes) throw new Error(`A blob of ${bytes} bytes came back with ${result.content[0].text.length}`);
+  return performance.now() - began;
+}
+
+if (process.argv.includes("--blob")) {
+  const direct = RpcClient.start(sides.direct);
+  await direct.initialize();
+  for (let round = 1; round <= 3; round++) {
+    const relay = RpcClient.start(sides.relay);
+    await relay.initialize();
+    const before = residentBytes(relay.pid) / MiB;
+    for (const mib of [1, 8, 32]) await blob(relay, mib * MiB);
+    const peak = residentBytes(relay.pid, "VmHWM") / MiB;
+    const ratios: number[] = [];
+    for (let pair = 0; pair < 5; pair++) {
+      const directMs = await blob(direct, 32 * MiB);
+      ratios.push(await blob(relay, 32 * MiB) / directMs);
+    }
+    console.log(`round ${round} relay: RSS ${before.toFixed(1)} MiB before, peak ${peak.toFixed(1)} MiB after 1, 8 and 32 MiB; 32 MiB ${median(ratios).toFixed(2)}x direct`);
+    await relay.close();
+  }
+  await direct.close();
+  process.exit(0);
 }
 
 for (let round = 1; round <= 3; round++) {
