@@ -16,6 +16,7 @@
  * of its own first (`cp dist/mcp-workbench /tmp/before`). Linux only (/proc).
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import process from "node:process";
 import { createSetup, direct, type Endpoint, ONE, openToolbox, textOf, type ToolResult } from "./bench/setup.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
@@ -30,7 +31,8 @@ const argv = process.argv.slice(2);
 const figure = argv[0] as Figure;
 const roundsAt = argv.indexOf("--rounds");
 const rounds = roundsAt >= 0 ? Number(argv[roundsAt + 1]) : 3;
-const executables = argv.slice(1).filter((arg, index, all) => arg !== "--rounds" && all[index - 1] !== "--rounds");
+// Absolute: the processes start in the bench's own folder.
+const executables = argv.slice(1).filter((arg, index, all) => arg !== "--rounds" && all[index - 1] !== "--rounds").map((exe) => resolve(exe));
 if (!FIGURES.includes(figure) || executables.length === 0 || !(rounds > 0)) {
   console.error(`usage: compare-builds.ts ${FIGURES.join("|")} EXE... [--rounds N]`);
   process.exit(2);
