@@ -66,7 +66,11 @@ export const KIND_WORDS: Record<TextKind, string> = {
 export function pinParts(key: string, value: Record<string, unknown>, parts: Parts): Pin {
   const kept: Record<string, unknown> = {};
   for (const [part] of parts) if (value[part] !== undefined) kept[part] = sortKeys(value[part]);
-  return { sha256: sha256Hex(canonicalJson({ name: key, ...kept })), ...kept };
+  // canonicalJson({ name: key, ...kept }) without sorting the parts a second time: they are sorted
+  // already, only the top level is left (issue 42: every cached tool is fingerprinted at start-up).
+  const whole: Record<string, unknown> = { name: key, ...kept };
+  const top = Object.fromEntries(Object.keys(whole).sort().map((name) => [name, whole[name]]));
+  return { sha256: sha256Hex(JSON.stringify(top)), ...kept };
 }
 
 /** Marks a tool's pin made since titles are pinned (not part of the fingerprint). */
