@@ -5,7 +5,8 @@
  *
  * - `start`: spawn to the `initialize` answer, and VmRSS 150 ms later (10 fresh processes per
  *   executable per round, taking turns start by start; the bench's configuration with an empty
- *   listing cache);
+ *   listing cache, or with `--cached` the cache the first executable fills by opening the bench's
+ *   three toolboxes once: the instructions' tool counts are then made at initialize);
  * - `cpu`: the workbench's own CPU time (utime + stime from /proc) per `use_tool` echo, 20,000
  *   calls with 64 in flight after 2,000 to warm up, and the calls per second of the same run;
  * - `blob`: VmHWM after relaying 1, 8 and 32 MiB through one fresh workbench, then 5 pairs of a
@@ -18,7 +19,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import process from "node:process";
-import { createSetup, direct, type Endpoint, ONE, openToolbox, textOf, type ToolResult } from "./bench/setup.ts";
+import { createSetup, direct, EIGHT, type Endpoint, MIXED, ONE, openToolbox, textOf, type ToolResult } from "./bench/setup.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
 import { residentBytes } from "./bench/memory.ts";
 import { median, MiB } from "./bench/stats.ts";
@@ -32,9 +33,12 @@ const figure = argv[0] as Figure;
 const roundsAt = argv.indexOf("--rounds");
 const rounds = roundsAt >= 0 ? Number(argv[roundsAt + 1]) : 3;
 // Absolute: the processes start in the bench's own folder.
-const executables = argv.slice(1).filter((arg, index, all) => arg !== "--rounds" && all[index - 1] !== "--rounds").map((exe) => resolve(exe));
+const cached = argv.includes("--cached");
+const executables = argv.slice(1)
+  .filter((arg, index, all) => arg !== "--rounds" && arg !== "--cached" && all[index - 1] !== "--rounds")
+  .map((exe) => resolve(exe));
 if (!FIGURES.includes(figure) || executables.length === 0 || !(rounds > 0)) {
-  console.error(`usage: compare-builds.ts ${FIGURES.join("|")} EXE... [--rounds N]`);
+  console.error(`usage: compare-builds.ts ${FIGURES.join("|")} EXE... [--rounds N] [--cached]`);
   process.exit(2);
 }
 
@@ -143,7 +147,19 @@ async function measureBlob(exe: string, baseline: Endpoint): Promise<void> {
 
 const fmt = (value: number) => value >= 100 ? value.toFixed(0) : value.toFixed(value >= 10 ? 1 : 2);
 
+/** The listing cache filled: the bench's three toolboxes opened once. */
+async function fillCache(exe: string): Promise<void> {
+  const client = start(exe);
+  try {
+    await client.initialize();
+    for (const toolbox of [ONE, EIGHT, MIXED]) await openToolbox(client, toolbox, CALL_TIMEOUT_MS);
+  } finally {
+    await client.close();
+  }
+}
+
 try {
+  if (cached) await fillCache(executables[0]);
   const baseline = figure === "blob" ? await direct() : undefined;
   for (let round = 0; round < rounds; round++) {
     if (figure === "start") await measureStarts();
