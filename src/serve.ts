@@ -77,7 +77,9 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
     client: scoped(LOCAL_USER, scope),
     onClose: () => stop("the client closed the connection"),
     onError: (error) => log.line(error.message),
-    onInitialized: () => platform.startupDone(),
+    // A macrotask later: a 2026-07-28 client's first request says so before it is answered, and
+    // its answer (the instructions' tool counts above all) is start-up code too (issue 42).
+    onInitialized: () => void setTimeout(() => platform.startupDone(), 0),
   });
   say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path}`);
   // Started by hand in a terminal: what it waits for, and what to run instead.
