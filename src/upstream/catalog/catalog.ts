@@ -25,6 +25,7 @@ import {
   type Resource,
   type ResourceTemplate,
   SubscribeRequestSchema,
+  type Tool,
   UnsubscribeRequestSchema,
 } from "../../protocol/sdk.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
@@ -37,6 +38,9 @@ import { namePrompts, type PromptOrigin } from "./prompt-names.ts";
 import type { UriOwner, UriTable } from "./uri-table.ts";
 import { ANY_RESULT, SkillRoutes } from "./skills.ts";
 import { checked, labelled } from "./catalog-shapes.ts";
+
+/** One empty list for every cached listing's offer: the slot keeps an offer while its lists are the same objects. */
+const NO_TOOLS: Tool[] = [];
 
 /** MCP's error code for a resource that does not exist. */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -147,23 +151,15 @@ export class WorkbenchCatalog {
   /** A skill's rewritten URI goes to its server; a withheld URI is not read. */
   async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
     if (this.#skills.originOf(params.uri)) return await this.#skills.read(params);
-    await this.#guard(params.uri);
-    return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema);
+    return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema, { guarded: true });
   }
 
   /** A file of an offered skill, for use_tool's read_skill (see SkillRoutes.readFile). */
   readSkillFile(uri: string): ReturnType<SkillRoutes["readFile"]> { return this.#skills.readFile(uri); }
 
-  /** A URI withheld by the pins is not read nor subscribed to (see SkillRoutes.guard). */
-  async #guard(uri: string): Promise<void> {
-    const owner = await this.#found(() => this.#table.ownerOf(uri));
-    if (owner) await this.#skills.guard(this.#configured(owner), uri);
-  }
-
   /** A server with subscriptions is not stopped for being idle: it would stop sending updates. */
   async subscribe(uri: string): Promise<unknown> {
-    await this.#guard(uri);
-    const result = await this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema);
+    const result = await this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema, { guarded: true });
     const shared = this.#sharedOf(uri);
     shared?.subscribed(uri, this.#registry);
     this.#registry.subscriptions.add(uri);
@@ -199,11 +195,15 @@ export class WorkbenchCatalog {
     return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema);
   }
 
-  /** A request about one URI goes to the server the URI table names. */
-  async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
+  /**
+   * A request about one URI goes to the server the URI table names; `guarded`: not a URI withheld
+   * by the pins (reads and subscriptions, see SkillRoutes.guard), though a template matches it.
+   */
+  async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema, { guarded = false } = {}): Promise<unknown> {
     const owner = await this.#found(() => this.#table.ownerOf(uri));
     const none = `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`;
     if (!owner) throw errorWithCode(RESOURCE_NOT_FOUND, none);
+    if (guarded) await this.#skills.guard(this.#configured(owner), uri);
     return await this.#forward(this.#configured(owner), method, params, schema);
   }
 
@@ -275,7 +275,7 @@ export class WorkbenchCatalog {
     const sources: Source[] = [];
     configured.forEach((server, index) => {
       const slot = slots[index];
-      const listing = slot.listing ?? (cached[index] && slot.offerOf({ tools: [], listing: cached[index] }).listing);
+      const listing = slot.listing ?? (cached[index] && slot.offerOf({ tools: NO_TOOLS, listing: cached[index] }).listing);
       if (!listing) return;
       sources.push({ configured: server, listing });
       this.#table.setListed(server, listing.resources.map((resource) => resource.uri));
