@@ -44,6 +44,16 @@ interface Frame {
   request?: RequestId;
   /** The first frame of its message. */
   first: boolean;
+  /** Its place in the order frames were pushed (from 1). */
+  seq: number;
+}
+
+/** A flush that waits for the frames pushed up to `seq`. */
+interface Waiter {
+  seq: number;
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 export class WriteQueue {
@@ -55,7 +65,13 @@ export class WriteQueue {
   #bytes = 0;
   /** Where those bytes count, and senders wait for room in order; none: no bound. */
   readonly #room?: ByteRoom;
-  #flushing?: Promise<void>;
+  /** The write loop, while it runs. */
+  #writing?: Promise<void>;
+  /** The last frame pushed, and the first frame of the batch being written (0: none). */
+  #pushed = 0;
+  #batchFrom = 0;
+  /** Flushes not yet settled, in the order of their frames. */
+  #waiters: Waiter[] = [];
 
   constructor(writer: WritableStreamDefaultWriter<Uint8Array>, options: WriteQueueOptions) {
     this.#writer = writer;
@@ -79,7 +95,7 @@ export class WriteQueue {
     let bytes = 0;
     for (let index = 0; index < frames.length; index++) {
       const last = index === frames.length - 1;
-      this.#frames.push({ bytes: frames[index], answers: last ? answers : undefined, held: last ? held : 0, request, first: index === 0 });
+      this.#frames.push({ bytes: frames[index], answers: last ? answers : undefined, held: last ? held : 0, request, first: index === 0, seq: ++this.#pushed });
       bytes += frames[index].length + (last ? held : 0);
     }
     this.#bytes += bytes;
@@ -108,12 +124,28 @@ export class WriteQueue {
     let bytes = 0;
     for (const frame of frames.splice(start, end - start)) bytes += frame.bytes.length + frame.held;
     this.#given(bytes);
+    this.#settle();
     return true;
   }
 
-  /** Resolves when everything queued so far is written: one promise, whoever waits. */
+  /**
+   * Resolves when everything queued so far is written (or dropped), not what is queued after it:
+   * a sender to a peer that reads slowly while others keep sending would otherwise wait until the
+   * queue runs dry, and hold whatever its waiting keeps (a call's whole result, issue 38: 100 calls
+   * of 4 MB over HTTP grew the workbench by 6 MB per answered call). Senders with nothing pushed
+   * in between share one promise.
+   */
   flush(): Promise<void> {
-    return this.#flushing ??= this.#write();
+    const seq = this.#pushed;
+    if (seq <= this.#doneThrough()) return Promise.resolve();
+    this.#writing ??= this.#write();
+    const last = this.#waiters.at(-1);
+    if (last?.seq === seq) return last.promise;
+    let resolve!: () => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<void>((done, fail) => (resolve = done, reject = fail));
+    this.#waiters.push({ seq, promise, resolve, reject });
+    return promise;
   }
 
   /** Drops what is queued (the peer is going): nothing waits for it any more. */
@@ -122,6 +154,21 @@ export class WriteQueue {
     let bytes = 0;
     for (const frame of this.#frames.splice(0)) bytes += frame.bytes.length + frame.held;
     this.#given(bytes);
+    this.#settle();
+  }
+
+  /** Every frame up to this one is written or dropped. */
+  #doneThrough(): number {
+    if (this.#batchFrom > 0) return this.#batchFrom - 1;
+    return this.#frames.length > 0 ? this.#frames[0].seq - 1 : this.#pushed;
+  }
+
+  /** Resolves the flushes whose frames are all written or dropped. */
+  #settle(): void {
+    const done = this.#doneThrough();
+    let count = 0;
+    while (count < this.#waiters.length && this.#waiters[count].seq <= done) this.#waiters[count++].resolve();
+    if (count > 0) this.#waiters.splice(0, count);
   }
 
   /** Bytes written or dropped: out of the count, and out of the room. */
@@ -139,16 +186,20 @@ export class WriteQueue {
   async #write(): Promise<void> {
     try {
       while (this.#frames.length > 0) {
+        this.#batchFrom = this.#frames[0].seq;
         const [batch, answers, held] = this.#nextBatch();
         await this.#writer.write(batch);
+        this.#batchFrom = 0;
         this.#options.written(answers);
         this.#given(batch.length + held);
+        this.#settle();
       }
     } catch (error) {
+      this.#batchFrom = 0;
+      for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
       this.#options.failed(error);
-      throw error;
     } finally {
-      this.#flushing = undefined;
+      this.#writing = undefined;
     }
   }
 

@@ -101,3 +101,54 @@ test("write queue: a request still queued is withdrawn whole; one being written 
   assert.deepEqual(peer.written, [80_000, 1], "x written whole, nothing of y");
   assert.equal(gate.held, false);
 });
+
+test("write queue: a flush resolves once its own frames are written, while others keep sending to a slow peer", async () => {
+  const peer = slowPeer();
+  const queue = new WriteQueue(peer.writer, { written: () => {}, failed: () => {} });
+  const settled: string[] = [];
+  const send = (name: string) => {
+    queue.push([bytes(40_000)], undefined, 0, name);
+    void queue.flush().then(() => settled.push(name));
+  };
+  // Each frame is written alone (32 KiB or more); a new one comes before the last is taken: the
+  // queue never runs dry. A sender waiting for the queue to run dry would hold what its waiting
+  // keeps (a call's whole result) until the traffic stops (issue 38).
+  send("a");
+  send("b");
+  for (const next of ["c", "d", "e"]) {
+    await peer.take();
+    send(next);
+  }
+  assert.deepEqual(settled, ["a", "b", "c"], "each sender goes on once its frames are written");
+  assert.equal(queue.bytes, 80_000);
+  await peer.take();
+  await peer.take();
+  assert.deepEqual(settled, ["a", "b", "c", "d", "e"]);
+});
+
+test("write queue: a failed write rejects every flush waiting, and a withdrawn request's flush resolves", async () => {
+  const failing = new WritableStream<Uint8Array>({ write: () => Promise.reject(new Error("Peer gone")) });
+  const failures: unknown[] = [];
+  const queue = new WriteQueue(failing.getWriter(), { written: () => {}, failed: (error) => failures.push(error) });
+  queue.push([bytes(10)], undefined);
+  const first = queue.flush();
+  queue.push([bytes(10)], undefined);
+  const second = queue.flush();
+  await assert.rejects(first, /Peer gone/);
+  await assert.rejects(second, /Peer gone/);
+  assert.equal(failures.length, 1);
+
+  const peer = slowPeer();
+  const slow = new WriteQueue(peer.writer, { written: () => {}, failed: () => {} });
+  slow.push([bytes(40_000)], undefined, 0, "x");
+  const x = slow.flush();
+  slow.push([bytes(40_000)], undefined, 0, "y");
+  let yDone = false;
+  const y = slow.flush().then(() => yDone = true);
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  assert.equal(slow.withdraw("y"), true);
+  await peer.take();
+  await x;
+  await y;
+  assert.equal(yDone, true, "nothing of y is left to write");
+});
