@@ -93,7 +93,7 @@ export class StreamTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Not async: a sender that waits for the write holds only the one promise all waiters share. */
+  /** Not async: a sender that waits for its write holds only the promise of its flush (write-queue.ts). */
   send(message: JSONRPCMessage): Promise<void> {
     try {
       this.#enqueue(message);
