@@ -14,6 +14,7 @@ import { BUDGET_MS, type Plan } from "./plan.ts";
 import { type BenchSetup, ONE, type ToolResult, viaWorkbench } from "./setup.ts";
 import { type Target, workbenchCommand } from "./targets.ts";
 import { residentBytes } from "./memory.ts";
+import type { Command } from "./rpc-client.ts";
 import { median, percentile } from "./stats.ts";
 
 const START_MS = 30_000;
@@ -42,9 +43,12 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts `serve --http 127.0.0.1:0` for the target; resolves with the URL its stderr line gives. */
-export function startServe(target: Target, configPath: string, env: Record<string, string> = {}, cwd?: string): Promise<Served> {
-  const { command, args } = workbenchCommand(target, configPath);
+/**
+ * Starts `serve --http 127.0.0.1:0` for the target (or a command that runs the workbench, given
+ * `--config` here); resolves with the URL its stderr line gives.
+ */
+export function startServe(target: Target | Command, configPath: string, env: Record<string, string> = {}, cwd?: string): Promise<Served> {
+  const { command, args } = typeof target === "string" ? workbenchCommand(target, configPath) : { ...target, args: [...target.args, "--config", configPath] };
   const child: ChildProcess = spawn(command, [...args, "serve", "--http", "127.0.0.1:0"], {
     cwd,
     env: { ...process.env, ...env },

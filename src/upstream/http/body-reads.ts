@@ -35,14 +35,14 @@ export class BodyReads {
 
   /** The body as text, or the response that refuses it: 413 past `limit` bytes, 408 when it stalls or gives way. */
   async read(request: Request, client: string, limit: number): Promise<string | Response> {
-    const declared = Number(request.headers.get("content-length") ?? "0");
+    const length = request.headers.get("content-length");
+    const declared = Number(length ?? "0");
     if (declared > limit) return tooLarge(limit);
     if (!request.body) return "";
     if (this.#reads.size >= this.#max) this.#yielder()?.stop("Request timeout: the request body was not sent whole while other requests waited to be read: send it at once");
-    const reader = request.body.getReader();
     let stopped: string | undefined;
     let wake: () => void = () => {};
-    const halt = new Promise<void>((resolve) => wake = resolve);
+    const halt = new Promise<undefined>((resolve) => wake = () => resolve(undefined));
     const read: Read = {
       name: client,
       // Out of the count at once: the next request does not pick it again while it winds down.
@@ -50,26 +50,36 @@ export class BodyReads {
     };
     this.#reads.add(read);
     const timer = setTimeout(() => read.stop(`Request timeout: the request body did not arrive whole within ${this.#timeoutMs / 1000} s`), this.#timeoutMs);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
     try {
-      for (;;) {
-        const next = await Promise.race([reader.read(), halt.then(() => undefined)]);
-        if (next === undefined) {
-          await reader.cancel().catch(() => {});
-          return jsonRpcError(408, TRANSPORT_ERROR, stopped!, { Connection: "close" });
-        }
-        if (next.done) break;
-        size += next.value.byteLength;
-        if (size > limit) {
-          await reader.cancel().catch(() => {});
-          return tooLarge(limit);
-        }
-        chunks.push(next.value);
-      }
+      // A declared length (within the limit, HTTP framing holds the body to it) is taken whole, in
+      // one step: no reader and no race per chunk (issue 42). Else chunk by chunk, counted.
+      const body = length !== null ? await Promise.race([request.text(), halt]) : await this.#chunks(request, limit, halt);
+      if (body === undefined) return jsonRpcError(408, TRANSPORT_ERROR, stopped!, { Connection: "close" });
+      return body;
     } finally {
       clearTimeout(timer);
       this.#reads.delete(read);
+    }
+  }
+
+  /** A body of no declared length, read until `limit` bytes: its text, 413, or undefined once halted. */
+  async #chunks(request: Request, limit: number, halt: Promise<undefined>): Promise<string | Response | undefined> {
+    const reader = request.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const next = await Promise.race([reader.read(), halt]);
+      if (next === undefined) {
+        await reader.cancel().catch(() => {});
+        return undefined;
+      }
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return tooLarge(limit);
+      }
+      chunks.push(next.value);
     }
     const bytes = new Uint8Array(size);
     let at = 0;

@@ -4,6 +4,8 @@
  * client's) gets 404, so that the client starts a new session as the spec says. The wire (Accept
  * and Content-Type checks, SSE framing, the GET stream, batches) is the SDK's web-standard server
  * transport, one per session; this file keeps the table and gives the transport to a session.
+ * A POST of one plain request (plain-requests.ts) is answered here instead, as the SDK would answer
+ * it but as JSON when nothing goes before its answer (issue 42): no zod pass, no stream per call.
  */
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../../protocol/sdk-http.ts";
@@ -12,6 +14,7 @@ import { type ClientIdentity, grantKey } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import { jsonRpcError, SESSION_NOT_FOUND } from "./replies.ts";
 import { type Tracked, TrackedSet } from "./tracked-set.ts";
+import { PlainRequests } from "./plain-requests.ts";
 
 /**
  * Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side;
@@ -24,6 +27,7 @@ export interface LiveSession extends Tracked {
   /** Whose it is: the client's name and grants (see grantKey). */
   readonly client: string;
   readonly http: WebStandardStreamableHTTPServerTransport;
+  readonly transport: SessionTransport;
   session?: UpstreamSession;
 }
 
@@ -47,11 +51,12 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     const http: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        live = { client: grantKey(client), name: client.name, http, lastUsed: Date.now(), inFlight: 0 };
+        live = { client: grantKey(client), name: client.name, http, transport, lastUsed: Date.now(), inFlight: 0 };
         this.items.set(id, live);
       },
     });
-    const session = await this.#open(new SessionTransport(http), client, () => {
+    const transport = new SessionTransport(http);
+    const session = await this.#open(transport, client, () => {
       if (http.sessionId !== undefined) this.items.delete(http.sessionId);
     });
     const response = await http.handleRequest(request, { parsedBody: body });
@@ -67,6 +72,8 @@ export class LegacySessions extends TrackedSet<LiveSession> {
   /** A request within a live session: POST, GET (its stream) or DELETE. */
   async handle(live: LiveSession, request: Request, body: unknown): Promise<Response> {
     live.lastUsed = Date.now();
+    const plain = request.method === "POST" ? live.transport.plain.answer(request, body, live.http.sessionId!) : undefined;
+    if (plain) return await plain;
     const response = await live.http.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     if (request.method === "DELETE") await this.end(live);
     return response;
@@ -94,6 +101,8 @@ class SessionTransport implements MessageTransport {
   onerror?: (error: Error) => void;
   readonly #http: WebStandardStreamableHTTPServerTransport;
   readonly #progress = new Map<string | number, RequestId>();
+  /** The requests answered here, not by the SDK's transport. */
+  readonly plain = new PlainRequests((message) => this.claim?.(message));
 
   constructor(http: WebStandardStreamableHTTPServerTransport) {
     this.#http = http;
@@ -102,7 +111,7 @@ class SessionTransport implements MessageTransport {
       if (token !== undefined) this.#progress.set(token, (message as { id: RequestId }).id);
       this.claim?.(message);
     };
-    http.onclose = () => this.onclose?.();
+    http.onclose = () => (this.plain.close(), this.onclose?.());
     http.onerror = (error) => this.onerror?.(error);
   }
 
@@ -111,6 +120,7 @@ class SessionTransport implements MessageTransport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.plain.took(message, options?.relatedRequestId)) return;
     let related = options?.relatedRequestId;
     if ("method" in message && message.method === "notifications/progress" && related === undefined) {
       related = this.#progress.get((message.params as { progressToken: string | number }).progressToken);
@@ -126,6 +136,7 @@ class SessionTransport implements MessageTransport {
   }
 
   close(): Promise<void> {
+    this.plain.close();
     return this.#http.close();
   }
 }

@@ -17,7 +17,7 @@ import { type ClientIdentity, grantKey } from "../client-identity.ts";
 import { type Tracked, TrackedSet } from "./tracked-set.ts";
 import type { UpstreamSession } from "../session.ts";
 import type { OpenSession } from "./legacy-sessions.ts";
-import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR } from "./replies.ts";
+import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR, wholeJson } from "./replies.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
 
 interface Hub extends Tracked {
@@ -112,7 +112,7 @@ export class ModernHubs extends TrackedSet<Hub> {
     return new Promise((resolve) => {
       hub.transport.exchange(message, {
         event: () => {},
-        finish: (answer) => resolve(Response.json(answer)),
+        finish: (answer) => resolve(wholeJson(JSON.stringify(answer), 200)),
       });
     });
   }

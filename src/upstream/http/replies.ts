@@ -20,19 +20,34 @@ export interface Routed {
 }
 
 export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: RequestId | null = null): Response {
-  return Response.json({ jsonrpc: "2.0", id, error: { code, message } }, { status, headers });
+  return wholeJson(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), status, headers);
+}
+
+/**
+ * A whole body this short counts as sent once it is handed to the runtime (see whenSent): what a
+ * client that does not read its answers can leave with the runtime is this much per connection.
+ */
+export const WHOLE_BODY_CHARS = 64 * 1024;
+const whole = new WeakSet<Response>();
+
+/** A JSON response built whole here; a short one is sent as it is, never through a stream. */
+export function wholeJson(text: string, status: number, headers: Record<string, string> = {}): Response {
+  const response = new Response(text, { status, headers: { "Content-Type": "application/json", ...headers } });
+  if (text.length <= WHOLE_BODY_CHARS) whole.add(response);
+  return response;
 }
 
 /**
  * The response with `done` called once its body has been sent whole or the client went away (at
- * once for a response without a body): an event stream is in flight until then.
+ * once for a response without a body, or a short whole one of wholeJson's): an event stream is in
+ * flight until then. (Asking a Response for its body makes a stream of it: the short ones are not asked.)
  */
 export function whenSent(response: Response, done: () => void): Response {
   let called = false;
   const once = () => {
     if (!called) (called = true, done());
   };
-  if (!response.body) {
+  if (whole.has(response) || !response.body) {
     once();
     return response;
   }
