@@ -1,0 +1,119 @@
+/**
+ * A 2025-11-25 session's lone plain request answered without the SDK's transport (issue 42): as
+ * plain JSON when nothing comes before its answer, on an event stream when something does, and
+ * every other request (and every refusal) as the SDK's transport answers it.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { platform } from "#platform";
+import { validateConfig } from "../../../src/config/index.ts";
+import { ServerPool } from "../../../src/toolboxes/pool.ts";
+import { openSession } from "../../../src/upstream/session.ts";
+import { type HttpEndpointOptions, httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
+import { authenticatorFor } from "../../../src/upstream/access/index.ts";
+import { PlainRequests } from "../../../src/upstream/http/plain-requests.ts";
+import type { JSONRPCMessage } from "../../../src/protocol/sdk.ts";
+
+const config = validateConfig({ toolboxes: { dev: { description: "Nothing behind it", mcpServers: {} } } });
+const URL_ = "http://127.0.0.1:1/mcp";
+const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+
+function endpointWith(options: Partial<HttpEndpointOptions>) {
+  const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
+  return httpEndpoint({
+    authenticate: authenticatorFor(undefined, { toolboxes: [] }),
+    open: (transport, client, onClose) => openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
+    ...options,
+  });
+}
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  new Request(URL_, { method: "POST", headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
+
+async function session(endpoint: ReturnType<typeof endpointWith>): Promise<Record<string, string>> {
+  const response = await endpoint.handle(post(INITIALIZE));
+  await response.text();
+  return { "mcp-session-id": response.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+}
+
+test("plain requests: a session's lone request is answered as plain JSON; one with _meta or in a batch as the SDK answers it", async () => {
+  const endpoint = endpointWith({});
+  try {
+    const headers = await session(endpoint);
+    const ping = await endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "ping" }, headers));
+    assert.equal(ping.status, 200);
+    assert.equal(ping.headers.get("content-type"), "application/json");
+    assert.equal(ping.headers.get("mcp-session-id"), headers["mcp-session-id"]);
+    assert.deepEqual(await ping.json(), { jsonrpc: "2.0", id: 2, result: {} });
+    const call = await endpoint.handle(post({ jsonrpc: "2.0", id: "c", method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }, headers));
+    assert.equal(call.headers.get("content-type"), "application/json");
+    assert.equal((await call.json()).id, "c");
+    const meta = await endpoint.handle(post({ jsonrpc: "2.0", id: 3, method: "ping", params: { _meta: { progressToken: 1 } } }, headers));
+    assert.equal(meta.headers.get("content-type"), "text/event-stream", "the SDK's way");
+    assert.match(await meta.text(), /"id":3/);
+    const batch = await endpoint.handle(post([{ jsonrpc: "2.0", id: 4, method: "ping" }], headers));
+    assert.equal(batch.headers.get("content-type"), "text/event-stream", "the SDK's way");
+    assert.match(await batch.text(), /"id":4/);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("plain requests: what the SDK's transport refuses is still refused in its words", async () => {
+  const endpoint = endpointWith({});
+  try {
+    const headers = await session(endpoint);
+    const cases: [Record<string, unknown>, Record<string, string>, number, RegExp][] = [
+      [{ jsonrpc: "2.0", id: 5, method: "ping" }, { accept: "application/json" }, 406, /^Not Acceptable: Client must accept both/],
+      [{ jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-protocol-version": "1999-01-01" }, 400, /^Bad Request: Unsupported protocol version: 1999-01-01/],
+      [{ jsonrpc: "2.0", id: 7, method: "ping", extra: 1 }, {}, 400, /^Parse error/],
+      [{ jsonrpc: "2.0", id: 1.5, method: "ping" }, {}, 400, /^Parse error/],
+      [{ jsonrpc: "2.0", id: 8, method: "ping", params: [] }, {}, 400, /^Parse error/],
+      [INITIALIZE, {}, 400, /^Invalid Request: Server already initialized$/],
+    ];
+    for (const [body, more, status, message] of cases) {
+      const response = await endpoint.handle(post(body, { ...headers, ...more }));
+      assert.equal(response.status, status, JSON.stringify(body));
+      assert.match((await response.json()).error.message, message);
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("plain requests: a short answer is not in flight once handed over (two unread answers with one in flight allowed)", async () => {
+  const endpoint = endpointWith({ maxInFlightPerClient: 1 });
+  try {
+    const headers = await session(endpoint);
+    const first = await endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "ping" }, headers));
+    const second = await endpoint.handle(post({ jsonrpc: "2.0", id: 3, method: "ping" }, headers));
+    assert.equal(second.status, 200, "the first answer, unread, holds no slot");
+    assert.deepEqual([(await first.json()).id, (await second.json()).id], [2, 3]);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("plain requests: the answer goes by its id, what comes before it by the request it names; the session's end answers the rest", async () => {
+  const delivered: JSONRPCMessage[] = [];
+  const plain = new PlainRequests((message) => delivered.push(message));
+  const request = (id: number) => post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x" } });
+  const one = plain.answer(request(1), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } }, "s")!;
+  const two = plain.answer(request(2), { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } }, "s")!;
+  assert.equal(plain.answer(request(2), { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } }, "s"), undefined, "an id in flight is the SDK's");
+  assert.equal(delivered.length, 2);
+  const notice = { jsonrpc: "2.0" as const, method: "notifications/message", params: { level: "info", data: "x" } };
+  assert.equal(plain.took(notice, 9), false, "a request not ours");
+  assert.equal(plain.took(notice, 2), true);
+  assert.equal(plain.took({ jsonrpc: "2.0", id: 1, result: {} }, undefined), true);
+  assert.equal(plain.took({ jsonrpc: "2.0", id: 1, result: {} }, undefined), false, "answered once");
+  assert.deepEqual(await (await one).json(), { jsonrpc: "2.0", id: 1, result: {} });
+  plain.close();
+  const streamed = await two;
+  assert.equal(streamed.headers.get("content-type"), "text/event-stream");
+  const text = await streamed.text();
+  assert.match(text, /notifications\/message/);
+  assert.match(text, /"id":2,"error":\{"code":-32000,"message":"The session ended before the answer: send the request again in a new session"\}/);
+  assert.equal(plain.answer(request(3), { jsonrpc: "2.0", id: 3, method: "ping" }, "s"), undefined, "nothing after the end");
+});
