@@ -10,7 +10,9 @@
  * - `cpu`: the workbench's own CPU time (utime + stime from /proc) per `use_tool` echo, 20,000
  *   calls with 64 in flight after 2,000 to warm up, and the calls per second of the same run;
  * - `blob`: VmHWM after relaying 1, 8 and 32 MiB through one fresh workbench, then 5 pairs of a
- *   32 MiB result read directly and through it (the ratio of each pair).
+ *   32 MiB result read directly and through it (the ratio of each pair);
+ * - `http`: `serve --http` against the same executable over stdio, see bench/serve-compare.ts (an
+ *   EXE ending in `.ts` runs under bun: `scripts/http-floor.ts` is the floor).
  *
  * Each round runs every executable once, in the order given, so a noisy moment falls on all of
  * them; the table gives each figure's median and range over the rounds. Copy each build to a file
@@ -23,8 +25,9 @@ import { createSetup, direct, EIGHT, type Endpoint, MIXED, ONE, openToolbox, tex
 import { RpcClient } from "./bench/rpc-client.ts";
 import { residentBytes } from "./bench/memory.ts";
 import { median, MiB } from "./bench/stats.ts";
+import { measureServeRound } from "./bench/serve-compare.ts";
 
-const FIGURES = ["start", "cpu", "blob"] as const;
+const FIGURES = ["start", "cpu", "blob", "http"] as const;
 type Figure = typeof FIGURES[number];
 type Samples = Record<string, number[]>;
 
@@ -145,6 +148,7 @@ async function measureBlob(exe: string, baseline: Endpoint): Promise<void> {
   }
 }
 
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 const fmt = (value: number) => value >= 100 ? value.toFixed(0) : value.toFixed(value >= 10 ? 1 : 2);
 
 /** The listing cache filled: the bench's three toolboxes opened once. */
@@ -159,15 +163,17 @@ async function fillCache(exe: string): Promise<void> {
 }
 
 try {
+  console.error(`load average at the start ${loadAverage()}`);
   if (cached) await fillCache(executables[0]);
   const baseline = figure === "blob" ? await direct() : undefined;
   for (let round = 0; round < rounds; round++) {
     if (figure === "start") await measureStarts();
     for (const exe of figure === "start" ? [] : executables) {
       if (figure === "cpu") await measureCpu(exe);
+      else if (figure === "http") await measureServeRound(exe, setup, (name, value) => add(exe, name, value));
       else await measureBlob(exe, baseline!);
     }
-    console.error(`round ${round + 1} of ${rounds} done`);
+    console.error(`round ${round + 1} of ${rounds} done (load average ${loadAverage()})`);
   }
   await baseline?.close();
   const names = Object.keys(results.get(executables[0])!);

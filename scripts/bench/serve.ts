@@ -1,7 +1,7 @@
 /**
  * Figure 10: the workbench served over HTTP (`serve --http 127.0.0.1:0`, the open loopback mode),
  * against the same workbench over stdio: echo p50 through use_tool over each (what HTTP adds),
- * throughput with 8 clients × 8 calls in flight, resident memory per idle session, and the time
+ * throughput with 8 clients × 8 calls in flight, resident memory with 1,000 idle sessions, and the time
  * a new session takes to its first answer (initialize to the first echo's result).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -13,7 +13,7 @@ import { type LatencyFigures, measureLatency } from "./calls.ts";
 import { BUDGET_MS, type Plan } from "./plan.ts";
 import { type BenchSetup, ONE, type ToolResult, viaWorkbench } from "./setup.ts";
 import { type Target, workbenchCommand } from "./targets.ts";
-import { residentBytes } from "./memory.ts";
+import { IDLE_SESSIONS, idleConfig, idleResident } from "./idle-sessions.ts";
 import type { Command } from "./rpc-client.ts";
 import { median, percentile } from "./stats.ts";
 
@@ -21,18 +21,14 @@ const START_MS = 30_000;
 const ECHO_ARGS = { text: "hello from the bench" };
 export const SERVE_CLIENTS = 8;
 export const SERVE_IN_FLIGHT = 8;
-/**
- * Idle sessions for the memory figure. Each 2025 session holds its GET stream open, and in the
- * open loopback mode every client is the one local user, whose requests in flight are bounded
- * (256, streams included): more would be refused with 429.
- */
-export const IDLE_SESSIONS = 200;
+export { IDLE_SESSIONS };
 
 export interface ServeFigures {
   /** `workbench` is over HTTP, `direct` the same workbench over stdio: the overhead is what HTTP adds. */
   echo: LatencyFigures;
   throughput: { clients: number; inFlight: number; calls: number; callsPerSecond: number };
-  idle: { sessions: number; bytesPerSession: number };
+  /** What IDLE_SESSIONS idle sessions add to the process's RSS, and its RSS with them. */
+  idle: { sessions: number; bytesPerSession: number; addedBytes: number; residentBytes: number };
   firstAnswerMs: { sessions: number; p50: number; p95: number };
 }
 
@@ -167,29 +163,15 @@ async function measureFirstAnswer(url: string, sessions: number): Promise<ServeF
 
 /**
  * Resident memory of a fresh `serve --http` (warmed up by a few sessions opened and ended) before
- * and after IDLE_SESSIONS initialized sessions that do nothing, per session.
+ * and with IDLE_SESSIONS initialized sessions that do nothing (idle-sessions.ts).
  */
 async function measureIdle(target: Target, setup: BenchSetup): Promise<ServeFigures["idle"]> {
-  const sessions = IDLE_SESSIONS;
-  const served = await startServe(target, setup.configPath, setup.workbenchEnv, setup.dir);
-  const settle = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const samples: number[] = [];
-    for (let sample = 0; sample < 5; sample++) {
-      samples.push(residentBytes(served.pid));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return median(samples);
-  };
-  const idle: (Client & { end(): Promise<void> })[] = [];
+  const { configPath, tokens } = idleConfig(setup);
+  const served = await startServe(target, configPath, setup.workbenchEnv, setup.dir);
   try {
-    for (let index = 0; index < 20; index++) await (await httpClient(served.url, `warm-${index}`)).end();
-    const before = await settle();
-    for (let index = 0; index < sessions; index++) idle.push(await httpClient(served.url, `idle-${index}`));
-    const after = await settle();
-    return { sessions, bytesPerSession: (after - before) / sessions };
+    const { before, after } = await idleResident(served.url, served.pid, tokens);
+    return { sessions: IDLE_SESSIONS, bytesPerSession: (after - before) / IDLE_SESSIONS, addedBytes: after - before, residentBytes: after };
   } finally {
-    await Promise.allSettled(idle.map((client) => client.end()));
     await served.stop();
   }
 }

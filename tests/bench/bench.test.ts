@@ -126,10 +126,15 @@ test("bench: figure 10 serves the workbench over HTTP: echo against stdio, 8 cli
     assert.deepEqual([serve.throughput.clients, serve.throughput.inFlight, serve.throughput.calls], [8, 8, 5]);
     assert.equal(serve.idle.sessions, IDLE_SESSIONS);
     assert.ok(Number.isFinite(serve.idle.bytesPerSession));
+    assert.ok(serve.idle.residentBytes > serve.idle.addedBytes);
     assert.equal(serve.firstAnswerMs.sessions, TINY.rounds * 10);
     const rows = serveRows(serve).map((row) => row[0]);
     assert.match(rows[0], /^10 served over HTTP: echo p50/);
-    assert.deepEqual(serveChecks(serve).map((check) => check.target), ["echo p50 over HTTP vs stdio", "RSS per idle HTTP session"]);
+    assert.deepEqual(serveChecks(serve).map((check) => check.target), [
+      "echo p50 over HTTP vs stdio",
+      "HTTP 8 clients x 8 in flight",
+      `RSS added by ${IDLE_SESSIONS} idle HTTP sessions`,
+    ]);
   } finally {
     setup.cleanup();
   }
