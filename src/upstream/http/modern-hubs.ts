@@ -5,7 +5,8 @@
  * Each request gets an id of the hub's own (two requests of a client may carry the same id), its
  * progress token too, and its answer goes back with the client's; what a request hears before its
  * answer (progress, log messages of its call, a listen's notifications) comes on its own event
- * stream. Closing the request cancels it. A hub with nothing in flight ends after the idle time;
+ * stream, which starts when the first of them does or the answer is slow (else the answer is
+ * plain JSON, pending-reply.ts). Closing the request cancels it. A hub with nothing in flight ends after the idle time;
  * a request that lands on a replica that never saw the client starts a fresh hub (use_tool opens
  * the toolbox itself there, see tools/pipeline/resolve.ts).
  */
@@ -19,6 +20,7 @@ import type { UpstreamSession } from "../session.ts";
 import type { OpenSession } from "./legacy-sessions.ts";
 import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR, wholeJson } from "./replies.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
+import { PendingReply } from "./pending-reply.ts";
 
 interface Hub extends Tracked {
   key: string;
@@ -28,7 +30,8 @@ interface Hub extends Tracked {
 
 /**
  * How often a quiet event stream gets a comment line: the runtime notices a client that closed
- * it (and so cancels its call or ends its listen) only when it writes, so within this time.
+ * it (and so cancels its call or ends its listen) only when it writes, so within this time (a
+ * call's stream starts within 0.5 to 1 s, see pending-reply.ts).
  */
 export const HEARTBEAT_MS = 1_000;
 
@@ -70,12 +73,13 @@ export class ModernHubs extends TrackedSet<Hub> {
     }
     // An event stream when the request may hear something before its answer; else plain JSON.
     const eventful = message.method === "tools/call" || message.method === "subscriptions/listen" || progressTokenOf(message) !== undefined;
-    // Closing a request's event stream cancels it; so does notifications/cancelled naming its id.
-    // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
-    if (streams && eventful) return { response: this.#stream(hub, message), live: hub, lasting: message.method === "subscriptions/listen" };
-    // A plain JSON answer holds the request until the call ends: the hub is in use (never idle) meanwhile.
+    // The answer holds the request until the call ends (or its stream starts): the hub is in use (never idle) meanwhile.
     hub.inFlight++;
     try {
+      // Closing a request's event stream cancels it; so does notifications/cancelled naming its id.
+      // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
+      // Plain JSON all the same when the answer comes before anything else (pending-reply.ts).
+      if (streams && eventful) return { response: await this.#reply(hub, message), live: hub, lasting: message.method === "subscriptions/listen" };
       return { response: await this.#json(hub, message) };
     } finally {
       hub.inFlight--;
@@ -117,40 +121,20 @@ export class ModernHubs extends TrackedSet<Hub> {
     });
   }
 
-  #stream(hub: Hub, message: Message): Response {
-    const encoder = new TextEncoder();
+  #reply(hub: Hub, message: Message): Promise<Response> {
     let internal = "";
-    let heartbeat: ReturnType<typeof setInterval> | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        const write = (chunk: string) => {
-          try {
-            controller.enqueue(encoder.encode(chunk));
-          } catch {
-            // The client is gone.
-          }
-        };
-        // A quiet stream whose client left is only noticed when written to: a comment now and then.
-        heartbeat = setInterval(() => write(": \n\n"), HEARTBEAT_MS);
-        internal = hub.transport.exchange(message, {
-          event: (event) => write(`event: message\ndata: ${JSON.stringify(event)}\n\n`),
-          finish: (answer) => {
-            clearInterval(heartbeat);
-            write(`event: message\ndata: ${JSON.stringify(answer)}\n\n`);
-            try {
-              controller.close();
-            } catch {
-              // Closed already.
-            }
-          },
-        });
-      },
-      cancel: () => {
-        clearInterval(heartbeat);
-        hub.transport.cancel(internal);
-      },
+    const reply = new PendingReply({
+      headers: {},
+      streamHeaders: { "Cache-Control": "no-cache" },
+      // A quiet stream whose client left is only noticed when written to: a comment now and then.
+      heartbeatMs: HEARTBEAT_MS,
+      heartbeat: ": \n\n",
+      cancel: () => hub.transport.cancel(internal),
     });
-    return new Response(body, { headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" } });
+    internal = hub.transport.exchange(message, { event: (event) => reply.event(event), finish: (answer) => reply.finish(answer) });
+    // A listen is answered only when it ends: its stream starts at once.
+    if (message.method === "subscriptions/listen") reply.stream();
+    return reply.response;
   }
 
   protected async end(hub: Hub): Promise<void> {

@@ -186,3 +186,17 @@ test("http endpoint: a hub's session keeps its state under the hub's key (the sa
     await pool.closeAll();
   }
 });
+
+test("http endpoint: a 2026-07-28 call whose answer comes first is plain JSON, even when the client accepts a stream (issue 42)", async () => {
+  const endpoint = endpointWith({});
+  try {
+    const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" }, _meta: DISCOVER.params._meta } };
+    const response = await endpoint.handle(post(call, { "mcp-protocol-version": "2026-07-28" }));
+    assert.equal(response.headers.get("content-type"), "application/json");
+    const answer = await response.json();
+    assert.equal(answer.id, 4);
+    assert.equal(answer.result.isError, undefined, JSON.stringify(answer));
+  } finally {
+    await endpoint.close();
+  }
+});
