@@ -73,7 +73,16 @@ export class LegacySessions extends TrackedSet<LiveSession> {
   async handle(live: LiveSession, request: Request, body: unknown): Promise<Response> {
     live.lastUsed = Date.now();
     const plain = request.method === "POST" ? live.transport.plain.answer(request, body, live.http.sessionId!) : undefined;
-    if (plain) return await plain;
+    if (plain) {
+      // In use (never idle) until the answer or its stream is there; a stream counts on from then (endpoint.ts).
+      live.inFlight++;
+      try {
+        return await plain;
+      } finally {
+        live.inFlight--;
+        live.lastUsed = Date.now();
+      }
+    }
     const response = await live.http.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     if (request.method === "DELETE") await this.end(live);
     return response;

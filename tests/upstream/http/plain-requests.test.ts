@@ -13,6 +13,7 @@ import { type HttpEndpointOptions, httpEndpoint } from "../../../src/upstream/ht
 import { authenticatorFor } from "../../../src/upstream/access/index.ts";
 import { PlainRequests } from "../../../src/upstream/http/plain-requests.ts";
 import type { JSONRPCMessage } from "../../../src/protocol/sdk.ts";
+import { fx } from "../../helpers/toolbox.ts";
 
 const config = validateConfig({ toolboxes: { dev: { description: "Nothing behind it", mcpServers: {} } } });
 const URL_ = "http://127.0.0.1:1/mcp";
@@ -92,6 +93,30 @@ test("plain requests: a short answer is not in flight once handed over (two unre
     assert.deepEqual([(await first.json()).id, (await second.json()).id], [2, 3]);
   } finally {
     await endpoint.close();
+  }
+});
+
+test("plain requests: a session waiting for a plain answer is in use: the idle time does not end it mid-call", async () => {
+  const slow = validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a") } } } });
+  const pool = new ServerPool(slow, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
+  const endpoint = httpEndpoint({
+    authenticate: authenticatorFor(undefined, { toolboxes: [] }),
+    open: (transport, client, onClose) => openSession(transport, { config: slow, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
+    idleMs: 100,
+  });
+  try {
+    const headers = await session(endpoint);
+    const call = (id: number, name: string, args: Record<string, unknown>) =>
+      endpoint.handle(post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "a", name }, arguments: args } } }, headers));
+    const open = await endpoint.handle(post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }, headers));
+    assert.equal((await open.json()).result.isError, undefined);
+    assert.equal((await (await call(2, "echo", { text: "warm" })).json()).result.content[0].text, "a: warm");
+    const answer = await (await call(3, "sleep", { ms: 400 })).json();
+    assert.equal(answer.result?.isError, undefined, JSON.stringify(answer));
+    assert.equal(endpoint.sessions, 1);
+  } finally {
+    await endpoint.close();
+    await pool.closeAll();
   }
 });
 
