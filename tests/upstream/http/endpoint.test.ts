@@ -10,32 +10,12 @@ import { platform } from "#platform";
 import { validateConfig } from "../../../src/config/index.ts";
 import { ServerPool } from "../../../src/toolboxes/pool.ts";
 import { openSession } from "../../../src/upstream/session.ts";
-import { type HttpEndpointOptions, httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
-import { authenticatorFor } from "../../../src/upstream/access/index.ts";
+import { httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
+import { EMPTY_CONFIG, ENDPOINT_URL, endpointWith, INITIALIZE, post } from "../../helpers/http-endpoint.ts";
 
-const config = validateConfig({ toolboxes: { dev: { description: "Nothing behind it", mcpServers: {} } } });
-const URL_ = "http://127.0.0.1:1/mcp";
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
+const config = EMPTY_CONFIG;
+const URL_ = ENDPOINT_URL;
 const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } };
-
-function endpointWith(options: Partial<HttpEndpointOptions>) {
-  const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
-  return httpEndpoint({
-    // No tokens configured: every request is the local user's, as served on loopback.
-    authenticate: authenticatorFor(undefined, { toolboxes: [] }),
-    open: (transport, client, onClose) => openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
-    ...options,
-  });
-}
-
-const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request(URL_, { method: "POST", headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
 
 async function initialize(endpoint: ReturnType<typeof endpointWith>): Promise<string> {
   const response = await endpoint.handle(post(INITIALIZE));

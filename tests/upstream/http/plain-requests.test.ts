@@ -9,28 +9,13 @@ import { platform } from "#platform";
 import { validateConfig } from "../../../src/config/index.ts";
 import { ServerPool } from "../../../src/toolboxes/pool.ts";
 import { openSession } from "../../../src/upstream/session.ts";
-import { type HttpEndpointOptions, httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
+import { httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
 import { authenticatorFor } from "../../../src/upstream/access/index.ts";
+import { endpointWith, INITIALIZE, post } from "../../helpers/http-endpoint.ts";
 import { PlainRequests } from "../../../src/upstream/http/plain-requests.ts";
 import type { JSONRPCMessage } from "../../../src/protocol/sdk.ts";
 import { fx } from "../../helpers/toolbox.ts";
 
-const config = validateConfig({ toolboxes: { dev: { description: "Nothing behind it", mcpServers: {} } } });
-const URL_ = "http://127.0.0.1:1/mcp";
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
-
-function endpointWith(options: Partial<HttpEndpointOptions>) {
-  const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
-  return httpEndpoint({
-    authenticate: authenticatorFor(undefined, { toolboxes: [] }),
-    open: (transport, client, onClose) => openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
-    ...options,
-  });
-}
-
-const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request(URL_, { method: "POST", headers: { ...HEADERS, ...headers }, body: JSON.stringify(body) });
 
 async function session(endpoint: ReturnType<typeof endpointWith>): Promise<Record<string, string>> {
   const response = await endpoint.handle(post(INITIALIZE));
