@@ -11,6 +11,8 @@ import { jsonRpcError, TRANSPORT_ERROR } from "./replies.ts";
 
 /** A body must have arrived whole within this time (default 30 s). */
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** A body declared this long or shorter is read whole, in one step (what a read given up may keep taking in). */
+export const WHOLE_READ_BYTES = 64 * 1024;
 /** Bodies read at once, all clients together (default 64: at most 64 × maxBodyBytes held). */
 export const DEFAULT_MAX_BODIES_READING = 64;
 
@@ -51,9 +53,13 @@ export class BodyReads {
     this.#reads.add(read);
     const timer = setTimeout(() => read.stop(`Request timeout: the request body did not arrive whole within ${this.#timeoutMs / 1000} s`), this.#timeoutMs);
     try {
-      // A declared length (within the limit, HTTP framing holds the body to it) is taken whole, in
-      // one step: no reader and no race per chunk (issue 42). Else chunk by chunk, counted.
-      const body = length !== null ? await Promise.race([request.text(), halt]) : await this.#chunks(request, limit, halt);
+      // A short declared length (HTTP framing holds the body to it) is taken whole, in one step: no
+      // reader and no race per chunk (issue 42). Else chunk by chunk, counted: a read given up can
+      // then be cancelled, which one taken whole cannot. Under Deno the socket of a 408 stays open
+      // (see tests/upstream/http/body-reads.test.ts), and a whole read left pending keeps taking in
+      // the body (60 stalled bodies of 4 MB: 587 MiB, against 162 with the read cancelled).
+      const whole = length !== null && declared <= WHOLE_READ_BYTES;
+      const body = whole ? await Promise.race([request.text(), halt]) : await this.#chunks(request, limit, halt);
       if (body === undefined) return jsonRpcError(408, TRANSPORT_ERROR, stopped!, { Connection: "close" });
       return body;
     } finally {

@@ -13,6 +13,7 @@ import { openSession } from "../../../src/upstream/session.ts";
 import { type HttpEndpointOptions, httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
 import { authenticatorFor } from "../../../src/upstream/access/index.ts";
 import { isDeno } from "../../helpers/runtime.ts";
+import { BodyReads, WHOLE_READ_BYTES } from "../../../src/upstream/http/body-reads.ts";
 
 const config = validateConfig({ toolboxes: { dev: { description: "Nothing behind it", mcpServers: {} } } });
 const DISCOVER = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } };
@@ -93,4 +94,26 @@ test("http bodies: 8 stalled connections, past the 4 calls in flight and the 4 b
       for (const { socket } of stalled) socket.destroy();
     }
   });
+});
+
+test("http bodies: a large body given up is cancelled (what it sent no longer taken in); a short one is read whole", async () => {
+  const reads = new BodyReads(4, 200);
+  const stalledBody = (declared: number) => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"jsonrpc"')),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const request = new Request("http://127.0.0.1:1/mcp", { method: "POST", body, headers: { "content-length": String(declared) }, duplex: "half" } as RequestInit);
+    return { request, cancelled: () => cancelled };
+  };
+  const large = stalledBody(WHOLE_READ_BYTES + 1);
+  const refused = await reads.read(large.request, "local", 4 * 1024 * 1024);
+  assert.ok(refused instanceof Response && refused.status === 408, "given up after its time");
+  assert.equal(large.cancelled(), true, "its read is cancelled: under Deno the socket stays open, and a pending read would take in the rest");
+  const short = new Request("http://127.0.0.1:1/mcp", { method: "POST", body: '{"jsonrpc":"2.0"}', headers: { "content-length": "17" } });
+  assert.equal(await reads.read(short, "local", 4 * 1024 * 1024), '{"jsonrpc":"2.0"}');
+  assert.equal(reads.size, 0);
 });
