@@ -112,7 +112,13 @@ export class ListingCache {
    * Keeps a server's freshly listed tools, made for `declared` (capabilityKey of what the server
    * was given), next to the lists made for other capabilities; never throws.
    */
-  async remember(server: ServerConfig, tools: Tool[], listing?: ServerListing, declared?: string, client?: string): Promise<void> {
+  remember(server: ServerConfig, tools: Tool[], listing?: ServerListing, declared?: string, client?: string): Promise<void> {
+    // Counted from the start, not from the write: a flush while the file is still being read
+    // (to keep the lists made for other capabilities) waits for it too.
+    return this.#track(this.#remember(server, tools, listing, declared, client));
+  }
+
+  async #remember(server: ServerConfig, tools: Tool[], listing?: ServerListing, declared?: string, client?: string): Promise<void> {
     if (!this.dir || this.#disabled) return;
     const path = this.#pathOf(server, client);
     if (!this.#lists.has(path)) await this.#readEntry(server, false, client);
@@ -172,8 +178,13 @@ export class ListingCache {
         this.#ignore(`cannot write '${path}': ${messageOf(error)}`);
       }
     })();
-    this.#writing.add(writing);
-    return writing.finally(() => this.#writing.delete(writing));
+    return this.#track(writing);
+  }
+
+  /** `work` counted among the writes flush() waits for, until it ends. */
+  #track(work: Promise<void>): Promise<void> {
+    this.#writing.add(work);
+    return work.finally(() => this.#writing.delete(work));
   }
 
   /**

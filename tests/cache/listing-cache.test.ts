@@ -172,6 +172,23 @@ test("listing cache: flush waits for every write begun, the era's as well as the
   assert.equal(written.length, 2);
 });
 
+test("listing cache: flush waits for a list still reading the file it is added to (a slow disk, nothing else being written)", async () => {
+  const written: string[] = [];
+  const slow = {
+    ...platform,
+    env: { WORKBENCH_CACHE_DIR: "/nowhere" },
+    // The file is read first (the lists for other capabilities are kept): slowly, then not found.
+    readTextFile: () => new Promise<string>((_, reject) => setTimeout(() => reject(Object.assign(new Error("gone"), { name: "NotFound" })), 50)),
+    makeDirectory: () => Promise.resolve(),
+    writeTextFile: (path: string) => (written.push(path), Promise.resolve()),
+    writeStderr: () => {},
+  };
+  const cache = new ListingCache(slow);
+  void cache.remember(server(), fixtureTools("a"));
+  await cache.flush();
+  assert.equal(written.length, 1, "the list was written before flush resolved");
+});
+
 test("listing cache: a file keeps a list per set of capabilities the server was given (the last four), and the last list whoever it was for", async () => {
   await withDir(async (dir) => {
     const { host: h } = host({ WORKBENCH_CACHE_DIR: dir });
