@@ -78,7 +78,7 @@ function isPlainRequest(body: unknown): body is PlainRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
   const message = body as Record<string, unknown>;
   if (message.jsonrpc !== "2.0" || typeof message.method !== "string" || message.method === "initialize") return false;
-  if (typeof message.id !== "string" && !Number.isInteger(message.id)) return false;
+  if (typeof message.id !== "string" && !Number.isSafeInteger(message.id)) return false;
   for (const key in message) if (!KEYS.has(key)) return false;
   const params = message.params;
   if (params === undefined) return true;
