@@ -119,6 +119,7 @@ class SessionTransport implements MessageTransport {
       const token = progressTokenOf(message);
       if (token !== undefined) this.#progress.set(token, (message as { id: RequestId }).id);
       this.claim?.(message);
+      if ("method" in message && message.method === "notifications/cancelled") this.#cancelled(message.params?.requestId as RequestId | undefined);
     };
     http.onclose = () => (this.plain.close(), this.onclose?.());
     http.onerror = (error) => this.onerror?.(error);
@@ -126,6 +127,18 @@ class SessionTransport implements MessageTransport {
 
   start(): Promise<void> {
     return this.#http.start();
+  }
+
+  /**
+   * A cancelled request gets no answer, so its HTTP response is ended here: else it stays open as
+   * long as the client reads it (the SDK's client reads until an answer), holding one of the
+   * client's requests in flight for good, and keeping its id taken.
+   */
+  #cancelled(id: RequestId | undefined): void {
+    if (id === undefined) return;
+    this.plain.cancelled(id);
+    this.#http.closeSSEStream(id);
+    for (const [token, of] of this.#progress) if (of === id) this.#progress.delete(token);
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

@@ -117,6 +117,8 @@ export class ModernHubs extends TrackedSet<Hub> {
       hub.transport.exchange(message, {
         event: () => {},
         finish: (answer) => resolve(wholeJson(JSON.stringify(answer), 200)),
+        // A client that takes no stream gets no body for a request it cancelled.
+        end: () => resolve(new Response(null, { status: 204 })),
       });
     });
   }
@@ -131,7 +133,7 @@ export class ModernHubs extends TrackedSet<Hub> {
       heartbeat: ": \n\n",
       cancel: () => hub.transport.cancel(internal),
     });
-    internal = hub.transport.exchange(message, { event: (event) => reply.event(event), finish: (answer) => reply.finish(answer) });
+    internal = hub.transport.exchange(message, { event: (event) => reply.event(event), finish: (answer) => reply.finish(answer), end: () => reply.end() });
     // A listen is answered only when it ends: its stream starts at once.
     if (message.method === "subscriptions/listen") reply.stream();
     return reply.response;
@@ -157,6 +159,8 @@ function progressTokenOf(message: Message): string | number | undefined {
 interface Sink {
   event(message: unknown): void;
   finish(message: unknown): void;
+  /** Cancelled by the client (notifications/cancelled): the response ends with no answer. */
+  end(): void;
 }
 
 interface Exchange {
@@ -201,8 +205,13 @@ class HubTransport implements MessageTransport {
     this.claim?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: internal, reason: "The client closed the HTTP request" } });
   }
 
+  /** The client cancelled its request `id`: it is cancelled, and its response ends unanswered. */
   cancelByClientId(id: RequestId): void {
-    for (const [internal, exchange] of this.#exchanges) if (exchange.clientId === id) this.cancel(internal);
+    for (const [internal, exchange] of this.#exchanges) {
+      if (exchange.clientId !== id) continue;
+      this.cancel(internal);
+      exchange.sink.end();
+    }
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {

@@ -74,6 +74,23 @@ export class PendingReply {
     }
   }
 
+  /**
+   * Ends with no answer (the client cancelled the request, and a cancelled request is not
+   * answered): a stream begun is closed, else the response is an event stream with nothing in it.
+   * Either way the HTTP request ends, and with it what it holds (a request in flight, the session in use).
+   */
+  end(): void {
+    if (this.#done) return;
+    this.stream();
+    this.#done = true;
+    clearInterval(this.#heartbeat);
+    try {
+      this.#controller?.close();
+    } catch {
+      // Closed already: the client is gone.
+    }
+  }
+
   /** Goes on as an event stream now (a no-op once it is one, or once answered). */
   stream(): void {
     if (this.#controller || this.#done) return;

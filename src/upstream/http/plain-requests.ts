@@ -61,6 +61,14 @@ export class PlainRequests {
     return reply !== undefined;
   }
 
+  /** The client cancelled request `id`: its reply ends unanswered, and the id is free for a new request. */
+  cancelled(id: RequestId): void {
+    const reply = this.#replies.get(id);
+    if (!reply) return;
+    this.#replies.delete(id);
+    reply.end();
+  }
+
   /** The session ended: requests not answered get an error (the SDK's transport closed their streams). */
   close(): void {
     this.#closed = true;

@@ -12,6 +12,7 @@ import { ServerPool } from "../../../src/toolboxes/pool.ts";
 import { openSession } from "../../../src/upstream/session.ts";
 import { httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
 import { EMPTY_CONFIG, ENDPOINT_URL, endpointWith, INITIALIZE, post } from "../../helpers/http-endpoint.ts";
+import { fx } from "../../helpers/toolbox.ts";
 
 const config = EMPTY_CONFIG;
 const URL_ = ENDPOINT_URL;
@@ -176,6 +177,28 @@ test("http endpoint: a 2026-07-28 call whose answer comes first is plain JSON, e
     const answer = await response.json();
     assert.equal(answer.id, 4);
     assert.equal(answer.result.isError, undefined, JSON.stringify(answer));
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("http endpoint: a 2026-07-28 call cancelled with notifications/cancelled ends its response unanswered, and gives its request in flight back", async () => {
+  const endpoint = endpointWith({ maxInFlightPerClient: 2 }, validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a") } } } }));
+  const meta = DISCOVER.params._meta;
+  const modern = { "mcp-protocol-version": "2026-07-28" };
+  try {
+    const open = await endpoint.handle(post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" }, _meta: meta } }, modern));
+    assert.equal((await open.json()).result.isError, undefined);
+    for (const id of ["sleep-1", "sleep-2"]) {
+      const params = { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "a", name: "sleep" }, arguments: { ms: 20_000 } }, _meta: meta };
+      const pending = endpoint.handle(post({ jsonrpc: "2.0", id, method: "tools/call", params }, modern));
+      await sleep(100);
+      const cancel = await endpoint.handle(post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "stop", _meta: meta } }, modern));
+      // Two in flight: the second call and its cancel fit only if the first gave its request back.
+      assert.equal(cancel.status, 202, `cancelling ${id}: ${cancel.status} ${await cancel.text()}`);
+      const ended = await pending;
+      assert.equal(await ended.text(), "", "no answer for a cancelled request");
+    }
   } finally {
     await endpoint.close();
   }

@@ -127,3 +127,88 @@ test("plain requests: the answer goes by its id, what comes before it by the req
   assert.match(text, /"id":2,"error":\{"code":-32000,"message":"The session ended before the answer: send the request again in a new session"\}/);
   assert.equal(plain.answer(request(3), { jsonrpc: "2.0", id: 3, method: "ping" }, "s"), undefined, "nothing after the end");
 });
+
+test("plain requests: an id past the safe integers is refused as the SDK's transport refuses it (400 Parse error)", async () => {
+  const endpoint = endpointWith({});
+  try {
+    const headers = await session(endpoint);
+    // 2^53 + 1 as the client wrote it: JSON.parse makes it 2^53, an integer the SDK's schema refuses.
+    const request = new Request("http://127.0.0.1:1/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: '{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}',
+    });
+    const response = await endpoint.handle(request);
+    const reader = response.body!.getReader();
+    let text = "";
+    const deadline = Date.now() + 3_000;
+    for (;;) {
+      const next = await Promise.race([reader.read(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), Math.max(1, deadline - Date.now())))]);
+      if (next === undefined || next.done) break;
+      text += new TextDecoder().decode(next.value);
+    }
+    await reader.cancel().catch(() => {});
+    assert.equal(response.status, 400, `the SDK's transport answers 400; the plain path answered ${response.status} ${response.headers.get("content-type")}, ${JSON.stringify(text)} within 3 s`);
+    assert.match(JSON.parse(text).error.message, /^Parse error/);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+/** Two calls cancelled in turn with two requests in flight allowed: the second fits only if the first gave its slot back. */
+async function cancelledCallsFreeTheirSlots(meta?: Record<string, unknown>): Promise<void> {
+  const config = validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a") } } } });
+  const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
+  const endpoint = httpEndpoint({
+    authenticate: authenticatorFor(undefined, { toolboxes: [] }),
+    open: (transport, client, onClose) => openSession(transport, { config, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} }),
+    maxInFlightPerClient: 2,
+  });
+  const held: Response[] = [];
+  try {
+    const init = await endpoint.handle(post(INITIALIZE));
+    await init.text();
+    const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+    await (await endpoint.handle(post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers))).text();
+    const call = (id: number) =>
+      endpoint.handle(post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "a", name: "sleep" }, arguments: { ms: 20_000 } }, ...(meta && { _meta: meta }) } }, headers));
+    await (await endpoint.handle(post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }, headers))).text();
+    for (const id of [10, 11]) {
+      const pending = call(id);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const cancel = await endpoint.handle(post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "stop" } }, headers));
+      // Two slots: call 11 and its cancel fit only if cancelled call 10 gave its slot back.
+      assert.equal(cancel.status, 202, `cancelling call ${id}: ${cancel.status} ${await cancel.clone().text()} (call 10, cancelled, still holds its slot)`);
+      // The client keeps the response as the SDK's client does: it reads it until an answer.
+      held.push(await pending);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    for (const response of held) await response.body?.cancel().catch(() => {});
+    await endpoint.close();
+    await pool.closeAll();
+  }
+}
+
+test("plain requests: a call cancelled with notifications/cancelled does not keep a request in flight", () => cancelledCallsFreeTheirSlots());
+
+test("plain requests: nor does one the SDK's transport answers (a request with _meta): its stream is closed", () => cancelledCallsFreeTheirSlots({ note: "not plain" }));
+
+test("plain requests: a cancelled request's reply ends unanswered, and its id is free: a new request with it gets its own answer", async () => {
+  const plain = new PlainRequests(() => {});
+  const request = () => post({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x" } });
+  const body = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x" } };
+  const first = plain.answer(request(), body, "s");
+  assert.notEqual(first, undefined);
+  // notifications/cancelled for id 5 (the session's transport passes it on): no answer is sent for it.
+  plain.cancelled(5);
+  const ended = await first!;
+  assert.equal(ended.headers.get("content-type"), "text/event-stream");
+  assert.equal(await ended.text(), "", "ended with nothing in it");
+  // The client sends a new request with id 5 (the intake allows a cancelled id again): it is answered.
+  const second = plain.answer(request(), body, "s");
+  assert.notEqual(second, undefined, "the id is free again");
+  assert.equal(plain.took({ jsonrpc: "2.0", id: 5, result: { n: 2 } }, undefined), true);
+  assert.deepEqual(await (await second!).json(), { jsonrpc: "2.0", id: 5, result: { n: 2 } });
+  plain.close();
+});

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { jsonRpcError, TRANSPORT_ERROR, WHOLE_BODY_CHARS, wholeJson, whenSent } from "../../../src/upstream/http/replies.ts";
+import { jsonRpcError, TRANSPORT_ERROR, WHOLE_BODY_BYTES, wholeJson, whenSent } from "../../../src/upstream/http/replies.ts";
 
 test("replies: a short whole response is sent as it is, done at once; a long one and a stream only once read", async () => {
   let done = 0;
@@ -15,12 +15,23 @@ test("replies: a short whole response is sent as it is, done at once; a long one
   assert.equal(whenSent(refusal, () => done++), refusal);
   assert.equal(done, 2);
   assert.equal(refusal.headers.get("content-type"), "application/json");
-  const long = whenSent(wholeJson(JSON.stringify("x".repeat(WHOLE_BODY_CHARS)), 200), () => done++);
+  const long = whenSent(wholeJson(JSON.stringify("x".repeat(WHOLE_BODY_BYTES)), 200), () => done++);
   assert.equal(done, 2, "a long answer is in flight until read");
-  assert.equal((await long.text()).length, WHOLE_BODY_CHARS + 2);
+  assert.equal((await long.text()).length, WHOLE_BODY_BYTES + 2);
   assert.equal(done, 3);
   const stream = whenSent(new Response(new ReadableStream({ start: (controller) => (controller.enqueue(new Uint8Array([1])), controller.close()) })), () => done++);
   assert.equal(done, 3);
   await stream.arrayBuffer();
   assert.equal(done, 4);
+});
+
+test("replies: a whole answer counted as sent at once holds at most WHOLE_BODY_BYTES bytes, whatever its characters", async () => {
+  // 60,000 CJK characters: under the bound in UTF-16 units, 180,000 bytes on the wire.
+  const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "中".repeat(60_000) }] } });
+  assert.ok(text.length <= WHOLE_BODY_BYTES);
+  let sentAtOnce = false;
+  const response = whenSent(wholeJson(text, 200), () => sentAtOnce = true);
+  assert.equal(sentAtOnce, false, "180,000 bytes are not a short answer: in flight until read");
+  assert.equal((await response.arrayBuffer()).byteLength, 180_073);
+  assert.equal(sentAtOnce, true, "done once read");
 });
