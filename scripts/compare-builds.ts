@@ -7,8 +7,9 @@
  *   executable per round, taking turns start by start; the bench's configuration with an empty
  *   listing cache, or with `--cached` the cache the first executable fills by opening the bench's
  *   three toolboxes once: the instructions' tool counts are then made at initialize);
- * - `cpu`: the workbench's own CPU time (utime + stime from /proc) per `use_tool` echo, 20,000
- *   calls with 64 in flight after 2,000 to warm up, and the calls per second of the same run;
+ * - `cpu`: the workbench's own CPU time (utime + stime from /proc, and stime alone) per `use_tool`
+ *   echo, 20,000 calls with 64 in flight after 2,000 to warm up, and the calls per second of the
+ *   same run;
  * - `blob`: VmHWM after relaying 1, 8 and 32 MiB through one fresh workbench, then 5 pairs of a
  *   32 MiB result read directly and through it (the ratio of each pair);
  * - `http`: `serve --http` against the same executable over stdio, see bench/serve-compare.ts (an
@@ -65,10 +66,10 @@ function add(exe: string, name: string, value: number): void {
   (samples[name] ??= []).push(value);
 }
 
-/** utime + stime of a process, in seconds. */
-function cpuSeconds(pid: number): number {
+/** utime + stime of a process, and stime alone (the kernel's share: reads, writes, wake-ups), in seconds. */
+function cpuSeconds(pid: number): { total: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  return { total: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S, system: Number(fields[12]) / CLOCK_TICKS_PER_S };
 }
 
 async function echoes(client: RpcClient, calls: number): Promise<void> {
@@ -122,7 +123,9 @@ async function measureCpu(exe: string): Promise<void> {
     const began = performance.now();
     await echoes(client, CALLS);
     const seconds = (performance.now() - began) / 1000;
-    add(exe, "workbench CPU per call, µs", (cpuSeconds(client.pid) - cpu) / CALLS * 1e6);
+    const after = cpuSeconds(client.pid);
+    add(exe, "workbench CPU per call, µs", (after.total - cpu.total) / CALLS * 1e6);
+    add(exe, "of which in the kernel, µs", (after.system - cpu.system) / CALLS * 1e6);
     add(exe, "calls/s, 64 in flight", CALLS / seconds);
   } finally {
     await client.close();

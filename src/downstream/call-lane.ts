@@ -9,7 +9,7 @@
 import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../protocol/sdk.ts";
 import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";
 import type { Upstream } from "../protocol/upstream.ts";
-import { IdleClock, REAL_TIMERS, type Timers } from "./idle-clock.ts";
+import { DeadlineSweep, REAL_TIMERS, type Timers } from "./idle-clock.ts";
 import type { SignalSource } from "../transport/write-queue.ts";
 
 export type CallFailure =
@@ -64,23 +64,47 @@ export interface CallInFlight {
   questions: number;
 }
 
+/** What a call in flight asks of its lane. */
+interface LaneCore {
+  fail(call: LaneInFlight, failure: CallFailure): void;
+  /** The call's idle time starts over (an answer to one of its questions came, or progress). */
+  idleFrom(call: LaneInFlight): void;
+}
+
 /**
- * A lane call as a server's request meanwhile sees it. Its `abandoned` signal is made when someone
- * asks for it (a call waiting for its turn, a request of the server's): most calls are answered
- * before anyone does, and an AbortController per call was about 2% of the relay's CPU (issue 42).
- * A class, not an object literal with a getter: V8 builds such a literal on its slow path.
+ * A lane call: its deadlines (see DeadlineSweep), how it ends, and what a server's request meanwhile
+ * sees of it. Its `abandoned` signal is made when someone asks for it (a call waiting for its
+ * turn, a request of the server's): most calls are answered before anyone does, and an
+ * AbortController per call was about 2% of the relay's CPU (issue 42). It listens to the caller's
+ * signal itself (handleEvent): no closure per call. A class, not an object literal with a getter:
+ * V8 builds such a literal on its slow path.
  */
 class LaneInFlight implements CallInFlight {
   questions = 0;
+  relatedRequestId: RequestId | undefined;
+  readonly upstream: Upstream | undefined;
+  /** The request went into the server's queue. */
+  sent = false;
+  /** When the call fails for silence (Infinity while held), and whatever it does. */
+  idleAt: number;
+  readonly totalAt: number;
+  #holds = 0;
   #controller?: AbortController;
   #reason?: string;
 
   constructor(
     readonly requestId: string,
-    public relatedRequestId: RequestId | undefined,
-    readonly upstream: Upstream | undefined,
-    private readonly idle: IdleClock,
-  ) {}
+    readonly call: LaneCall,
+    readonly resolve: (result: CallToolResult) => void,
+    readonly reject: (error: CallError) => void,
+    private readonly lane: LaneCore,
+    now: number,
+  ) {
+    this.relatedRequestId = call.relatedRequestId;
+    this.upstream = call.upstream;
+    this.idleAt = now + call.idleTimeoutMs;
+    this.totalAt = now + call.maxTimeMs;
+  }
 
   get abandoned(): AbortSignal {
     if (!this.#controller) {
@@ -96,16 +120,26 @@ class LaneInFlight implements CallInFlight {
     this.#controller?.abort(reason);
   }
 
-  hold(): () => void {
-    return this.idle.hold();
+  get held(): boolean {
+    return this.#holds > 0;
   }
-}
 
-interface Pending {
-  resolve(result: CallToolResult): void;
-  fail(failure: CallFailure): void;
-  progress(progress: Progress): void;
-  inFlight: CallInFlight;
+  /** Stops the idle time until the returned release is called; a second release does nothing. */
+  hold(): () => void {
+    this.#holds++;
+    this.idleAt = Infinity;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds === 0) this.lane.idleFrom(this);
+    };
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.lane.fail(this, { kind: "cancelled", reason: this.call.signal?.reason });
+  }
 }
 
 /** Our ids are strings with a prefix, so they never meet the SDK Client's numeric ids. */
@@ -122,16 +156,25 @@ export interface LaneQueue {
 
 export class ToolCallLane {
   readonly #send: (message: JSONRPCMessage) => Promise<void>;
-  readonly #pending = new Map<string, Pending>();
+  readonly #pending = new Map<string, LaneInFlight>();
   #nextId = 1;
   #closed = false;
-  readonly #timers: Timers;
+  readonly #deadlines: DeadlineSweep;
   readonly #queue: LaneQueue;
+  readonly #core: LaneCore;
 
   constructor(send: (message: JSONRPCMessage) => Promise<void>, timers: Timers = REAL_TIMERS, queue: LaneQueue = {}) {
     this.#send = send;
-    this.#timers = timers;
     this.#queue = queue;
+    this.#deadlines = new DeadlineSweep(timers, (now) => this.#sweep(now));
+    this.#core = {
+      fail: (call, failure) => this.#fail(call, failure),
+      idleFrom: (call) => {
+        if (!this.#pending.has(call.requestId)) return;
+        call.idleAt = this.#deadlines.now() + call.call.idleTimeoutMs;
+        this.#deadlines.due(call.idleAt);
+      },
+    };
   }
 
   call(call: LaneCall): Promise<CallToolResult> {
@@ -139,43 +182,50 @@ export class ToolCallLane {
     if (call.signal?.aborted) return Promise.reject(new CallError({ kind: "cancelled", reason: call.signal.reason }));
     const id = `${ID_PREFIX}${this.#nextId++}`;
     return new Promise<CallToolResult>((resolve, reject) => {
-      const timers = this.#timers;
-      let sent = false;
-      const idle = new IdleClock(timers, call.idleTimeoutMs, () => fail({ kind: "idle-timeout" }), () => this.#pending.has(id));
-      const inFlight = new LaneInFlight(id, call.relatedRequestId, call.upstream, idle);
-      const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
-      const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
-      const settle = () => {
-        this.#pending.delete(id);
-        idle.stop();
-        timers.clear(total);
-        call.signal?.removeEventListener("abort", onAbort);
-      };
-      const fail = (failure: CallFailure) => {
-        if (!this.#pending.has(id)) return;
-        settle();
-        // The server stops work nobody waits for; a closed connection has no one to tell, and a
-        // call still waiting or queued is taken back before the server sees it.
-        if (failure.kind !== "remote" && failure.kind !== "closed" && sent && !this.#queue.withdraw?.(id)) this.#cancel(id, failure);
-        if (failure.kind !== "remote") inFlight.abandon(failure.kind);
-        reject(new CallError(failure));
-      };
-      this.#pending.set(id, {
-        resolve: (result) => (settle(), resolve(result)),
-        fail,
-        progress: (progress) => (idle.restart(), call.onProgress?.(progress)),
-        inFlight,
-      });
-      call.signal?.addEventListener("abort", onAbort, { once: true });
-      idle.restart();
-      const go = () => {
-        sent = true;
-        const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
-        this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => fail({ kind: "closed" }));
-      };
-      if (this.#queue.whenRoom) this.#queue.whenRoom(go, () => inFlight.abandoned);
-      else go();
+      const inFlight = new LaneInFlight(id, call, resolve, reject, this.#core, this.#deadlines.now());
+      this.#pending.set(id, inFlight);
+      this.#deadlines.due(Math.min(inFlight.idleAt, inFlight.totalAt));
+      call.signal?.addEventListener("abort", inFlight);
+      if (this.#queue.whenRoom) this.#queue.whenRoom(() => this.#go(inFlight), () => inFlight.abandoned);
+      else this.#go(inFlight);
     });
+  }
+
+  #go(inFlight: LaneInFlight): void {
+    inFlight.sent = true;
+    const { call, requestId: id } = inFlight;
+    const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
+    this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => this.#fail(inFlight, { kind: "closed" }));
+  }
+
+  /** Out of the pending calls; the last one out takes the timer with it. */
+  #settle(inFlight: LaneInFlight): void {
+    this.#pending.delete(inFlight.requestId);
+    if (this.#pending.size === 0) this.#deadlines.stop();
+    inFlight.call.signal?.removeEventListener("abort", inFlight);
+  }
+
+  #fail(inFlight: LaneInFlight, failure: CallFailure): void {
+    const id = inFlight.requestId;
+    if (this.#pending.get(id) !== inFlight) return;
+    this.#settle(inFlight);
+    // The server stops work nobody waits for; a closed connection has no one to tell, and a
+    // call still waiting or queued is taken back before the server sees it.
+    if (failure.kind !== "remote" && failure.kind !== "closed" && inFlight.sent && !this.#queue.withdraw?.(id)) this.#cancel(id, failure);
+    if (failure.kind !== "remote") inFlight.abandon(failure.kind);
+    inFlight.reject(new CallError(failure));
+  }
+
+  /** Fails the calls past a deadline (the earlier of the two, max-time on a tie); returns the next deadline. */
+  #sweep(now: number): number {
+    let next = Infinity;
+    for (const inFlight of [...this.#pending.values()]) {
+      const { idleAt, totalAt } = inFlight;
+      if (totalAt <= now && totalAt <= idleAt) this.#fail(inFlight, { kind: "max-time" });
+      else if (idleAt <= now) this.#fail(inFlight, { kind: "idle-timeout" });
+      else next = Math.min(next, idleAt, totalAt);
+    }
+    return next;
   }
 
   /** Takes the responses and progress notifications of our calls; leaves everything else. */
@@ -183,15 +233,21 @@ export class ToolCallLane {
     if ("id" in message && !("method" in message)) {
       const pending = typeof message.id === "string" ? this.#pending.get(message.id) : undefined;
       if (!pending) return false;
-      if ("result" in message) pending.resolve(message.result as CallToolResult);
-      else pending.fail({ kind: "remote", ...answeredError(message) });
+      if ("result" in message) {
+        this.#settle(pending);
+        pending.resolve(message.result as CallToolResult);
+      } else this.#fail(pending, { kind: "remote", ...answeredError(message) });
       return true;
     }
     if ("method" in message && message.method === "notifications/progress" && !("id" in message)) {
       const { progressToken, ...progress } = (message.params ?? {}) as Progress & { progressToken?: unknown };
       const pending = typeof progressToken === "string" ? this.#pending.get(progressToken) : undefined;
       if (!pending) return false;
-      pending.progress(progress);
+      if (!pending.held) {
+        pending.idleAt = this.#deadlines.now() + pending.call.idleTimeoutMs;
+        this.#deadlines.due(pending.idleAt);
+      }
+      pending.call.onProgress?.(progress);
       return true;
     }
     return false;
@@ -199,13 +255,13 @@ export class ToolCallLane {
 
   /** The calls still in flight, in the order they were sent: a request from the server may serve any. */
   inFlight(): CallInFlight[] {
-    return Array.from(this.#pending.values(), (pending) => pending.inFlight);
+    return [...this.#pending.values()];
   }
 
   /** The connection is gone: every pending call fails now rather than at its timeout. */
   close(): void {
     this.#closed = true;
-    for (const pending of [...this.#pending.values()]) pending.fail({ kind: "closed" });
+    for (const pending of [...this.#pending.values()]) this.#fail(pending, { kind: "closed" });
   }
 
   #cancel(id: string, failure: CallFailure): void {

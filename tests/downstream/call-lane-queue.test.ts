@@ -11,7 +11,7 @@ import type { Timers } from "../../src/downstream/idle-clock.ts";
 
 /** Real timers with short timeouts: each test waits at most a few hundred ms. */
 const call = (signal?: AbortSignal) => ({ name: "echo", arguments: { text: "hi" }, idleTimeoutMs: 150, maxTimeMs: 1_000, signal });
-const timers: Timers = { set: (callback, ms) => setTimeout(callback, ms), clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>) };
+const timers: Timers = { set: (callback, ms) => setTimeout(callback, ms), clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>), now: () => performance.now() };
 
 /** A queue that gives turns only when told to, and can take back what the test says is queued. */
 function queue() {

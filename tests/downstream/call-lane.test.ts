@@ -15,6 +15,7 @@ function manualTimers() {
       return nextHandle++;
     },
     clear: (handle) => void due.delete(handle as number),
+    now: () => now,
   };
   /** Moves the clock on, firing what falls due in order, then lets the promises settle. */
   async function advance(ms: number): Promise<void> {
@@ -29,7 +30,9 @@ function manualTimers() {
     now = until;
     for (let i = 0; i < 10; i++) await Promise.resolve();
   }
-  return { timers, advance };
+  /** Timers set so far, and those still due. */
+  const counts = () => ({ set: nextHandle - 1, due: due.size });
+  return { timers, advance, counts };
 }
 
 /** A lane whose sent messages are recorded, with the id of the last tools/call. */
@@ -221,4 +224,38 @@ test("call lane: the calls in flight are listed in the order they were sent, eac
   assert.deepEqual(l.inFlight().map((c) => c.relatedRequestId), [1, 3], "an answered call is no longer in flight");
   l.close();
   await Promise.allSettled(calls);
+});
+
+test("call lane: one timer for all the calls in flight; progress sets none; the last call out clears it", async () => {
+  const { timers, advance, counts } = manualTimers();
+  const { lane: l, sent } = lane(timers);
+  const calls = Array.from({ length: 64 }, () => l.call(call));
+  assert.deepEqual(counts(), { set: 1, due: 1 }, "64 calls, one timer");
+  const ids = sent.filter((m) => m.method === "tools/call").map((m) => m.id as string);
+  await advance(1_000);
+  for (const id of ids) l.claim(progress(id, 1));
+  assert.deepEqual(counts(), { set: 1, due: 1 }, "progress moves deadlines, not timers");
+  for (const id of ids) l.claim({ jsonrpc: "2.0", id, result: { content: [] } } as JSONRPCMessage);
+  await Promise.all(calls);
+  assert.deepEqual(counts(), { set: 1, due: 0 }, "nothing in flight, nothing due: the process may exit");
+});
+
+test("call lane: a call due before the timer set for the others fails on time; the others keep theirs", async () => {
+  const { timers, advance } = manualTimers();
+  const { lane: l, lastId } = lane(timers);
+  const long = tracked(l.call(call));
+  const longId = lastId();
+  const short = tracked(l.call({ ...call, idleTimeoutMs: 1_000 }));
+  await advance(999);
+  assert.equal(short.settled, false);
+  await advance(1);
+  assert.deepEqual(short.failure, { kind: "idle-timeout" });
+  assert.equal(long.settled, false);
+  // The long call's progress at 3 s moves its idle deadline to 8 s; the total (10 s) stays.
+  await advance(2_000);
+  l.claim(progress(longId, 1));
+  await advance(4_999);
+  assert.equal(long.settled, false, "at 7,999 ms the call still runs");
+  await advance(1);
+  assert.deepEqual(long.failure, { kind: "idle-timeout" });
 });
