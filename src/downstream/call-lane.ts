@@ -64,20 +64,17 @@ export interface CallInFlight {
   questions: number;
 }
 
-/** What a call in flight asks of its lane. */
+/** What a call in flight asks of its lane; `idleFrom`: its idle time starts over (a hold released, progress). */
 interface LaneCore {
   fail(call: LaneInFlight, failure: CallFailure): void;
-  /** The call's idle time starts over (an answer to one of its questions came, or progress). */
   idleFrom(call: LaneInFlight): void;
 }
 
 /**
- * A lane call: its deadlines (see DeadlineSweep), how it ends, and what a server's request meanwhile
- * sees of it. Its `abandoned` signal is made when someone asks for it (a call waiting for its
- * turn, a request of the server's): most calls are answered before anyone does, and an
- * AbortController per call was about 2% of the relay's CPU (issue 42). It listens to the caller's
- * signal itself (handleEvent): no closure per call. A class, not an object literal with a getter:
- * V8 builds such a literal on its slow path.
+ * A lane call: its deadlines (see DeadlineSweep), how it ends, what a server's request meanwhile
+ * sees of it. `abandoned` is made when asked for (a call waiting for its turn, a request of the
+ * server's): an AbortController per call was about 2% of the relay's CPU (issue 42). It listens to
+ * the caller's signal itself (handleEvent). A class: V8 builds a literal with a getter slowly.
  */
 class LaneInFlight implements CallInFlight {
   questions = 0;
@@ -88,7 +85,8 @@ class LaneInFlight implements CallInFlight {
   /** When the call fails for silence (Infinity while held), and whatever it does. */
   idleAt: number;
   readonly totalAt: number;
-  #holds = 0;
+  /** Holds not yet released: the idle time stands still while there are any. */
+  holds = 0;
   #controller?: AbortController;
   #reason?: string;
 
@@ -120,19 +118,15 @@ class LaneInFlight implements CallInFlight {
     this.#controller?.abort(reason);
   }
 
-  get held(): boolean {
-    return this.#holds > 0;
-  }
-
   /** Stops the idle time until the returned release is called; a second release does nothing. */
   hold(): () => void {
-    this.#holds++;
+    this.holds++;
     this.idleAt = Infinity;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      if (--this.#holds === 0) this.lane.idleFrom(this);
+      if (--this.holds === 0) this.lane.idleFrom(this);
     };
   }
 
@@ -243,10 +237,7 @@ export class ToolCallLane {
       const { progressToken, ...progress } = (message.params ?? {}) as Progress & { progressToken?: unknown };
       const pending = typeof progressToken === "string" ? this.#pending.get(progressToken) : undefined;
       if (!pending) return false;
-      if (!pending.held) {
-        pending.idleAt = this.#deadlines.now() + pending.call.idleTimeoutMs;
-        this.#deadlines.due(pending.idleAt);
-      }
+      if (pending.holds === 0) this.#core.idleFrom(pending);
       pending.call.onProgress?.(progress);
       return true;
     }

@@ -205,26 +205,26 @@ export class ServerSession {
   /**
    * Calls a tool and returns its result as the server gave it. Progress from the server resets the
    * call timeout (callTimeoutMs); maxCallTimeMs caps the call whatever the progress. A remote
-   * server that forgot our session is initialized again, once, and the call sent again.
+   * server that forgot our session is initialized again, once, and the call sent again. Not async:
+   * an answered call takes no step here (issue 42).
    */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const link = this.#link;
-    const limits = options.limits ?? this.target.config;
-    try {
-      return await this.#call(name, args, options);
-    } catch (error) {
-      if (link.sessionExpired && !this.#closing && !options.signal?.aborted) {
-        try {
-          await this.#renew(link);
-        } catch (renewError) {
-          throw new Error(`${new SessionExpired().message}; initializing again failed: ${messageOf(renewError)}`);
-        }
-        return await this.#call(name, args, options).catch(async (retryError) => {
-          throw new Error(this.#link.redact(await this.#explain(retryError, limits)), { cause: retryError });
-        });
+    return this.#call(name, args, options).catch((error) => this.#failed(error, link, name, args, options));
+  }
+
+  async #failed(error: unknown, link: ServerLink, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    if (link.sessionExpired && !this.#closing && !options.signal?.aborted) {
+      try {
+        await this.#renew(link);
+      } catch (renewError) {
+        throw new Error(`${new SessionExpired().message}; initializing again failed: ${messageOf(renewError)}`);
       }
-      throw new Error(link.redact(await this.#explain(error, limits)), { cause: error });
+      return await this.#call(name, args, options).catch(async (retryError) => {
+        throw new Error(this.#link.redact(await this.#explain(retryError, options.limits ?? this.target.config)), { cause: retryError });
+      });
     }
+    throw new Error(link.redact(await this.#explain(error, options.limits ?? this.target.config)), { cause: error });
   }
 
   #call(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {

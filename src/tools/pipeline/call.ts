@@ -33,22 +33,28 @@ export interface Calling {
   onToolResult?: (owner: ConfiguredServer, result: CallToolResult) => void;
 }
 
-export async function sendCall(id: ToolId, args: Record<string, unknown>, resolved: Resolved, ctx: Calling): Promise<Result<CallToolResult>> {
+/** Not async: the call's promise with one step for its result and one for its failure (issue 42). */
+export function sendCall(id: ToolId, args: Record<string, unknown>, resolved: Resolved, ctx: Calling): Promise<Result<CallToolResult>> {
+  let calling: Promise<CallToolResult>;
   try {
-    const result = await resolved.slot.callTool(resolved.serverSession, id.name, args, {
+    calling = resolved.slot.callTool(resolved.serverSession, id.name, args, {
       signal: ctx.signal,
       onProgress: ctx.onProgress,
       relatedRequestId: ctx.requestId,
       upstream: ctx.upstream,
       input: ctx.input,
     });
+  } catch (error) {
+    calling = Promise.reject(error);
+  }
+  return calling.then((result) => {
     if (ctx.onToolResult) {
       const owner = ctx.registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);
       if (owner) ctx.onToolResult(owner, result);
     }
     return Success(result);
-  } catch (error) {
+  }).catch((error) => {
     const text = `Error executing tool '${id.name}' ${whereOf(id)}: ${messageOf(error)}`;
     return urlRequired(error, text, ctx.clientOpensUrls?.() ?? false) ?? Failure(text);
-  }
+  });
 }

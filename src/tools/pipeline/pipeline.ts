@@ -16,13 +16,18 @@ import type { CallNote, Result, ToolId } from "./values.ts";
 export type CallContext = Resolving & Asking & Calling & Recording;
 
 /** Calls the tool through its toolbox's server; every failure is a value with the text the client sees. */
-export async function callTool(id: ToolId, args: Record<string, unknown>, ctx: CallContext): Promise<Result<CallToolResult>> {
-  if (!ctx.audit) return await steps(id, args, ctx, {});
+export function callTool(id: ToolId, args: Record<string, unknown>, ctx: CallContext): Promise<Result<CallToolResult>> {
+  // Without an audit log the steps' promise is the call's: no step of its own (issue 42).
+  if (!ctx.audit) return steps(id, args, ctx, {});
+  return recorded(id, args, ctx, ctx.audit);
+}
+
+async function recorded(id: ToolId, args: Record<string, unknown>, ctx: CallContext, audit: NonNullable<CallContext["audit"]>): Promise<Result<CallToolResult>> {
   const started = Date.now();
   const clock = performance.now();
   const note: CallNote = {};
   const result = await steps(id, args, ctx, note);
-  recordCall(ctx.audit, { id, args, ctx, note, result, started, durationMs: performance.now() - clock });
+  recordCall(audit, { id, args, ctx, note, result, started, durationMs: performance.now() - clock });
   return result;
 }
 

@@ -105,10 +105,15 @@ export class UpstreamGate implements Transport {
     return this.#inner.close();
   }
 
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.#initialize !== undefined) message = this.#withInstructions(message);
-    // The request a message goes with picks its stream over HTTP.
-    if (this.#era !== "modern") return await this.#inner.send(message, options);
+    // The request a message goes with picks its stream over HTTP. Not async: a 2025 session's
+    // message takes no step of its own on the way (issue 42).
+    if (this.#era !== "modern") return this.#inner.send(message, options);
+    return this.#sendModern(message, options);
+  }
+
+  async #sendModern(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const id = (message as { id?: RequestId }).id;
     if (id !== undefined && !("method" in message)) {
       if (this.#ownRequests.delete(id)) return;
