@@ -188,8 +188,7 @@ export class ToolCallLane {
   #go(inFlight: LaneInFlight): void {
     inFlight.sent = true;
     const { call, requestId: id } = inFlight;
-    const params = { name: call.name, arguments: call.arguments, ...inputParams(call.input), _meta: { progressToken: id, ...inputMeta(call.input) } };
-    this.#send({ jsonrpc: "2.0", id, method: "tools/call", params }).catch(() => this.#fail(inFlight, { kind: "closed" }));
+    this.#send({ jsonrpc: "2.0", id, method: "tools/call", params: paramsOf(call, id) }).catch(() => this.#fail(inFlight, { kind: "closed" }));
   }
 
   /** Out of the pending calls; the last one out takes the timer with it. */
@@ -285,16 +284,15 @@ export function serverAnswer(error: unknown): { code: number; data?: unknown } |
   return undefined;
 }
 
-/** A retry's answers and state, as the client sent them (never rewritten). */
-function inputParams(input: CallInput | undefined): Record<string, unknown> {
-  if (!input) return {};
-  const params: Record<string, unknown> = {};
-  if (input.inputResponses !== undefined) params.inputResponses = input.inputResponses;
-  if (input.requestState !== undefined) params.requestState = input.requestState;
+/**
+ * The request's params: a retry's answers and state as the client sent them (never rewritten), and
+ * the era link's mark to hand an input_required back as it is (the client answers it itself).
+ */
+function paramsOf(call: LaneCall, progressToken: string): Record<string, unknown> {
+  const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
+  const input = call.input;
+  if (input?.inputResponses !== undefined) params.inputResponses = input.inputResponses;
+  if (input?.requestState !== undefined) params.requestState = input.requestState;
+  params._meta = input?.passInputRequired ? { progressToken, [PASS_INPUT_REQUIRED_KEY]: true } : { progressToken };
   return params;
-}
-
-/** Asks the era link to hand an input_required back as it is: the client answers it itself. */
-function inputMeta(input: CallInput | undefined): Record<string, unknown> {
-  return input?.passInputRequired ? { [PASS_INPUT_REQUIRED_KEY]: true } : {};
 }

@@ -104,9 +104,11 @@ export function rawResponse(pieces: Uint8Array[], members: Member[]): Record<str
  * pieces to write one after the other: the envelope, the server's bytes, the end of the line.
  */
 export function rawResponseFrame(message: object, encoder: TextEncoder): Uint8Array[] | undefined {
-  const { jsonrpc, id, result, ...rest } = message as { jsonrpc?: unknown; id?: unknown; result?: unknown };
-  const raw = rawJsonOf(result);
-  if (!raw || jsonrpc !== "2.0" || Object.keys(rest).length > 0) return undefined;
+  // Every message sent asks: one whose result is not raw costs one look-up, not a copy (issue 42).
+  const raw = rawJsonOf((message as { result?: unknown }).result);
+  if (!raw) return undefined;
+  const { jsonrpc, id, result: _, ...rest } = message as { jsonrpc?: unknown; id?: unknown; result?: unknown };
+  if (jsonrpc !== "2.0" || Object.keys(rest).length > 0) return undefined;
   if (typeof id !== "string" && typeof id !== "number") return undefined;
   const head = encoder.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
   return [head, ...raw, encoder.encode("}\n")];
