@@ -185,6 +185,9 @@ export class WriteQueue {
    */
   async #write(): Promise<void> {
     try {
+      // One step later: the answers to the requests of one read reach the queue in the same round of
+      // microtasks, and go in one write instead of the first alone and the rest after it (issue 42).
+      await undefined;
       while (this.#frames.length > 0) {
         this.#batchFrom = this.#frames[0].seq;
         const [batch, answers, held] = this.#nextBatch();

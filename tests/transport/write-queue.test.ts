@@ -152,3 +152,15 @@ test("write queue: a failed write rejects every flush waiting, and a withdrawn r
   await y;
   assert.equal(yDone, true, "nothing of y is left to write");
 });
+
+test("write queue: messages sent in the same round of microtasks go in one write, the first not alone (issue 42)", async () => {
+  const chunks: number[] = [];
+  const writable = new WritableStream<Uint8Array>({ write: (chunk) => void chunks.push(chunk.length) });
+  const answered: unknown[] = [];
+  const queue = new WriteQueue(writable.getWriter(), { written: (answers) => answered.push(...answers), failed: () => {} });
+  // As the answers to one read's requests arrive: each a step of the same depth after the other.
+  const sends = [1, 2, 3].map((id) => Promise.resolve().then(() => (queue.push([bytes(10 * id)], id), queue.flush())));
+  await Promise.all(sends);
+  assert.deepEqual(chunks, [60], "one write of the three");
+  assert.deepEqual(answered, [1, 2, 3]);
+});
