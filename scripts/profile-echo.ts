@@ -5,6 +5,8 @@
  * in flight, closes stdin (the profile is written at exit) and prints where the markdown went.
  * With `--http`, the same under `serve --http 127.0.0.1:0`: K SDK clients over Streamable HTTP
  * (2025-11-25 sessions, as the bench's figure 10) with 8 calls in flight each, and SIGTERM at the end.
+ * With `--cpuprofile` it writes Bun's JSON profile instead (`--cpu-prof`), which
+ * `bun scripts/profile-steps.ts DIR...` sums by step of the call.
  */
 import { mkdirSync } from "node:fs";
 import process from "node:process";
@@ -21,10 +23,11 @@ const option = (name: string, fallback: string) => {
 const calls = Number(option("--calls", "20000"));
 const inFlight = Number(option("--in-flight", "64"));
 const out = option("--out", `${repoRoot}/bench-results/profile`);
+const format = argv.includes("--cpuprofile") ? "--cpu-prof" : "--cpu-prof-md";
 mkdirSync(out, { recursive: true });
 
 const setup = createSetup();
-const profiled = { command: BUN, args: ["--cpu-prof-md", `--cpu-prof-dir=${out}`, "--cpu-prof-interval=100", `${repoRoot}/src/main.ts`] };
+const profiled = { command: BUN, args: [format, `--cpu-prof-dir=${out}`, "--cpu-prof-interval=100", `${repoRoot}/src/main.ts`] };
 if (argv.includes("--http")) {
   const served = await startServe(profiled, setup.configPath, setup.workbenchEnv, setup.dir);
   const clients = await Promise.all(Array.from({ length: Math.max(1, Math.round(inFlight / 8)) }, (_, index) => httpClient(served.url, `client-${index}`)));
@@ -52,7 +55,7 @@ if (argv.includes("--http")) {
 }
 const client = RpcClient.start({
   command: BUN,
-  args: ["--cpu-prof-md", `--cpu-prof-dir=${out}`, "--cpu-prof-interval=100", `${repoRoot}/src/main.ts`, "--config", setup.configPath],
+  args: [format, `--cpu-prof-dir=${out}`, "--cpu-prof-interval=100", `${repoRoot}/src/main.ts`, "--config", setup.configPath],
   cwd: setup.dir,
   env: setup.workbenchEnv,
 });
