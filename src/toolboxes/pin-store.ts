@@ -87,12 +87,17 @@ export class PinStore {
     return this.#snapshot;
   }
 
+  /** True when refresh(maxAgeMs) would not read: the file was read less than `maxAgeMs` ago, and no read is under way. */
+  fresh(maxAgeMs: number): boolean {
+    return maxAgeMs > 0 && this.#reading === undefined && Date.now() - this.#readAt < maxAgeMs;
+  }
+
   /**
    * Reads the file again, and takes it if its text changed (concurrent callers share one read);
    * not when it was read less than `maxAgeMs` ago.
    */
   refresh(maxAgeMs = 0): Promise<void> {
-    if (maxAgeMs > 0 && this.#reading === undefined && Date.now() - this.#readAt < maxAgeMs) return Promise.resolve();
+    if (this.fresh(maxAgeMs)) return Promise.resolve();
     this.#reading ??= this.#read().finally(() => (this.#reading = undefined));
     return this.#reading;
   }

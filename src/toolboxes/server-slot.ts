@@ -143,14 +143,36 @@ export class ServerSlot {
     if (!this.connection || lock.error !== undefined) return;
     const listed = { tools: this.shared.tools, listing: this.shared.listing, instructions: this.connection.instructions };
     // Fingerprints are made only at a first sight: a call of a pinned server pays a look-up, not a hash of its texts.
-    const textsNew = listed.listing !== undefined && !lock.textsOf(toolbox, this.name);
+    const textsNew = this.#textsNew(lock);
     // The definition is recorded with the pins, once (approve records it again): pins follow a rename.
     const definition = definitionDigest(this.config);
-    if (!lock.pinsOf(toolbox, this.name) || textsNew || lock.definitionOf(toolbox, this.name) === undefined) {
+    if (this.#unpinned(lock)) {
       await pins.pinServer(toolbox, this.name, this.shared.tools, textsNew ? textPins(listed) : undefined, same, definition);
     }
     const firstSeen = this.offer.firstSeen;
     if (firstSeen) await pins.addPins(toolbox, this.name, firstSeen);
+  }
+
+  /**
+   * True when `trust(maxAgeMs)` would find nothing to do now: the lock read less than `maxAgeMs`
+   * ago, and the server pinned, its texts and definition recorded, no tool seen for the first time.
+   * A call then does not wait for it (issue 42); any other call does.
+   */
+  trusted(maxAgeMs: number): boolean {
+    if (!this.#trust) return true;
+    if (!this.#trust.pins.fresh(maxAgeMs)) return false;
+    const lock = this.#trust.pins.snapshot;
+    if (!this.connection || lock.error !== undefined) return true;
+    return !this.#unpinned(lock) && this.offer.firstSeen === undefined;
+  }
+
+  #textsNew(lock: LockSnapshot): boolean {
+    return this.shared.listing !== undefined && !lock.textsOf(this.#trust!.toolbox, this.name);
+  }
+
+  #unpinned(lock: LockSnapshot): boolean {
+    const toolbox = this.#trust!.toolbox;
+    return !lock.pinsOf(toolbox, this.name) || this.#textsNew(lock) || lock.definitionOf(toolbox, this.name) === undefined;
   }
 
   /** Calls a tool with this toolbox's call limits. */

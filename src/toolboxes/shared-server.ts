@@ -106,11 +106,8 @@ export class SharedServer {
    * stopped for being idle starts again at once.
    */
   async connected(signal?: AbortSignal): Promise<Connected> {
-    if (this.live) {
-      // The call comes next: the idle clock starts over, so that it cannot stop the server first.
-      this.#arm();
-      return { ok: true, connection: this.connection! };
-    }
+    const live = this.liveConnection();
+    if (live) return live;
     const lost = this.connection;
     if (lost?.lostReason) {
       // Counted once, here, synchronously: concurrent callers then see no connection at all.
@@ -131,6 +128,14 @@ export class SharedServer {
     await this.connect();
     if (this.connection) return { ok: true, connection: this.connection };
     return { ok: false, error: `${this.#started ? "restart failed" : "failed to start"}: ${this.error}` };
+  }
+
+  /** The connection when it is up, without waiting for anything (issue 42); undefined otherwise: ask `connected`. */
+  liveConnection(): Connected | undefined {
+    if (!this.live) return undefined;
+    // The call comes next: the idle clock starts over, so that it cannot stop the server first.
+    this.#arm();
+    return { ok: true, connection: this.connection! };
   }
 
   /** Calls a tool; while any call is in flight the idle clock does not run. */

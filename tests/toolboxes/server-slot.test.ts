@@ -31,3 +31,25 @@ test("server slot: the offer of cached lists is kept while lists and lock are th
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("server slot: a call skips trust only while it has nothing to do: the lock fresh, the server pinned (issue 42)", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-slot-`);
+  try {
+    const pins = new PinStore(`${dir}/${LOCK_FILE}`, platform);
+    const config = validateConfig({ toolboxes: { dev: { mcpServers: { s: { command: "x" } } } } }).toolboxes.dev.mcpServers.s;
+    const shared = { connection: { instructions: undefined }, tools: [{ name: "echo", inputSchema: { type: "object" } }], listing: undefined };
+    const slot = new ServerSlot("s", config, shared as unknown as SharedServer, { toolbox: "dev", pins, same: [] });
+    assert.equal(slot.trusted(60_000), false, "the lock never read");
+    await pins.refresh();
+    assert.equal(slot.trusted(60_000), false, "read, but the server not pinned yet");
+    await slot.trust(60_000);
+    assert.equal(slot.trusted(60_000), true, "pinned, and the lock read a moment ago");
+    const other = new ServerSlot("s", config, shared as unknown as SharedServer, { toolbox: "ops", pins, same: [] });
+    assert.equal(other.trusted(60_000), false, "the same server in a toolbox not pinned yet");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(slot.trusted(10), false, "the lock read longer ago than asked: read again");
+    assert.equal(slot.trusted(0), false, "0: always read again");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -10,7 +10,8 @@ import { checkCallArguments } from "./check-arguments.ts";
 import { approvedRetry, approveStep, type Asking } from "./approve.ts";
 import { type Calling, sendCall } from "./call.ts";
 import { recordCall, type Recording } from "./record.ts";
-import type { CallNote, Result, ToolId } from "./values.ts";
+import { type CallNote, type Result, Success, type ToolId } from "./values.ts";
+import { needsApproval } from "../../trust/confirm-policy.ts";
 
 /** What a call needs: the sum of what its steps need. */
 export type CallContext = Resolving & Asking & Calling & Recording;
@@ -37,7 +38,9 @@ async function steps(id: ToolId, args: Record<string, unknown>, ctx: CallContext
   const { slot, tool } = resolved.value;
   const checked = checkCallArguments(id, args, tool, slot.config);
   if (!checked.ok) return checked;
-  const approval = await approveStep(id, args, tool, slot.config, ctx, note);
+  // A tool its server does not ask to confirm goes on without a step of its own (issue 42); the
+  // approve step asks the same question first.
+  const approval = needsApproval(slot.config.confirm, tool) ? await approveStep(id, args, tool, slot.config, ctx, note) : Success({ asked: false, args });
   if (!approval.ok) return approval;
   // What the user was shown is what is sent: approval.value.args.
   const called = await sendCall(id, approval.value.args, resolved.value, ctx);

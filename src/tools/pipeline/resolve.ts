@@ -59,11 +59,11 @@ export async function resolveTool(id: ToolId, scope: Resolving, note: CallNote):
       `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}`,
     );
   }
-  const connected = await registry.connected(slot, scope.signal);
+  const connected = slot.shared.liveConnection() ?? await registry.connected(slot, scope.signal);
   if (!connected.ok) return Failure(`Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}`);
   const serverSession = connected.connection;
   // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
-  await slot.trust(CALL_RECHECK_MS);
+  if (!slot.trusted(CALL_RECHECK_MS)) await slot.trust(CALL_RECHECK_MS);
   // A tool the server has just added (tools/list_changed) is found once its list has come.
   const find = () => slot.tools.find((t) => t.name === id.name);
   const held = () => slot.withheld.find((t) => t.name === id.name);
