@@ -32,7 +32,7 @@ function stepOf(file: string, fn: string, leaf: string, startUp: boolean): strin
   if (at("tools/dispatcher") || at("tools/use-tool") || at("upstream/era/gate")) return "dispatcher, use_tool, gate";
   const checks = at("tools/pipeline/") || at("toolboxes/pin-store") || at("toolboxes/offer") ||
     (at("toolboxes/server-slot") && fn === "trust") || (at("toolboxes/shared-server") && fn === "connected");
-  if (checks) return "checks: resolve, pins, arguments, approval";
+  if (checks) return "pipeline: resolve, pins, arguments, approval, call";
   if (at("downstream/call-lane") || at("downstream/idle-clock")) {
     if (leaf === "addEventListener" || leaf === "removeEventListener") return "lane: abort listener";
     if (leaf === "setTimeout" || leaf === "clearTimeout") return "lane: timers";
