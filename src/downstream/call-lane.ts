@@ -1,16 +1,16 @@
 /**
  * tools/call to a downstream server without the SDK Client on the way: the hot path of every
- * use_tool. The SDK checks each message against its zod schemas several times over (measured at
- * about half of the workbench's CPU per call); here a result is matched to its request by id and
- * passed on as it is. The lane does what the SDK would for these calls: progress (which resets
- * the idle timer), a cap on the total time, cancellation sent downstream, and failure of every
- * pending call when the link ends. Everything else on the link stays with the SDK.
+ * use_tool. The SDK checks each message against its zod schemas several times over (about half of
+ * the workbench's CPU per call); here a result is matched to its request by id and passed on as it
+ * is. The lane does what the SDK would: progress (which resets the idle time), a cap on the total
+ * time, cancellation sent downstream, every pending call failed when the link ends.
  */
 import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../protocol/sdk.ts";
 import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import { DeadlineSweep, REAL_TIMERS, type Timers } from "./idle-clock.ts";
 import type { SignalSource } from "../transport/write-queue.ts";
+import type { CallCancel } from "./call-cancel.ts";
 
 export type CallFailure =
   /** The server's own error answer: its code and data are kept for the client (a -32042's URLs). */
@@ -35,6 +35,8 @@ export interface LaneCall {
   /** Time the call may take at all. */
   maxTimeMs: number;
   signal?: AbortSignal;
+  /** The client's cancellation, watched in place of `signal` (no AbortSignal made for it). */
+  cancel?: CallCancel;
   onProgress?: (progress: Progress) => void;
   /** The client's request this call serves (a use_tool call), for what the server asks meanwhile. */
   relatedRequestId?: RequestId;
@@ -132,7 +134,7 @@ class LaneInFlight implements CallInFlight {
 
   /** The caller's signal aborted. */
   handleEvent(): void {
-    this.lane.fail(this, { kind: "cancelled", reason: this.call.signal?.reason });
+    this.lane.fail(this, { kind: "cancelled", reason: this.call.cancel ? this.call.cancel.reason : this.call.signal?.reason });
   }
 }
 
@@ -173,13 +175,13 @@ export class ToolCallLane {
 
   call(call: LaneCall): Promise<CallToolResult> {
     if (this.#closed) return Promise.reject(new CallError({ kind: "closed" }));
-    if (call.signal?.aborted) return Promise.reject(new CallError({ kind: "cancelled", reason: call.signal.reason }));
+    if ((call.cancel ?? call.signal)?.aborted) return Promise.reject(new CallError({ kind: "cancelled", reason: (call.cancel ?? call.signal)!.reason }));
     const id = `${ID_PREFIX}${this.#nextId++}`;
     return new Promise<CallToolResult>((resolve, reject) => {
       const inFlight = new LaneInFlight(id, call, resolve, reject, this.#core, this.#deadlines.now());
       this.#pending.set(id, inFlight);
       this.#deadlines.due(Math.min(inFlight.idleAt, inFlight.totalAt));
-      call.signal?.addEventListener("abort", inFlight);
+      if (call.cancel) call.cancel.watch(inFlight); else call.signal?.addEventListener("abort", inFlight);
       if (this.#queue.whenRoom) this.#queue.whenRoom(() => this.#go(inFlight), () => inFlight.abandoned);
       else this.#go(inFlight);
     });
@@ -195,7 +197,7 @@ export class ToolCallLane {
   #settle(inFlight: LaneInFlight): void {
     this.#pending.delete(inFlight.requestId);
     if (this.#pending.size === 0) this.#deadlines.stop();
-    inFlight.call.signal?.removeEventListener("abort", inFlight);
+    if (inFlight.call.cancel) inFlight.call.cancel.watch(undefined); else inFlight.call.signal?.removeEventListener("abort", inFlight);
   }
 
   #fail(inFlight: LaneInFlight, failure: CallFailure): void {

@@ -214,7 +214,7 @@ export class ServerSession {
   }
 
   async #failed(error: unknown, link: ServerLink, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    if (link.sessionExpired && !this.#closing && !options.signal?.aborted) {
+    if (link.sessionExpired && !this.#closing && !(options.cancel ?? options.signal)?.aborted) {
       try {
         await this.#renew(link);
       } catch (renewError) {
@@ -235,14 +235,14 @@ export class ServerSession {
       arguments: args,
       idleTimeoutMs: callTimeoutMs,
       maxTimeMs: maxCallTimeMs,
-      signal: options.signal,
+      signal: options.signal, cancel: options.cancel,
       onProgress: options.onProgress,
       relatedRequestId: options.relatedRequestId,
       upstream: options.upstream,
       // Only a 2026-07-28 server has input requests: a 2025 one never sees these fields.
       input: this.#link instanceof EraLink && this.#link.era === MODERN_VERSION ? options.input : undefined,
     };
-    if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, call, undefined, this.#taskCalls);
+    if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, { ...call, signal: options.signal ?? options.cancel?.signal }, undefined, this.#taskCalls);
     return this.#lane.call(call);
   }
 

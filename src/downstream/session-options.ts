@@ -10,6 +10,7 @@ import type { RemoteAuth } from "../auth/remote-auth.ts";
 import type { ChatLogin } from "../auth/chat-login.ts";
 import type { LinkHost } from "./links/link.ts";
 import type { EraMemory } from "./era/era-link.ts";
+import type { CallCancel } from "./call-cancel.ts";
 
 export type ConnectionHost = LinkHost & {
   /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
@@ -31,6 +32,8 @@ export type CallLimits = Pick<ServerConfig, "callTimeoutMs" | "maxCallTimeMs">;
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** The client's cancellation, watched without an AbortSignal (issue 42); `signal` then is not given. */
+  cancel?: CallCancel;
   /** Downstream progress, for the client that asked for it. */
   onProgress?: (progress: Progress) => void;
   /** The limits of the toolbox's server entry; the server session's own configuration otherwise. */

@@ -178,8 +178,8 @@ export class ServerSlot {
   /** Calls a tool with this toolbox's call limits. */
   callTool(connection: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const { callTimeoutMs, maxCallTimeMs } = this.config;
-    const { signal, onProgress, relatedRequestId, upstream, input } = options;
+    const { signal, cancel, onProgress, relatedRequestId, upstream, input } = options;
     // A literal, not a spread of the options: one call each, on every call's way (issue 42).
-    return this.shared.call(connection, name, args, { signal, onProgress, relatedRequestId, upstream, input, limits: { callTimeoutMs, maxCallTimeMs } });
+    return this.shared.call(connection, name, args, { signal, cancel, onProgress, relatedRequestId, upstream, input, limits: { callTimeoutMs, maxCallTimeMs } });
   }
 }

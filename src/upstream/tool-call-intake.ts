@@ -9,6 +9,7 @@ import { ErrorCode, type JSONRPCMessage, type Progress, type RequestId } from ".
 import { JsonRpcError, type ToolDispatcher } from "../tools/dispatcher.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import { messageOf } from "../protocol/errors.ts";
+import { CallCancel } from "../downstream/call-cancel.ts";
 
 /** Where the lane takes its calls and sends its answers: the client's transport. */
 export interface LaneTransport {
@@ -16,7 +17,7 @@ export interface LaneTransport {
   send(message: JSONRPCMessage): Promise<void>;
 }
 
-export type SharedContext = Omit<ToolContext, "signal" | "onProgress" | "requestId" | "input"> & {
+export type SharedContext = Omit<ToolContext, "signal" | "cancel" | "onProgress" | "requestId" | "input"> & {
   /** True when the client speaks 2026-07-28: a server's input_required may then go back to it as it is. */
   clientSpeaksModern?: () => boolean;
 };
@@ -33,16 +34,17 @@ interface ToolCall {
 
 export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, context: SharedContext): void {
   const { clientSpeaksModern, ...shared } = context;
-  const running = new Map<RequestId, AbortController>();
+  const running = new Map<RequestId, CallCancel>();
 
   async function serve(call: ToolCall): Promise<void> {
-    const controller = new AbortController();
-    running.set(call.id, controller);
+    // The client's cancellation: its AbortSignal is made only if something on the way asks for it.
+    const cancel = new CallCancel();
+    running.set(call.id, cancel);
     const send = (message: JSONRPCMessage) => transport.send(message).catch(() => {});
     let reply: JSONRPCMessage;
     const progress = progressSender(call.progressToken, send);
     try {
-      const result = await dispatcher.call(call.name, call.arguments, {
+      const ctx: ToolContext = {
         ...shared,
         // Read again for each call (a getter when the configuration applies live): the rest above was copied once.
         config: context.config,
@@ -51,9 +53,14 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
           ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true }
           : undefined,
         requestId: call.id,
-        signal: controller.signal,
+        get signal() {
+          return cancel.signal;
+        },
+        cancel,
         onProgress: progress.report,
-      });
+      };
+      cancel.owner = ctx;
+      const result = await dispatcher.call(call.name, call.arguments, ctx);
       reply = { jsonrpc: "2.0", id: call.id, result };
     } catch (error) {
       const code = error instanceof JsonRpcError ? error.code : ErrorCode.InternalError;
@@ -61,13 +68,13 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
       reply = { jsonrpc: "2.0", id: call.id, error: { code, message: messageOf(error), ...(data !== undefined && { data }) } };
     } finally {
       // The id may have been cancelled and reused by a newer request by now: leave that one be.
-      if (running.get(call.id) === controller) running.delete(call.id);
+      if (running.get(call.id) === cancel) running.delete(call.id);
     }
     const progressSent = progress.sent();
     if (progressSent) await progressSent;
     // A cancelled request gets no answer (the MCP spec), as the SDK would do. Not awaited: a call
     // whose answer waits for a client that does not read then holds nothing of its own.
-    if (!controller.signal.aborted) void send(reply);
+    if (!cancel.aborted) void send(reply);
   }
 
   transport.claim = (message) => {
@@ -82,9 +89,9 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
       return true;
     }
     const cancelled = asCancellation(message);
-    const controller = cancelled && running.get(cancelled.requestId);
-    if (!controller) return false;
-    controller.abort(cancelled.reason ?? "cancelled by the client");
+    const cancel = cancelled && running.get(cancelled.requestId);
+    if (!cancel) return false;
+    cancel.abort(cancelled.reason ?? "cancelled by the client");
     return true;
   };
 }

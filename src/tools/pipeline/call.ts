@@ -10,6 +10,7 @@ import type { Upstream } from "../../protocol/upstream.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../../toolboxes/registry.ts";
 import type { Resolved } from "./resolve.ts";
+import type { CallCancel } from "../../downstream/call-cancel.ts";
 import { urlRequired } from "./url-required.ts";
 import { Failure, type Result, Success, type ToolId, whereOf } from "./values.ts";
 
@@ -21,6 +22,11 @@ export interface Calling {
   upstream?: Upstream;
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
+  /**
+   * The client's cancellation as the intake made it, whose signal is made only when asked for
+   * (issue 42): used in place of `signal` by the context it was made for (`cancel.owner`) only.
+   */
+  cancel?: CallCancel;
   /** The id of the client's tools/call request, for requests a server makes while serving it. */
   requestId?: RequestId;
   /** Set when the client asked for progress (a progressToken): reports progress to it. */
@@ -37,8 +43,11 @@ export interface Calling {
 export function sendCall(id: ToolId, args: Record<string, unknown>, resolved: Resolved, ctx: Calling): Promise<Result<CallToolResult>> {
   let calling: Promise<CallToolResult>;
   try {
+    // A copy of the context with a signal of its own (run_code's) is not the cancellation's owner.
+    const cancel = ctx.cancel?.owner === ctx ? ctx.cancel : undefined;
     calling = resolved.slot.callTool(resolved.serverSession, id.name, args, {
-      signal: ctx.signal,
+      signal: cancel ? undefined : ctx.signal,
+      cancel,
       onProgress: ctx.onProgress,
       relatedRequestId: ctx.requestId,
       upstream: ctx.upstream,
