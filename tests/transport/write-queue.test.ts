@@ -164,3 +164,27 @@ test("write queue: messages sent in the same round of microtasks go in one write
   assert.deepEqual(chunks, [60], "one write of the three");
   assert.deepEqual(answered, [1, 2, 3]);
 });
+
+test("write queue: a flush on an empty queue during an in-flight batch waits for it; clear() mid-batch frees later flushes after it", async () => {
+  const peer = slowPeer();
+  const queue = new WriteQueue(peer.writer, { written: () => {}, failed: () => {} });
+  queue.push([bytes(10)], undefined);
+  let first = false;
+  void queue.flush().then(() => first = true);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  // The batch is in flight, the queue's array is empty.
+  let empty = false;
+  void queue.flush().then(() => empty = true);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(empty, false, "the frame in flight is not written yet");
+  queue.push([bytes(40_000)], undefined);
+  let later = false;
+  void queue.flush().then(() => later = true);
+  queue.clear();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(later, false, "the batch in flight still goes before");
+  await peer.take();
+  assert.deepEqual([first, empty, later], [true, true, true]);
+  assert.equal(queue.bytes, 0);
+  assert.equal(await Promise.race([queue.flush().then(() => "resolved"), new Promise((resolve) => setTimeout(resolve, 5)).then(() => "pending")]), "resolved", "an empty, idle queue flushes at once");
+});
