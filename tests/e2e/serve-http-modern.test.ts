@@ -2,7 +2,9 @@
  * `serve --http` in 2026-07-28 over raw HTTP: subscriptions/listen is a long-lived event stream
  * whose notifications carry the client's own id; closing a tools/call's stream cancels the call
  * on the server; two requests with the same id at once each get their own answer; a request on a
- * second replica, which never saw the client, goes on (use_tool opens the toolbox there).
+ * second replica, which never saw the client, goes on (use_tool opens the toolbox there); a call
+ * whose client leaves before the response's headers (while the answer may still be plain JSON,
+ * pending-reply.ts) is cancelled all the same.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -104,4 +106,31 @@ test("serve --http 2026: an open listen does not hold the stop (no grace spent o
   assert.ok(took < 4_000, `the stop took ${took} ms:\n${wb.stderr()}`);
   listening.abort();
   await listen.body?.cancel().catch(() => {});
+});
+
+async function cancellations(wb: HttpWorkbench): Promise<string> {
+  const response = await post(wb, "c", "tools/call", useTool("cancellations", {}));
+  return (await answerOf(response)).result.content[0].text;
+}
+
+test("serve --http 2026: a call whose client leaves before the headers is still cancelled within 5 s", async () => {
+  const wb = await startHttpWorkbench(CONFIG);
+  try {
+    // Warm the hub and the server (so the sleep starts at once).
+    assert.equal(await cancellations(wb), "0");
+    const calling = new AbortController();
+    const sleeping = post(wb, "s", "tools/call", useTool("sleep", { ms: 20_000 }), calling.signal).catch(() => "aborted");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    calling.abort();
+    assert.equal(await sleeping, "aborted", "the client left before any header came");
+    let cancelled = "0";
+    const deadline = Date.now() + 5_000;
+    while (cancelled === "0" && Date.now() < deadline) {
+      cancelled = await cancellations(wb);
+      if (cancelled === "0") await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(cancelled, "1", "the call is cancelled within 5 s of the client leaving");
+  } finally {
+    assert.equal(await wb.stop(), 0, wb.stderr());
+  }
 });
