@@ -25,6 +25,7 @@ import process from "node:process";
 import { createSetup, direct, EIGHT, type Endpoint, MIXED, ONE, openToolbox, textOf, type ToolResult } from "./bench/setup.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
 import { residentBytes } from "./bench/memory.ts";
+import { cpuSeconds } from "./bench/cpu-time.ts";
 import { median, MiB } from "./bench/stats.ts";
 import { measureServeRound } from "./bench/serve-compare.ts";
 
@@ -52,7 +53,6 @@ const WARM_UP_CALLS = 2_000;
 const IN_FLIGHT = 64;
 const BLOB_PAIRS = 5;
 const CALL_TIMEOUT_MS = 120_000;
-const CLOCK_TICKS_PER_S = 100;
 
 const setup = createSetup();
 const results = new Map<string, Samples>(executables.map((exe) => [exe, {}]));
@@ -64,12 +64,6 @@ function start(exe: string): RpcClient {
 function add(exe: string, name: string, value: number): void {
   const samples = results.get(exe)!;
   (samples[name] ??= []).push(value);
-}
-
-/** utime + stime of a process, and stime alone (the kernel's share: reads, writes, wake-ups), in seconds. */
-function cpuSeconds(pid: number): { total: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return { total: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S, system: Number(fields[12]) / CLOCK_TICKS_PER_S };
 }
 
 async function echoes(client: RpcClient, calls: number): Promise<void> {

@@ -5,7 +5,6 @@
  * in flight, calls/s and the serving process's CPU per call; and the process's RSS with 1,000 idle
  * sessions (idle-sessions.ts).
  */
-import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { type BenchSetup, ONE, openToolbox } from "./setup.ts";
@@ -14,13 +13,13 @@ import { httpClient, startServe } from "./serve.ts";
 import { MiB, percentile } from "./stats.ts";
 import { IDLE_SESSIONS, idleConfig, idleResident, rawSession } from "./idle-sessions.ts";
 import { BUN } from "./targets.ts";
+import { cpuSeconds } from "./cpu-time.ts";
 
 const WARM_UP = 300;
 const SEQUENTIAL_BLOCKS = 3;
 const PER_BLOCK = 500;
 const THROUGHPUT_CALLS = 16_000;
 const THROUGHPUT_WARM_UP = 2_000;
-const CLOCK_TICKS_PER_S = 100;
 const ECHO = { tool: { toolbox: ONE, server: "s1", name: "echo" }, arguments: { text: "hello from the bench" } };
 
 type Add = (name: string, value: number) => void;
@@ -28,12 +27,6 @@ type Add = (name: string, value: number) => void;
 /** How an EXE argument runs: a `.ts` file (the floor) under bun, else the executable itself. */
 export function commandOf(exe: string): Command {
   return exe.endsWith(".ts") ? { command: BUN, args: [exe] } : { command: exe, args: [] };
-}
-
-/** utime + stime of a process, in seconds. */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
 }
 
 async function timed(count: number, call: () => Promise<unknown>): Promise<number[]> {
@@ -75,14 +68,14 @@ export async function measureServeRound(exe: string, setup: BenchSetup, add: Add
     add("HTTP (SDK client) p50 over stdio, µs", percentile(samples.sdk, 50) - percentile(samples.stdio, 50));
     add("HTTP (fetch client) p50 over stdio, µs", percentile(samples.fetch, 50) - percentile(samples.stdio, 50));
     await throughput(clients, THROUGHPUT_WARM_UP);
-    const cpu = cpuSeconds(served.pid);
+    const cpu = cpuSeconds(served.pid).total;
     const own = process.cpuUsage();
     const began = performance.now();
     await throughput(clients, THROUGHPUT_CALLS);
     const seconds = (performance.now() - began) / 1000;
     const ownUsed = process.cpuUsage(own);
     add("8 clients x 8 in flight, calls/s", THROUGHPUT_CALLS / seconds);
-    add("serving process CPU per call (8 x 8), µs", (cpuSeconds(served.pid) - cpu) / THROUGHPUT_CALLS * 1e6);
+    add("serving process CPU per call (8 x 8), µs", (cpuSeconds(served.pid).total - cpu) / THROUGHPUT_CALLS * 1e6);
     add("bench client CPU per call (8 x 8), µs", (ownUsed.user + ownUsed.system) / THROUGHPUT_CALLS);
   } finally {
     await Promise.allSettled(clients.map((client) => client.end()));
