@@ -3,6 +3,9 @@
 import "./protocol/zod-config.ts";
 import { platform } from "#platform";
 import { run } from "./cli/run.ts";
+import { useRuntimeSha256 } from "./cache/sha256.ts";
+
+useRuntimeSha256(platform.sha256Hex);
 
 try {
   platform.exit(await run(platform));

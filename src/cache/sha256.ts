@@ -2,6 +2,12 @@
  * SHA-256 (FIPS 180-4) in plain JavaScript, for the listing cache's file names. WebCrypto gives the
  * same digest, but its first call pages in over 1 MiB of the runtime's crypto code at start-up, for
  * hashing a few hundred bytes (see docs/benchmarks.md, figure 6).
+ *
+ * Past the first few KiB, the runtime's own synchronous hash takes over where there is one: a start
+ * with a filled listing cache fingerprints every cached tool for the instructions' tool counts
+ * (about 40 KiB for the bench's 87 tools) while the JIT is held back, and the rounds below took 9 ms
+ * of it in the interpreter; the native hash pages in about 0.5 MiB, which a start with an empty
+ * cache (2 KiB hashed) does not need (issue 42).
  */
 
 const K = [
@@ -16,12 +22,31 @@ const K = [
 ];
 const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
+/** Text hashed in plain script before the runtime's hash is used: an empty cache's start stays under it. */
+const SCRIPT_HASHED_CHARS = 4 * 1024;
+
+let runtimeSha256: ((text: string) => string) | undefined;
+let scriptHashedChars = 0;
+
+/** The runtime's synchronous SHA-256 (platform.sha256Hex), used once SCRIPT_HASHED_CHARS are hashed; none: always in script. */
+export function useRuntimeSha256(hash: ((text: string) => string) | undefined): void {
+  runtimeSha256 = hash;
+  scriptHashedChars = 0;
+}
+
+/** The SHA-256 of the text's UTF-8 bytes, as 64 lowercase hex digits. */
+export function sha256Hex(text: string): string {
+  if (runtimeSha256 && scriptHashedChars >= SCRIPT_HASHED_CHARS) return runtimeSha256(text);
+  scriptHashedChars += text.length;
+  return scriptSha256Hex(text);
+}
+
 /**
- * The SHA-256 of the text's UTF-8 bytes, as 64 lowercase hex digits. Rotations are written out and
+ * The SHA-256 in plain script. Rotations are written out and
  * no helper is called in the rounds: a small function called thousands of times at start-up would
  * be compiled by the JIT, and the compiler's code paged in (1 MiB) for hashing a few servers.
  */
-export function sha256Hex(text: string): string {
+export function scriptSha256Hex(text: string): string {
   const text8 = new TextEncoder().encode(text);
   const length = text8.length;
   // The message, a 1 bit, zeros, and its length in bits (64-bit big-endian): whole 64-byte blocks.

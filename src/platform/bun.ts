@@ -233,6 +233,7 @@ export const platform: Platform = {
     // The executable starts with the JIT held back (--compile-jit-policy); `bun src/main.ts` did not.
     Bun.unsafe.setJITPolicy(1);
   },
+  sha256Hex: (text) => new Bun.CryptoHasher("sha256").update(text).digest("hex"),
 };
 
 /** The PATH the child searches; Windows spells the name as it likes. */

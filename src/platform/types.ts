@@ -127,4 +127,9 @@ export interface Platform extends LoginSupport {
    * the code that serves may now be compiled as usual. See scripts/release/compile.ts.
    */
   startupDone(): void;
+  /**
+   * The runtime's own SHA-256 of the text's UTF-8 bytes, as 64 lowercase hex digits, at once; none
+   * where the runtime has no synchronous one (src/cache/sha256.ts hashes in plain script then).
+   */
+  sha256Hex?(text: string): string;
 }

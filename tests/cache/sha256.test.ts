@@ -1,7 +1,10 @@
-/** The listing cache's SHA-256 in plain JavaScript gives WebCrypto's digest, block edges included. */
+/**
+ * The SHA-256 in plain JavaScript gives WebCrypto's digest, block edges included; the runtime's own
+ * takes over once the first few KiB are hashed.
+ */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sha256Hex } from "../../src/cache/sha256.ts";
+import { scriptSha256Hex as sha256Hex, sha256Hex as hashed, useRuntimeSha256 } from "../../src/cache/sha256.ts";
 
 async function webCryptoHex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -24,5 +27,23 @@ test("sha256: equals WebCrypto around every padding edge, for ASCII and multi-by
       const text = unit.repeat(length);
       assert.equal(sha256Hex(text), await webCryptoHex(text), `${length} x ${unit}`);
     }
+  }
+});
+
+test("sha256: the runtime's hash is used once 4 KiB are hashed in script, never before; none given: always in script", () => {
+  const runtimeHashed: string[] = [];
+  const runtimeHash = (text: string) => (runtimeHashed.push(text), sha256Hex(text));
+  try {
+    useRuntimeSha256(runtimeHash);
+    const kib = "k".repeat(1024);
+    for (let index = 0; index < 4; index++) assert.equal(hashed(kib), sha256Hex(kib));
+    assert.deepEqual(runtimeHashed, [], "the first 4 KiB are hashed in script");
+    assert.equal(hashed("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert.deepEqual(runtimeHashed, ["abc"], "then the runtime hashes");
+    useRuntimeSha256(undefined);
+    for (let index = 0; index < 8; index++) hashed(kib);
+    assert.deepEqual(runtimeHashed, ["abc"]);
+  } finally {
+    useRuntimeSha256(undefined);
   }
 });
