@@ -26,11 +26,47 @@ export function overLimit(result: CallToolResult, limit: number): boolean {
   let characters = 0;
   for (const item of result.content ?? []) if (item.type === "text") characters += item.text.length;
   if (characters > limit * 4) return true;
+  // Most results are a few texts far under the cap: decided by a bound, not by a copy into JSON
+  // on every call (issue 42: a result under the cap costs no more than a test).
+  const bound = textsOnlyBound(result);
+  if (bound !== undefined && bound <= limit * 4) return false;
   const json = JSON.stringify(result);
   // A character is 1 to 3 bytes: most results are decided without counting bytes.
   if (json.length > limit * 4) return true;
   if (json.length * 3 <= limit * 4) return false;
   return Math.ceil(utf8Bytes(json) / 4) > limit;
+}
+
+/**
+ * At most how many bytes the result's compact JSON takes, when it is plain objects holding nothing
+ * but text items (`type` and `text`) and `isError`; undefined for any other shape. A string's JSON
+ * takes at most 6 bytes per UTF-16 unit (`\u001f`; a character written as it is takes 3 at most),
+ * and what is around the texts (keys, quotes, brackets, commas, isError) under 32 bytes per item
+ * and 64 for the rest.
+ */
+function textsOnlyBound(result: CallToolResult): number | undefined {
+  if (!isPlainObject(result)) return undefined;
+  for (const key in result) {
+    if (key === "isError" ? typeof result.isError !== "boolean" : key !== "content") return undefined;
+  }
+  const content: unknown = result.content;
+  if (!Array.isArray(content)) return undefined;
+  let bound = 64;
+  for (const item of content) {
+    if (!isPlainObject(item) || item.type !== "text" || typeof item.text !== "string") return undefined;
+    let keys = 0;
+    for (const _ in item) keys++;
+    if (keys !== 2) return undefined;
+    bound += 32 + 6 * item.text.length;
+  }
+  return bound;
+}
+
+/** An object JSON.stringify writes as its own enumerable members: no toJSON of a class of its own. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /**

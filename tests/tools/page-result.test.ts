@@ -57,6 +57,38 @@ test("page result: overLimit is estimateTokens over the limit, multi-byte charac
   }
 });
 
+test("page result: overLimit stays estimateTokens over the limit across shapes, escapes, multi-byte text and limits", () => {
+  const texts = ["", "x", "a\u0001b\u001f", "\u0001".repeat(100), "\u001f".repeat(333), "\"\\".repeat(40), "é".repeat(33), "😀".repeat(17), "\ud800 lone", "line\n".repeat(25), "x".repeat(700)];
+  const results: CallToolResult[] = [];
+  for (const [index, value] of texts.entries()) {
+    results.push({ content: [text(value)] });
+    results.push({ content: [text(value), text(texts[(index + 3) % texts.length])], isError: index % 2 === 0 });
+    // Shapes the bound does not take: counted in JSON as before.
+    results.push({ content: [text(value)], structuredContent: { value } });
+    results.push({ content: [{ type: "text", text: value, annotations: { priority: 1 } }] });
+    results.push({ content: [{ type: "image", data: value, mimeType: "image/png" }] } as CallToolResult);
+  }
+  for (const result of results) {
+    for (const limit of [1, 10, 50, 100, 160, 200, 400, 500, 800, 1_200, 5_000]) {
+      assert.equal(overLimit(result, limit), estimateTokens(result) > limit, `${JSON.stringify(result).slice(0, 60)} at ${limit}`);
+    }
+  }
+});
+
+test("page result: a result of a few texts far under the cap is decided without a copy into JSON; another shape is measured in JSON", () => {
+  const stringify = JSON.stringify;
+  let copies = 0;
+  JSON.stringify = ((...args: Parameters<typeof stringify>) => (copies++, stringify(...args))) as typeof stringify;
+  try {
+    assert.equal(overLimit({ content: [text("hello"), text("é😀".repeat(100))], isError: false }, 25_000), false);
+    assert.equal(copies, 0);
+    assert.equal(overLimit({ content: [text("hello")], structuredContent: { greeting: "hello" } }, 25_000), false);
+    assert.equal(copies, 1);
+  } finally {
+    JSON.stringify = stringify;
+  }
+});
+
 test("page result: one huge text is cut to fit, with a note naming the call that reads on, and reads back whole", () => {
   const store = new ResultStore();
   const lines = Array.from({ length: 3_000 }, (_, i) => `line ${i}: ${"é😀".repeat(i % 7)} end`).join("\n");
