@@ -3,11 +3,12 @@
  * same digest, but its first call pages in over 1 MiB of the runtime's crypto code at start-up, for
  * hashing a few hundred bytes (see docs/benchmarks.md, figure 6).
  *
- * Past the first few KiB, the runtime's own synchronous hash takes over where there is one: a start
- * with a filled listing cache fingerprints every cached tool for the instructions' tool counts
- * (about 40 KiB for the bench's 87 tools) while the JIT is held back, and the rounds below took 9 ms
- * of it in the interpreter; the native hash pages in about 0.5 MiB, which a start with an empty
- * cache (2 KiB hashed) does not need (issue 42).
+ * Past the first few KiB, the runtime's own synchronous hash takes over for long texts where there
+ * is one: a start with a filled listing cache fingerprints every cached tool for the instructions'
+ * tool counts (about 40 KiB for the bench's 87 tools) while the JIT is held back, and the rounds
+ * below took 9 ms of it in the interpreter. Short texts stay here: a start with an empty cache
+ * hashes 2 KiB, and `serve --http` hashes each request's token, which through the runtime's hash
+ * grew 1,000 idle sessions by 6 to 8 MiB more (measured, not explained; issue 42).
  */
 
 const K = [
@@ -24,11 +25,13 @@ const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9
 
 /** Text hashed in plain script before the runtime's hash is used: an empty cache's start stays under it. */
 const SCRIPT_HASHED_CHARS = 4 * 1024;
+/** The shortest text the runtime hashes: a token or a cache file's key stays in script. */
+const RUNTIME_FROM_CHARS = 256;
 
 let runtimeSha256: ((text: string) => string) | undefined;
 let scriptHashedChars = 0;
 
-/** The runtime's synchronous SHA-256 (platform.sha256Hex), used once SCRIPT_HASHED_CHARS are hashed; none: always in script. */
+/** The runtime's synchronous SHA-256 (platform.sha256Hex), for long texts once SCRIPT_HASHED_CHARS are hashed; none: always in script. */
 export function useRuntimeSha256(hash: ((text: string) => string) | undefined): void {
   runtimeSha256 = hash;
   scriptHashedChars = 0;
@@ -36,7 +39,7 @@ export function useRuntimeSha256(hash: ((text: string) => string) | undefined): 
 
 /** The SHA-256 of the text's UTF-8 bytes, as 64 lowercase hex digits. */
 export function sha256Hex(text: string): string {
-  if (runtimeSha256 && scriptHashedChars >= SCRIPT_HASHED_CHARS) return runtimeSha256(text);
+  if (runtimeSha256 && text.length >= RUNTIME_FROM_CHARS && scriptHashedChars >= SCRIPT_HASHED_CHARS) return runtimeSha256(text);
   scriptHashedChars += text.length;
   return scriptSha256Hex(text);
 }

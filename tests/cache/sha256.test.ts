@@ -30,7 +30,7 @@ test("sha256: equals WebCrypto around every padding edge, for ASCII and multi-by
   }
 });
 
-test("sha256: the runtime's hash is used once 4 KiB are hashed in script, never before; none given: always in script", () => {
+test("sha256: the runtime's hash takes texts of 256 characters or more once 4 KiB are hashed in script; shorter ones stay in script; none given: always in script", () => {
   const runtimeHashed: string[] = [];
   const runtimeHash = (text: string) => (runtimeHashed.push(text), sha256Hex(text));
   try {
@@ -38,11 +38,15 @@ test("sha256: the runtime's hash is used once 4 KiB are hashed in script, never 
     const kib = "k".repeat(1024);
     for (let index = 0; index < 4; index++) assert.equal(hashed(kib), sha256Hex(kib));
     assert.deepEqual(runtimeHashed, [], "the first 4 KiB are hashed in script");
+    const long = "l".repeat(256);
+    assert.equal(hashed(long), sha256Hex(long));
+    assert.deepEqual(runtimeHashed, [long], "then the runtime hashes a long text");
     assert.equal(hashed("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    assert.deepEqual(runtimeHashed, ["abc"], "then the runtime hashes");
+    assert.equal(hashed("t".repeat(255)), sha256Hex("t".repeat(255)));
+    assert.deepEqual(runtimeHashed, [long], "a short one (a token) stays in script");
     useRuntimeSha256(undefined);
     for (let index = 0; index < 8; index++) hashed(kib);
-    assert.deepEqual(runtimeHashed, ["abc"]);
+    assert.deepEqual(runtimeHashed, [long]);
   } finally {
     useRuntimeSha256(undefined);
   }
