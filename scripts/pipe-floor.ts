@@ -5,7 +5,9 @@
  * stdout to stdout, no parsing), alternately, three rounds: p50 of sequential calls and calls/s
  * with 64 in flight. With `--blob`, instead: the hop's peak RSS after relaying 1, 8 and 32 MiB
  * results, and 32 MiB through it against direct (the median of 5 pairs per round): the floor of a
- * relay that passes a large result on as it reads it.
+ * relay that passes a large result on as it reads it. With `--blob --whole`, the same for a hop that
+ * holds each of the server's lines whole before writing it (unparsed): the floor of a relay that
+ * checks a message before the client sees any of it.
  */
 import process from "node:process";
 import { BUN, fixtureCommand, repoRoot } from "./bench/targets.ts";
@@ -19,7 +21,11 @@ const calls = callsAt >= 0 ? Number(process.argv[callsAt + 1]) : 2000;
 const fixture = fixtureCommand("s1");
 const sides = {
   direct: fixture,
-  relay: { command: BUN, args: [`${repoRoot}/scripts/pipe-floor-relay.ts`, fixture.command, ...fixture.args], env: fixture.env },
+  relay: {
+    command: BUN,
+    args: [`${repoRoot}/scripts/pipe-floor-relay.ts`, ...(process.argv.includes("--whole") ? ["--whole"] : []), fixture.command, ...fixture.args],
+    env: fixture.env,
+  },
 };
 const params = { name: "echo", arguments: { text: "hello" } };
 
