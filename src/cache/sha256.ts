@@ -45,9 +45,9 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * The SHA-256 in plain script. Rotations are written out and
- * no helper is called in the rounds: a small function called thousands of times at start-up would
- * be compiled by the JIT, and the compiler's code paged in (1 MiB) for hashing a few servers.
+ * The SHA-256 in plain script. Rotations are written out and no helper is called in the rounds: a
+ * small function called thousands of times at start-up would be compiled by the JIT, and the
+ * compiler's code paged in (1 MiB) for hashing a few servers.
  */
 export function scriptSha256Hex(text: string): string {
   const text8 = new TextEncoder().encode(text);
