@@ -52,19 +52,22 @@ function textsOnlyBound(result: CallToolResult): number | undefined {
   const content: unknown = result.content;
   if (!Array.isArray(content)) return undefined;
   let bound = 64;
-  for (const item of content) {
+  // By index, as JSON.stringify reads an array.
+  for (let index = 0; index < content.length; index++) {
+    const item: unknown = content[index];
     if (!isPlainObject(item) || item.type !== "text" || typeof item.text !== "string") return undefined;
-    let keys = 0;
-    for (const _ in item) keys++;
-    if (keys !== 2) return undefined;
+    for (const key in item) if (key !== "type" && key !== "text") return undefined;
     bound += 32 + 6 * item.text.length;
   }
   return bound;
 }
 
-/** An object JSON.stringify writes as its own enumerable members: no toJSON of a class of its own. */
+/**
+ * An object JSON.stringify writes as its enumerable members and nothing else: a plain object or
+ * one without a prototype, with no toJSON of its own (enumerable or not).
+ */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
+  if (typeof value !== "object" || value === null || Object.hasOwn(value, "toJSON")) return false;
   const prototype = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }

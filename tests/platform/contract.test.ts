@@ -394,13 +394,13 @@ test("platform: appendPrivateFile creates a file with mode 0600, appends to it, 
   }
 });
 
-test("platform: sha256Hex, where the runtime has one, gives WebCrypto's digest around the padding edges, for multi-byte UTF-8 and a lone surrogate", async () => {
+test("platform: sha256Hex, where the runtime has one, gives WebCrypto's digest around the padding edges, for multi-byte UTF-8 and lone surrogates", async () => {
   // Bun's adapter has it; Deno's has none (its hashes stay in plain script, src/cache/sha256.ts).
   assert.equal(typeof platform.sha256Hex, runtimeName === "bun" ? "function" : "undefined");
   if (!platform.sha256Hex) return;
   for (const length of [0, 1, 55, 56, 64, 119, 1_000, 70_000]) {
     // A lone surrogate is hashed as TextEncoder writes it (U+FFFD), as src/cache/sha256.ts does.
-    for (const unit of ["a", "é", "😀", "\ud800"]) {
+    for (const unit of ["a", "é", "😀", "\ud800", "\udc00", "\udc00\ud800", "\ud83dx"]) {
       const text = unit.repeat(length);
       const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
       const expected = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");

@@ -75,6 +75,20 @@ test("page result: overLimit stays estimateTokens over the limit across shapes, 
   }
 });
 
+test("page result: overLimit takes no shortcut for a result JSON.stringify writes otherwise (a hidden text, a toJSON of its own)", () => {
+  const large = "y".repeat(10_000);
+  const hiddenText = { type: "text", annotations: { note: large } };
+  Object.defineProperty(hiddenText, "text", { value: "", enumerable: false });
+  const itemToJson = text("");
+  Object.defineProperty(itemToJson, "toJSON", { value: () => ({ type: "text", text: large }), enumerable: false });
+  const resultToJson = { content: [text("")] };
+  Object.defineProperty(resultToJson, "toJSON", { value: () => ({ content: [text(large)] }), enumerable: false });
+  for (const result of [{ content: [hiddenText] }, { content: [itemToJson] }, resultToJson] as CallToolResult[]) {
+    assert.equal(estimateTokens(result) > 100, true);
+    assert.equal(overLimit(result, 100), true, JSON.stringify(result).slice(0, 60));
+  }
+});
+
 test("page result: a result of a few texts far under the cap is decided without a copy into JSON; another shape is measured in JSON", () => {
   const stringify = JSON.stringify;
   let copies = 0;
