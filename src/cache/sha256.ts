@@ -7,8 +7,9 @@
  * is one: a start with a filled listing cache fingerprints every cached tool for the instructions'
  * tool counts (about 40 KiB for the bench's 87 tools) while the JIT is held back, and the rounds
  * below took 9 ms of it in the interpreter. Short texts stay here: a start with an empty cache
- * hashes 2 KiB, and `serve --http` hashes each request's token, which through the runtime's hash
- * grew 1,000 idle sessions by 6 to 8 MiB more (measured, not explained; issue 42).
+ * hashes 2 KiB, and each `serve --http` session names its servers' listing-cache files (two short
+ * hashes a server), which through the runtime's hash grew 1,000 idle sessions by 6 to 8 MiB more
+ * (measured, not explained; issue 42).
  */
 
 const K = [
@@ -25,7 +26,7 @@ const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9
 
 /** Text hashed in plain script before the runtime's hash is used: an empty cache's start stays under it. */
 const SCRIPT_HASHED_CHARS = 4 * 1024;
-/** The shortest text the runtime hashes: a token or a cache file's key stays in script. */
+/** The shortest text the runtime hashes: a cache file's key stays in script. */
 const RUNTIME_FROM_CHARS = 256;
 
 let runtimeSha256: ((text: string) => string) | undefined;

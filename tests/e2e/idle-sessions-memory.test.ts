@@ -2,9 +2,9 @@
  * What 1,000 idle sessions of `serve --http` hold (issue 42): the executable's VmRSS grows by no more
  * than the bench's goal once they have initialized, measured as figure 10 measures it
  * (scripts/bench/idle-sessions.ts: bearer-token clients, 20 sessions opened and ended first, the
- * median of 5 samples after 2 s). Measured 40 to 45 MiB; a change that sent each request's token
- * through the runtime's SHA-256 made it 47 to 53. Only against a built executable (WORKBENCH_BIN)
- * on Linux (/proc), like tests/e2e/memory.test.ts.
+ * median of 5 samples after 2 s). Measured 40 to 45 MiB; a change that sent each session's short
+ * hashes (its listing-cache file names) through the runtime's SHA-256 made it 47 to 53. Only against
+ * a built executable (WORKBENCH_BIN) on Linux (/proc), like tests/e2e/memory.test.ts.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
