@@ -146,7 +146,7 @@ export class ServerSlot {
     const textsNew = this.#textsNew(lock);
     // The definition is recorded with the pins, once (approve records it again): pins follow a rename.
     const definition = definitionDigest(this.config);
-    if (this.#unpinned(lock)) {
+    if (this.#unpinned(lock, textsNew)) {
       await pins.pinServer(toolbox, this.name, this.shared.tools, textsNew ? textPins(listed) : undefined, same, definition);
     }
     const firstSeen = this.offer.firstSeen;
@@ -170,9 +170,9 @@ export class ServerSlot {
     return this.shared.listing !== undefined && !lock.textsOf(this.#trust!.toolbox, this.name);
   }
 
-  #unpinned(lock: LockSnapshot): boolean {
+  #unpinned(lock: LockSnapshot, textsNew = this.#textsNew(lock)): boolean {
     const toolbox = this.#trust!.toolbox;
-    return !lock.pinsOf(toolbox, this.name) || this.#textsNew(lock) || lock.definitionOf(toolbox, this.name) === undefined;
+    return !lock.pinsOf(toolbox, this.name) || textsNew || lock.definitionOf(toolbox, this.name) === undefined;
   }
 
   /** Calls a tool with this toolbox's call limits. */
