@@ -5,7 +5,8 @@
 import type { Platform } from "../platform/types.ts";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { resolveConfigPath } from "../config/index.ts";
-import { callTool } from "../tools/pipeline/pipeline.ts";
+import { runToolCall } from "../tools/pipeline/pipeline.ts";
+import { SessionOffer } from "../toolboxes/session-offer.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
@@ -43,8 +44,8 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => sayError(platform, text) });
     // In a terminal (and with ARGS not read from stdin) the user is asked, y/N; elsewhere the call is refused.
     const askUser = platform.stdinIsTerminal() && given !== "-" ? (question: string) => askInTerminal(platform, question) : undefined;
-    const ctx = { config, registry, signal: new AbortController().signal, sessionId: crypto.randomUUID(), audit, askUser };
-    const outcome = await callTool({ toolbox, server, name: tool }, parsed, ctx);
+    const session = { config, offer: new SessionOffer(registry, () => config), sessionId: crypto.randomUUID(), audit, askUser };
+    const outcome = await runToolCall(session, { signal: new AbortController().signal }, { toolbox, server, name: tool }, parsed);
     await audit?.flushed();
     if (!outcome.ok) {
       sayError(platform, outcome.error);

@@ -5,6 +5,7 @@
 import type { Platform } from "../platform/types.ts";
 import { openToolbox, type OpenToolboxResult } from "../tools/open-toolbox.ts";
 import type { SubcommandArgs } from "./args.ts";
+import { SessionOffer } from "../toolboxes/session-offer.ts";
 import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
 
 export async function runTools(platform: Platform, args: SubcommandArgs): Promise<number> {
@@ -15,7 +16,10 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
   // Every server is waited for: the command lists them all.
   const registry = await commandRegistry(platform, loaded, { openGraceMs: Infinity });
   try {
-    const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, { config, registry, signal: new AbortController().signal });
+    const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, {
+      session: { config, offer: new SessionOffer(registry, () => config) },
+      request: { signal: new AbortController().signal },
+    });
     if (!result.ok) {
       sayError(platform, result.error);
       return Object.hasOwn(config.toolboxes, name) ? EXIT_FAILED : EXIT_USAGE;

@@ -16,11 +16,6 @@ export class CallCancel {
   #watcher?: CancelWatcher;
   aborted = false;
   reason: unknown;
-  /**
-   * The context made with it: only that context's calls are watched through it. A copy of the
-   * context (`{ ...ctx, signal }`, run_code's scripts) may carry a signal of its own.
-   */
-  owner?: object;
 
   /** The signal, made now if it was not yet. */
   get signal(): AbortSignal {

@@ -3,9 +3,8 @@
  * its call limits, over the connection that the pool shares among toolboxes and sessions.
  */
 import type { ServerConfig } from "../config/index.ts";
-import type { CallToolResult, Tool } from "../protocol/sdk.ts";
+import type { Tool } from "../protocol/sdk.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
-import type { CallOptions } from "../downstream/session-options.ts";
 import type { RestartPolicy } from "../downstream/restart-policy.ts";
 import type { ServerListing } from "../downstream/listing.ts";
 import type { SharedServer } from "./shared-server.ts";
@@ -13,6 +12,7 @@ import type { LockSnapshot, PinPlace, PinStore } from "./pin-store.ts";
 import { definitionDigest } from "./lock-format.ts";
 import type { Withheld } from "./withheld.ts";
 import { type Listed, type Offer, offerOf, type OfferPins, textPins } from "./offer.ts";
+import type { CallTarget } from "./call-target.ts";
 
 /** Where a slot's pins are: its toolbox's name in the lock, the lock, and the other names of its definition. */
 export interface SlotTrust {
@@ -175,11 +175,17 @@ export class ServerSlot {
     return !lock.pinsOf(toolbox, this.name) || textsNew || lock.definitionOf(toolbox, this.name) === undefined;
   }
 
-  /** Calls a tool with this toolbox's call limits. */
-  callTool(connection: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const { callTimeoutMs, maxCallTimeMs } = this.config;
-    const { signal, cancel, onProgress, relatedRequestId, upstream, input } = options;
-    // A literal, not a spread of the options: one call each, on every call's way (issue 42).
-    return this.shared.call(connection, name, args, { signal, cancel, onProgress, relatedRequestId, upstream, input, limits: { callTimeoutMs, maxCallTimeMs } });
+  /** The slot bound to the server session a call goes to: calls with this toolbox's call limits. */
+  on(serverSession: ServerSession): CallTarget {
+    const { config, shared } = this;
+    const limits = { callTimeoutMs: config.callTimeoutMs, maxCallTimeMs: config.maxCallTimeMs };
+    return {
+      config,
+      call(name, args, options) {
+        const { signal, cancel, onProgress, relatedRequestId, upstream, input } = options;
+        // A literal, not a spread of the options: one call each, on every call's way (issue 42).
+        return shared.call(serverSession, name, args, { signal, cancel, onProgress, relatedRequestId, upstream, input, limits });
+      },
+    };
   }
 }

@@ -104,11 +104,11 @@ export const openToolbox: Tool<typeof schema, OpenToolboxValue> = {
   schema,
   invalidInputPrefix: "Invalid parameters",
   async run({ toolbox_name, detail, tools }, ctx) {
-    const config = ctx.config.toolboxes[toolbox_name];
-    if (!Object.hasOwn(ctx.config.toolboxes, toolbox_name) || !config) {
-      return Failure(toolboxNotFound(ctx.config, toolbox_name));
+    const config = ctx.session.config.toolboxes[toolbox_name];
+    if (!Object.hasOwn(ctx.session.config.toolboxes, toolbox_name) || !config) {
+      return Failure(toolboxNotFound(ctx.session.config, toolbox_name));
     }
-    const toolbox = await ctx.registry.open(toolbox_name);
+    const toolbox = await ctx.session.offer.open(toolbox_name);
     const failed = allFailed(toolbox);
     if (failed) return Failure(failed);
     const value = describeToolbox(toolbox, tools ? { tools } : { detail: detail ?? config.openDetail });

@@ -15,7 +15,7 @@ import { READ_SKILL } from "./read-skill.ts";
 
 export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Result<CallToolResult> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
-  if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.config, id.toolbox));
+  if (!Object.hasOwn(ctx.session.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.session.config, id.toolbox));
   if (id.name !== READ_RESULT) {
     return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${didYouMean(id.name, [READ_RESULT, READ_SKILL]) || `. Its tools are '${READ_RESULT}' and '${READ_SKILL}'`}`);
   }
@@ -26,7 +26,7 @@ export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolC
   const resultId = args.id as string;
   const offset = (args.offset as number | undefined) ?? 0;
   const failed = (detail: string) => Failure<CallToolResult>(`Error executing tool '${READ_RESULT}' ${where}: ${detail}`);
-  const kept = ctx.results?.get(resultId);
+  const kept = ctx.session.results?.get(resultId);
   if (!kept) {
     return failed(
       `Result '${resultId}' not found: a cut result is kept for ${MAX_AGE_MS / 60_000} minutes after its last read, ` +

@@ -19,7 +19,7 @@ export const READ_SKILL = "read_skill";
 
 export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Promise<Result<CallToolResult>> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
-  if (!Object.hasOwn(ctx.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.config, id.toolbox));
+  if (!Object.hasOwn(ctx.session.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.session.config, id.toolbox));
   const unknown = Object.keys(args).filter((key) => key !== "uri");
   const problems = [
     ...(typeof args.uri !== "string" || args.uri === "" ? ["'uri': expected the URI of a skill's file, a non-empty string"] : []),
@@ -30,10 +30,10 @@ export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: 
   const failed = (detail: string) => Failure<CallToolResult>(`Error executing tool '${READ_SKILL}' ${where}: ${detail}`);
   const prefix = `skill://${encodeURIComponent(id.toolbox)}/`;
   if (!uri.startsWith(prefix)) return failed(`"${uri}" is not a skill file of toolbox '${id.toolbox}': such a URI starts with "${prefix}"`);
-  if (!ctx.skills) return failed("This session serves no skills");
-  let read: Awaited<ReturnType<NonNullable<ToolContext["skills"]>["readFile"]>>;
+  if (!ctx.session.skills) return failed("This session serves no skills");
+  let read: Awaited<ReturnType<NonNullable<ToolContext["session"]["skills"]>["readFile"]>>;
   try {
-    read = await ctx.skills.readFile(uri);
+    read = await ctx.session.skills.readFile(uri);
   } catch (error) {
     return failed(messageOf(error));
   }
@@ -48,5 +48,5 @@ export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: 
       : { type: "resource", resource: { uri: content.uri, ...(content.mimeType && { mimeType: content.mimeType }), blob: content.blob ?? "" } }
   );
   const result: CallToolResult = { content: [{ type: "text", text: about }, ...files] };
-  return Success(pageResult(result, ctx.results, resultLimit(ctx.config, id.toolbox, server), id.toolbox));
+  return Success(pageResult(result, ctx.session.results, resultLimit(ctx.session.config, id.toolbox, server), id.toolbox));
 }

@@ -7,11 +7,13 @@
 import * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import { Failure, Success, type Tool, type ToolContext } from "./tool.ts";
+import { Failure, Success, type Tool, type ToolSession } from "./tool.ts";
+import type { CallRequest } from "./pipeline/step.ts";
+import type { ToolId } from "./pipeline/values.ts";
 import { nonBlank } from "./issues.ts";
 import { toolboxNotFound } from "./lookup.ts";
 import { allFailed } from "./open-toolbox.ts";
-import { callTool } from "./pipeline/pipeline.ts";
+import { runToolCall } from "./pipeline/pipeline.ts";
 import { pageResult, toolboxResultLimit } from "./page-result.ts";
 import { runInSandbox, type ScriptOutcome } from "../code/sandbox.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";
@@ -33,9 +35,9 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
     "open_toolbox gives the toolbox's tools as TypeScript declarations (declarations).",
   schema,
   invalidInputPrefix: "Invalid parameters",
-  async run({ toolbox: name, code }, ctx) {
-    if (!Object.hasOwn(ctx.config.toolboxes, name)) return Failure(toolboxNotFound(ctx.config, name));
-    const limits = ctx.config.toolboxes[name].codeMode;
+  async run({ toolbox: name, code }, { session, request }) {
+    if (!Object.hasOwn(session.config.toolboxes, name)) return Failure(toolboxNotFound(session.config, name));
+    const limits = session.config.toolboxes[name].codeMode;
     if (!limits) {
       return Failure(
         `Code mode is off for toolbox '${name}': turn it on with "codeMode": true at the top of the configuration ` +
@@ -43,7 +45,7 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       );
     }
     // Opened each time: a server stopped for being idle (or lost) starts again, as use_tool would start it.
-    const toolbox = await ctx.registry.open(name);
+    const toolbox = await session.offer.open(name);
     // As open_toolbox says it: a script against no server at all would only fail on `tools`.
     const failed = allFailed(toolbox);
     if (failed) return Failure(failed);
@@ -51,12 +53,12 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       code,
       servers: toolNames(toolbox),
       limits,
-      signal: ctx.signal,
-      client: ctx.clientName,
-      call: (server, tool, args, signal) => innerCall({ toolbox: name, server, name: tool }, args, { ...ctx, signal }),
+      signal: request.signal,
+      client: session.clientName,
+      call: (server, tool, args, signal) => innerCall(session, { id: request.id, signal, onProgress: request.onProgress }, { toolbox: name, server, name: tool }, args),
     });
     // As a use_tool result: over the toolbox's maxResultTokens, cut and read on with read_result.
-    return Success(pageResult(presentOutcome(outcome), ctx.results, toolboxResultLimit(ctx.config, name), name));
+    return Success(pageResult(presentOutcome(outcome), session.results, toolboxResultLimit(session.config, name), name));
   },
   present: (value) => value,
 };
@@ -81,10 +83,13 @@ function toolNames(toolbox: OpenToolbox): Record<string, string[]> {
   return servers;
 }
 
-/** One call of the script: a failure before the server answers becomes a tool error the script sees. */
-async function innerCall(id: { toolbox: string; server: string; name: string }, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
-  // A 2026-07-28 client's answers belong to run_code's request, not to the calls inside it.
-  const result = await callTool(id, args, { ...ctx, input: undefined });
+/**
+ * One call of the script, as a request of its own within run_code's: the same id (the server's
+ * questions relate to run_code's request), the script's signal, no answers of a 2026-07-28 client
+ * (they belong to run_code's request). A failure before the server answers is a tool error the script sees.
+ */
+async function innerCall(session: ToolSession, request: CallRequest, id: ToolId, args: Record<string, unknown>): Promise<CallToolResult> {
+  const result = await runToolCall(session, request, id, args);
   return result.ok ? result.value : { content: [{ type: "text", text: result.error }], isError: true };
 }
 

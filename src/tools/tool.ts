@@ -2,24 +2,29 @@
 import type * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { KeptResults } from "./result-store.ts";
-import type { CallContext } from "./pipeline/pipeline.ts";
+import type { CallRequest, CallSession } from "./pipeline/step.ts";
 import type { SearchCatalog } from "./search-catalog.ts";
+import type { SessionOffer } from "../toolboxes/session-offer.ts";
 
 export { Failure, type Result, type RpcError, Success } from "./pipeline/values.ts";
 import type { Result } from "./pipeline/values.ts";
 
-/**
- * What a meta-tool is given: what a tool call's steps need (each step names its part, see
- * pipeline/), and the session's kept results.
- */
-export type ToolContext = CallContext & {
+/** What a meta-tool's session has: what its tool calls are given (see pipeline/step.ts), and more. */
+export interface ToolSession extends CallSession {
+  readonly offer: SessionOffer;
   /** The session's results cut to maxResultTokens, read on with read_result; none: results are not cut. */
-  results?: KeptResults;
+  readonly results?: KeptResults;
   /** The session's tool search (with `"toolSearch": true`): what it found, use_tool opens. */
-  search?: SearchCatalog;
+  readonly search?: SearchCatalog;
   /** The session's skill files, read as resources/read reads them (see read-skill.ts). */
-  skills?: SkillFileReader;
-};
+  readonly skills?: SkillFileReader;
+}
+
+/** What a meta-tool is given: its session, and the client's request it serves. */
+export interface ToolContext {
+  readonly session: ToolSession;
+  readonly request: CallRequest;
+}
 
 /** A file of a skill of the session's offer, by its URI as a client sees it (skill://<toolbox>/<server>/…). */
 export interface SkillFileReader {

@@ -10,7 +10,7 @@ import { WORKBENCH_SERVER } from "../config/index.ts";
 import { Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { exampleForShape } from "./call-example.ts";
-import { callTool } from "./pipeline/pipeline.ts";
+import { runToolCall } from "./pipeline/pipeline.ts";
 import { pageResult, resultLimit } from "./page-result.ts";
 import { readResult } from "./read-result.ts";
 import { READ_SKILL, readSkill } from "./read-skill.ts";
@@ -37,9 +37,10 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
   plainInput,
   run: async ({ tool: id, arguments: args }, ctx) => {
     if (id.server === WORKBENCH_SERVER) return id.name === READ_SKILL ? await readSkill(id, args, ctx) : readResult(id, args, ctx);
-    const called = await callTool(id, args, ctx);
+    const { session } = ctx;
+    const called = await runToolCall(session, ctx.request, id, args);
     if (!called.ok) return called;
-    return Success(pageResult(called.value, ctx.results, resultLimit(ctx.config, id.toolbox, id.server), id.toolbox));
+    return Success(pageResult(called.value, session.results, resultLimit(session.config, id.toolbox, id.server), id.toolbox));
   },
   present: (value) => value,
 };

@@ -22,33 +22,46 @@ export function approvalKey(tool: { toolbox: string; server: string; name: strin
   return JSON.stringify([tool.toolbox, tool.server, tool.name]);
 }
 
-export class SessionApprovals {
+/** What a session's approvals are to the approve step: asked and changed only through this, each answer awaited. */
+export interface KeptApprovals {
+  /** True when the user approved this tool for the rest of the session. */
+  remembered(key: string): Promise<boolean>;
+  remember(key: string): Promise<void>;
+  /** The approved call got `input_required` with `state`: its retry, with the same arguments, runs unasked once. */
+  allowRetry(key: string, state: string, args: unknown): Promise<void>;
+  /** True once for a retry allowed (and not expired); it is then used up. */
+  takeRetry(key: string, state: string, args: unknown): Promise<boolean>;
+}
+
+export class SessionApprovals implements KeptApprovals {
   readonly #tools = new Set<string>();
   /** Retry keys (tool, requestState, arguments' digest) by the time they were allowed, oldest first. */
   readonly #retries = new Map<string, number>();
 
   /** True when the user approved this tool for the rest of the session. */
-  remembered(key: string): boolean {
-    return this.#tools.has(key);
+  remembered(key: string): Promise<boolean> {
+    return Promise.resolve(this.#tools.has(key));
   }
 
-  remember(key: string): void {
+  remember(key: string): Promise<void> {
     this.#tools.add(key);
+    return Promise.resolve();
   }
 
   /** The approved call got `input_required` with `state`: its retry, with the same arguments, runs unasked once. */
-  allowRetry(key: string, state: string, args: unknown): void {
+  allowRetry(key: string, state: string, args: unknown): Promise<void> {
     this.#retries.delete(retryKey(key, state, args));
     this.#retries.set(retryKey(key, state, args), Date.now());
     if (this.#retries.size > MAX_RETRIES) this.#retries.delete(this.#retries.keys().next().value!);
+    return Promise.resolve();
   }
 
   /** True once for a retry allowed (and not expired); it is then used up. */
-  takeRetry(key: string, state: string, args: unknown): boolean {
+  takeRetry(key: string, state: string, args: unknown): Promise<boolean> {
     const id = retryKey(key, state, args);
     const allowed = this.#retries.get(id);
     this.#retries.delete(id);
-    return allowed !== undefined && Date.now() - allowed <= RETRY_MS;
+    return Promise.resolve(allowed !== undefined && Date.now() - allowed <= RETRY_MS);
   }
 }
 

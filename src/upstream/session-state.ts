@@ -11,8 +11,7 @@
  */
 import type { OpenToolbox } from "../toolboxes/registry.ts";
 import { type KeptResults, ResultStore } from "../tools/result-store.ts";
-import type { KeptApprovals } from "../tools/pipeline/approve.ts";
-import { SessionApprovals } from "../trust/approvals.ts";
+import { type KeptApprovals, SessionApprovals } from "../trust/approvals.ts";
 
 /** What one session keeps. */
 export interface SessionState {

@@ -35,6 +35,8 @@ import type { AuditLog } from "../trust/audit-log.ts";
 import { LiveConfig } from "../config/live.ts";
 import { followConfig } from "./live-session.ts";
 import { ResultStore } from "../tools/result-store.ts";
+import type { ToolSession } from "../tools/tool.ts";
+import { SessionOffer } from "../toolboxes/session-offer.ts";
 import { MemorySessionStates, type SessionState, type SessionStates } from "./session-state.ts";
 
 export interface WorkbenchServerOptions {
@@ -175,19 +177,21 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
   const skills = serveCatalog(server, registry, uris, options.cache);
-  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
-  serveToolCalls(gate, dispatcher, {
+  // What every call of the session is given: made once (see tools/pipeline/step.ts).
+  const session: ToolSession = {
     // Read by each call: the configuration in force when it came.
     get config() {
       return live.current;
     },
-    registry,
+    offer: new SessionOffer(registry, () => live.current),
     upstream: options.upstream,
     // The session's cut results (issue 28): read on with read_result, gone with the session.
     results: options.state?.results ?? new ResultStore(),
-    onToolResult: (owner, result) => learnUris(uris, owner, result),
+    onToolResult: (id, result) => {
+      const owner = registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);
+      if (owner) learnUris(uris, owner, result);
+    },
     clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
-    clientSpeaksModern: () => gate.modern,
     sessionId: options.sessionId,
     clientName: options.clientName,
     approvals: options.state?.approvals,
@@ -195,7 +199,9 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     opensToolboxes: () => options.stateless === true && gate.modern,
     search,
     skills,
-  });
+  };
+  // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
+  serveToolCalls(gate, dispatcher, { session, clientSpeaksModern: () => gate.modern });
   const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
   server.onclose = () => {
     unfollow();

@@ -7,7 +7,8 @@
  */
 import { ErrorCode, type JSONRPCMessage, type Progress, type RequestId } from "../protocol/sdk.ts";
 import { JsonRpcError, type ToolDispatcher } from "../tools/dispatcher.ts";
-import type { ToolContext } from "../tools/tool.ts";
+import type { ToolContext, ToolSession } from "../tools/tool.ts";
+import type { CallRequest } from "../tools/pipeline/step.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { CallCancel } from "../downstream/call-cancel.ts";
 
@@ -17,13 +18,12 @@ export interface LaneTransport {
   send(message: JSONRPCMessage): Promise<void>;
 }
 
-export type SharedContext = Omit<ToolContext, "signal" | "cancel" | "onProgress" | "requestId" | "input"> & {
+/** What the session gives the intake once: its meta-tools' session, and what era its client speaks. */
+export interface IntakeOptions {
+  session: ToolSession;
   /** True when the client speaks 2026-07-28: a server's input_required may then go back to it as it is. */
   clientSpeaksModern?: () => boolean;
-};
-
-/** `T` with every key required (its value may still be undefined). */
-type EveryKey<T> = { [K in keyof Required<T>]: T[K] };
+}
 
 interface ToolCall {
   id: RequestId;
@@ -35,8 +35,8 @@ interface ToolCall {
   requestState?: string;
 }
 
-export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, context: SharedContext): void {
-  const { clientSpeaksModern, ...shared } = context;
+export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, options: IntakeOptions): void {
+  const { session, clientSpeaksModern } = options;
   const running = new Map<RequestId, CallCancel>();
 
   async function serve(call: ToolCall): Promise<void> {
@@ -47,36 +47,19 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
     let reply: JSONRPCMessage;
     const progress = progressSender(call.progressToken, send);
     try {
-      // Every shared key named, not spread: a spread of them (one a getter) took 0.4 µs a call under
-      // Bun (issue 42); a key SharedContext gains and this leaves out fails to type-check.
-      const ctx: ToolContext & EveryKey<typeof shared> = {
-        registry: shared.registry,
-        // Read again for each call (a getter when the configuration applies live): the rest above was copied once.
-        config: context.config,
-        upstream: shared.upstream,
-        results: shared.results,
-        onToolResult: shared.onToolResult,
-        clientOpensUrls: shared.clientOpensUrls,
-        sessionId: shared.sessionId,
-        clientName: shared.clientName,
-        approvals: shared.approvals,
-        audit: shared.audit,
-        opensToolboxes: shared.opensToolboxes,
-        search: shared.search,
-        skills: shared.skills,
-        askUser: shared.askUser,
-        // Only a 2026-07-28 client retries with answers: a 2025 call carries nothing more.
-        input: clientSpeaksModern?.()
-          ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true }
-          : undefined,
-        requestId: call.id,
+      const request: CallRequest = {
+        id: call.id,
         get signal() {
           return cancel.signal;
         },
         cancel,
         onProgress: progress.report,
+        // Only a 2026-07-28 client retries with answers: a 2025 call carries nothing more.
+        input: clientSpeaksModern?.()
+          ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true }
+          : undefined,
       };
-      cancel.owner = ctx;
+      const ctx: ToolContext = { session, request };
       const result = await dispatcher.call(call.name, call.arguments, ctx);
       reply = { jsonrpc: "2.0", id: call.id, result };
     } catch (error) {

@@ -73,7 +73,7 @@ test("pool: drained() waits for a call in flight, and no longer than it is told"
     const [slot] = (await registry.open("a")).servers;
     const connected = await registry.connected(slot);
     assert.ok(connected.ok);
-    const call = slot.callTool(connected.connection, "sleep", { ms: 600 });
+    const call = slot.on(connected.connection).call("sleep", { ms: 600 }, {});
     const started = Date.now();
     assert.equal(await slot.shared.drained(50), false, "bounded: the call is still running");
     assert.ok(Date.now() - started < 500);

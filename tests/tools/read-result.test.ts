@@ -6,18 +6,18 @@ import { useTool } from "../../src/tools/use-tool.ts";
 import { pageResult } from "../../src/tools/page-result.ts";
 import { ResultStore } from "../../src/tools/result-store.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
-import type { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
+import type { SessionOffer } from "../../src/toolboxes/session-offer.ts";
 
 const config = validateConfig({ toolboxes: { dev: { mcpServers: { fx: { command: "x" } } }, ops: {} } });
-/** Any use of the registry (opening a toolbox, starting a server) fails the test. */
-const noRegistry = new Proxy({}, {
+/** Any use of the offer (opening a toolbox, starting a server) fails the test. */
+const noOffer = new Proxy({}, {
   get: (_, key) => {
-    throw new Error(`read_result used the registry: ${String(key)}`);
+    throw new Error(`read_result used the offer: ${String(key)}`);
   },
-}) as ToolboxRegistry;
+}) as SessionOffer;
 
 function context(results?: ResultStore): ToolContext {
-  return { config, registry: noRegistry, signal: new AbortController().signal, results };
+  return { session: { config, offer: noOffer, results }, request: { signal: new AbortController().signal } };
 }
 
 const read = (ctx: ToolContext, args: Record<string, unknown>, name = "read_result", toolbox = "dev") =>

@@ -111,20 +111,20 @@ test("confirm: arguments longer than the question shows are not asked about, and
   assert.match(cannotAsk({ toolbox: "t", server: "s", tool: "x", args: {}, policy: ["x"], redact: (t) => t, maxChars: 10 }, "why"), /^the call needs the user's approval \("confirm": \["x"\] on server 's' of toolbox 't'\), and why: /);
 });
 
-test("approvals: remembered per tool; a retry allowed once, for the same state and arguments only", () => {
+test("approvals: remembered per tool; a retry allowed once, for the same state and arguments only", async () => {
   const approvals = new SessionApprovals();
   const key = approvalKey({ toolbox: "t", server: "s", name: "x" });
-  assert.equal(approvals.remembered(key), false);
-  approvals.remember(key);
-  assert.equal(approvals.remembered(key), true);
-  assert.equal(approvals.remembered(approvalKey({ toolbox: "t", server: "s", name: "y" })), false);
-  approvals.allowRetry(key, "state-1", { a: 1 });
-  assert.equal(approvals.takeRetry(key, "state-1", { a: 2 }), false, "other arguments");
-  approvals.allowRetry(key, "state-1", { a: 1 });
-  assert.equal(approvals.takeRetry(key, "state-2", { a: 1 }), false, "another state");
-  assert.equal(approvals.takeRetry(key, "state-1", { a: 1 }), true);
-  assert.equal(approvals.takeRetry(key, "state-1", { a: 1 }), false, "used up");
-  for (let i = 0; i < 300; i++) approvals.allowRetry(key, `s${i}`, {});
-  assert.equal(approvals.takeRetry(key, "s0", {}), false, "the oldest are dropped past the bound");
-  assert.equal(approvals.takeRetry(key, "s299", {}), true);
+  assert.equal(await approvals.remembered(key), false);
+  await approvals.remember(key);
+  assert.equal(await approvals.remembered(key), true);
+  assert.equal(await approvals.remembered(approvalKey({ toolbox: "t", server: "s", name: "y" })), false);
+  await approvals.allowRetry(key, "state-1", { a: 1 });
+  assert.equal(await approvals.takeRetry(key, "state-1", { a: 2 }), false, "other arguments");
+  await approvals.allowRetry(key, "state-1", { a: 1 });
+  assert.equal(await approvals.takeRetry(key, "state-2", { a: 1 }), false, "another state");
+  assert.equal(await approvals.takeRetry(key, "state-1", { a: 1 }), true);
+  assert.equal(await approvals.takeRetry(key, "state-1", { a: 1 }), false, "used up");
+  for (let i = 0; i < 300; i++) await approvals.allowRetry(key, `s${i}`, {});
+  assert.equal(await approvals.takeRetry(key, "s0", {}), false, "the oldest are dropped past the bound");
+  assert.equal(await approvals.takeRetry(key, "s299", {}), true);
 });

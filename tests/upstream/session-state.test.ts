@@ -39,7 +39,7 @@ test("session state: a session keeps its toolboxes, cut results and approvals in
     const echo = { toolbox: "dev", server: "fx", name: "echo" };
     const result = await client.callTool({ name: "use_tool", arguments: { tool: echo, arguments: { text: "x".repeat(2_000) } } }) as CallToolResult;
     assert.equal(result.isError, undefined);
-    assert.equal(state.approvals.remembered(approvalKey(echo)), true, "approved for the session, in the store");
+    assert.equal(await state.approvals.remembered(approvalKey(echo)), true, "approved for the session, in the store");
     assert.ok(state.results.get("r1"), "the cut result is kept in the store");
     assert.equal(states.size, 1);
   } finally {

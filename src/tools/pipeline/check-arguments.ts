@@ -1,23 +1,20 @@
 /**
- * Step 2 of a tool call, check arguments: when the server's definition says `validateArguments`,
- * the arguments are checked against the tool's inputSchema (argument-check.ts) before any call
- * reaches the server; a wrong call gets what to fix and the schema, never the values sent.
+ * Step: check arguments. When the server's definition says `validateArguments`, the arguments are
+ * checked against the tool's inputSchema (argument-check.ts) before any call reaches the server; a
+ * wrong call gets what to fix and the schema, never the values sent.
  */
-import type { ServerConfig } from "../../config/index.ts";
-import type { Tool as McpTool } from "../../protocol/sdk.ts";
 import { checkArguments } from "./argument-check.ts";
 import { withoutSchemaKey } from "./schema-key.ts";
-import { Failure, type Result, Success, type ToolId, whereOf } from "./values.ts";
+import { Failure, whereOf } from "./values.ts";
+import type { Step } from "./step.ts";
 
-/** One answer for every call that passes: nothing is made per call for it. */
-const PASSED: Result<void> = Object.freeze(Success(undefined));
-
-export function checkCallArguments(id: ToolId, args: Record<string, unknown>, tool: McpTool, server: ServerConfig): Result<void> {
-  if (!server.validateArguments) return PASSED;
-  const check = checkArguments(tool, args);
-  if (check.ok) return PASSED;
-  return Failure(
-    `Invalid arguments for tool '${id.name}' ${whereOf(id)}:\n${check.problems.map((p) => `- ${p}`).join("\n")}\n` +
+export const checkCallArguments: Step = (call, next) => {
+  const tool = call.tool!;
+  if (!call.target!.config.validateArguments) return next(call);
+  const check = checkArguments(tool, call.args);
+  if (check.ok) return next(call);
+  return Promise.resolve(Failure(
+    `Invalid arguments for tool '${call.id.name}' ${whereOf(call.id)}:\n${check.problems.map((p) => `- ${p}`).join("\n")}\n` +
       `inputSchema: ${JSON.stringify(withoutSchemaKey(tool.inputSchema))}`,
-  );
-}
+  ));
+};

@@ -2,13 +2,12 @@
  * What the steps of a tool call pass along (see pipeline.ts): the tool's identifier, results as
  * values (every failure is the text the client sees), and the note a step leaves for the record.
  */
+import type { ToolName } from "../../toolboxes/session-offer.ts";
+
+export { whereOf } from "../../toolboxes/session-offer.ts";
 
 /** A tool behind the workbench, as use_tool names it. */
-export interface ToolId {
-  toolbox: string;
-  server: string;
-  name: string;
-}
+export type ToolId = ToolName;
 
 /** A JSON-RPC error instead of a tool result: what a server's -32042 must stay for a client to act on it. */
 export interface RpcError {
@@ -25,6 +24,3 @@ export const Failure = <T = never>(error: string, rpc?: RpcError): Result<T> => 
 export interface CallNote {
   outcome?: "declined" | "withheld";
 }
-
-/** "in server 's' (toolbox 'dev')": where a call's failures say it was. */
-export const whereOf = (id: ToolId) => `in server '${id.server}' (toolbox '${id.toolbox}')`;

@@ -1,23 +1,26 @@
 /**
- * The approve step alone: a call the server's `confirm` does not cover goes on unasked; one it
- * covers is asked of the client (here a stand-in for the session's client: the question and the
- * answers as a client sends them), refused when no one can be asked, and noted as declined.
+ * The approve step alone, with a stub next and no server: a call the server's `confirm` does not
+ * cover goes on unasked; one it covers is asked of the client (here a stand-in for the session's
+ * client: the question and the answers as a client sends them), refused when no one can be asked,
+ * and noted as declined.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type ConfirmPolicy, validateConfig } from "../../../src/config/index.ts";
+import type { ConfirmPolicy } from "../../../src/config/index.ts";
 import type { Upstream } from "../../../src/protocol/upstream.ts";
-import { approveStep } from "../../../src/tools/pipeline/approve.ts";
-import type { CallNote, Result } from "../../../src/tools/pipeline/values.ts";
+import { approve } from "../../../src/tools/pipeline/approve.ts";
+import type { CallSession } from "../../../src/tools/pipeline/step.ts";
+import type { Result } from "../../../src/tools/pipeline/values.ts";
 import { SessionApprovals } from "../../../src/trust/approvals.ts";
 import { FOR_THIS_SESSION } from "../../../src/trust/confirm.ts";
 import type { Tool } from "../../helpers/sdk.ts";
+import { resolvedCall, serverOf, stubNext, stubTarget } from "../../helpers/calls.ts";
 
 const tool = { name: "delete_item", inputSchema: { type: "object" }, annotations: { destructiveHint: true } } as Tool;
 const id = { toolbox: "dev", server: "s", name: "delete_item" };
-const serverOf = (confirm: ConfirmPolicy) =>
-  validateConfig({ toolboxes: { dev: { mcpServers: { s: { command: "x", confirm } } } } }).toolboxes.dev.mcpServers.s;
 const errorOf = (result: Result<unknown>) => result.ok ? "" : result.error;
+const callOf = (confirm: ConfirmPolicy, args: Record<string, unknown>, session: Partial<CallSession> = {}, signal?: AbortSignal) =>
+  resolvedCall({ id, args, tool, session, target: stubTarget(serverOf({ confirm })).target, request: signal && { signal } });
 
 /** A client that declared form elicitation and answers each question with `answer` (or never, when aborted). */
 function client(answer: (params: unknown) => Record<string, unknown>, asked: unknown[] = []): Upstream {
@@ -35,42 +38,57 @@ function client(answer: (params: unknown) => Record<string, unknown>, asked: unk
   };
 }
 
-test("approve: a tool the policy does not cover goes on unasked", async () => {
-  const note: CallNote = {};
+test("approve: a tool the policy does not cover goes on unasked, with the caller's own arguments", async () => {
+  const { next, got } = stubNext();
   const args = { id: "1" };
-  const result = await approveStep(id, args, tool, serverOf("never"), { signal: new AbortController().signal }, note);
-  assert.deepEqual(result, { ok: true, value: { asked: false, args } });
-  assert.equal(result.ok && result.value.args, args, "unasked: the caller's own arguments go on");
-  assert.deepEqual(note, {});
+  const call = callOf("never", args);
+  assert.equal((await approve(call, next)).ok, true);
+  assert.equal(got[0].args, args);
+  assert.equal(got[0].asked, undefined);
+  assert.deepEqual(call.note, {});
 });
 
-test("approve: with no client to ask, or one without form elicitation, the call is refused and noted as declined", async () => {
-  const note: CallNote = {};
-  const alone = await approveStep(id, {}, tool, serverOf("destructive"), { signal: new AbortController().signal }, note);
-  assert.match(errorOf(alone), /^Error executing tool 'delete_item' in server 's' \(toolbox 'dev'\): the call needs the user's approval .*there is no client to ask/);
-  assert.deepEqual(note, { outcome: "declined" });
+test("approve: with no client to ask, or one without form elicitation, the call is refused, noted as declined, and goes no further", async () => {
+  const { next, got } = stubNext();
+  const alone = callOf("destructive", {});
+  assert.match(errorOf(await approve(alone, next)), /^Error executing tool 'delete_item' in server 's' \(toolbox 'dev'\): the call needs the user's approval .*there is no client to ask/);
+  assert.deepEqual(alone.note, { outcome: "declined" });
   const formless = { ...client(() => ({})), capabilities: {} };
-  const refused = await approveStep(id, {}, tool, serverOf("all"), { upstream: formless, signal: new AbortController().signal }, {});
-  assert.match(errorOf(refused), /it declared no form elicitation/);
+  assert.match(errorOf(await approve(callOf("all", {}, { upstream: formless }), next)), /it declared no form elicitation/);
+  assert.equal(got.length, 0);
 });
 
 test("approve: the client's accept lets the call go; for this session, the next call is not asked", async () => {
   const asked: unknown[] = [];
   const upstream = client(() => ({ action: "accept", content: { [FOR_THIS_SESSION]: true } }), asked);
-  const ctx = { upstream, signal: new AbortController().signal, approvals: new SessionApprovals() };
-  assert.deepEqual(await approveStep(id, { id: "1" }, tool, serverOf("destructive"), ctx, {}), { ok: true, value: { asked: true, args: { id: "1" } } });
-  assert.deepEqual(await approveStep(id, { id: "2" }, tool, serverOf("destructive"), ctx, {}), { ok: true, value: { asked: false, args: { id: "2" } } });
+  const session = { upstream, approvals: new SessionApprovals() };
+  const { next, got } = stubNext();
+  assert.equal((await approve(callOf("destructive", { id: "1" }, session), next)).ok, true);
+  assert.equal((await approve(callOf("destructive", { id: "2" }, session), next)).ok, true);
+  assert.deepEqual(got.map((call) => [call.args, call.asked]), [[{ id: "1" }, true], [{ id: "2" }, false]]);
   assert.equal(asked.length, 1);
 });
 
 test("approve: a decline is noted; a client that cancels the call while asked is not a decline", async () => {
-  const note: CallNote = {};
-  const declined = await approveStep(id, {}, tool, serverOf("all"), { upstream: client(() => ({ action: "decline" })), signal: new AbortController().signal }, note);
-  assert.equal(errorOf(declined), "Error executing tool 'delete_item' in server 's' (toolbox 'dev'): the user declined the call");
-  assert.deepEqual(note, { outcome: "declined" });
-  const cancelledNote: CallNote = {};
-  const ctx = { upstream: client(() => ({ action: "accept" })), signal: AbortSignal.abort() };
-  const cancelled = await approveStep(id, {}, tool, serverOf("all"), ctx, cancelledNote);
-  assert.match(errorOf(cancelled), /the client cancelled the call while the user was asked/);
-  assert.deepEqual(cancelledNote, {});
+  const { next } = stubNext();
+  const declined = callOf("all", {}, { upstream: client(() => ({ action: "decline" })) });
+  assert.equal(errorOf(await approve(declined, next)), "Error executing tool 'delete_item' in server 's' (toolbox 'dev'): the user declined the call");
+  assert.deepEqual(declined.note, { outcome: "declined" });
+  const cancelled = callOf("all", {}, { upstream: client(() => ({ action: "accept" })) }, AbortSignal.abort());
+  assert.match(errorOf(await approve(cancelled, next)), /the client cancelled the call while the user was asked/);
+  assert.deepEqual(cancelled.note, {});
+});
+
+test("approve: after an approved call, a 2026-07-28 server's input_required lets the retry with the same arguments through once, unasked", async () => {
+  const asked: unknown[] = [];
+  const session = { upstream: client(() => ({ action: "accept" }), asked), approvals: new SessionApprovals() };
+  const inputRequired = { content: [], resultType: "input_required", inputRequests: {}, requestState: "state-1" } as never;
+  const { next } = stubNext(inputRequired);
+  await approve(callOf("all", { a: 1 }, session), next);
+  assert.equal(asked.length, 1);
+  const retry = () => resolvedCall({ id, args: { a: 1 }, tool, session, target: stubTarget(serverOf({ confirm: "all" })).target, request: { input: { requestState: "state-1", passInputRequired: true } } });
+  assert.equal((await approve(retry(), stubNext().next)).ok, true);
+  assert.equal(asked.length, 1, "the retry was not asked");
+  await approve(retry(), stubNext().next);
+  assert.equal(asked.length, 2, "taken once: a second retry is asked");
 });

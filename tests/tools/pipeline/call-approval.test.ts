@@ -7,13 +7,14 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { approveCall } from "../../../src/tools/pipeline/approve.ts";
-import type { ToolContext } from "../../../src/tools/tool.ts";
+import type { CallSession } from "../../../src/tools/pipeline/step.ts";
 import type { Upstream } from "../../../src/protocol/upstream.ts";
 import { argumentsDigest, SessionApprovals } from "../../../src/trust/approvals.ts";
 import { validateConfig } from "../../../src/config/index.ts";
 import { platform } from "#platform";
 import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
-import { callTool } from "../../../src/tools/pipeline/pipeline.ts";
+import { runToolCall } from "../../../src/tools/pipeline/pipeline.ts";
+import { SessionOffer } from "../../../src/toolboxes/session-offer.ts";
 import { removeTempDirs, tempDir } from "../../helpers/workbench.ts";
 import { callsReached, trustConfig } from "../../helpers/trust.ts";
 
@@ -40,8 +41,9 @@ function context(answer: (params: Record<string, unknown>) => Record<string, unk
     onLogLevel: () => () => {},
     onRootsChanged: () => () => {},
   } satisfies Upstream;
-  const ctx = { upstream, signal: new AbortController().signal, approvals: new SessionApprovals() } as unknown as ToolContext;
-  return { ctx, asked };
+  const session = { upstream, approvals: new SessionApprovals() } as unknown as CallSession;
+  const ctx = (args: Record<string, unknown>) => ({ id, args, tool, session, request: { signal: new AbortController().signal } });
+  return { ctx, session, asked };
 }
 
 test("call approval: what is sent is what was shown, even if the caller's arguments change while the user is asked", async () => {
@@ -50,7 +52,7 @@ test("call approval: what is sent is what was shown, even if the caller's argume
     args.path = "/home/me"; // The caller's object changes behind the question.
     return { action: "accept" };
   });
-  const approval = await approveCall(id, args, tool, serverConfig(), ctx);
+  const approval = await approveCall(ctx(args), serverConfig());
   assert.equal(asked.length, 1);
   assert.ok(approval.approved);
   assert.deepEqual(approval.args, { path: "/tmp/scratch" });
@@ -60,7 +62,7 @@ test("call approval: what is sent is what was shown, even if the caller's argume
 
 test("call approval: arguments longer than confirmMaxChars are refused without a question", async () => {
   const { ctx, asked } = context(() => ({ action: "accept" }));
-  const approval = await approveCall(id, { text: "x".repeat(100) }, tool, serverConfig({ confirmMaxChars: 50 }), ctx);
+  const approval = await approveCall(ctx({ text: "x".repeat(100) }), serverConfig({ confirmMaxChars: 50 }));
   assert.equal(approval.approved, false);
   assert.match(approval.approved ? "" : approval.reason, /more than the 50 an approval question shows whole \("confirmMaxChars"\)/);
   assert.equal(asked.length, 0);
@@ -68,17 +70,17 @@ test("call approval: arguments longer than confirmMaxChars are refused without a
 
 test('call approval: "for this session" covers the tool with any arguments; a single approval covers one call', async () => {
   const { ctx, asked } = context(() => ({ action: "accept" }));
-  assert.ok((await approveCall(id, { a: 1 }, tool, serverConfig(), ctx)).approved);
-  assert.ok((await approveCall(id, { a: 1 }, tool, serverConfig(), ctx)).approved);
+  assert.ok((await approveCall(ctx({ a: 1 }), serverConfig())).approved);
+  assert.ok((await approveCall(ctx({ a: 1 }), serverConfig())).approved);
   assert.equal(asked.length, 2, "one approval, one call: the same arguments are asked about again");
   const session = context(() => ({ action: "accept", content: { forThisSession: true } }));
-  await approveCall(id, { a: 1 }, tool, serverConfig(), session.ctx);
-  const later = await approveCall(id, { a: 2, long: "y".repeat(20_000) }, tool, serverConfig(), session.ctx);
+  await approveCall(session.ctx({ a: 1 }), serverConfig());
+  const later = await approveCall(session.ctx({ a: 2, long: "y".repeat(20_000) }), serverConfig());
   assert.ok(later.approved);
   assert.equal(session.asked.length, 1, "any arguments, unasked");
 });
 
-test("callTool sends the approved snapshot: the server gets the arguments the user was shown", async () => {
+test("runToolCall sends the approved snapshot: the server gets the arguments the user was shown", async () => {
   const dir = tempDir();
   const config = validateConfig(trustConfig(dir, "all"));
   const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
@@ -86,11 +88,12 @@ test("callTool sends the approved snapshot: the server gets the arguments the us
   try {
     await registry.open("dev");
     const args: Record<string, unknown> = { id: "shown" };
-    const { ctx } = context(() => {
+    const { session } = context(() => {
       args.id = "swapped";
       return { action: "accept" };
     });
-    const result = await callTool({ toolbox: "dev", server: "store", name: "echo" }, args, { ...ctx, config, registry });
+    const request = { signal: new AbortController().signal };
+    const result = await runToolCall({ ...session, config, offer: new SessionOffer(registry, () => config) }, request, { toolbox: "dev", server: "store", name: "echo" }, args);
     assert.ok(result.ok, JSON.stringify(result));
     assert.deepEqual(callsReached(dir), [{ tool: "echo", arguments: { id: "shown" } }]);
   } finally {

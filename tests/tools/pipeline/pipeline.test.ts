@@ -1,4 +1,4 @@
-/** callTool and the pins: a withheld tool is refused before its server sees the call, and an approval made a moment ago counts. */
+/** runToolCall and the pins: a withheld tool is refused before its server sees the call, and an approval made a moment ago counts. */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -7,7 +7,10 @@ import { validateConfig } from "../../../src/config/index.ts";
 import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
 import { lockPathFor, PinStore } from "../../../src/toolboxes/pin-store.ts";
 import { currentPin } from "../../../src/toolboxes/withheld.ts";
-import { callTool } from "../../../src/tools/pipeline/pipeline.ts";
+import { runToolCall } from "../../../src/tools/pipeline/pipeline.ts";
+import { SessionOffer } from "../../../src/toolboxes/session-offer.ts";
+import type { WorkbenchConfig } from "../../../src/config/index.ts";
+import type { AuditLog as Audit } from "../../../src/trust/audit-log.ts";
 import { AuditLog } from "../../../src/trust/audit-log.ts";
 import { fixtureServer } from "../../helpers/runtime.ts";
 import { removeTempDirs, tempDir } from "../../helpers/workbench.ts";
@@ -16,7 +19,7 @@ after(removeTempDirs);
 
 const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
 
-test("callTool: a withheld tool is refused and never reaches the server; one approved a moment ago runs", async () => {
+test("runToolCall: a withheld tool is refused and never reaches the server; one approved a moment ago runs", async () => {
   const dir = tempDir();
   const lock = lockPathFor(`${dir}/workbench-config.json`);
   writeFileSync(`${dir}/tools.json`, JSON.stringify({ description: "Greets." }));
@@ -32,15 +35,15 @@ test("callTool: a withheld tool is refused and never reaches the server; one app
   const registry = new ToolboxRegistry(config, host, { pins: new PinStore(lock, platform) });
   try {
     const [slot] = (await registry.open("dev")).servers;
-    const ctx = { config, registry, signal: new AbortController().signal };
-    const refused = await callTool({ toolbox: "dev", server: "s", name: "greet" }, {}, ctx);
+    const ctx = sessionOf(config, registry);
+    const refused = await runToolCall(ctx, { signal: new AbortController().signal }, { toolbox: "dev", server: "s", name: "greet" }, {});
     assert.equal(refused.ok, false);
     assert.match(!refused.ok ? refused.error : "", /is withheld: its description changed since it was pinned/);
     assert.equal(existsSync(`${dir}/calls`), false, "the server saw no call");
     // Another process approves; the very next call, well within CALL_RECHECK_MS, reads the lock again.
     const greet = slot.shared.tools.find((tool) => tool.name === "greet")!;
     await new PinStore(lock, platform).approve("dev", "s", { greet: currentPin(greet) });
-    const ran = await callTool({ toolbox: "dev", server: "s", name: "greet" }, {}, ctx);
+    const ran = await runToolCall(ctx, { signal: new AbortController().signal }, { toolbox: "dev", server: "s", name: "greet" }, {});
     assert.ok(ran.ok, !ran.ok ? ran.error : "");
     assert.equal(readFileSync(`${dir}/calls`, "utf8"), "greet\n");
   } finally {
@@ -48,7 +51,7 @@ test("callTool: a withheld tool is refused and never reaches the server; one app
   }
 });
 
-test("callTool: takes every step in order: a wrong argument stops before approval, a refused approval before the call, each recorded", async () => {
+test("runToolCall: takes every step in order: a wrong argument stops before approval, a refused approval before the call, each recorded", async () => {
   const written: string[] = [];
   const audit = new AuditLog("/audit.jsonl", false, { append: async (_, text) => void written.push(text), warn: () => {} });
   const server = fixtureServer("fixture-server.ts", { env: { FIXTURE_LABEL: "a" }, confirm: ["sleep"] });
@@ -56,12 +59,12 @@ test("callTool: takes every step in order: a wrong argument stops before approva
   const registry = new ToolboxRegistry(config, host, {});
   try {
     await registry.open("dev");
-    const ctx = { config, registry, signal: new AbortController().signal, audit };
-    const wrong = await callTool({ toolbox: "dev", server: "a", name: "sleep" }, { ms: "x" }, ctx);
+    const ctx = sessionOf(config, registry, audit);
+    const wrong = await runToolCall(ctx, { signal: new AbortController().signal }, { toolbox: "dev", server: "a", name: "sleep" }, { ms: "x" });
     assert.match(!wrong.ok ? wrong.error : "", /^Invalid arguments for tool 'sleep'/);
-    const refused = await callTool({ toolbox: "dev", server: "a", name: "sleep" }, { ms: 1 }, ctx);
+    const refused = await runToolCall(ctx, { signal: new AbortController().signal }, { toolbox: "dev", server: "a", name: "sleep" }, { ms: 1 });
     assert.match(!refused.ok ? refused.error : "", /needs the user's approval/);
-    const ran = await callTool({ toolbox: "dev", server: "a", name: "echo" }, { text: "hi" }, ctx);
+    const ran = await runToolCall(ctx, { signal: new AbortController().signal }, { toolbox: "dev", server: "a", name: "echo" }, { text: "hi" });
     assert.ok(ran.ok && ran.value.content[0].type === "text" && ran.value.content[0].text === "a: hi");
     await audit.flushed();
     assert.deepEqual(written.join("").trim().split("\n").map((line) => JSON.parse(line).outcome), ["failed", "declined", "ok"]);
@@ -69,3 +72,7 @@ test("callTool: takes every step in order: a wrong argument stops before approva
     await registry.closeAll();
   }
 });
+
+function sessionOf(config: WorkbenchConfig, registry: ToolboxRegistry, audit?: Audit) {
+  return { config, offer: new SessionOffer(registry, () => config), audit };
+}

@@ -4,7 +4,12 @@ import assert from "node:assert/strict";
 import { DEFAULT_SETTINGS, validateConfig, type WorkbenchConfig } from "../../../src/config/index.ts";
 import { AuditLog, type AuditEntry } from "../../../src/trust/audit-log.ts";
 import { recordCall } from "../../../src/tools/pipeline/record.ts";
-import { Failure, Success } from "../../../src/tools/pipeline/values.ts";
+import { type CallNote, Failure, Success, type ToolId } from "../../../src/tools/pipeline/values.ts";
+import { record } from "../../../src/tools/pipeline/record.ts";
+import { resolvedCall, stubNext } from "../../helpers/calls.ts";
+
+const offer = { find: () => Promise.reject(new Error("No offer here")) };
+const plainCall = (id: ToolId, config: WorkbenchConfig) => ({ id, session: { config, offer }, request: { signal: new AbortController().signal }, note: {} });
 
 const config = validateConfig({ toolboxes: { dev: { mcpServers: { s: { command: "x", env: { TOKEN: "s3cret-value-123" } } } } } });
 const id = { toolbox: "dev", server: "s", name: "echo" };
@@ -18,17 +23,18 @@ async function lines(withArguments: boolean, write: (log: AuditLog) => void): Pr
 }
 
 test("record: the outcome comes from the note, then the cancellation, then the result; session and client are named", async () => {
-  const live = new AbortController().signal;
-  const ctx = { config, signal: live, sessionId: "s-1", clientName: "alice" };
-  const base = { id, args: {}, ctx, started: Date.UTC(2026, 0, 1), durationMs: 1.26 };
+  const session = { config, offer, sessionId: "s-1", clientName: "alice" };
+  const request = { signal: new AbortController().signal };
+  const base = { args: {}, started: Date.UTC(2026, 0, 1), durationMs: 1.26 };
+  const callOf = (note: CallNote, signal = request.signal) => ({ id, session, request: { signal }, note });
   const ok = Success({ content: [{ type: "text" as const, text: "hi" }] });
   const entries = await lines(false, (log) => {
-    recordCall(log, { ...base, note: {}, result: ok });
-    recordCall(log, { ...base, note: { outcome: "declined" }, result: Failure("no") });
-    recordCall(log, { ...base, note: { outcome: "withheld" }, result: Failure("held") });
-    recordCall(log, { ...base, note: {}, result: Failure("gone") });
-    recordCall(log, { ...base, note: {}, result: Success({ content: [], isError: true }) });
-    recordCall(log, { ...base, ctx: { ...ctx, signal: AbortSignal.abort() }, note: {}, result: Failure("cancelled") });
+    recordCall(log, { ...base, call: callOf({}), result: ok });
+    recordCall(log, { ...base, call: callOf({ outcome: "declined" }), result: Failure("no") });
+    recordCall(log, { ...base, call: callOf({ outcome: "withheld" }), result: Failure("held") });
+    recordCall(log, { ...base, call: callOf({}), result: Failure("gone") });
+    recordCall(log, { ...base, call: callOf({}), result: Success({ content: [], isError: true }) });
+    recordCall(log, { ...base, call: callOf({}, AbortSignal.abort()), result: Failure("cancelled") });
   });
   assert.deepEqual(entries.map((entry) => entry.outcome), ["ok", "declined", "withheld", "failed", "tool error", "cancelled"]);
   assert.deepEqual(entries[0], {
@@ -38,11 +44,10 @@ test("record: the outcome comes from the note, then the cancellation, then the r
 });
 
 test("record: arguments only when the log asks for them, with the server's secrets masked", async () => {
-  const ctx = { config, signal: new AbortController().signal };
-  const call = { id, args: { text: "key s3cret-value-123" }, ctx, note: {}, result: Failure("x"), started: 0, durationMs: 0 };
-  const [without] = await lines(false, (log) => recordCall(log, call));
+  const finished = { call: plainCall(id, config), args: { text: "key s3cret-value-123" }, result: Failure("x"), started: 0, durationMs: 0 };
+  const [without] = await lines(false, (log) => recordCall(log, finished));
   assert.equal(without.arguments, undefined);
-  const [shown] = await lines(true, (log) => recordCall(log, call));
+  const [shown] = await lines(true, (log) => recordCall(log, finished));
   assert.doesNotMatch(JSON.stringify(shown.arguments), /s3cret-value-123/);
   assert.match(JSON.stringify(shown.arguments), /key /);
 });
@@ -66,9 +71,27 @@ test("call record: another server's secrets and the serve tokens are masked in t
   let written = "";
   const log = new AuditLog("/log", true, { append: async (_, text) => void (written += text), warn: () => {} });
   const args = { note: `${OWN} ${OTHER_ENV} ${OTHER_HEADER} ${SERVE_TOKEN}` };
-  const ctx = { config, signal: new AbortController().signal };
   const result = { ok: true as const, value: { content: [] } };
-  recordCall(log, { id: { toolbox: "a", server: "called", name: "echo" }, args, ctx, note: {}, result, started: 0, durationMs: 1 });
+  recordCall(log, { call: plainCall({ toolbox: "a", server: "called", name: "echo" }, config), args, result, started: 0, durationMs: 1 });
   await log.flushed();
   assert.deepEqual(JSON.parse(written).arguments, { note: "*** *** *** ***" });
+});
+
+test("record: the step records the outcome of what comes after it, with the arguments the caller gave", async () => {
+  const written: string[] = [];
+  const audit = new AuditLog("/audit.jsonl", true, { append: async (_, text) => void written.push(text), warn: () => {} });
+  const call = resolvedCall({ session: { audit, sessionId: "s-9" }, args: { text: "hi" } });
+  const { next, got } = stubNext();
+  const result = await record(call, (passed) => {
+    passed.note.outcome = "declined";
+    passed.args = { text: "a copy shown" };
+    return next(passed);
+  });
+  assert.equal(result.ok, true);
+  assert.equal(got.length, 1);
+  await audit.flushed();
+  const [entry] = written.join("").trim().split("\n").map((line) => JSON.parse(line));
+  assert.equal(entry.outcome, "declined");
+  assert.equal(entry.session, "s-9");
+  assert.deepEqual(entry.arguments, { text: "hi" });
 });

@@ -1,50 +1,56 @@
-/** The resolve step alone: from use_tool's identifier to the tool, or the failure that says what is wrong. */
-import { after, test } from "node:test";
+/** The resolve step alone, with a stub offer and a stub next: it asks the offer, and opens toolboxes only for requests that may. */
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { platform } from "#platform";
+import { resolve } from "../../../src/tools/pipeline/resolve.ts";
+import type { Found, ToolFinder } from "../../../src/toolboxes/session-offer.ts";
+import type { CallSession } from "../../../src/tools/pipeline/step.ts";
+import { newCall } from "../../../src/tools/pipeline/step.ts";
 import { validateConfig } from "../../../src/config/index.ts";
-import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
-import { resolveTool } from "../../../src/tools/pipeline/resolve.ts";
-import type { CallNote, Result } from "../../../src/tools/pipeline/values.ts";
-import { fixtureServer } from "../../helpers/runtime.ts";
+import { serverOf, stubNext, stubTarget, TOOL_ID } from "../../helpers/calls.ts";
 
-const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
-const config = validateConfig({
-  toolboxes: { dev: { mcpServers: { a: fixtureServer("fixture-server.ts", { env: { FIXTURE_LABEL: "a" } }) } } },
-});
-const registry = new ToolboxRegistry(config, host, {});
-after(() => registry.closeAll());
+const config = validateConfig({ toolboxes: { dev: { mcpServers: { s: { command: "x" } } } } });
+const tool = { name: "echo", inputSchema: { type: "object" as const } };
 
-const errorOf = (result: Result<unknown>) => result.ok ? "" : result.error;
-const scope = (opens = false) => ({ config, registry, signal: new AbortController().signal, opensToolboxes: () => opens });
+/** An offer that answers `found` and keeps whether each ask could open the toolbox. */
+function offerOf(found: Found) {
+  const opens: boolean[] = [];
+  const offer: ToolFinder = {
+    find: (_id, _signal, open) => {
+      opens.push(open);
+      return Promise.resolve(found);
+    },
+  };
+  return { offer, opens };
+}
 
-test("resolve: a toolbox not configured, and one not open, fail before any server starts", async () => {
-  const note: CallNote = {};
-  assert.equal(
-    errorOf(await resolveTool({ toolbox: "deb", server: "a", name: "echo" }, scope(), note)),
-    "Error executing tool: Toolbox 'deb' not found in configuration. Did you mean 'dev'?",
-  );
-  assert.match(errorOf(await resolveTool({ toolbox: "dev", server: "a", name: "echo" }, scope(), note)), /Toolbox 'dev' is not open; call open_toolbox/);
-  assert.equal(registry.get("dev"), undefined, "nothing was opened");
-  assert.deepEqual(note, {});
-});
+const callWith = (offer: ToolFinder, session: Partial<CallSession> = {}) =>
+  newCall({ config, offer, ...session }, { signal: new AbortController().signal }, TOOL_ID, {});
 
-test("resolve: a request that stands alone opens the toolbox; the tool found is the server's own", async () => {
-  const resolved = await resolveTool({ toolbox: "dev", server: "a", name: "echo" }, scope(true), {});
-  assert.ok(resolved.ok, errorOf(resolved));
-  assert.equal(resolved.value.tool.name, "echo");
-  assert.equal(resolved.value.slot.name, "a");
-  assert.ok(resolved.value.serverSession, "connected");
+test("resolve: the tool the offer finds goes on to the next step, with its target", async () => {
+  const { target } = stubTarget(serverOf());
+  const { offer, opens } = offerOf({ ok: true, target, tool });
+  const { next, got } = stubNext();
+  assert.equal((await resolve(callWith(offer), next)).ok, true);
+  assert.equal(got[0].target, target);
+  assert.equal(got[0].tool, tool);
+  assert.deepEqual(opens, [false], "a request that does not stand alone does not open its toolbox");
 });
 
-test("resolve: a server or tool that is not there is named with the closest names", async () => {
-  await registry.open("dev");
-  assert.equal(
-    errorOf(await resolveTool({ toolbox: "dev", server: "b", name: "echo" }, scope(), {})),
-    "Error executing tool: Server 'b' not found in toolbox 'dev'. Did you mean 'a'?",
-  );
-  assert.equal(
-    errorOf(await resolveTool({ toolbox: "dev", server: "a", name: "ecko" }, scope(), {})),
-    "Error executing tool: Tool 'ecko' not found in server 'a' (toolbox 'dev'). Did you mean 'echo'?",
-  );
+test("resolve: a request that stands alone, or a toolbox a search answered with, may be opened", async () => {
+  const { offer, opens } = offerOf({ ok: false, error: "x" });
+  await resolve(callWith(offer, { opensToolboxes: () => true }), stubNext().next);
+  await resolve(callWith(offer, { search: { found: new Set(["dev"]) } }), stubNext().next);
+  await resolve(callWith(offer, { search: { found: new Set(["other"]) } }), stubNext().next);
+  assert.deepEqual(opens, [true, true, false]);
+});
+
+test("resolve: what the offer refuses stops the call with its text; a withheld tool is noted", async () => {
+  const { next, got } = stubNext();
+  const call = callWith(offerOf({ ok: false, error: "Error executing tool: withheld", withheld: true }).offer);
+  assert.deepEqual(await resolve(call, next), { ok: false, error: "Error executing tool: withheld" });
+  assert.deepEqual(call.note, { outcome: "withheld" });
+  const missing = callWith(offerOf({ ok: false, error: "Not found" }).offer);
+  await resolve(missing, next);
+  assert.deepEqual(missing.note, {});
+  assert.equal(got.length, 0);
 });
