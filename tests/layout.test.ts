@@ -35,6 +35,7 @@ const ORDER = [
   "config",
   "transport",
   "protocol",
+  "store",
   "platform",
 ];
 const MAX_LINES = 300;
