@@ -1,5 +1,5 @@
 /**
- * The store in this process's memory: the default, for one process. Expired keys are dropped as
+ * The store in the workbench's own memory: the default, for one workbench. Expired keys are dropped as
  * they are read, and a few more at each write (a sweep that goes round all keys, a few at a time),
  * so that keys never read again do not pile up; no timer keeps the process alive.
  */

@@ -19,6 +19,9 @@ import { type PoolUser, ServerPool } from "./pool.ts";
 import type { PinStore } from "./pin-store.ts";
 import { ServerSlot, type SlotTrust } from "./server-slot.ts";
 import { graceAfterFirst, OPEN_GRACE_MS, type Opening, type OpenToolbox } from "./opening.ts";
+import { type ConfiguredServer, configuredIn } from "./configured.ts";
+
+export type { ConfiguredServer };
 
 export type { Connected };
 export { OPEN_GRACE_MS, ServerSlot };
@@ -37,10 +40,16 @@ export interface RegistryOptions {
   pins?: PinStore;
   /** Who the session works for (its ClientIdentity): its servers' processes are its own (see pool.ts). */
   client?: { readonly name: string };
-  /** Where the open toolboxes are held: the session's state (see upstream/session-state.ts); else a map of its own. */
-  open?: Map<string, OpenToolbox>;
+  /** The names of the toolboxes the session opened, kept in its store (see upstream/session-state.ts): another replica opens them again. */
+  kept?: KeptToolboxes;
   /** How long an open waits for the other servers once one answered (OPEN_GRACE_MS; Infinity: for all). */
   openGraceMs?: number;
+}
+
+/** The names of a session's open toolboxes, kept where any replica finds them. */
+export interface KeptToolboxes {
+  add(name: string): Promise<void>;
+  has(name: string): Promise<boolean>;
 }
 
 /** Who hears of prompts and resources: the workbench server, to tell its client. */
@@ -51,20 +60,11 @@ export interface CatalogWatcher {
   resourceUpdated(shared: SharedServer, uri: string): void;
 }
 
-/** A configured server, whether or not its toolbox is open. */
-export interface ConfiguredServer {
-  toolbox: string;
-  server: string;
-  config: ServerConfig;
-  /** Position in the configuration (toolboxes, then servers, in file order). */
-  rank: number;
-}
-
 export class ToolboxRegistry {
   #config: WorkbenchConfig;
   /** Counts configuration changes: an open that began under another configuration starts over. */
   #generation = 0;
-  readonly #open: Map<string, OpenToolbox>;
+  readonly #open = new Map<string, OpenToolbox>();
   readonly #opening = new Map<string, Opening>();
   readonly #pool: ServerPool;
   /** The pool is this registry's alone (a subcommand's): closing closes it. */
@@ -84,7 +84,6 @@ export class ToolboxRegistry {
   constructor(config: WorkbenchConfig, servers: ConnectionHost | ServerPool, options: RegistryOptions = {}) {
     this.#config = config;
     this.#options = options;
-    this.#open = options.open ?? new Map();
     this.#ownPool = !(servers instanceof ServerPool);
     this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers, pins: options.pins });
     this.#user = {
@@ -160,7 +159,7 @@ export class ToolboxRegistry {
     const early = answered.then(() => {
       if (generation !== this.#generation) return undefined;
       const connected = wanted.some((slot) => slot.connection);
-      if (connected && !this.#closed) this.#open.set(name, toolbox);
+      if (connected) this.#opened(name, toolbox);
       // One server asked for is answered either way: connected, or with its error.
       return connected || server !== undefined ? toolbox : undefined;
     });
@@ -176,7 +175,7 @@ export class ToolboxRegistry {
     for (const slot of toolbox.servers) if (slot.shared.live) slot.shared.touch();
     if (missing.length === 0) {
       // Its servers may all be running already (shared with another toolbox, or started for a prompt).
-      if (!this.#closed) this.#open.set(name, toolbox);
+      this.#opened(name, toolbox);
       const done = Promise.resolve(toolbox);
       return { toolbox, generation, done, all: done, settled: new Map() };
     }
@@ -192,7 +191,7 @@ export class ToolboxRegistry {
     const attempt = Promise.all(settled.values()).then(() => {
       if (generation !== this.#generation) return undefined;
       const anyConnected = toolbox.servers.length === 0 || toolbox.servers.some((slot) => slot.connection);
-      if (anyConnected && !this.#closed) this.#open.set(name, toolbox);
+      if (anyConnected) this.#opened(name, toolbox);
       else this.#open.delete(name);
       return toolbox;
     }).finally(() => this.#opening.delete(name));
@@ -203,6 +202,20 @@ export class ToolboxRegistry {
     return opening;
   }
 
+
+  /** A toolbox is open (unless the session ended): held here, its name kept in the session's store. */
+  #opened(name: string, toolbox: OpenToolbox): void {
+    if (this.#closed) return;
+    const known = this.#open.has(name);
+    this.#open.set(name, toolbox);
+    // A store that cannot be reached is said where the session reads it; the toolbox is open here all the same.
+    if (!known) void this.#options.kept?.add(name).catch(() => {});
+  }
+
+  /** True when the session opened this toolbox, here or (by its store) on another replica. */
+  async wasOpened(name: string): Promise<boolean> {
+    return this.#open.has(name) || (await this.#options.kept?.has(name) ?? false);
+  }
 
   /** The server's connection, started again first if it was lost or stopped for being idle. */
   connected(slot: ServerSlot, signal?: AbortSignal): Promise<Connected> {
@@ -280,14 +293,4 @@ export class ToolboxRegistry {
   #sharedFor(config: ServerConfig): SharedServer {
     return this.#pool.serverFor(config, this.#user);
   }
-}
-
-function configuredIn(config: WorkbenchConfig): ConfiguredServer[] {
-  const configured: ConfiguredServer[] = [];
-  for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
-    for (const [server, serverConfig] of Object.entries(mcpServers)) {
-      configured.push({ toolbox, server, config: serverConfig, rank: configured.length });
-    }
-  }
-  return configured;
 }

@@ -66,7 +66,9 @@ export class SessionOffer implements ToolFinder {
     if (!Object.hasOwn(config.toolboxes, id.toolbox)) return { ok: false, error: useToolToolboxNotFound(config, id.toolbox) };
     const registry = this.#registry;
     // Only the server called is waited for: another of its toolbox may still be starting.
-    const toolbox = registry.get(id.toolbox) ?? (opens ? await registry.open(id.toolbox, id.server) : undefined);
+    // A toolbox the session opened on another replica (its name is in the store) is opened here.
+    const reopens = () => opens || registry.wasOpened(id.toolbox);
+    const toolbox = registry.get(id.toolbox) ?? (await reopens() ? await registry.open(id.toolbox, id.server) : undefined);
     if (!toolbox) {
       return {
         ok: false,

@@ -2,15 +2,16 @@
  * What the user approved in one session: tools approved "for this session" (with any arguments),
  * and the retries of an approved call that a 2026-07-28 server asked for input (its `requestState`
  * comes back with the client's answers as a new tools/call, which must not ask the user a second
- * time): each bound to the tool and the SHA-256 of the arguments approved, and taken once. Held in
- * memory only: a new session asks again.
+ * time): each bound to the tool and the SHA-256 of the arguments approved, and taken once, by one
+ * replica only when the store is shared. Kept in the session's store (StoredApprovals): a new
+ * session asks again.
  */
 import { canonicalJson } from "../cache/canonical-json.ts";
 import { sha256Hex } from "../cache/sha256.ts";
+import { type Store, storeKey } from "../store/store.ts";
 
-/** Retries waiting at most, and how long one waits: a client that never retries holds nothing for long. */
-const MAX_RETRIES = 256;
-const RETRY_MS = 10 * 60_000;
+/** How long an allowed retry waits: a client that never retries holds nothing for long. */
+export const RETRY_MS = 10 * 60_000;
 
 /** The SHA-256 (hex) of the arguments' canonical JSON: key order does not count, every value does. */
 export function argumentsDigest(args: unknown): string {
@@ -33,38 +34,47 @@ export interface KeptApprovals {
   takeRetry(key: string, state: string, args: unknown): Promise<boolean>;
 }
 
-export class SessionApprovals implements KeptApprovals {
-  readonly #tools = new Set<string>();
-  /** Retry keys (tool, requestState, arguments' digest) by the time they were allowed, oldest first. */
-  readonly #retries = new Map<string, number>();
+/**
+ * A session's approvals in the store, under the session's key: the tools approved for the session
+ * as fields of one key (which lives as long as the session does: see `ttlMs`), each retry allowed
+ * as a key of its own, taken once.
+ */
+export class StoredApprovals implements KeptApprovals {
+  readonly #store: Store;
+  readonly #session: string;
+  readonly #ttlMs: () => number;
 
-  /** True when the user approved this tool for the rest of the session. */
-  remembered(key: string): Promise<boolean> {
-    return Promise.resolve(this.#tools.has(key));
+  /** `ttlMs`: how long the session's approvals outlive its last use (read at each approval). */
+  constructor(store: Store, session: string, ttlMs: () => number) {
+    this.#store = store;
+    this.#session = session;
+    this.#ttlMs = ttlMs;
+  }
+
+  async remembered(key: string): Promise<boolean> {
+    const approved = await this.#store.fields(storeKey(this.#session, "approved"));
+    return Object.hasOwn(approved, key);
   }
 
   remember(key: string): Promise<void> {
-    this.#tools.add(key);
-    return Promise.resolve();
+    return this.#store.setField(storeKey(this.#session, "approved"), key, "1", this.#ttlMs());
   }
 
-  /** The approved call got `input_required` with `state`: its retry, with the same arguments, runs unasked once. */
   allowRetry(key: string, state: string, args: unknown): Promise<void> {
-    this.#retries.delete(retryKey(key, state, args));
-    this.#retries.set(retryKey(key, state, args), Date.now());
-    if (this.#retries.size > MAX_RETRIES) this.#retries.delete(this.#retries.keys().next().value!);
-    return Promise.resolve();
+    return this.#store.set(storeKey(this.#session, "retry", retryKey(key, state, args)), "1", RETRY_MS);
   }
 
-  /** True once for a retry allowed (and not expired); it is then used up. */
-  takeRetry(key: string, state: string, args: unknown): Promise<boolean> {
-    const id = retryKey(key, state, args);
-    const allowed = this.#retries.get(id);
-    this.#retries.delete(id);
-    return Promise.resolve(allowed !== undefined && Date.now() - allowed <= RETRY_MS);
+  async takeRetry(key: string, state: string, args: unknown): Promise<boolean> {
+    return await this.#store.take(storeKey(this.#session, "retry", retryKey(key, state, args))) !== undefined;
   }
 }
 
+/** The keys of a session's approvals in the store, for the session's end. */
+export function approvalKeys(session: string): string[] {
+  return [storeKey(session, "approved")];
+}
+
+/** A retry's id: the tool, the server's state and the arguments, hashed (a state may be long). */
 function retryKey(key: string, state: string, args: unknown): string {
-  return JSON.stringify([key, state, argumentsDigest(args)]);
+  return sha256Hex(JSON.stringify([key, state, argumentsDigest(args)]));
 }

@@ -13,7 +13,8 @@ import { NAME } from "../protocol/version.ts";
 import { followConfigFile } from "./config-follow.ts";
 import { clientListings } from "./client-listings.ts";
 import type { SessionOptions } from "./session.ts";
-import { MemorySessionStates } from "./session-state.ts";
+import { sessionStates } from "./session-state.ts";
+import { MemoryStore } from "../store/memory-store.ts";
 
 /** The options every session of the process shares. */
 export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "listings" | "cache" | "states">;
@@ -48,7 +49,7 @@ export async function startServing(
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,
-    sessions: { config: live, audit, configPath: path, pool, listings, cache, states: new MemorySessionStates() },
+    sessions: { config: live, audit, configPath: path, pool, listings, cache, states: sessionStates(new MemoryStore(), live) },
     stopped,
     stop,
     finish: async () => {

@@ -1,53 +1,123 @@
 /**
- * The state seam (issue 37 §9): what a session keeps between its requests, behind one small
- * interface. A session's state is its kept result pages (read on with read_result), its approvals
- * (for this session, and a 2026-07-28 retry's), and its open toolboxes (the registry's own
- * holder). It is found by the session's key: a 2026-07-28 hub's key (client identity and declared
- * capabilities, the same on every replica), else a key of the session's own. In memory here
- * (MemorySessionStates); a store shared by replicas is one more implementation of SessionStates,
- * and tests/helpers/session-state-contract.ts is the contract it runs. Open toolboxes hold live
- * server sessions: such a store shares their names, and each replica opens its own (a request
- * that stands alone opens its toolbox, see tools/pipeline/resolve.ts).
+ * The state seam (issue 47 §3): what a session keeps between its requests, as plain data in the
+ * store (src/store/), under the session's key: a 2026-07-28 hub's key (client identity and declared
+ * capabilities, the same on every replica), or a 2025-11-25 session's id, or a key of the session's
+ * own (stdio). What it keeps: its approvals and retry state, the names of its open toolboxes, and
+ * its cut results. Nothing live: each replica opens its own toolboxes from the names (see
+ * ToolboxRegistry.wasOpened). The keys expire `ttlMs` after the session's last use, and go at once
+ * when the session ends for good (a DELETE, the end of a stdio session); a replica that only lets
+ * go of its own copy of a session (idle here) leaves them to other replicas.
  */
-import type { OpenToolbox } from "../toolboxes/registry.ts";
+import type { Store } from "../store/store.ts";
+import { storeKey } from "../store/store.ts";
 import { type KeptResults, ResultStore } from "../tools/result-store.ts";
-import { type KeptApprovals, SessionApprovals } from "../trust/approvals.ts";
+import { approvalKeys, type KeptApprovals, StoredApprovals } from "../trust/approvals.ts";
+import type { KeptToolboxes } from "../toolboxes/registry.ts";
+import type { WorkbenchConfig } from "../config/index.ts";
+
+/** A session that is not served over HTTP (stdio) has no idle end: its state outlives a day of quiet. */
+const UNSERVED_TTL_MS = 24 * 60 * 60_000;
+
+/** The states of a process's sessions in `store`, each living as long as an idle session does (`serve.sessionIdleMinutes`). */
+export function sessionStates(store: Store, live: { readonly current: WorkbenchConfig }): SessionStates {
+  return new SessionStates(store, () => {
+    const minutes = live.current.serve?.sessionIdleMinutes;
+    return minutes === undefined ? UNSERVED_TTL_MS : minutes * 60_000;
+  });
+}
 
 /** What one session keeps. */
 export interface SessionState {
   readonly results: KeptResults;
   readonly approvals: KeptApprovals;
-  /** The toolboxes the session opened, by name (the registry's holder of them). */
-  readonly toolboxes: Map<string, OpenToolbox>;
+  /** The names of the toolboxes the session opened. */
+  readonly toolboxes: KeptToolboxes;
+  /** The session was used: what it keeps lives on (see SessionStates.touch). */
+  touch(): void;
 }
 
-export interface SessionStates {
-  /** The state of session `key`: empty on the first ask, then the same until `end(key)`. */
-  of(key: string): SessionState;
-  /** Session `key` ended: what it kept goes. */
-  end(key: string): void;
-  /** How many sessions keep state now. */
-  readonly size: number;
-}
+/** Every session's state, in one store. */
+export class SessionStates {
+  readonly store: Store;
+  readonly #ttlMs: () => number;
+  /** Cut results are still kept in this process (one per session key): the last kind to move to the store. */
+  readonly #results = new Map<string, ResultStore>();
+  /** When this process last moved each session's expiry on: at most once in a tenth of the expiry. */
+  readonly #touched = new Map<string, number>();
 
-/** Every session's state in this process's memory. */
-export class MemorySessionStates implements SessionStates {
-  readonly #states = new Map<string, SessionState>();
+  /** `ttlMs`: how long a session's state outlives its last use (read at each use: the configuration may change). */
+  constructor(store: Store, ttlMs: () => number) {
+    this.store = store;
+    this.#ttlMs = ttlMs;
+  }
 
+  /** The state of session `key`: what it kept, in the store; empty for a key never seen. */
   of(key: string): SessionState {
-    let state = this.#states.get(key);
-    if (!state) {
-      state = { results: new ResultStore(), approvals: new SessionApprovals(), toolboxes: new Map() };
-      this.#states.set(key, state);
+    let results = this.#results.get(key);
+    if (!results) {
+      results = new ResultStore();
+      this.#results.set(key, results);
     }
-    return state;
+    return {
+      results,
+      approvals: new StoredApprovals(this.store, key, this.#ttlMs),
+      toolboxes: new StoredToolboxes(this.store, key, this.#ttlMs),
+      touch: () => this.touch(key),
+    };
   }
 
-  end(key: string): void {
-    this.#states.delete(key);
+  /**
+   * The session was used: its keys live on for the expiry from now. Cheap to call on every
+   * request: the store is asked at most once in a tenth of the expiry.
+   */
+  touch(key: string): void {
+    const ttl = this.#ttlMs();
+    const now = Date.now();
+    if (now - (this.#touched.get(key) ?? 0) < ttl / 10) return;
+    this.#touched.set(key, now);
+    for (const one of keysOf(key)) void this.store.touch(one, ttl).catch(() => {});
   }
 
+  /** This process lets go of session `key` (idle here, or stopping); what it kept stays for other replicas. */
+  release(key: string): void {
+    this.#results.delete(key);
+    this.#touched.delete(key);
+  }
+
+  /** Session `key` ended for good: what it kept goes. */
+  async end(key: string): Promise<void> {
+    this.release(key);
+    await this.store.delete(...keysOf(key)).catch(() => {});
+  }
+
+  /** How many sessions this process holds state for now. */
   get size(): number {
-    return this.#states.size;
+    return this.#results.size;
   }
+}
+
+/** A session's open toolboxes by name, as fields of one key. */
+class StoredToolboxes implements KeptToolboxes {
+  readonly #store: Store;
+  readonly #key: string;
+  readonly #ttlMs: () => number;
+
+  constructor(store: Store, session: string, ttlMs: () => number) {
+    this.#store = store;
+    this.#key = storeKey(session, "toolboxes");
+    this.#ttlMs = ttlMs;
+  }
+
+  add(name: string): Promise<void> {
+    return this.#store.setField(this.#key, name, "1", this.#ttlMs());
+  }
+
+  async has(name: string): Promise<boolean> {
+    return Object.hasOwn(await this.#store.fields(this.#key), name);
+  }
+}
+
+/** Every key a session's state has in the store. */
+function keysOf(session: string): string[] {
+  return [...approvalKeys(session), storeKey(session, "toolboxes")];
 }

@@ -37,7 +37,8 @@ import { followConfig } from "./live-session.ts";
 import { ResultStore } from "../tools/result-store.ts";
 import type { ToolSession } from "../tools/tool.ts";
 import { SessionOffer } from "../toolboxes/session-offer.ts";
-import { MemorySessionStates, type SessionState, type SessionStates } from "./session-state.ts";
+import { type SessionState, sessionStates, type SessionStates } from "./session-state.ts";
+import { MemoryStore } from "../store/memory-store.ts";
 
 export interface WorkbenchServerOptions {
   /** The configuration, or the one in force when it applies live (read at each use). */
@@ -93,14 +94,16 @@ export interface UpstreamSession {
 
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
 export async function openSession(transport: MessageTransport, options: SessionOptions): Promise<UpstreamSession> {
-  const { pool, listings, states = new MemorySessionStates(), stateKey = crypto.randomUUID(), ...rest } = options;
+  const { pool, listings, stateKey: given, ...rest } = options;
+  const states = options.states ?? sessionStates(new MemoryStore(), LiveConfig.of(options.config));
+  const stateKey = given ?? crypto.randomUUID();
   const state = states.of(stateKey);
   // A client granted some toolboxes sees a configuration of those alone, everywhere, as it changes.
   const client = options.client ?? LOCAL_USER;
   const granted = LiveConfig.of(options.config).view((config) => grantedView(config, client));
   const live = granted.view;
   const upstream = new ClientUpstream();
-  const registry = new ToolboxRegistry(live.current, pool, { upstream, client, open: state.toolboxes });
+  const registry = new ToolboxRegistry(live.current, pool, { upstream, client, kept: state.toolboxes });
   // What this client may be told before its servers start: read from its own cache files.
   const [figures, declarations, skills] = await Promise.all([
     listings?.figures(client.name),
@@ -111,7 +114,9 @@ export async function openSession(transport: MessageTransport, options: SessionO
   const close = () =>
     closing ??= (async () => {
       granted.stop();
-      states.end(stateKey);
+      // A hub's state (a key given) is the client's on every replica: this one only lets go of it.
+      if (given === undefined) await states.end(stateKey);
+      else states.release(stateKey);
       await registry.closeAll();
       await server.close().catch(() => {});
     })();
@@ -201,7 +206,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     skills,
   };
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
-  serveToolCalls(gate, dispatcher, { session, clientSpeaksModern: () => gate.modern });
+  serveToolCalls(gate, dispatcher, { session, clientSpeaksModern: () => gate.modern, onCall: options.state?.touch });
   const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
   server.onclose = () => {
     unfollow();

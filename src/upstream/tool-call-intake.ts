@@ -23,6 +23,8 @@ export interface IntakeOptions {
   session: ToolSession;
   /** True when the client speaks 2026-07-28: a server's input_required may then go back to it as it is. */
   clientSpeaksModern?: () => boolean;
+  /** A call came: what the session keeps lives on (see upstream/session-state.ts). */
+  onCall?: () => void;
 }
 
 interface ToolCall {
@@ -36,13 +38,14 @@ interface ToolCall {
 }
 
 export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, options: IntakeOptions): void {
-  const { session, clientSpeaksModern } = options;
+  const { session, clientSpeaksModern, onCall } = options;
   const running = new Map<RequestId, CallCancel>();
 
   async function serve(call: ToolCall): Promise<void> {
     // The client's cancellation: its AbortSignal is made only if something on the way asks for it.
     const cancel = new CallCancel();
     running.set(call.id, cancel);
+    onCall?.();
     const send = (message: JSONRPCMessage) => transport.send(message).catch(() => {});
     let reply: JSONRPCMessage;
     const progress = progressSender(call.progressToken, send);

@@ -1,60 +1,65 @@
 /**
- * The contract of the state seam (src/upstream/session-state.ts): what any implementation of
- * SessionStates must do, the in-memory one or a store shared by replicas. Call it with a name and
- * a factory of fresh, empty stores; it adds its tests.
+ * The contract of the state seam (src/upstream/session-state.ts) over any store: what a session
+ * keeps is found by its key, on this replica and on another one over the same store (two
+ * SessionStates on one store are two replicas); one key never sees another's; a release keeps it
+ * for the other replicas, an end removes it. Call it with a name and a factory of fresh stores.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { SessionStates } from "../../src/upstream/session-state.ts";
-import type { OpenToolbox } from "../../src/toolboxes/registry.ts";
+import type { Store } from "../../src/store/store.ts";
+import { SessionStates } from "../../src/upstream/session-state.ts";
 
 const TEXT = (text: string) => [{ type: "text" as const, text }];
 const KEY = JSON.stringify(["dev", "s", "delete_item"]);
 
-export function sessionStateContract(name: string, fresh: () => SessionStates | Promise<SessionStates>): void {
-  test(`${name}: a key's state is empty at first, then the same state each time it is asked for`, async () => {
-    const states = await fresh();
-    assert.equal(states.size, 0);
-    const first = states.of("a");
+export function sessionStateContract(name: string, fresh: () => Promise<Store>, skip?: string): void {
+  const each = (title: string, body: (replicas: [SessionStates, SessionStates], key: (part: string) => string) => Promise<void>) =>
+    test(`${name}: ${title}`, { skip }, async () => {
+      const store = await fresh();
+      const prefix = crypto.randomUUID();
+      try {
+        await body([new SessionStates(store, () => 60_000), new SessionStates(store, () => 60_000)], (part) => `${prefix}-${part}`);
+      } finally {
+        await store.close();
+      }
+    });
+
+  each("a key's state is empty at first, then found again, on this replica and on another", async ([here, there], key) => {
+    const first = here.of(key("a"));
     assert.equal(first.results.get("r1"), undefined);
     assert.equal(await first.approvals.remembered(KEY), false);
-    assert.equal(first.toolboxes.size, 0);
+    assert.equal(await first.toolboxes.has("dev"), false);
     const kept = first.results.keep("dev", 100, TEXT("kept"));
     await first.approvals.remember(KEY);
-    first.toolboxes.set("dev", { name: "dev" } as OpenToolbox);
-    const again = states.of("a");
+    await first.toolboxes.add("dev");
+    const again = here.of(key("a"));
     assert.deepEqual(again.results.get(kept.id)?.items, TEXT("kept"));
-    assert.equal(await again.approvals.remembered(KEY), true);
-    assert.deepEqual([...again.toolboxes.keys()], ["dev"]);
-    assert.equal(states.size, 1);
+    for (const replica of [here, there]) {
+      assert.equal(await replica.of(key("a")).approvals.remembered(KEY), true);
+      assert.equal(await replica.of(key("a")).toolboxes.has("dev"), true);
+    }
   });
 
-  test(`${name}: one key never sees another's results, approvals or toolboxes`, async () => {
-    const states = await fresh();
-    const alice = states.of("alice");
-    const kept = alice.results.keep("dev", 100, TEXT("alice's"));
+  each("one key never sees another's approvals, retries or toolboxes; a retry is taken once, by one replica", async ([here, there], key) => {
+    const alice = here.of(key("alice"));
     await alice.approvals.remember(KEY);
     await alice.approvals.allowRetry(KEY, "state-1", { id: 1 });
-    alice.toolboxes.set("dev", { name: "dev" } as OpenToolbox);
-    const bob = states.of("bob");
-    assert.equal(bob.results.get(kept.id), undefined);
+    await alice.toolboxes.add("dev");
+    const bob = here.of(key("bob"));
     assert.equal(await bob.approvals.remembered(KEY), false);
     assert.equal(await bob.approvals.takeRetry(KEY, "state-1", { id: 1 }), false);
-    assert.equal(bob.toolboxes.size, 0);
-    assert.equal(states.size, 2);
-    assert.equal(await alice.approvals.takeRetry(KEY, "state-1", { id: 1 }), true, "alice's retry is still hers");
+    assert.equal(await bob.toolboxes.has("dev"), false);
+    const takers = await Promise.all([here, there, here, there].map((replica) => replica.of(key("alice")).approvals.takeRetry(KEY, "state-1", { id: 1 })));
+    assert.deepEqual(takers.filter(Boolean), [true], "alice's retry, taken once across replicas");
   });
 
-  test(`${name}: an ended key's state is gone; the next ask starts empty`, async () => {
-    const states = await fresh();
-    const kept = states.of("a").results.keep("dev", 100, TEXT("kept"));
-    await states.of("a").approvals.remember(KEY);
-    states.of("b");
-    states.end("a");
-    assert.equal(states.size, 1);
-    assert.equal(states.of("a").results.get(kept.id), undefined);
-    assert.equal(await states.of("a").approvals.remembered(KEY), false);
-    states.end("never-seen");
-    assert.equal(states.size, 2);
+  each("a release keeps the state for other replicas; an end removes it everywhere", async ([here, there], key) => {
+    await here.of(key("a")).approvals.remember(KEY);
+    here.release(key("a"));
+    assert.equal(await there.of(key("a")).approvals.remembered(KEY), true);
+    await there.end(key("a"));
+    assert.equal(await here.of(key("a")).approvals.remembered(KEY), false);
+    assert.equal(await here.of(key("a")).toolboxes.has("dev"), false);
+    await here.end(key("never-seen"));
   });
 }

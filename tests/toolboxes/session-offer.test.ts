@@ -46,3 +46,31 @@ test("offer.find: a server or tool that is not there is named with the closest n
     "Error executing tool: Tool 'ecko' not found in server 'a' (toolbox 'dev'). Did you mean 'echo'?",
   );
 });
+
+test("offer.find: a toolbox the session opened elsewhere (its name kept in the store) is opened here for the call", async () => {
+  const kept = new Set(["dev"]);
+  const elsewhere = new ToolboxRegistry(config, host, { kept: { add: (name) => Promise.resolve(void kept.add(name)), has: (name) => Promise.resolve(kept.has(name)) } });
+  try {
+    const found = await new SessionOffer(elsewhere, () => config).find({ toolbox: "dev", server: "a", name: "echo" }, signal, false);
+    assert.ok(found.ok, errorOf(found));
+    kept.clear();
+    const fresh = new ToolboxRegistry(config, host, { kept: { add: () => Promise.resolve(), has: (name) => Promise.resolve(kept.has(name)) } });
+    const refused = await new SessionOffer(fresh, () => config).find({ toolbox: "dev", server: "a", name: "echo" }, signal, false);
+    assert.match(errorOf(refused), /is not open/);
+    await fresh.closeAll();
+  } finally {
+    await elsewhere.closeAll();
+  }
+});
+
+test("registry: a toolbox opened is kept by name in the session's store", async () => {
+  const added: string[] = [];
+  const own = new ToolboxRegistry(config, host, { kept: { add: (name) => Promise.resolve(void added.push(name)), has: () => Promise.resolve(false) } });
+  try {
+    await own.open("dev");
+    await own.open("dev");
+    assert.deepEqual(added, ["dev"]);
+  } finally {
+    await own.closeAll();
+  }
+});

@@ -4,8 +4,11 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { needsApproval, policyText } from "../../src/trust/confirm-policy.ts";
 import { approvalQuestion, asksForms, cannotAsk, FOR_THIS_SESSION, readAnswer } from "../../src/trust/confirm.ts";
-import { approvalKey, argumentsDigest, SessionApprovals } from "../../src/trust/approvals.ts";
+import { approvalKey, argumentsDigest, RETRY_MS, StoredApprovals } from "../../src/trust/approvals.ts";
 
+import { MemoryStore } from "../../src/store/memory-store.ts";
+
+const memoryApprovals = () => new StoredApprovals(new MemoryStore(), "session", () => 60_000);
 const destructive = { name: "rm", annotations: { destructiveHint: true } };
 const plain = { name: "ls" };
 
@@ -112,7 +115,7 @@ test("confirm: arguments longer than the question shows are not asked about, and
 });
 
 test("approvals: remembered per tool; a retry allowed once, for the same state and arguments only", async () => {
-  const approvals = new SessionApprovals();
+  const approvals = memoryApprovals();
   const key = approvalKey({ toolbox: "t", server: "s", name: "x" });
   assert.equal(await approvals.remembered(key), false);
   await approvals.remember(key);
@@ -124,7 +127,19 @@ test("approvals: remembered per tool; a retry allowed once, for the same state a
   assert.equal(await approvals.takeRetry(key, "state-2", { a: 1 }), false, "another state");
   assert.equal(await approvals.takeRetry(key, "state-1", { a: 1 }), true);
   assert.equal(await approvals.takeRetry(key, "state-1", { a: 1 }), false, "used up");
-  for (let i = 0; i < 300; i++) await approvals.allowRetry(key, `s${i}`, {});
-  assert.equal(await approvals.takeRetry(key, "s0", {}), false, "the oldest are dropped past the bound");
-  assert.equal(await approvals.takeRetry(key, "s299", {}), true);
+});
+
+test("approvals: an allowed retry waits RETRY_MS at most; approvals for the session live as long as the session's expiry", async () => {
+  let now = 0;
+  const store = new MemoryStore({ now: () => now });
+  const approvals = new StoredApprovals(store, "session", () => 60_000);
+  const key = approvalKey({ toolbox: "t", server: "s", name: "x" });
+  await approvals.allowRetry(key, "late", {});
+  await approvals.allowRetry(key, "soon", {});
+  await approvals.remember(key);
+  now += RETRY_MS - 1;
+  assert.equal(await approvals.takeRetry(key, "soon", {}), true);
+  now += 2;
+  assert.equal(await approvals.takeRetry(key, "late", {}), false, "expired");
+  assert.equal(await approvals.remembered(key), false, "the session's approvals expired with it (60 s idle)");
 });

@@ -9,7 +9,8 @@ import { platform } from "#platform";
 import { validateConfig } from "../../src/config/index.ts";
 import { ServerPool } from "../../src/toolboxes/pool.ts";
 import { openSession } from "../../src/upstream/session.ts";
-import { MemorySessionStates } from "../../src/upstream/session-state.ts";
+import { SessionStates } from "../../src/upstream/session-state.ts";
+import { MemoryStore } from "../../src/store/memory-store.ts";
 import { approvalKey } from "../../src/trust/approvals.ts";
 import { FOR_THIS_SESSION } from "../../src/trust/confirm.ts";
 import { StreamTransport } from "../../src/transport/stream-transport.ts";
@@ -17,13 +18,13 @@ import { type CallToolResult, Client, ElicitRequestSchema } from "../helpers/sdk
 import { fx } from "../helpers/toolbox.ts";
 import { sessionStateContract } from "../helpers/session-state-contract.ts";
 
-sessionStateContract("MemorySessionStates", () => new MemorySessionStates());
+sessionStateContract("SessionStates over MemoryStore", () => Promise.resolve(new MemoryStore()));
 
-test("session state: a session keeps its toolboxes, cut results and approvals in the store under its key, until it ends", async () => {
+test("session state: a session keeps its toolboxes, cut results and approvals under its key; a hub lets go of them, leaving them to other replicas", async () => {
   const config = validateConfig({ toolboxes: { dev: { mcpServers: { fx: fx("a", { confirm: ["echo"], maxResultTokens: 100 }) } } } });
   const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
   const pool = new ServerPool(config, host);
-  const states = new MemorySessionStates();
+  const states = new SessionStates(new MemoryStore(), () => 60_000);
   const up = new TransformStream<Uint8Array, Uint8Array>();
   const down = new TransformStream<Uint8Array, Uint8Array>();
   const session = await openSession(new StreamTransport(up.readable, down.writable), {
@@ -35,7 +36,7 @@ test("session state: a session keeps its toolboxes, cut results and approvals in
     await client.connect(new StreamTransport(down.readable, up.writable));
     const state = states.of("hub-key");
     await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
-    assert.deepEqual([...state.toolboxes.keys()], ["dev"]);
+    assert.equal(await state.toolboxes.has("dev"), true);
     const echo = { toolbox: "dev", server: "fx", name: "echo" };
     const result = await client.callTool({ name: "use_tool", arguments: { tool: echo, arguments: { text: "x".repeat(2_000) } } }) as CallToolResult;
     assert.equal(result.isError, undefined);
@@ -48,4 +49,5 @@ test("session state: a session keeps its toolboxes, cut results and approvals in
     await pool.closeAll();
   }
   assert.equal(states.size, 0, "the session's state went with it");
+  assert.equal(await states.of("hub-key").approvals.remembered(approvalKey({ toolbox: "dev", server: "fx", name: "echo" })), true, "a hub's state stays for other replicas");
 });

@@ -11,11 +11,14 @@ import type { Upstream } from "../../../src/protocol/upstream.ts";
 import { approve } from "../../../src/tools/pipeline/approve.ts";
 import type { CallSession } from "../../../src/tools/pipeline/step.ts";
 import type { Result } from "../../../src/tools/pipeline/values.ts";
-import { SessionApprovals } from "../../../src/trust/approvals.ts";
+import { StoredApprovals } from "../../../src/trust/approvals.ts";
 import { FOR_THIS_SESSION } from "../../../src/trust/confirm.ts";
 import type { Tool } from "../../helpers/sdk.ts";
 import { resolvedCall, serverOf, stubNext, stubTarget } from "../../helpers/calls.ts";
 
+import { MemoryStore } from "../../../src/store/memory-store.ts";
+
+const memoryApprovals = () => new StoredApprovals(new MemoryStore(), "session", () => 60_000);
 const tool = { name: "delete_item", inputSchema: { type: "object" }, annotations: { destructiveHint: true } } as Tool;
 const id = { toolbox: "dev", server: "s", name: "delete_item" };
 const errorOf = (result: Result<unknown>) => result.ok ? "" : result.error;
@@ -61,7 +64,7 @@ test("approve: with no client to ask, or one without form elicitation, the call 
 test("approve: the client's accept lets the call go; for this session, the next call is not asked", async () => {
   const asked: unknown[] = [];
   const upstream = client(() => ({ action: "accept", content: { [FOR_THIS_SESSION]: true } }), asked);
-  const session = { upstream, approvals: new SessionApprovals() };
+  const session = { upstream, approvals: memoryApprovals() };
   const { next, got } = stubNext();
   assert.equal((await approve(callOf("destructive", { id: "1" }, session), next)).ok, true);
   assert.equal((await approve(callOf("destructive", { id: "2" }, session), next)).ok, true);
@@ -81,7 +84,7 @@ test("approve: a decline is noted; a client that cancels the call while asked is
 
 test("approve: after an approved call, a 2026-07-28 server's input_required lets the retry with the same arguments through once, unasked", async () => {
   const asked: unknown[] = [];
-  const session = { upstream: client(() => ({ action: "accept" }), asked), approvals: new SessionApprovals() };
+  const session = { upstream: client(() => ({ action: "accept" }), asked), approvals: memoryApprovals() };
   const inputRequired = { content: [], resultType: "input_required", inputRequests: {}, requestState: "state-1" } as never;
   const { next } = stubNext(inputRequired);
   await approve(callOf("all", { a: 1 }, session), next);

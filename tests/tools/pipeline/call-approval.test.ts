@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { approveCall } from "../../../src/tools/pipeline/approve.ts";
 import type { CallSession } from "../../../src/tools/pipeline/step.ts";
 import type { Upstream } from "../../../src/protocol/upstream.ts";
-import { argumentsDigest, SessionApprovals } from "../../../src/trust/approvals.ts";
+import { argumentsDigest, StoredApprovals } from "../../../src/trust/approvals.ts";
 import { validateConfig } from "../../../src/config/index.ts";
 import { platform } from "#platform";
 import { ToolboxRegistry } from "../../../src/toolboxes/registry.ts";
@@ -20,6 +20,9 @@ import { callsReached, trustConfig } from "../../helpers/trust.ts";
 
 after(removeTempDirs);
 
+import { MemoryStore } from "../../../src/store/memory-store.ts";
+
+const memoryApprovals = () => new StoredApprovals(new MemoryStore(), "session", () => 60_000);
 const id = { toolbox: "dev", server: "s", name: "rm" };
 const tool = { name: "rm", inputSchema: { type: "object" as const } };
 
@@ -41,7 +44,7 @@ function context(answer: (params: Record<string, unknown>) => Record<string, unk
     onLogLevel: () => () => {},
     onRootsChanged: () => () => {},
   } satisfies Upstream;
-  const session = { upstream, approvals: new SessionApprovals() } as unknown as CallSession;
+  const session = { upstream, approvals: memoryApprovals() } as unknown as CallSession;
   const ctx = (args: Record<string, unknown>) => ({ id, args, tool, session, request: { signal: new AbortController().signal } });
   return { ctx, session, asked };
 }
