@@ -23,7 +23,7 @@ const TESTS = "tests/windows";
 /** Files run at once: each runs its tests one after another, and Wine programs are slow to start. */
 const CONCURRENCY = 3;
 /** Per test: a Wine program takes 1 to 3 s to start on a loaded machine, where a native one takes 20 ms. */
-const TEST_TIMEOUT_MS = 90_000;
+const TEST_TIMEOUT_MS = 120_000;
 const started = performance.now();
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

@@ -76,6 +76,7 @@ test("wine: without --config the configuration is found in %APPDATA%, and the li
     assert.equal(call.code, 0, described(call));
     assert.equal(call.stdout.trim(), "appdata: found");
     assert.ok(existsSync(cache) && readdirSync(cache).length > 0, `the listing cache is in '${cache}'`);
+    assert.deepEqual(await waitUntagged(at.tag, 10_000), []);
   } finally {
     rmSync(appData, { recursive: true, force: true });
     rmSync(cache, { recursive: true, force: true });
@@ -97,22 +98,25 @@ test("wine: --config relative with either slash, drive path with forward slashes
     const missing = await runWine([exe, "check", "--config", "conf dir\\missing.json"], { env, cwd: at.dir });
     assert.equal(missing.code, 2, described(missing));
     assert.ok(missing.stderr.includes(`${at.win("conf dir")}\\missing.json`), missing.stderr);
+    assert.deepEqual(await waitUntagged(at.tag, 10_000), []);
   } finally {
     cleanUp(at);
   }
 });
 
-test("wine: a .cmd server found on PATH (npx.cmd) gets an argument with spaces whole; cmd's special characters are refused", async () => {
+test("wine: .cmd and .bat servers found on PATH (npx.cmd) keep an argument with spaces; cmd's special characters refused", async () => {
   const at = place();
   try {
     mkdirSync(`${at.dir}/bin dir`);
-    writeFileSync(`${at.dir}/bin dir/mcpwrap.cmd`, `@"${winPath(suite.host)}" server --tag ${at.tag} %*\r\n`);
+    const launcher = `@"${winPath(suite.host)}" server --tag ${at.tag} %*\r\n`;
+    for (const name of ["mcpwrap.cmd", "mcpbat.bat"]) writeFileSync(`${at.dir}/bin dir/${name}`, launcher);
     const config = writeJson(`${at.dir}/workbench-config.json`, {
       toolboxes: {
         demo: {
           description: "Servers started through a .cmd",
           mcpServers: {
             wrapped: { command: "mcpwrap", args: ["--label", "two words"] },
+            batch: { command: "mcpbat", args: ["--label", "a batch file"] },
             risky: { command: "mcpwrap", args: ["--label", "this & that"] },
           },
         },
@@ -128,6 +132,7 @@ test("wine: a .cmd server found on PATH (npx.cmd) gets an argument with spaces w
     assert.equal(call.stdout.trim(), "two words: through cmd");
     assert.equal(check.code, 1, described(check));
     assert.match(check.stdout, /demo\s+wrapped\s+stdio\s+ok/);
+    assert.match(check.stdout, /demo\s+batch\s+stdio\s+ok/);
     assert.match(check.stdout + check.stderr, /risky.*Cannot start 'mcpwrap'.*cmd\.exe special character/s);
     assert.deepEqual(await waitUntagged(at.tag, 10_000), []);
   } finally {

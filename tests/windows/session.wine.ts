@@ -56,6 +56,9 @@ test("wine: a stdio session, the SDK client: initialize, instructions, open_tool
     await client.close();
     assert.deepEqual(await waitUntagged(at.tag, 15_000), [], "the workbench and its servers are gone");
     assert.match(session.stderr(), /stopping \(the client closed the connection\)/);
+    // The pins, written privately (a temporary file, then a link) beside the configuration.
+    const lock = JSON.parse(readFileSync(`${at.dir}/workbench-lock.json`, "utf8"));
+    assert.ok(JSON.stringify(lock).includes("confirm"), JSON.stringify(lock).slice(0, 500));
   } finally {
     cleanUp(at);
   }

@@ -90,7 +90,7 @@ export function startWine(args: string[], options: { env: Record<string, string>
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill("SIGKILL");
-  }, options.timeoutMs ?? 30_000);
+  }, options.timeoutMs ?? 60_000);
   const closed = new Promise((resolve) => child.on("close", resolve));
   const done = new Promise<Ran>((resolve, reject) => {
     child.on("error", reject);
