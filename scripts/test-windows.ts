@@ -8,8 +8,9 @@
  * had it says so in a SKIPPED line and exits 0. Names narrow the run to those files; `--no-build`
  * takes the executables of the last run as they are (while writing tests).
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import process from "node:process";
 import { readZip } from "./release/zip.ts";
 import { haveWine, installStandInTaskkill, preparePrefix, run, stopWineserver, type Wine, wineEnvironment } from "./windows/wine.ts";
@@ -25,6 +26,8 @@ const CONCURRENCY = 3;
 /** Per test: a Wine program takes 1 to 3 s to start on a loaded machine, where a native one takes 20 ms. */
 const TEST_TIMEOUT_MS = 120_000;
 const started = performance.now();
+/** The test files' `bun test` processes still running. */
+const running = new Set<ChildProcess>();
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(line);
@@ -79,10 +82,12 @@ function runFile(file: string, env: Record<string, string>): Promise<FileResult>
   return new Promise((resolve) => {
     const args = ["test", "--timeout", String(TEST_TIMEOUT_MS), `./${TESTS}/${file}`];
     const child = spawn(BUN, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    running.add(child);
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     child.on("close", (code) => {
+      running.delete(child);
       const passed = Number(output.match(/^\s*(\d+) pass$/m)?.[1] ?? 0);
       const failed = Number(output.match(/^\s*(\d+) fail$/m)?.[1] ?? 0);
       // A file that could not even load counts as one failure.
@@ -130,14 +135,35 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   installStandInTaskkill(PREFIX, `${BUILD}/bin/fixture-host.exe`);
+  // The tests' folders go into a temp dir of the run's own, removed at the end whatever a test left.
+  // Not through TMPDIR: Debian's Wine keeps its server's socket under it, and every Wine program of
+  // the run must find the one wineserver kept up.
+  const temp = mkdtempSync(`${tmpdir()}/workbench-wine-suite-`);
   const env: Record<string, string> = { ...process.env as Record<string, string>, ...wineEnvironment(PREFIX), NO_COLOR: "1" };
-  Object.assign(env, { WORKBENCH_WINE_DIR: BUILD, WORKBENCH_WINE: wine.wine });
+  Object.assign(env, { WORKBENCH_WINE_DIR: BUILD, WORKBENCH_WINE: wine.wine, WORKBENCH_WINE_TEMP: temp });
   for (const name of ["WORKBENCH_CONFIG", "WORKBENCH_BIN", "WORKBENCH_TOOLBOXES"]) delete env[name];
+  let finished: Promise<void> | undefined;
+  const finish = () =>
+    finished ??= (async () => {
+      for (const child of running) child.kill("SIGKILL");
+      await stopWineserver(wine, PREFIX);
+      rmSync(temp, { recursive: true, force: true });
+    })();
+  // Stopped by hand: the tests, the wineserver kept up for the run and what the tests left in Wine go too.
+  let interrupted = false;
+  process.once("SIGINT", () => {
+    interrupted = true;
+    void finish();
+  });
   let results: FileResult[];
   try {
     results = await timed("Tests", () => runFiles(testFiles(only), env));
   } finally {
-    await stopWineserver(wine, PREFIX);
+    await finish();
+  }
+  if (interrupted) {
+    say("Interrupted: the tests still running were stopped");
+    return 130;
   }
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = results.reduce((sum, result) => sum + result.failed, 0);

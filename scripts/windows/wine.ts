@@ -66,13 +66,14 @@ export function run(
 
 /** Debian's wine and wine64, without recommends (no i386, no 32-bit part): about 40 s and 700 MB. */
 async function installWine(say: (line: string) => void): Promise<string | undefined> {
-  if (process.getuid?.() !== 0) return "it is not installed, and only root may install it";
+  if (process.getuid?.() !== 0) return "is not installed, and only root may install it";
   const aptGet = spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0;
-  if (!aptGet) return "it is not installed, and there is no apt-get to install it";
+  if (!aptGet) return "is not installed, and there is no apt-get to install it";
   say("Installing Wine (apt-get install --no-install-recommends wine wine64)...");
   const env = { DEBIAN_FRONTEND: "noninteractive" };
-  return await run("apt-get", ["update", "-qq"], { env, timeoutMs: 300_000 }) ??
+  const failed = await run("apt-get", ["update", "-qq"], { env, timeoutMs: 300_000 }) ??
     await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "wine", "wine64"], { env, timeoutMs: 600_000 });
+  return failed && `could not be installed: ${failed}`;
 }
 
 /** Wine, installed first when it is missing and may be; or why it cannot be had. */

@@ -35,8 +35,9 @@ export interface Place {
   win(rest?: string): string;
 }
 
+/** A fresh folder in the run's temp dir (the runner removes it at the end), else in the system's. */
 export function place(): Place {
-  const made = mkdtempSync(`${tmpdir()}/wine test wt`);
+  const made = mkdtempSync(`${process.env.WORKBENCH_WINE_TEMP ?? tmpdir()}/wine test wt`);
   const tag = made.slice(made.lastIndexOf(" ") + 1);
   return { dir: made, tag, win: (rest) => winPath(rest ? `${made}/${rest}` : made) };
 }
