@@ -127,7 +127,7 @@ function serves(entry: Imported["ours"][number], file: string): boolean {
 
 function checkCommand(platform: Platform, file: string): string {
   const self = platform.selfCommand();
-  return [self.command, ...self.args, "check", "--config", file].map(quoteForDisplay).join(" ");
+  return [self.command, ...self.args, "check", "--config", file].map((word) => quoteForDisplay(word, platform.windows)).join(" ");
 }
 
 /** What the user must set: each VS Code input, then each variable read without a default that is not set here. */
@@ -164,6 +164,8 @@ function referencesWithoutDefault(servers: Imported["servers"]): Map<string, str
   return readers;
 }
 
-function quoteForDisplay(word: string): string {
+/** A word as a shell takes it: in POSIX single quotes; on Windows in cmd.exe's double quotes (a single quote is no quote there). */
+function quoteForDisplay(word: string, windows: boolean): string {
+  if (windows) return /^[\w@+=:,./\\-]+$/.test(word) ? word : `"${word}"`;
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word}'`;
 }

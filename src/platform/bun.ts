@@ -1,7 +1,8 @@
 /** The Bun adapter: Bun and Node-compatible APIs stay in this file. */
 import type { ChildProcess, ExitStatus, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
-import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
+import { endsTreeOnWindows, killTreeOnWindows, signalProcessGroup, type SignalSender, type WindowsKiller } from "./tree-kill.ts";
+import { isCompiledMain } from "./compiled-main.ts";
 import { watchParent } from "./parent-watch.ts";
 import { loginSupport } from "./bun-login.ts";
 import { listen } from "./bun-http.ts";
@@ -51,14 +52,18 @@ const posixSender: SignalSender = {
   isGone: isNoSuchProcess,
 };
 
-/** taskkill ends the tree; if it cannot even start, the child alone is better than nothing. */
-function killTreeOnWindows(proc: Bun.Subprocess, signal: Signal): void {
-  const { command, args } = windowsTreeKill(proc.pid);
-  try {
-    Bun.spawn([command, ...args], { stdio: ["ignore", "ignore", "ignore"] });
-  } catch {
-    proc.kill(signal);
-  }
+/** taskkill for the tree, the child alone when taskkill does not do it (see killTreeOnWindows). */
+function windowsKiller(proc: Bun.Subprocess, signal: Signal, hasExited: () => boolean): WindowsKiller {
+  return {
+    run: (command, args) => Bun.spawn([command, ...args], { stdio: ["ignore", "ignore", "ignore"] }).exited,
+    killChild() {
+      try {
+        if (!hasExited()) proc.kill(signal);
+      } catch {
+        // It went meanwhile.
+      }
+    },
+  };
 }
 
 function spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
@@ -97,7 +102,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
     kill(signal: Signal = "SIGTERM") {
       if (!isWindows) signalProcessGroup(proc.pid, signal, posixSender, hasExited());
       else if (hasExited()) return;
-      else if (endsTreeOnWindows(signal)) killTreeOnWindows(proc, signal);
+      else if (endsTreeOnWindows(signal)) void killTreeOnWindows(proc.pid, windowsKiller(proc, signal, hasExited));
       else proc.kill(signal);
     },
   };
@@ -175,10 +180,9 @@ async function appendPrivateFile(path: string, text: string): Promise<void> {
   await (await fsp()).appendFile(path, text, { encoding: "utf8", mode: 0o600 });
 }
 
-/** A compiled executable runs its embedded script from Bun's virtual file system. */
+/** A compiled executable is started as it is; a source run needs its script. */
 function selfCommand(): { command: string; args: string[] } {
-  const compiled = Bun.main.startsWith("/$bunfs/") || /^[A-Z]:\\~BUN\\/i.test(Bun.main);
-  return compiled ? { command: process.execPath, args: [] } : { command: process.execPath, args: [Bun.main] };
+  return isCompiledMain(Bun.main) ? { command: process.execPath, args: [] } : { command: process.execPath, args: [Bun.main] };
 }
 
 export const platform: Platform = {

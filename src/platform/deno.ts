@@ -1,7 +1,7 @@
 /** The Deno adapter: `Deno.*` stays in this file. */
 import type { ChildProcess, Platform, Signal, SpawnOptions } from "./types.ts";
 import { spawnError } from "./spawn-error.ts";
-import { endsTreeOnWindows, signalProcessGroup, type SignalSender, windowsTreeKill } from "./tree-kill.ts";
+import { endsTreeOnWindows, killTreeOnWindows, signalProcessGroup, type SignalSender, type WindowsKiller } from "./tree-kill.ts";
 import { ppidFromStat, watchParent } from "./parent-watch.ts";
 import { loginSupport } from "./deno-login.ts";
 import { listen } from "./deno-http.ts";
@@ -24,14 +24,17 @@ function killChildOnly(child: Deno.ChildProcess, signal: Signal): void {
   }
 }
 
-/** taskkill ends the tree; if it cannot even start, the child alone is better than nothing. */
-function killTreeOnWindows(child: Deno.ChildProcess, signal: Signal): void {
-  const { command, args } = windowsTreeKill(child.pid);
-  try {
-    new Deno.Command(command, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
-  } catch {
-    killChildOnly(child, signal);
-  }
+/** taskkill for the tree, the child alone when taskkill does not do it (see killTreeOnWindows). */
+function windowsKiller(child: Deno.ChildProcess, signal: Signal, hasExited: () => boolean): WindowsKiller {
+  return {
+    run: async (command, args) => {
+      const taskkill = new Deno.Command(command, { args, stdin: "null", stdout: "null", stderr: "null" }).spawn();
+      return (await taskkill.status).code;
+    },
+    killChild() {
+      if (!hasExited()) killChildOnly(child, signal);
+    },
+  };
 }
 
 function spawn(command: string, args: string[], options: SpawnOptions): ChildProcess {
@@ -71,7 +74,7 @@ function spawn(command: string, args: string[], options: SpawnOptions): ChildPro
     kill(signal: Signal = "SIGTERM") {
       if (!isWindows) signalProcessGroup(child.pid, signal, posixSender, done);
       else if (done) return;
-      else if (endsTreeOnWindows(signal)) killTreeOnWindows(child, signal);
+      else if (endsTreeOnWindows(signal)) void killTreeOnWindows(child.pid, windowsKiller(child, signal, () => done));
       else killChildOnly(child, signal);
     },
   };
