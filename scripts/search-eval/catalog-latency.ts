@@ -11,6 +11,7 @@ import { validateConfig } from "../../src/config/index.ts";
 import { ListingCache } from "../../src/cache/listing-cache.ts";
 import { ServerPool } from "../../src/toolboxes/pool.ts";
 import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
+import { SessionOffer } from "../../src/toolboxes/session-offer.ts";
 import { SearchCatalog } from "../../src/tools/search-catalog.ts";
 import type { Tool } from "../../src/protocol/sdk.ts";
 import { sample } from "./run.ts";
@@ -39,15 +40,16 @@ export async function measureCatalog(sets: Sets): Promise<CatalogLatency> {
   try {
     for (const [i, server] of names.entries()) await cache.remember(config.toolboxes[`tb${i}`].mcpServers.s, byServer.get(server)!);
     await cache.flush();
-    const catalog = new SearchCatalog(cache);
+    const catalog = new SearchCatalog();
+    const offer = new SessionOffer(registry, () => config, cache);
     const queries = sets.set("msc-l2").queries.map((q) => q.query);
     let started = performance.now();
-    await catalog.search(registry, config, queries[0], 8);
+    await catalog.search(offer, queries[0], 8);
     const firstMs = performance.now() - started;
     const times: number[] = [];
     for (const query of queries) {
       started = performance.now();
-      await catalog.search(registry, config, query, 8);
+      await catalog.search(offer, query, 8);
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);

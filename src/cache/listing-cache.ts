@@ -1,5 +1,5 @@
 /**
- * The listing cache: each server's tool list (after toolFilters) as it was last listed, so
+ * The listing cache: each server's tool list as it was last listed (the offer applies toolFilters), so
  * that the next start can tell the model how many tools a toolbox has, and what they cost, without
  * spawning anything. One file per server, named by a SHA-256 of its resolved definition (command,
  * args, env, cwd, toolFilters): a changed definition misses, and secrets never appear in clear.

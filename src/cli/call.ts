@@ -6,10 +6,9 @@ import type { Platform } from "../platform/types.ts";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { resolveConfigPath } from "../config/index.ts";
 import { runToolCall } from "../tools/pipeline/pipeline.ts";
-import { SessionOffer } from "../toolboxes/session-offer.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
+import { commandOffer, EXIT_FAILED, EXIT_USAGE, loadForToolbox, sayError, writeStdout } from "./common.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { openAuditLog } from "../trust/audit-log.ts";
 
@@ -27,10 +26,10 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     sayError(platform, `Server '${server}' in toolbox '${toolbox}' is disabled ("disabled": true in '${loaded.path}'): delete that key to use it`);
     return EXIT_USAGE;
   }
-  const registry = await commandRegistry(platform, loaded);
+  const offer = await commandOffer(platform, loaded);
   try {
     // Only this server is waited for. What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.
-    const opened = await registry.open(toolbox, server);
+    const opened = await offer.open(toolbox, server);
     const slot = opened.servers.find((candidate) => candidate.name === server);
     if (!slot) {
       sayError(platform, `Server '${server}' not found in toolbox '${toolbox}'${didYouMean(server, opened.servers.map((s) => s.name))}`);
@@ -44,7 +43,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => sayError(platform, text) });
     // In a terminal (and with ARGS not read from stdin) the user is asked, y/N; elsewhere the call is refused.
     const askUser = platform.stdinIsTerminal() && given !== "-" ? (question: string) => askInTerminal(platform, question) : undefined;
-    const session = { config, offer: new SessionOffer(registry, () => config), sessionId: crypto.randomUUID(), audit, askUser };
+    const session = { config, offer, sessionId: crypto.randomUUID(), audit, askUser };
     const outcome = await runToolCall(session, { signal: new AbortController().signal }, { toolbox, server, name: tool }, parsed);
     await audit?.flushed();
     if (!outcome.ok) {
@@ -59,7 +58,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     await writeStdout(platform, text);
     return 0;
   } finally {
-    await registry.closeAll();
+    await offer.registry.closeAll();
   }
 }
 

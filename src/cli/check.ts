@@ -12,7 +12,7 @@ import { toolboxNotFound } from "../tools/lookup.ts";
 import { serveLines, serveSummary, type ServeSummary } from "../upstream/access/summary.ts";
 import { approveCommand } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
+import { commandOffer, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
 
 export interface ServerReport {
   toolbox: string;
@@ -61,10 +61,10 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   }
   const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
   const progress = platform.stderrIsTerminal() ? new Progress(platform, countServers(config, names)) : undefined;
-  const registry = await commandRegistry(platform, loaded, { onSettled: () => progress?.tick(), openGraceMs: Infinity });
+  const offer = await commandOffer(platform, loaded, { onSettled: () => progress?.tick(), openGraceMs: Infinity });
   let report: CheckReport;
   try {
-    const toolboxes = await Promise.all(names.map((name) => registry.open(name)));
+    const toolboxes = await Promise.all(names.map((name) => offer.open(name)));
     const servers = toolboxes.flatMap((toolbox) => [...reportToolbox(toolbox, fallbacks), ...disabledReports(config, toolbox.name)]);
     const serve = config.serve && serveSummary(config.serve);
     // A client whose token cannot be read is refused when serving: as a server that fails, exit 1.
@@ -72,7 +72,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
     report = { config: path, ok, servers, ...(serve && { serve }) };
   } finally {
     progress?.done();
-    await registry.closeAll();
+    await offer.registry.closeAll();
   }
   await writeStdout(platform, args.options["--json"] ? `${JSON.stringify(report, null, 2)}\n` : printable(table(report)));
   return report.ok ? 0 : EXIT_FAILED;

@@ -1,4 +1,5 @@
 /** What every subcommand needs: its output streams, the configuration, and a host for servers. */
+import { SessionOffer } from "../toolboxes/session-offer.ts";
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type WorkbenchConfig } from "../config/index.ts";
 import { homeOf, userConfigFile } from "../config/user-file.ts";
@@ -110,6 +111,16 @@ export async function commandRegistry(
   const registry = new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache, upstream });
   stopOnSignal(platform, registry);
   return registry;
+}
+
+/** A command's view of what it may see: its registry (commandRegistry) behind the offer every surface reads. */
+export async function commandOffer(
+  platform: Platform,
+  loaded: { path: string; config: WorkbenchConfig },
+  options: Omit<RegistryOptions, "cache"> = {},
+): Promise<SessionOffer> {
+  const registry = await commandRegistry(platform, loaded, options);
+  return new SessionOffer(registry, () => loaded.config);
 }
 
 /** A command's exit code after a signal, as a shell reports it: 128 and the signal's number. */

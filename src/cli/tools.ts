@@ -5,8 +5,7 @@
 import type { Platform } from "../platform/types.ts";
 import { openToolbox, type OpenToolboxResult } from "../tools/open-toolbox.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { SessionOffer } from "../toolboxes/session-offer.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
+import { commandOffer, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
 
 export async function runTools(platform: Platform, args: SubcommandArgs): Promise<number> {
   const loaded = await loadForCommand(platform, args.configPath);
@@ -14,10 +13,10 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
   const { config } = loaded;
   const [name] = args.positionals;
   // Every server is waited for: the command lists them all.
-  const registry = await commandRegistry(platform, loaded, { openGraceMs: Infinity });
+  const offer = await commandOffer(platform, loaded, { openGraceMs: Infinity });
   try {
     const result = await openToolbox.run({ toolbox_name: name, detail: "full" }, {
-      session: { config, offer: new SessionOffer(registry, () => config) },
+      session: { config, offer },
       request: { signal: new AbortController().signal },
     });
     if (!result.ok) {
@@ -45,7 +44,7 @@ export async function runTools(platform: Platform, args: SubcommandArgs): Promis
     }
     return opened._errors?.length ? EXIT_FAILED : 0;
   } finally {
-    await registry.closeAll();
+    await offer.registry.closeAll();
   }
 }
 

@@ -20,7 +20,6 @@ import { mirroredCapabilities } from "../downstream/forwarded-capabilities.ts";
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { ChatLogin } from "../auth/chat-login.ts";
-import { applyToolFilters } from "./filters.ts";
 import { SharedServer } from "./shared-server.ts";
 import { ServerUsers } from "./server-users.ts";
 import type { PinStore } from "./pin-store.ts";
@@ -212,7 +211,8 @@ export class ServerPool {
       // Never in the file of a toolbox that says "share": "all" (every client reads that one) when
       // another toolbox keeps clients apart, so that the process is this client's own.
       if (client !== null && config.share === "all") continue;
-      void cache.remember(config, applyToolFilters(shared.tools, config.toolFilters), shared.listing, declared, client ?? undefined).catch(() => {});
+      // As listed: what each toolbox is offered of it is decided where it is read (the offer), not here.
+      void cache.remember(config, shared.tools, shared.listing, declared, client ?? undefined).catch(() => {});
     }
   }
 }

@@ -1,119 +1,143 @@
 /**
- * A session's offer: the one object a session asks for anything its servers offer. It holds the
- * session's toolboxes (their registry: what is open, the servers' sessions) and answers through the
- * rule of offer.ts (filters, then pins), live or as the listing cache kept it, deciding here when
- * the lock is read again. use_tool's lookup (find) is the first of its questions.
+ * A session's offer: the one object a session asks for anything its servers offer, and the one
+ * place where two things are decided: whether a server's lists are its live ones or the listing
+ * cache's, and when the lock is read again (both in offer-rules.ts). It holds the session's toolboxes
+ * (their registry: what is open, the servers' sessions), sees the configuration as the session does
+ * (its grants and scope applied), and answers through the rule of offer.ts (filters, then pins):
+ * use_tool's lookup (find), open_toolbox and run_code (open), search (servers), prompts, resources
+ * and skills (listings, withheldTexts).
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import type { CallTarget } from "./call-target.ts";
-import { alternatives, didYouMean } from "../config/suggest.ts";
-import { CALL_RECHECK_MS } from "./pin-store.ts";
-import { withheldError } from "./withheld.ts";
-import type { OpenToolbox, ToolboxRegistry } from "./registry.ts";
+import type { ListingCache } from "../cache/listing-cache.ts";
+import type { ServerListing } from "../downstream/listing.ts";
+import type { SkillEntry } from "../protocol/skills.ts";
+import { judged, listedHere } from "./offer-rules.ts";
+import type { Withheld } from "./withheld.ts";
+import type { ConfiguredServer, OpenToolbox, ServerSlot, ToolboxRegistry } from "./registry.ts";
+import type { SharedServer } from "./shared-server.ts";
+import { findTool, type Found, type ToolFinder, type ToolName } from "./tool-lookup.ts";
 
-export type { CallTarget };
+export { type CallTarget, type Found, type ToolFinder, type ToolName, useToolToolboxNotFound, whereOf } from "./tool-lookup.ts";
 
-/** A tool found, or why not (the text a client sees; `withheld` when the pins refused it). */
-export type Found = { ok: true; target: CallTarget; tool: Tool } | { ok: false; error: string; withheld?: boolean };
-
-/** What a call asks of the offer (see tools/pipeline/resolve.ts). */
-export interface ToolFinder {
-  /**
-   * The tool a call names: its toolbox open (opened here when `opens`), its server connected and
-   * pinned, the tool listed and not withheld.
-   */
-  find(id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found>;
-}
-
-/** A tool as use_tool names it. */
-export interface ToolName {
+/** A configured server's offer, as search reads it: its tools and skills, live or from the cache. */
+export interface OfferedServer {
+  configured: ConfiguredServer;
   toolbox: string;
+  toolboxDescription?: string;
   server: string;
-  name: string;
+  /** The tools offered; undefined when the server never listed them here nor in the cache. */
+  tools?: Tool[];
+  /** The skills offered (URIs as the server gave them); undefined when none are known. */
+  skills?: SkillEntry[];
 }
 
-/** "in server 's' (toolbox 'dev')": where a call's failures say it was. */
-export const whereOf = (id: ToolName) => `in server '${id.server}' (toolbox '${id.toolbox}')`;
-
-/** use_tool's answer for a toolbox that is not configured (spec 000's wording), with the closest name. */
-export function useToolToolboxNotFound(config: WorkbenchConfig, name: string): string {
-  return `Error executing tool: Toolbox '${name}' not found in configuration${didYouMean(name, Object.keys(config.toolboxes))}`;
-}
+/** What the listing cache kept of a server: its tools and other lists. */
+type CachedLists = { tools: Tool[]; listing?: ServerListing } | undefined;
 
 export class SessionOffer implements ToolFinder {
   readonly #registry: ToolboxRegistry;
   readonly #config: () => WorkbenchConfig;
+  readonly #cache?: ListingCache;
+  /** The cache's lists, read once per definition (a list found stays; a miss is asked again). */
+  readonly #cached = new WeakMap<object, CachedLists>();
 
   /** `config`: the configuration the session sees now (its grants and scope applied). */
-  constructor(registry: ToolboxRegistry, config: () => WorkbenchConfig) {
+  constructor(registry: ToolboxRegistry, config: () => WorkbenchConfig, cache?: ListingCache) {
     this.#registry = registry;
     this.#config = config;
+    this.#cache = cache;
   }
 
-  /** The session's toolboxes as a registry (for what has not moved into the offer yet). */
+  /** The session's toolboxes as a registry: the live side (servers' sessions, subscriptions). */
   get registry(): ToolboxRegistry {
     return this.#registry;
   }
 
-  /** Opens a configured toolbox (see ToolboxRegistry.open): what open_toolbox and run_code show. */
-  open(name: string): Promise<OpenToolbox> {
-    return this.#registry.open(name);
+  /** The configuration as the session sees it now. */
+  get config(): WorkbenchConfig {
+    return this.#config();
   }
 
-  async find(id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found> {
+  /** Every server the session's configuration names, in its order. */
+  get configured(): ConfiguredServer[] {
+    return this.#registry.configured;
+  }
+
+  /** Opens a configured toolbox (see ToolboxRegistry.open; the lock is read afresh): what open_toolbox and run_code show. */
+  open(name: string, server?: string): Promise<OpenToolbox> {
+    return this.#registry.open(name, server);
+  }
+
+  find(id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found> {
+    return findTool(this.#registry, this.#config(), id, signal, opens);
+  }
+
+  /**
+   * Every configured server's tools and skills without starting any: live where the server listed
+   * here, else the listing cache's (`cached` says whose files), through the same rule.
+   */
+  async servers(): Promise<OfferedServer[]> {
     const config = this.#config();
-    if (!Object.hasOwn(config.toolboxes, id.toolbox)) return { ok: false, error: useToolToolboxNotFound(config, id.toolbox) };
-    const registry = this.#registry;
-    // Only the server called is waited for: another of its toolbox may still be starting.
-    // A toolbox the session opened on another replica (its name is in the store) is opened here.
-    const reopens = () => opens || registry.wasOpened(id.toolbox);
-    const toolbox = registry.get(id.toolbox) ?? (await reopens() ? await registry.open(id.toolbox, id.server) : undefined);
-    if (!toolbox) {
-      return {
-        ok: false,
-        error: `Error executing tool: Toolbox '${id.toolbox}' is not open; call open_toolbox with {"toolbox_name": ${JSON.stringify(id.toolbox)}} first`,
+    return await Promise.all(this.configured.map(async (configured): Promise<OfferedServer> => {
+      const slot = this.#slotOf(configured);
+      await judged(slot);
+      const about = {
+        configured,
+        toolbox: configured.toolbox,
+        toolboxDescription: config.toolboxes[configured.toolbox]?.description || undefined,
+        server: configured.server,
       };
-    }
-    const slot = toolbox.servers.find((s) => s.name === id.server);
-    if (!slot) {
-      const servers = toolbox.servers.map((s) => s.name);
-      return { ok: false, error: `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}` };
-    }
-    const connected = slot.shared.liveConnection() ?? await slot.shared.connected(signal);
-    if (!connected.ok) return { ok: false, error: `Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}` };
-    const serverSession = connected.connection;
-    // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
-    if (!slot.trusted(CALL_RECHECK_MS)) await slot.trust(CALL_RECHECK_MS);
-    // A tool the server has just added (tools/list_changed) is found once its list has come.
-    const find = () => slot.tools.find((t) => t.name === id.name);
-    const held = () => slot.withheld.find((t) => t.name === id.name);
-    // Refused only by the lock as it is now: an approval made a moment ago counts.
-    if (held()) await slot.trust();
-    const tool = find() ?? (held() ? undefined : await serverSession.toolsSettled().then(find));
-    const withheld = held();
-    if (withheld) return { ok: false, withheld: true, error: withheldError(id.toolbox, id.server, withheld, slot.approveAs) };
-    if (!tool) return { ok: false, error: `Error executing tool: Tool '${id.name}' not found ${whereOf(id)}${elsewhere(toolbox, id.server, id.name)}` };
-    return { ok: true, target: slot.on(serverSession), tool };
+      if (listedHere(slot.shared)) return { ...about, tools: slot.tools, skills: slot.listing?.skills?.entries };
+      const listed = await this.#cachedLists(configured);
+      if (listed === undefined) return { ...about, tools: undefined };
+      const offer = slot.offerOf(listed);
+      return { ...about, tools: offer.tools, skills: offer.listing?.skills?.entries };
+    }));
+  }
+
+  /** Every configured server's prompts, resources, templates and skills whose lists are known, by the same rule. */
+  async listings(): Promise<{ configured: ConfiguredServer; listing: ServerListing }[]> {
+    const configured = this.configured;
+    const slots = configured.map((one) => this.#slotOf(one));
+    await Promise.all(slots.map(judged));
+    const listings = await Promise.all(configured.map(async (one, index) => {
+      const slot = slots[index];
+      if (listedHere(slot.shared)) return slot.listing;
+      const cached = (await this.#cachedLists(one))?.listing;
+      return cached && slot.offerOf({ tools: NO_TOOLS, listing: cached }).listing;
+    }));
+    return configured.flatMap((one, index) => listings[index] ? [{ configured: one, listing: listings[index]! }] : []);
+  }
+
+  /** A server's withheld prompts, resources, templates, skills and instructions: it is connected first (a skill is read from it). */
+  async withheldTexts(configured: ConfiguredServer): Promise<Withheld[]> {
+    const slot = this.#registry.slot(configured);
+    if ((await slot.shared.connected()).ok) await judged(slot);
+    return slot.withheldTexts;
+  }
+
+  /** A shared server's lists as each of this session's names for it offers them (empty before it first listed). */
+  async listingsOf(shared: SharedServer): Promise<(ServerListing | undefined)[]> {
+    const slots = this.configured.map((one) => this.#registry.slot(one)).filter((slot) => slot.shared === shared);
+    await Promise.all(slots.map(judged));
+    return slots.map((slot) => slot.listing);
+  }
+
+  /** The open toolbox's slot of a server, else the registry's slot for it. */
+  #slotOf(configured: ConfiguredServer): ServerSlot {
+    return this.#registry.get(configured.toolbox)?.servers.find((one) => one.name === configured.server) ?? this.#registry.slot(configured);
+  }
+
+  async #cachedLists(configured: ConfiguredServer): Promise<CachedLists> {
+    const known = this.#cached.get(configured.config);
+    if (known || !this.#cache) return known;
+    // A server whose processes are each client's own is read from this client's file alone (see ListingCache).
+    const entry = await this.#cache.readEntry(configured.config, this.#registry.client);
+    const lists = entry && { tools: entry.tools, listing: entry.listing };
+    if (lists) this.#cached.set(configured.config, lists);
+    return lists;
   }
 }
 
-/**
- * The tail of "tool not found": the connected servers of the toolbox that have a tool of exactly
- * that name (the model picked the wrong server), else this server's closest tool names.
- */
-function elsewhere(toolbox: OpenToolbox, serverName: string, name: string): string {
-  // `server/name`, as `tools` prints it and open_toolbox groups it: the name alone was meant.
-  const slash = name.lastIndexOf("/");
-  if (slash >= 0) {
-    const [owner, bare] = [name.slice(0, slash).split("/").at(-1), name.slice(slash + 1)];
-    const lists = (server: string) => toolbox.servers.some((s) => s.name === server && s.tools.some((tool) => tool.name === bare));
-    const alone = `"name" is the tool's own name, without its server`;
-    if (lists(serverName)) return `. Did you mean '${bare}'? (${alone})`;
-    if (owner !== undefined && lists(owner)) return `. Did you mean server '${owner}' and name '${bare}'? (${alone})`;
-  }
-  const others = toolbox.servers.filter((s) => s.name !== serverName && s.tools.some((tool) => tool.name === name));
-  if (others.length > 0) return `. Did you mean server ${alternatives(others.map((s) => s.name))}?`;
-  const server = toolbox.servers.find((s) => s.name === serverName);
-  return didYouMean(name, (server?.tools ?? []).map((tool) => tool.name));
-}
+const NO_TOOLS: Tool[] = [];

@@ -1,5 +1,5 @@
 /**
- * A session's tool search: the index over what the session may see (offered-tools.ts), built at
+ * A session's tool search: the index over what the session may see (its offer's servers), built at
  * the first search and again only when a list changed; servers whose tools are not known yet are
  * named in the answer and listed in the background, a few at a time, each once per session (their
  * listing then reaches the cache, as any listing does). The toolboxes a search answered with are
@@ -9,11 +9,9 @@
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
-import type { ListingCache } from "../cache/listing-cache.ts";
-import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
-import type { WorkbenchConfig } from "../config/index.ts";
+import type { ConfiguredServer } from "../toolboxes/registry.ts";
+import type { SessionOffer } from "../toolboxes/session-offer.ts";
 import type { SearchEntry, ToolIndex } from "../search/index.ts";
-import { type CachedLists, offeredServers } from "./offered-tools.ts";
 import { publicUri } from "../protocol/skills.ts";
 
 /** A tool, or a skill (then `skill` is the URI of its SKILL.md as a client sees it, skill://T/S/…). */
@@ -30,9 +28,6 @@ export const LEARN_AT_ONCE = 2;
 export const LEARN_PER_SESSION = 32;
 
 export class SearchCatalog {
-  readonly #cache?: ListingCache;
-  /** The listing cache's lists, read once per definition (a list found stays; a miss is asked again). */
-  readonly #cached = new WeakMap<ServerConfig, Awaited<ReturnType<CachedLists>>>();
   #index?: ToolIndex<CatalogEntry>;
   #basis: unknown[] = [];
   /** Toolboxes a search answered with: use_tool opens them without open_toolbox. */
@@ -40,19 +35,14 @@ export class SearchCatalog {
   readonly #learnQueue: ConfiguredServer[] = [];
   readonly #learnSeen = new Set<ServerConfig>();
   #learning = 0;
-  #registry?: ToolboxRegistry;
+  #offer?: SessionOffer;
   /** Background listings in flight, for tests and for a session that ends. */
   readonly pending = new Set<Promise<void>>();
 
-  constructor(cache?: ListingCache) {
-    this.#cache = cache;
-  }
-
-  /** Tools for a query, best first (toolbox narrows); never starts a server to answer. */
-  /** `client`: whose listing cache files are read (a client's own processes list for it alone; none: the local user). */
-  async search(registry: ToolboxRegistry, config: WorkbenchConfig, query: string, limit: number, toolbox?: string, client?: string): Promise<CatalogAnswer> {
-    this.#registry = registry;
-    const servers = await offeredServers(registry, config, (server) => this.#read(server, client));
+  /** Tools for a query, best first (toolbox narrows), from what the session's offer holds; never starts a server to answer. */
+  async search(offer: SessionOffer, query: string, limit: number, toolbox?: string): Promise<CatalogAnswer> {
+    this.#offer = offer;
+    const servers = await offer.servers();
     const basis: unknown[] = [];
     // Tool by tool: an offer made again from the same list holds the same tool objects.
     for (const server of servers) {
@@ -95,15 +85,6 @@ export class SearchCatalog {
     return { hits, notListed: unknown.map((server) => `${server.toolbox}/${server.server}`) };
   }
 
-  async #read(server: ServerConfig, client?: string): ReturnType<CachedLists> {
-    const known = this.#cached.get(server);
-    if (known || !this.#cache) return known;
-    const entry = await this.#cache.readEntry(server, client);
-    const lists = entry && { tools: entry.tools, listing: entry.listing };
-    if (lists) this.#cached.set(server, lists);
-    return lists;
-  }
-
   #learn(configured: ConfiguredServer): void {
     if (this.#learnSeen.has(configured.config) || this.#learnSeen.size >= LEARN_PER_SESSION) return;
     this.#learnSeen.add(configured.config);
@@ -121,7 +102,7 @@ export class SearchCatalog {
   #next(): void {
     while (!this.#closed && this.#learning < LEARN_AT_ONCE && this.#learnQueue.length > 0) {
       const configured = this.#learnQueue.shift()!;
-      const registry = this.#registry;
+      const registry = this.#offer?.registry;
       if (!registry) return;
       this.#learning++;
       const done: Promise<void> = (async () => {

@@ -74,7 +74,7 @@ export const searchTools: Tool<typeof schema, SearchAnswer> = {
   async run({ query, toolbox, limit }, ctx) {
     if (toolbox !== undefined && !Object.hasOwn(ctx.session.config.toolboxes, toolbox)) return Failure(toolboxNotFound(ctx.session.config, toolbox));
     if (!ctx.session.search) return Failure("Tool search is off: turn it on with \"toolSearch\": true at the top of the configuration");
-    const answer = await ctx.session.search.search(ctx.session.offer.registry, ctx.session.config, query, limit ?? DEFAULT_SEARCH_LIMIT, toolbox, ctx.session.clientName);
+    const answer = await ctx.session.search.search(ctx.session.offer, query, limit ?? DEFAULT_SEARCH_LIMIT, toolbox);
     const results = answer.hits.map((hit): SearchResult =>
       hit.skill !== undefined
         ? { kind: "skill", toolbox: hit.toolbox, server: hit.server, name: hit.name, description: firstSentence(hit.description ?? ""), uri: hit.skill }

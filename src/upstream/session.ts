@@ -154,6 +154,8 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   // asks for them as it answers initialize or server/discover, when the client's capabilities are
   // known as the servers will be given them (upstream.capabilities). The Server has none of its own.
   const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: lazySchemaValidator });
+  // What the session may see, asked by every surface: its toolboxes through the configuration it is granted.
+  const offer = new SessionOffer(registry, () => live.current, options.cache);
   const forClient = () =>
     buildInstructions(live.current, configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
   // Both eras on one transport: the gate speaks 2026-07-28 when the client's first message does.
@@ -176,19 +178,19 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     ...(codeModeOn(config) ? [runCodeFor(config, options.declarations)] : []),
   ];
   // Made at once (it holds nothing until the first search builds its index), kept across configuration changes.
-  const search = new SearchCatalog(options.cache);
+  const search = new SearchCatalog();
   const dispatcher = new ToolDispatcher(metaTools(live.current));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
-  const skills = serveCatalog(server, registry, uris, options.cache);
+  const skills = serveCatalog(server, offer, uris);
   // What every call of the session is given: made once (see tools/pipeline/step.ts).
   const session: ToolSession = {
     // Read by each call: the configuration in force when it came.
     get config() {
       return live.current;
     },
-    offer: new SessionOffer(registry, () => live.current),
+    offer,
     upstream: options.upstream,
     // The session's cut results (issue 28): read on with read_result, gone with the session.
     results: options.state?.results ?? new ResultStore(),

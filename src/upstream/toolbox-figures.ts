@@ -11,7 +11,7 @@
  * "about", from each server's last list, whoever it was made for. Exact without starting anything
  * (the files are read once, at start) and without guessing which capabilities a server looks at.
  */
-import type { ClientCapabilities, Tool } from "../protocol/sdk.ts";
+import type { ClientCapabilities } from "../protocol/sdk.ts";
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import { sharingKey } from "../config/definition.ts";
@@ -19,7 +19,7 @@ import { mirroredCapabilities } from "../downstream/forwarded-capabilities.ts";
 import { toolInfo } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../tools/token-estimate.ts";
 import type { PinStore } from "../toolboxes/pin-store.ts";
-import { offerOf, pinsAt } from "../toolboxes/offer.ts";
+import { cachedToolboxes } from "../toolboxes/cached-offer.ts";
 
 // Where the estimate lives now (the result cap counts with it too); read from here by check and tests.
 export { estimateTokens };
@@ -42,33 +42,24 @@ export interface ClientListings {
 }
 
 /**
- * Reads only files, once: nothing is spawned. Each list passes the offer (filters and pins): a
+ * Reads only files, once: nothing is spawned. Each list passes the offer (cached-offer.ts): a
  * withheld tool is not counted. `client`: whose figures; a server whose processes are each
  * client's own is read from that client's cache file alone (see ListingCache).
  */
 export async function toolboxFigures(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore, client?: string): Promise<FiguresFor> {
-  await pins?.refresh();
-  const toolboxes = await Promise.all(Object.entries(config.toolboxes).map(async ([name, toolbox]) => {
-    const servers = Object.entries(toolbox.mcpServers);
-    const entries = await Promise.all(servers.map(([, server]) => cache.readEntry(server, client)));
-    return { name, servers, entries };
-  }));
+  const toolboxes = await cachedToolboxes(config, cache, pins, client);
   const roots = sharedRoots(config);
   return (declared) => {
     const figures: Record<string, ToolboxFigures> = {};
-    for (const { name, servers, entries } of toolboxes) {
-      if (servers.length === 0 || entries.some((entry) => entry === undefined)) continue;
+    for (const { name, servers } of toolboxes) {
+      if (!servers || servers.length === 0) continue;
       let exact = true;
-      const lists = servers.map(([, server], index): Tool[] => {
+      const tools = servers.flatMap(({ server, definition, entry, offered }) => {
         // What the workbench will declare to this server for this client (see downstream/relay.ts).
-        const key = capabilityKey(mirroredCapabilities(declared, roots.get(sharingKey(server)) ?? server.roots));
-        const entry = entries[index]!;
-        const offered = (tools: Tool[]) => offerOf({ tools }, server.toolFilters, pinsAt(pins, config, name, servers[index][0])).tools;
-        if (Object.hasOwn(entry.lists, key)) return offered(entry.lists[key]);
-        exact = false;
-        return offered(entry.tools);
+        const key = capabilityKey(mirroredCapabilities(declared, roots.get(sharingKey(definition)) ?? definition.roots));
+        if (!Object.hasOwn(entry.lists, key)) exact = false;
+        return offered(Object.hasOwn(entry.lists, key) ? entry.lists[key] : entry.tools).map((tool) => toolInfo(tool, name, server, false));
       });
-      const tools = servers.flatMap(([server], index) => lists[index].map((tool) => toolInfo(tool, name, server, false)));
       figures[name] = { tools: tools.length, tokens: estimateTokens(tools), exact };
     }
     return figures;

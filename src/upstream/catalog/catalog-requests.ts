@@ -6,10 +6,8 @@
  * resources changed).
  */
 import { ErrorCode, type Server, type ServerCapabilities } from "../../protocol/sdk.ts";
-import type { ToolboxRegistry } from "../../toolboxes/registry.ts";
-import type { ListingCache } from "../../cache/listing-cache.ts";
+import type { SessionOffer } from "../../toolboxes/session-offer.ts";
 import type { SharedServer } from "../../toolboxes/shared-server.ts";
-import { CALL_RECHECK_MS } from "../../toolboxes/pin-store.ts";
 import { EMPTY_LISTING, type ServerListing } from "../../downstream/listing.ts";
 import type { WorkbenchCatalog } from "./catalog.ts";
 import type { UriTable } from "./uri-table.ts";
@@ -39,22 +37,22 @@ export const CATALOG_CAPABILITIES: ServerCapabilities = {
 type OfferedLists = { prompts: string; resources: string; skills: string };
 
 /** A shared server's prompts, resources and templates, and skills, as this session's slots of it offer them (and as nothing). */
-async function offeredLists(registry: ToolboxRegistry, shared: SharedServer): Promise<{ now: OfferedLists; empty: OfferedLists }> {
-  const slots = registry.configured.map((configured) => registry.slot(configured)).filter((slot) => slot.shared === shared);
-  await Promise.all(slots.map((slot) => slot.lockRead(CALL_RECHECK_MS)));
+async function offeredLists(offer: SessionOffer, shared: SharedServer): Promise<{ now: OfferedLists; empty: OfferedLists }> {
+  const listings = await offer.listingsOf(shared);
   const keys = (listings: ServerListing[]) => ({
     prompts: JSON.stringify(listings.map((listing) => listing.prompts)),
     resources: JSON.stringify(listings.map((listing) => [listing.resources, listing.resourceTemplates])),
     skills: JSON.stringify(listings.map((listing) => listing.skills?.entries ?? [])),
   });
-  return { now: keys(slots.map((slot) => slot.listing ?? EMPTY_LISTING)), empty: keys(slots.map(() => EMPTY_LISTING)) };
+  return { now: keys(listings.map((listing) => listing ?? EMPTY_LISTING)), empty: keys(listings.map(() => EMPTY_LISTING)) };
 }
 
 /** Returns the reader of skill files use_tool's read_skill goes through (the catalog's, loaded on first use). */
-export function serveCatalog(server: Server, registry: ToolboxRegistry, table: UriTable, cache?: ListingCache): SkillFileReader {
+export function serveCatalog(server: Server, offer: SessionOffer, table: UriTable): SkillFileReader {
+  const registry = offer.registry;
   let loaded: Promise<WorkbenchCatalog> | undefined;
   const catalog = () =>
-    loaded ??= import("./catalog.ts").then(({ WorkbenchCatalog }) => new WorkbenchCatalog(registry, table, cache));
+    loaded ??= import("./catalog.ts").then(({ WorkbenchCatalog }) => new WorkbenchCatalog(offer, table));
   // Not setRequestHandler, which reads each request schema at start-up: nothing of this runs
   // before a client asks. WorkbenchCatalog checks the params with the same schemas.
   server.fallbackRequestHandler = async (request) => {
@@ -70,7 +68,7 @@ export function serveCatalog(server: Server, registry: ToolboxRegistry, table: U
     listingChanged(shared) {
       // One at a time: the lock is read before the offer is looked at.
       telling = telling.then(async () => {
-        const { now, empty } = await offeredLists(registry, shared);
+        const { now, empty } = await offeredLists(offer, shared);
         const before = told.get(shared) ?? empty;
         told.set(shared, now);
         if (now.prompts !== before.prompts) void server.sendPromptListChanged().catch(() => {});

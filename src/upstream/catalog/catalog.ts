@@ -28,9 +28,8 @@ import {
   type Tool,
   UnsubscribeRequestSchema,
 } from "../../protocol/sdk.ts";
-import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { ConfiguredServer, ToolboxRegistry } from "../../toolboxes/registry.ts";
-import { CALL_RECHECK_MS } from "../../toolboxes/pin-store.ts";
+import type { SessionOffer } from "../../toolboxes/session-offer.ts";
 import type { ServerSession } from "../../downstream/server-session.ts";
 import { errorWithCode, messageOf, passedOn } from "../../protocol/errors.ts";
 import type { ServerListing } from "../../downstream/listing.ts";
@@ -58,27 +57,21 @@ interface NamedPrompt extends PromptOrigin {
 type Schema = Parameters<ServerSession["request"]>[2];
 
 export class WorkbenchCatalog {
+  readonly #offer: SessionOffer;
+  /** The live side of the session's toolboxes: servers' sessions to forward to, subscriptions. */
   readonly #registry: ToolboxRegistry;
-  readonly #cache?: ListingCache;
   readonly #table: UriTable;
-  /** The cache files, read once per configuration (#cachedFor), on the first request that needs them. */
-  #cached?: Promise<(ServerListing | undefined)[]>;
-  #cachedFor?: ConfiguredServer[];
   readonly #skills: SkillRoutes;
 
-  constructor(registry: ToolboxRegistry, table: UriTable, cache?: ListingCache) {
-    this.#registry = registry;
+  constructor(offer: SessionOffer, table: UriTable) {
+    this.#offer = offer;
+    this.#registry = offer.registry;
     this.#table = table;
-    this.#cache = cache;
     this.#skills = new SkillRoutes({
       sources: () => this.#sources(),
-      configured: () => this.#registry.configured,
+      configured: () => this.#offer.configured,
       forward: (configured, method, params) => this.#forward(configured, method, params, ANY_RESULT),
-      withheld: async (configured) => {
-        const slot = this.#registry.slot(configured);
-        if ((await this.#registry.connected(slot)).ok) await slot.trust(CALL_RECHECK_MS);
-        return slot.withheldTexts;
-      },
+      withheld: (configured) => this.#offer.withheldTexts(configured),
     });
   }
 
@@ -256,33 +249,19 @@ export class WorkbenchCatalog {
   }
 
   /**
-   * Every configured server whose lists are known, in configuration order: as it last listed them,
-   * else as the cache has them. A server in neither is left out until it connects. The URI table
+   * Every configured server whose lists are known, in configuration order, as the offer has them
+   * (live, else the cache's). A server in neither is left out until it connects. The URI table
    * learns each server's resources and templates here.
    */
   async #sources(): Promise<Source[]> {
-    const configured = this.#registry.configured;
-    // The registry's list is a new array when the configuration changed (it applies live).
-    if (this.#cachedFor !== configured) this.#cached = undefined;
-    this.#cachedFor = configured;
-    // A server's listing as the cache kept it for this client (its own process), or for all (`"share": "all"`).
-    const client = this.#registry.client;
-    this.#cached ??= Promise.all(configured.map(async (server) => (await this.#cache?.readEntry(server.config, client))?.listing));
-    const cached = await this.#cached;
-    const slots = configured.map((server) => this.#registry.slot(server));
-    // The offer decides (filters and pins): the lock is read, and a running server's texts seen first are pinned.
-    await Promise.all(slots.map((slot) => slot.connection ? slot.trust(CALL_RECHECK_MS) : slot.lockRead(CALL_RECHECK_MS)));
-    const sources: Source[] = [];
-    configured.forEach((server, index) => {
-      const slot = slots[index];
-      const listing = slot.listing ?? (cached[index] && slot.offerOf({ tools: NO_TOOLS, listing: cached[index] }).listing);
-      if (!listing) return;
-      sources.push({ configured: server, listing });
-      this.#table.setListed(server, listing.resources.map((resource) => resource.uri));
-      this.#table.setTemplates(server, listing.resourceTemplates.map((template) => template.uriTemplate));
-    });
+    const sources = await this.#offer.listings();
+    for (const { configured, listing } of sources) {
+      this.#table.setListed(configured, listing.resources.map((resource) => resource.uri));
+      this.#table.setTemplates(configured, listing.resourceTemplates.map((template) => template.uriTemplate));
+    }
     return sources;
   }
+
 }
 
 function namedPrompts(sources: Source[]): Map<string, NamedPrompt> {

@@ -2,6 +2,7 @@
  * The catalog of every toolbox served as one, against two real servers (tests/fixtures/catalog-server.ts)
  * whose answers name the server that gave them: what is listed, and where each request goes.
  */
+import { SessionOffer } from "../../../src/toolboxes/session-offer.ts";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { platform } from "#platform";
@@ -43,7 +44,7 @@ const [a, b] = [0, 1].map((rank) => () => registry.configured[rank]);
 before(async () => {
   registry = new ToolboxRegistry(config, host);
   table = new UriTable();
-  catalog = new WorkbenchCatalog(registry, table);
+  catalog = new WorkbenchCatalog(new SessionOffer(registry, () => config), table);
   // Listing starts no server: before they connect, nothing is listed.
   assert.deepEqual(await catalog.listPrompts(), { prompts: [] });
   await registry.open("dev");
@@ -125,7 +126,7 @@ test("catalog: two sessions on one server each keep their subscription; the serv
   const pool = new ServerPool(config, host);
   const sessions = [new ToolboxRegistry(config, pool), new ToolboxRegistry(config, pool)];
   try {
-    const catalogs = sessions.map((session) => new WorkbenchCatalog(session, new UriTable()));
+    const catalogs = sessions.map((session) => new WorkbenchCatalog(new SessionOffer(session, () => config), new UriTable()));
     await sessions[0].open("ops");
     const slot = sessions[0].get("ops")!.servers[0];
     const subscribedOn = async () => JSON.parse(((await slot.on(slot.connection!).call("subscribed", {}, {})).content[0] as { text: string }).text);
@@ -148,7 +149,7 @@ test("catalog: a session that closes while subscribed leaves the server's subscr
   const pool = new ServerPool(config, host);
   const sessions = [new ToolboxRegistry(config, pool), new ToolboxRegistry(config, pool), new ToolboxRegistry(config, pool)];
   try {
-    const catalogs = sessions.map((session) => new WorkbenchCatalog(session, new UriTable()));
+    const catalogs = sessions.map((session) => new WorkbenchCatalog(new SessionOffer(session, () => config), new UriTable()));
     await sessions[2].open("ops");
     const slot = sessions[2].get("ops")!.servers[0];
     const subscribedOn = async () => JSON.parse(((await slot.on(slot.connection!).call("subscribed", {}, {})).content[0] as { text: string }).text);

@@ -1,0 +1,100 @@
+/**
+ * use_tool's lookup of a tool (see SessionOffer.find): from the identifier to the tool as the
+ * session's toolboxes offer it, or the text that says what is wrong, with the closest names.
+ */
+import type { Tool } from "../protocol/sdk.ts";
+import type { WorkbenchConfig } from "../config/index.ts";
+import type { CallTarget } from "./call-target.ts";
+import { alternatives, didYouMean } from "../config/suggest.ts";
+import { judged } from "./offer-rules.ts";
+import { withheldError } from "./withheld.ts";
+import type { OpenToolbox, ToolboxRegistry } from "./registry.ts";
+
+export type { CallTarget };
+
+/** A tool found, or why not (the text a client sees; `withheld` when the pins refused it). */
+export type Found = { ok: true; target: CallTarget; tool: Tool } | { ok: false; error: string; withheld?: boolean };
+
+/** What a call asks of the offer (see tools/pipeline/resolve.ts). */
+export interface ToolFinder {
+  /**
+   * The tool a call names: its toolbox open (opened here when `opens`), its server connected and
+   * pinned, the tool listed and not withheld.
+   */
+  find(id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found>;
+}
+
+/** A tool as use_tool names it. */
+export interface ToolName {
+  toolbox: string;
+  server: string;
+  name: string;
+}
+
+/** "in server 's' (toolbox 'dev')": where a call's failures say it was. */
+export const whereOf = (id: ToolName) => `in server '${id.server}' (toolbox '${id.toolbox}')`;
+
+/** use_tool's answer for a toolbox that is not configured (spec 000's wording), with the closest name. */
+export function useToolToolboxNotFound(config: WorkbenchConfig, name: string): string {
+  return `Error executing tool: Toolbox '${name}' not found in configuration${didYouMean(name, Object.keys(config.toolboxes))}`;
+}
+
+
+/**
+ * The tool a call names: its toolbox open (opened here when `opens`, or when the session opened it
+ * on another replica), its server connected and pinned, the tool listed and not withheld.
+ */
+export async function findTool(registry: ToolboxRegistry, config: WorkbenchConfig, id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found> {
+  if (!Object.hasOwn(config.toolboxes, id.toolbox)) return { ok: false, error: useToolToolboxNotFound(config, id.toolbox) };
+  // Only the server called is waited for: another of its toolbox may still be starting.
+  // A toolbox the session opened on another replica (its name is in the store) is opened here.
+  const reopens = () => opens || registry.wasOpened(id.toolbox);
+  const toolbox = registry.get(id.toolbox) ?? (await reopens() ? await registry.open(id.toolbox, id.server) : undefined);
+  if (!toolbox) {
+    return {
+      ok: false,
+      error: `Error executing tool: Toolbox '${id.toolbox}' is not open; call open_toolbox with {"toolbox_name": ${JSON.stringify(id.toolbox)}} first`,
+    };
+  }
+  const slot = toolbox.servers.find((s) => s.name === id.server);
+  if (!slot) {
+    const servers = toolbox.servers.map((s) => s.name);
+    return { ok: false, error: `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}` };
+  }
+  const connected = slot.shared.liveConnection() ?? await slot.shared.connected(signal);
+  if (!connected.ok) return { ok: false, error: `Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}` };
+  const serverSession = connected.connection;
+  // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
+  const judging = judged(slot);
+  if (judging) await judging;
+  // A tool the server has just added (tools/list_changed) is found once its list has come.
+  const find = () => slot.tools.find((t) => t.name === id.name);
+  const held = () => slot.withheld.find((t) => t.name === id.name);
+  // Refused only by the lock as it is now: an approval made a moment ago counts.
+  if (held()) await slot.trust();
+  const tool = find() ?? (held() ? undefined : await serverSession.toolsSettled().then(find));
+  const withheld = held();
+  if (withheld) return { ok: false, withheld: true, error: withheldError(id.toolbox, id.server, withheld, slot.approveAs) };
+  if (!tool) return { ok: false, error: `Error executing tool: Tool '${id.name}' not found ${whereOf(id)}${elsewhere(toolbox, id.server, id.name)}` };
+  return { ok: true, target: slot.on(serverSession), tool };
+}
+
+/**
+ * The tail of "tool not found": the connected servers of the toolbox that have a tool of exactly
+ * that name (the model picked the wrong server), else this server's closest tool names.
+ */
+function elsewhere(toolbox: OpenToolbox, serverName: string, name: string): string {
+  // `server/name`, as `tools` prints it and open_toolbox groups it: the name alone was meant.
+  const slash = name.lastIndexOf("/");
+  if (slash >= 0) {
+    const [owner, bare] = [name.slice(0, slash).split("/").at(-1), name.slice(slash + 1)];
+    const lists = (server: string) => toolbox.servers.some((s) => s.name === server && s.tools.some((tool) => tool.name === bare));
+    const alone = `"name" is the tool's own name, without its server`;
+    if (lists(serverName)) return `. Did you mean '${bare}'? (${alone})`;
+    if (owner !== undefined && lists(owner)) return `. Did you mean server '${owner}' and name '${bare}'? (${alone})`;
+  }
+  const others = toolbox.servers.filter((s) => s.name !== serverName && s.tools.some((tool) => tool.name === name));
+  if (others.length > 0) return `. Did you mean server ${alternatives(others.map((s) => s.name))}?`;
+  const server = toolbox.servers.find((s) => s.name === serverName);
+  return didYouMean(name, (server?.tools ?? []).map((tool) => tool.name));
+}
