@@ -88,8 +88,10 @@ export interface UpstreamSession {
   /** This session's toolboxes. */
   readonly registry: ToolboxRegistry;
   readonly server: Server;
-  /** Ends the session: its toolboxes close, and servers no other session uses stop. */
+  /** Ends the session here: its toolboxes close, and servers no other session uses stop. */
   close(): Promise<void>;
+  /** The client ended the session for good: what it kept goes from the store, on every replica. */
+  forget(): Promise<void>;
 }
 
 /** Opens a session on a client's transport; it ends when the client closes it, or on close(). */
@@ -137,7 +139,7 @@ export async function openSession(transport: MessageTransport, options: SessionO
       options.onClose();
     },
   });
-  return { upstream, registry, server, close };
+  return { upstream, registry, server, close, forget: () => states.end(stateKey) };
 }
 
 /** Creates the server and connects it to the client's transport. */

@@ -9,7 +9,9 @@
  */
 import type { Authenticate, ClientIdentity } from "../client-identity.ts";
 import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
-import { LegacySessions, type OpenSession, sessionNotFound } from "./legacy-sessions.ts";
+import { LegacySessions, type OpenSession, sessionNotFound, sessionUnreadable, StoreUnavailable } from "./legacy-sessions.ts";
+import { SessionRecords } from "./session-records.ts";
+import type { Store } from "../../store/store.ts";
 import { ModernHubs } from "./modern-hubs.ts";
 import { BodyReads, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODIES_READING } from "./body-reads.ts";
 import { BODY_WAIT_MS, BodyBudget, DEFAULT_MAX_WAITING, DEFAULT_MAX_WAITING_PER_CLIENT, SMALL_BODY_BYTES } from "./body-budget.ts";
@@ -43,6 +45,8 @@ export interface HttpEndpointOptions {
   maxBodiesWaitingPerClient?: number;
   /** A request that failed in the workbench (its client gets a plain 500). */
   onError?: (error: Error) => void;
+  /** Where 2025 sessions' records are kept, for any replica to serve them (see session-records.ts); none: this process alone. */
+  store?: Store;
 }
 
 export const DEFAULT_IDLE_MS = 30 * 60_000;
@@ -81,7 +85,7 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   const bodies = new BodyReads(options.maxBodiesReading ?? DEFAULT_MAX_BODIES_READING, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
   const maxWaiting = options.maxBodiesWaitingPerClient ?? DEFAULT_MAX_WAITING_PER_CLIENT;
   const budget = new BodyBudget({ max: options.maxBodyBytesInFlight, maxWaitingPerClient: maxWaiting });
-  const legacy = new LegacySessions(options.open);
+  const legacy = new LegacySessions(options.open, options.store && new SessionRecords(options.store, idleMs));
   const modern = new ModernHubs(options.open);
   const inFlight = new Map<string, number>();
   let posts = 0;
@@ -185,7 +189,13 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
   async function route(request: Request, who: ClientIdentity, body: unknown): Promise<Routed> {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId !== null) {
-      const live = legacy.find(sessionId, who);
+      let live;
+      try {
+        live = await legacy.find(sessionId, who);
+      } catch (error) {
+        if (error instanceof StoreUnavailable) return { response: sessionUnreadable(error) };
+        throw error;
+      }
       if (!live) return { response: sessionNotFound() };
       return { response: await legacy.handle(live, request, body), live };
     }

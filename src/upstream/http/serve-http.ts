@@ -47,6 +47,7 @@ export async function serveHttp(
     authenticate: (request) => access.authenticate(request),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
     toolboxes: () => Object.keys(serving.live.current.toolboxes),
+    store: serving.sessions.states?.store,
     onError: (error) => log.line(`A request failed: ${error.message}`),
     open: (transport, client, onClose, stateKey) =>
       openSession(transport, {

@@ -146,7 +146,7 @@ test("http endpoint: a body a web page sends without a preflight (text/plain, fo
   }
 });
 
-test("http endpoint: a hub's session keeps its state under the hub's key (the same on any replica); a session of its own under its own", async () => {
+test("http endpoint: a hub's session keeps its state under the hub's key (the same on any replica); a 2025 session under its id", async () => {
   const keys: (string | undefined)[] = [];
   const pool = new ServerPool(config, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
   const endpoint = endpointWith({
@@ -156,11 +156,11 @@ test("http endpoint: a hub's session keeps its state under the hub's key (the sa
     },
   });
   try {
-    await initialize(endpoint);
+    const id = await initialize(endpoint);
     const discovered = await endpoint.handle(post(DISCOVER, { "mcp-protocol-version": "2026-07-28" }));
     await discovered.text();
     assert.equal(keys.length, 2);
-    assert.equal(keys[0], undefined, "a 2025-11-25 session: a key of its own");
+    assert.equal(keys[0], id, "a 2025-11-25 session: its id, which any replica that serves it knows");
     assert.match(keys[1] ?? "", /local/, "the hub's key names its client");
   } finally {
     await endpoint.close();

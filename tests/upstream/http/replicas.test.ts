@@ -1,0 +1,114 @@
+/**
+ * Replicas over one store, in process: two endpoints (each with its own servers' processes) over
+ * one store are two replicas behind a balancer that keeps nobody anywhere. A 2025-11-25 session
+ * opened on one goes on on the other (restored from its record: its open toolboxes, its client);
+ * another client presenting its id finds nothing; a DELETE ends it on both; a store that cannot be
+ * read answers 503, never 404.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { platform } from "#platform";
+import { validateConfig } from "../../../src/config/index.ts";
+import { ServerPool } from "../../../src/toolboxes/pool.ts";
+import { openSession } from "../../../src/upstream/session.ts";
+import { httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
+import { SessionStates } from "../../../src/upstream/session-state.ts";
+import { MemoryStore } from "../../../src/store/memory-store.ts";
+import type { Store } from "../../../src/store/store.ts";
+import { INITIALIZE, post } from "../../helpers/http-endpoint.ts";
+import { fx } from "../../helpers/toolbox.ts";
+import { flakyStore } from "../../helpers/flaky-store.ts";
+
+const config = validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a") } } } });
+const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
+const ALICE = { name: "alice", toolboxes: "*" as const };
+const BOB = { name: "bob", toolboxes: "*" as const };
+const closing: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const close of closing) await close();
+});
+
+/** A replica: its own pool of processes, the shared store; the "token" header says who calls. */
+function replica(store: Store) {
+  const pool = new ServerPool(config, host);
+  const states = new SessionStates(store, () => 60_000);
+  const endpoint = httpEndpoint({
+    authenticate: (request) => Promise.resolve(request.headers.get("x-client") === "bob" ? BOB : ALICE),
+    store,
+    open: (transport, client, onClose, stateKey) =>
+      openSession(transport, { config, configPath: "r.json", pool, client, states, stateKey, stateless: true, onClose, onError: () => {} }),
+  });
+  closing.push(async () => {
+    await endpoint.close();
+    await pool.closeAll();
+  });
+  return { endpoint, pool };
+}
+
+const useEcho = (id: number, text: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "a", name: "echo" }, arguments: { text } } },
+});
+
+/** The answer's text, from plain JSON or an event stream's message. */
+async function answerOf(response: Response): Promise<string> {
+  const body = await response.text();
+  const json = body.startsWith("{") ? body : body.split("\n").find((line) => line.startsWith("data: "))!.slice(6);
+  return JSON.parse(json).result.content[0].text;
+}
+
+test("replicas: a session opened on one replica goes on on another; its open toolbox opens there by itself", async () => {
+  const store = new MemoryStore();
+  const [one, two] = [replica(store), replica(store)];
+  const init = await one.endpoint.handle(post(INITIALIZE));
+  const id = init.headers.get("mcp-session-id")!;
+  await init.text();
+  const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+  const open = await one.endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }, headers));
+  assert.equal(open.status, 200);
+  await open.text();
+  const there = await two.endpoint.handle(post(useEcho(3, "hi"), headers));
+  assert.equal(there.status, 200, "found on the other replica");
+  assert.equal(await answerOf(there), "a: hi");
+  assert.equal(two.pool.running, 1, "the other replica started its own server");
+  const stolen = await two.endpoint.handle(post(useEcho(4, "x"), { ...headers, "x-client": "bob" }));
+  assert.equal(stolen.status, 404, "another client's token finds no session");
+  await stolen.text();
+});
+
+test("replicas: a DELETE on one replica ends the session on every replica", async () => {
+  const store = new MemoryStore();
+  const [one, two] = [replica(store), replica(store)];
+  const init = await one.endpoint.handle(post(INITIALIZE));
+  const id = init.headers.get("mcp-session-id")!;
+  await init.text();
+  const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+  assert.equal((await two.endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "ping" }, headers))).status, 200);
+  const ended = await two.endpoint.handle(new Request("http://127.0.0.1:1/mcp", { method: "DELETE", headers }));
+  assert.equal(ended.status, 200);
+  for (let i = 0; i < 100 && one.endpoint.sessions > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const { endpoint } of [one, two]) {
+    const gone = await endpoint.handle(post({ jsonrpc: "2.0", id: 3, method: "ping" }, headers));
+    assert.equal(gone.status, 404);
+    await gone.text();
+  }
+});
+
+test("replicas: a session whose record cannot be read gets 503 with Retry-After, not 404", async () => {
+  const { store: flaky, setDown } = flakyStore(new MemoryStore());
+  const [one, two] = [replica(flaky), replica(flaky)];
+  const init = await one.endpoint.handle(post(INITIALIZE));
+  const id = init.headers.get("mcp-session-id")!;
+  await init.text();
+  setDown(true);
+  const response = await two.endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }));
+  assert.equal(response.status, 503);
+  assert.equal(response.headers.get("retry-after"), "2");
+  assert.match(await response.text(), /The session store memory cannot be reached: Connection refused/);
+  setDown(false);
+  const back = await two.endpoint.handle(post({ jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }));
+  assert.equal(back.status, 200, "the store is back: the session goes on");
+  await back.text();
+});
