@@ -71,7 +71,7 @@ export class SessionRecords {
     await this.#store.publish(ENDED_CHANNEL, id).catch(() => {});
   }
 
-  /** Calls `ended` with each session id another replica (or this one) ended for good; once per process. */
+  /** Calls `ended` with each session id another replica (or this one) ended for good; subscribed once. */
   onEnded(ended: (id: string) => void): void {
     if (this.#watching) return;
     this.#watching = this.#store.subscribe(ENDED_CHANNEL, ended).catch(() => undefined);
