@@ -8,17 +8,17 @@
  * (modern-hubs.ts). Idle sessions and hubs end after `idleMs`.
  */
 import type { Authenticate, ClientIdentity } from "../client-identity.ts";
-import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
 import { LegacySessions, type OpenSession, sessionNotFound, sessionUnreadable, StoreUnavailable } from "./legacy-sessions.ts";
 import { SessionRecords } from "./session-records.ts";
 import type { Store } from "../../store/store.ts";
 import { ModernHubs } from "./modern-hubs.ts";
 import { BodyReads, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODIES_READING } from "./body-reads.ts";
-import { BODY_WAIT_MS, BodyBudget, DEFAULT_MAX_WAITING, DEFAULT_MAX_WAITING_PER_CLIENT, SMALL_BODY_BYTES } from "./body-budget.ts";
+import { BodyBudget, DEFAULT_MAX_WAITING_PER_CLIENT, SMALL_BODY_BYTES } from "./body-budget.ts";
 import { INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
-import { parseScope, scoped } from "../access/scope.ts";
+import { scoped } from "../access/scope.ts";
+import { ENDPOINT_PATH, isInitialize, isJson, isModern, scopeOfPath, tooManyBytes, tooManySessions } from "./endpoint-requests.ts";
 
-export const ENDPOINT_PATH = "/mcp";
+export { ENDPOINT_PATH };
 
 export interface HttpEndpointOptions {
   authenticate: Authenticate;
@@ -68,36 +68,73 @@ export interface HttpEndpoint {
 }
 
 export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
-  const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const maxPerClient = options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
-  /** Why a new session or hub for `who` is refused, if it is. */
-  const full = (who: ClientIdentity): Response | undefined => {
-    if (legacy.size + modern.size >= maxSessions) return tooManySessions(maxSessions);
-    const owned = legacy.countOf(who.name) + modern.countOf(who.name);
-    if (owned < maxPerClient) return undefined;
-    return jsonRpcError(429, TRANSPORT_ERROR, `Too many sessions: client ${JSON.stringify(who.name)} has ${owned} live, the most allowed: end one (DELETE) or try later`, {
-      "Retry-After": "5",
-    });
-  };
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxInFlight = options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
-  const bodies = new BodyReads(options.maxBodiesReading ?? DEFAULT_MAX_BODIES_READING, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
-  const maxWaiting = options.maxBodiesWaitingPerClient ?? DEFAULT_MAX_WAITING_PER_CLIENT;
-  const budget = new BodyBudget({ max: options.maxBodyBytesInFlight, maxWaitingPerClient: maxWaiting });
-  const legacy = new LegacySessions(options.open, options.store && new SessionRecords(options.store, idleMs));
-  const modern = new ModernHubs(options.open);
-  const inFlight = new Map<string, number>();
-  let posts = 0;
-  let draining = false;
-  const sweep = setInterval(() => {
-    const before = Date.now() - idleMs;
-    const failed = (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error)));
-    legacy.expire(before).catch(failed);
-    modern.expire(before).catch(failed);
-  }, Math.min(60_000, Math.max(10, idleMs / 4)));
+  return new Endpoint(options);
+}
 
-  async function handle(request: Request): Promise<Response> {
+/** A POST's body, parsed, and what it holds of its client's bytes in flight (given back once answered). */
+type Body = { body: unknown; held?: () => void };
+
+class Endpoint implements HttpEndpoint {
+  readonly #options: HttpEndpointOptions;
+  readonly #maxBody: number;
+  readonly #maxWaiting: number;
+  readonly #bodies: BodyReads;
+  readonly #budget: BodyBudget;
+  readonly #legacy: LegacySessions;
+  readonly #modern: ModernHubs;
+  /** Requests being answered, per client. */
+  readonly #inFlight = new Map<string, number>();
+  /** POSTs being answered (a listen aside): what a stop waits for. */
+  #posts = 0;
+  #draining = false;
+  readonly #sweep: ReturnType<typeof setInterval>;
+
+  constructor(options: HttpEndpointOptions) {
+    this.#options = options;
+    const idleMs = options.idleMs ?? DEFAULT_IDLE_MS;
+    this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#bodies = new BodyReads(options.maxBodiesReading ?? DEFAULT_MAX_BODIES_READING, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+    this.#maxWaiting = options.maxBodiesWaitingPerClient ?? DEFAULT_MAX_WAITING_PER_CLIENT;
+    this.#budget = new BodyBudget({ max: options.maxBodyBytesInFlight, maxWaitingPerClient: this.#maxWaiting });
+    this.#legacy = new LegacySessions(options.open, options.store && new SessionRecords(options.store, idleMs));
+    this.#modern = new ModernHubs(options.open);
+    this.#sweep = setInterval(() => {
+      const before = Date.now() - idleMs;
+      const failed = (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      this.#legacy.expire(before).catch(failed);
+      this.#modern.expire(before).catch(failed);
+    }, Math.min(60_000, Math.max(10, idleMs / 4)));
+  }
+
+  get sessions(): number {
+    return this.#legacy.size + this.#modern.size;
+  }
+
+  /** Authenticated, scoped, bounded, then routed to a 2025 session or a 2026 hub (bound: handed to a listener as it is). */
+  readonly handle = (request: Request): Promise<Response> => this.#handle(request);
+
+  async #handle(request: Request): Promise<Response> {
+    const who = await this.#admit(request);
+    if (who instanceof Response) return who;
+    let body: Body = { body: undefined };
+    if (request.method === "POST") {
+      const read = await this.#readBody(request, who);
+      if (read instanceof Response) return read;
+      body = read;
+    }
+    const held = this.#inFlight.get(who.name) ?? 0;
+    const maxInFlight = this.#options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
+    if (held >= maxInFlight) {
+      body.held?.();
+      return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the most allowed: wait for an answer`, {
+        "Retry-After": "1",
+      });
+    }
+    return await this.#answer(request, who, body);
+  }
+
+  /** Who may make this request, within which scope; or the refusal. */
+  async #admit(request: Request): Promise<ClientIdentity | Response> {
     const url = new URL(request.url);
     const scope = scopeOfPath(url.pathname);
     if (scope === null) {
@@ -106,109 +143,97 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
     if (!["POST", "GET", "DELETE"].includes(request.method)) {
       return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
     }
-    if (draining) return jsonRpcError(503, TRANSPORT_ERROR, "Service unavailable: the workbench is stopping", { "Retry-After": "1" });
-    const granted = await options.authenticate(request);
+    if (this.#draining) return jsonRpcError(503, TRANSPORT_ERROR, "Service unavailable: the workbench is stopping", { "Retry-After": "1" });
+    const granted = await this.#options.authenticate(request);
     if (granted instanceof Response) return granted;
     // A path scope narrows the grants, never widens them: a toolbox outside them is one that does not exist.
     const who = scoped(granted, scope);
-    const missing = scope === undefined ? [] : scope.filter((name) => who.toolboxes === "*" || !who.toolboxes.includes(name) || !(options.toolboxes?.() ?? [name]).includes(name));
+    const configured = (name: string) => (this.#options.toolboxes?.() ?? [name]).includes(name);
+    const missing = scope === undefined ? [] : scope.filter((name) => who.toolboxes === "*" || !who.toolboxes.includes(name) || !configured(name));
     if (missing.length > 0) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: toolbox ${JSON.stringify(missing[0].slice(0, 200))} is not in the configuration`);
-    let body: unknown;
-    // What the request's body holds (body-budget.ts), given back once the answer is sent.
-    let bodyHeld: (() => void) | undefined;
-    if (request.method === "POST") {
-      // What a web page can send without a preflight (text/plain, forms) is never a request: 415, as the 2025 transport answers.
-      if (!isJson(request.headers.get("content-type"))) {
-        return jsonRpcError(415, TRANSPORT_ERROR, "Unsupported Media Type: Content-Type must be application/json");
-      }
-      // Read before it counts as in flight: a connection that stalls its body holds no call slot.
-      // Held at its declared length (else the most a body may have) before it is read: past the
-      // client's bound it waits its turn, unread. A small body never waits: bodies that stall can
-      // then hold up only the client's large ones, never lock it out (without tokens every local
-      // process is the one client "local").
-      const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-      const reserved = declared >= 0 && declared <= SMALL_BODY_BYTES
-        ? budget.hold(who.name, declared)
-        : await budget.enter(who.name, declared >= 0 && declared <= maxBody ? declared : maxBody, request.signal);
-      if (typeof reserved === "string") return tooManyBytes(who, reserved, maxWaiting);
-      let text: string | Response;
-      try {
-        text = await bodies.read(request, who.name, maxBody);
-      } catch (error) {
-        reserved();
-        return failed(error);
-      }
-      if (text instanceof Response) return (reserved(), text);
-      // Held at its real length from here, until the answer is sent.
-      bodyHeld = budget.hold(who.name, text.length);
+    return who;
+  }
+
+  /**
+   * A POST's body, read before it counts as in flight: a connection that stalls its body holds no
+   * call slot. Held at its declared length (else the most a body may have) before it is read: past
+   * the client's bound it waits its turn, unread. A small body never waits: bodies that stall can
+   * then hold up only the client's large ones, never lock it out (without tokens every local
+   * process is the one client "local").
+   */
+  async #readBody(request: Request, who: ClientIdentity): Promise<Body | Response> {
+    // What a web page can send without a preflight (text/plain, forms) is never a request: 415, as the 2025 transport answers.
+    if (!isJson(request.headers.get("content-type"))) {
+      return jsonRpcError(415, TRANSPORT_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const declared = Number(request.headers.get("content-length") ?? Number.NaN);
+    const reserved = declared >= 0 && declared <= SMALL_BODY_BYTES
+      ? this.#budget.hold(who.name, declared)
+      : await this.#budget.enter(who.name, declared >= 0 && declared <= this.#maxBody ? declared : this.#maxBody, request.signal);
+    if (typeof reserved === "string") return tooManyBytes(who, reserved, this.#maxWaiting);
+    let text: string | Response;
+    try {
+      text = await this.#bodies.read(request, who.name, this.#maxBody);
+    } catch (error) {
       reserved();
-      try {
-        body = JSON.parse(text);
-      } catch {
-        bodyHeld();
-        // Not the parser's message: it may quote the body, and a body may hold secrets.
-        return jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON");
-      }
+      return this.#failed(error);
     }
-    const held = inFlight.get(who.name) ?? 0;
-    if (held >= maxInFlight) {
-      bodyHeld?.();
-      return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the most allowed: wait for an answer`, {
-        "Retry-After": "1",
-      });
+    if (text instanceof Response) return (reserved(), text);
+    // Held at its real length from here, until the answer is sent.
+    const held = this.#budget.hold(who.name, text.length);
+    reserved();
+    try {
+      return { body: JSON.parse(text), held };
+    } catch {
+      held();
+      // Not the parser's message: it may quote the body, and a body may hold secrets.
+      return jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON");
     }
-    inFlight.set(who.name, held + 1);
-    // A POST is a call the stop waits for, unless it is a listen, which lasts until the client leaves.
+  }
+
+  /** The request counted in flight until its answer is sent (a listen counts, but is not waited for by a stop). */
+  async #answer(request: Request, who: ClientIdentity, body: Body): Promise<Response> {
+    this.#inFlight.set(who.name, (this.#inFlight.get(who.name) ?? 0) + 1);
     let call = request.method === "POST";
-    if (call) posts++;
+    if (call) this.#posts++;
     const release = (live?: { inFlight: number }) => () => {
-      bodyHeld?.();
-      const left = (inFlight.get(who.name) ?? 1) - 1;
-      if (left > 0) inFlight.set(who.name, left);
-      else inFlight.delete(who.name);
-      if (call) posts--;
+      body.held?.();
+      const left = (this.#inFlight.get(who.name) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(who.name, left);
+      else this.#inFlight.delete(who.name);
+      if (call) this.#posts--;
       if (live) live.inFlight--;
     };
     try {
-      const { response, live, lasting } = await route(request, who, body);
-      if (lasting && call) (call = false, posts--);
+      const { response, live, lasting } = await this.#route(request, who, body.body);
+      if (lasting && call) (call = false, this.#posts--);
       if (live) live.inFlight++;
       return whenSent(response, release(live));
     } catch (error) {
       release()();
-      return failed(error);
+      return this.#failed(error);
     }
   }
 
-  function failed(error: unknown): Response {
-    options.onError?.(error instanceof Error ? error : new Error(String(error)));
+  #failed(error: unknown): Response {
+    this.#options.onError?.(error instanceof Error ? error : new Error(String(error)));
     // Never the error's text: it may name a path or quote a request, and it helps no client.
     return jsonRpcError(500, TRANSPORT_ERROR, "Internal error: the workbench could not answer this request; its log says why");
   }
 
-  async function route(request: Request, who: ClientIdentity, body: unknown): Promise<Routed> {
+  async #route(request: Request, who: ClientIdentity, body: unknown): Promise<Routed> {
     const sessionId = request.headers.get("mcp-session-id");
-    if (sessionId !== null) {
-      let live;
-      try {
-        live = await legacy.find(sessionId, who);
-      } catch (error) {
-        if (error instanceof StoreUnavailable) return { response: sessionUnreadable(error) };
-        throw error;
-      }
-      if (!live) return { response: sessionNotFound() };
-      return { response: await legacy.handle(live, request, body), live };
-    }
+    if (sessionId !== null) return await this.#routeToSession(sessionId, request, who, body);
     if (request.method === "POST" && isInitialize(body)) {
-      const refused = full(who);
+      const refused = this.#full(who);
       if (refused) return { response: refused };
-      return await legacy.initialize(request, body, who);
+      return await this.#legacy.initialize(request, body, who);
     }
     if (request.method === "POST" && isModern(request, body)) {
       if (Array.isArray(body)) return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: a 2026-07-28 request stands alone, not in a batch") };
-      const refused = modern.has(who, body) ? undefined : full(who);
+      const refused = this.#modern.has(who, body) ? undefined : this.#full(who);
       if (refused) return { response: refused };
-      return await modern.handle(request, body, who);
+      return await this.#modern.handle(request, body, who);
     }
     if (request.method === "GET") {
       return { response: jsonRpcError(405, TRANSPORT_ERROR, "Method not allowed: GET needs an Mcp-Session-Id (2025-11-25); in 2026-07-28 use subscriptions/listen", { Allow: "POST" }) };
@@ -216,71 +241,44 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
     return { response: jsonRpcError(400, TRANSPORT_ERROR, "Bad Request: Mcp-Session-Id header is required") };
   }
 
-  return {
-    handle,
-    get sessions() {
-      return legacy.size + modern.size;
-    },
-    async drain(graceMs) {
-      draining = true;
-      const until = Date.now() + graceMs;
-      while (posts > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-      return posts;
-    },
-    async endClients(revoked) {
-      const [sessions, hubs] = await Promise.all([legacy.endClients(revoked), modern.endClients(revoked)]);
-      return sessions + hubs;
-    },
-    async close() {
-      clearInterval(sweep);
-      await Promise.all([legacy.closeAll(), modern.closeAll()]);
-    },
-  };
-}
-
-/** `/mcp`: no scope; `/mcp/dev,docs`: those toolboxes; null: not the endpoint. */
-function scopeOfPath(path: string): string[] | undefined | null {
-  if (path === ENDPOINT_PATH) return undefined;
-  if (!path.startsWith(`${ENDPOINT_PATH}/`)) return null;
-  let text: string;
-  try {
-    text = decodeURIComponent(path.slice(ENDPOINT_PATH.length + 1));
-  } catch {
-    return null;
+  /** A request of a 2025 session: live here, or restored from the store; a store that fails answers 503. */
+  async #routeToSession(sessionId: string, request: Request, who: ClientIdentity, body: unknown): Promise<Routed> {
+    let live;
+    try {
+      live = await this.#legacy.find(sessionId, who);
+    } catch (error) {
+      if (error instanceof StoreUnavailable) return { response: sessionUnreadable(error) };
+      throw error;
+    }
+    if (!live) return { response: sessionNotFound() };
+    return { response: await this.#legacy.handle(live, request, body), live };
   }
-  return text.includes("/") ? null : parseScope(text) ?? null;
-}
 
-/**
- * A large body that found its client's line full, or waited its whole time in it. Retry-After 5: a
- * full line has at least a line of large calls before it, which a server takes seconds to read.
- */
-function tooManyBytes(who: ClientIdentity, why: "full" | "waited", maxWaiting: number): Response {
-  const text = why === "full"
-    ? `the line of requests waiting for them is full (${maxWaiting} for one client, ${DEFAULT_MAX_WAITING} for all)`
-    : `this request waited ${BODY_WAIT_MS / 1000} s in the line for them`;
-  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: client ${JSON.stringify(who.name)} has the most bytes of requests in flight and ${text}: retry once an answer came`, {
-    "Retry-After": "5",
-  });
-}
+  /** Why a new session or hub for `who` is refused, if it is. */
+  #full(who: ClientIdentity): Response | undefined {
+    const maxSessions = this.#options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (this.sessions >= maxSessions) return tooManySessions(maxSessions);
+    const owned = this.#legacy.countOf(who.name) + this.#modern.countOf(who.name);
+    if (owned < (this.#options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT)) return undefined;
+    return jsonRpcError(429, TRANSPORT_ERROR, `Too many sessions: client ${JSON.stringify(who.name)} has ${owned} live, the most allowed: end one (DELETE) or try later`, {
+      "Retry-After": "5",
+    });
+  }
 
-function tooManySessions(max: number): Response {
-  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: ${max} sessions are live, the most allowed: end one (DELETE) or try later`, { "Retry-After": "5" });
-}
+  async drain(graceMs: number): Promise<number> {
+    this.#draining = true;
+    const until = Date.now() + graceMs;
+    while (this.#posts > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.#posts;
+  }
 
-/** `application/json`, parameters aside, as its essence: never a substring match (`text/plain; x=application/json`). */
-function isJson(contentType: string | null): boolean {
-  return contentType?.split(";")[0].trim().toLowerCase() === "application/json";
-}
+  async endClients(revoked: (name: string) => boolean): Promise<number> {
+    const [sessions, hubs] = await Promise.all([this.#legacy.endClients(revoked), this.#modern.endClients(revoked)]);
+    return sessions + hubs;
+  }
 
-function isInitialize(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => (message as { method?: unknown } | null)?.method === "initialize");
-}
-
-/** A request that speaks 2026-07-28: by its header, `server/discover`, or the `_meta` envelope. */
-function isModern(request: Request, body: unknown): boolean {
-  if (request.headers.get("mcp-protocol-version") === MODERN_VERSION) return true;
-  const message = body as { method?: unknown; params?: unknown } | null;
-  return message?.method === DISCOVER_METHOD || claimedVersion(message?.params) !== undefined;
+  async close(): Promise<void> {
+    clearInterval(this.#sweep);
+    await Promise.all([this.#legacy.closeAll(), this.#modern.closeAll()]);
+  }
 }
