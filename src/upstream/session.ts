@@ -5,7 +5,7 @@
  * it (capabilities, log level, roots), its open toolboxes and subscriptions, and its calls. The
  * servers behind it come from the process's pool, shared with other sessions that declared the same.
  */
-import { ListToolsRequestSchema, Server } from "../protocol/sdk.ts";
+import { ListToolsRequestSchema, Server, type ServerCapabilities } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
 import { ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { ServerPool } from "../toolboxes/pool.ts";
@@ -24,7 +24,6 @@ import { lazySchemaValidator } from "../protocol/schema-validator.ts";
 import { ClientUpstream } from "./client-upstream.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
 import { UriTable } from "./catalog/uri-table.ts";
-import { learnUris } from "./catalog/learn-uris.ts";
 import { CATALOG_CAPABILITIES, serveCatalog } from "./catalog/catalog-requests.ts";
 import { cachedSkillsDeclaration } from "./catalog/skills.ts";
 import { SKILLS_EXTENSION } from "../protocol/skills.ts";
@@ -34,8 +33,7 @@ import { grantedView } from "./access/grants.ts";
 import type { AuditLog } from "../trust/audit-log.ts";
 import { LiveConfig } from "../config/live.ts";
 import { followConfig } from "./live-session.ts";
-import { ResultStore } from "../tools/result-store.ts";
-import type { ToolSession } from "../tools/tool.ts";
+import { toolSession } from "./tool-session.ts";
 import { SessionOffer } from "../toolboxes/session-offer.ts";
 import { type SessionState, sessionStates, type SessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
@@ -144,7 +142,7 @@ export async function openSession(transport: MessageTransport, options: SessionO
 
 /** Creates the server and connects it to the client's transport. */
 export async function serveWorkbench(transport: MessageTransport, options: WorkbenchServerOptions): Promise<Server> {
-  const { configPath, registry } = options;
+  const { registry } = options;
   const live = LiveConfig.of(options.config);
   const serverInfo = { name: NAME, version: VERSION };
   // listChanged: open_toolbox's description names the toolboxes, which change with the configuration.
@@ -158,20 +156,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: lazySchemaValidator });
   // What the session may see, asked by every surface: its toolboxes through the configuration it is granted.
   const offer = new SessionOffer(registry, () => live.current, options.cache);
-  const forClient = () =>
-    buildInstructions(live.current, configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
-  // Both eras on one transport: the gate speaks 2026-07-28 when the client's first message does.
-  const gate = new UpstreamGate(transport, {
-    // server/discover is asked again by a 2026-07-28 client (its ttlMs is 0): once a server of the
-    // session's offer has declared the extension (a first session, the cache empty), it is declared.
-    get capabilities() {
-      return withSkills(liveSkills(registry, options.skills));
-    },
-    instructions: forClient,
-    serverInfo,
-    onModern: options.onInitialized,
-    onLogLevel: (level) => options.upstream?.levelSet(level),
-  });
+  const gate = workbenchGate(transport, server, options, live, (skills) => withSkills(liveSkills(registry, skills)));
   // run_code only when code mode is on somewhere: without it the list is exactly the two meta-tools.
   const metaTools = (config: WorkbenchConfig) => [
     openToolboxFor(config),
@@ -186,29 +171,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
   const skills = serveCatalog(server, offer, uris);
-  // What every call of the session is given: made once (see tools/pipeline/step.ts).
-  const session: ToolSession = {
-    // Read by each call: the configuration in force when it came.
-    get config() {
-      return live.current;
-    },
-    offer,
-    upstream: options.upstream,
-    // The session's cut results (issue 28): read on with read_result, gone with the session.
-    results: options.state?.results ?? new ResultStore(),
-    onToolResult: (id, result) => {
-      const owner = registry.configured.find((c) => c.toolbox === id.toolbox && c.server === id.server);
-      if (owner) learnUris(uris, owner, result);
-    },
-    clientOpensUrls: () => options.upstream?.capabilities?.elicitation?.url !== undefined,
-    sessionId: options.sessionId,
-    clientName: options.clientName,
-    approvals: options.state?.approvals,
-    audit: options.audit,
-    opensToolboxes: () => options.stateless === true && gate.modern,
-    search,
-    skills,
-  };
+  const session = toolSession(options, { offer, live, uris, skills, search, modern: () => gate.modern });
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
   serveToolCalls(gate, dispatcher, { session, clientSpeaksModern: () => gate.modern, onCall: options.state?.touch });
   const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
@@ -221,6 +184,29 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   server.onerror = (error) => options.onError(new Error(withoutQuotedMessage(error.message)));
   await server.connect(gate);
   return server;
+}
+
+/** Both eras on one transport: the gate speaks 2026-07-28 when the client's first message does. */
+function workbenchGate(
+  transport: MessageTransport,
+  server: Server,
+  options: WorkbenchServerOptions,
+  live: LiveConfig,
+  capabilitiesNow: (cached: { directoryRead: boolean } | undefined) => ServerCapabilities,
+): UpstreamGate {
+  const forClient = () =>
+    buildInstructions(live.current, options.configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
+  return new UpstreamGate(transport, {
+    // server/discover is asked again by a 2026-07-28 client (its ttlMs is 0): once a server of the
+    // session's offer has declared the extension (a first session, the cache empty), it is declared.
+    get capabilities() {
+      return capabilitiesNow(options.skills);
+    },
+    instructions: forClient,
+    serverInfo: { name: NAME, version: VERSION },
+    onModern: options.onInitialized,
+    onLogLevel: (level) => options.upstream?.levelSet(level),
+  });
 }
 
 /** The Skills extension as declared at initialize, or as the servers of the offer listed now declare it. */

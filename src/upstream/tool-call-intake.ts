@@ -50,18 +50,7 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
     let reply: JSONRPCMessage;
     const progress = progressSender(call.progressToken, send);
     try {
-      const request: CallRequest = {
-        id: call.id,
-        get signal() {
-          return cancel.signal;
-        },
-        cancel,
-        onProgress: progress.report,
-        // Only a 2026-07-28 client retries with answers: a 2025 call carries nothing more.
-        input: clientSpeaksModern?.()
-          ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true }
-          : undefined,
-      };
+      const request = requestOf(call, cancel, progress.report, clientSpeaksModern?.() === true);
       const ctx: ToolContext = { session, request };
       const result = await dispatcher.call(call.name, call.arguments, ctx);
       reply = { jsonrpc: "2.0", id: call.id, result };
@@ -96,6 +85,20 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
     if (!cancel) return false;
     cancel.abort(cancelled.reason ?? "cancelled by the client");
     return true;
+  };
+}
+
+/** What the client's tools/call brings each step of its call (see tools/pipeline/step.ts). */
+function requestOf(call: ToolCall, cancel: CallCancel, onProgress: ((progress: Progress) => void) | undefined, modern: boolean): CallRequest {
+  return {
+    id: call.id,
+    get signal() {
+      return cancel.signal;
+    },
+    cancel,
+    onProgress,
+    // Only a 2026-07-28 client retries with answers: a 2025 call carries nothing more.
+    input: modern ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true } : undefined,
   };
 }
 

@@ -4,16 +4,24 @@
  * on SIGINT, SIGTERM or SIGHUP stops taking requests, gives the calls in flight a grace to finish,
  * ends every session and stops every server.
  */
-import type { Platform } from "../../platform/types.ts";
+import type { HttpListener, Platform } from "../../platform/types.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
 import type { ServerPool } from "../../toolboxes/pool.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import { BoundedLog } from "../../transport/bounded-log.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { openSession } from "../session.ts";
-import { startServing } from "../serving.ts";
+import { type Serving, startServing } from "../serving.ts";
 import { accessOf, authenticatorFor, bindingRefusal, protectedResourceMetadata, refusedClients, RESOURCE_METADATA_PATH, revokedBy } from "../access/index.ts";
-import { ENDPOINT_PATH, httpEndpoint } from "./endpoint.ts";
+import { ENDPOINT_PATH, type HttpEndpoint, httpEndpoint } from "./endpoint.ts";
+import type { Authenticate } from "../client-identity.ts";
+import type { ServeConfig } from "../../config/index.ts";
+
+/** Who may connect now: the configuration's `serve`, and the check of a request against it. */
+interface Access {
+  serve: ServeConfig | undefined;
+  authenticate: Authenticate;
+}
 
 /** How long calls in flight may take to finish once a stop was asked for. */
 export const STOP_GRACE_MS = 5_000;
@@ -42,7 +50,7 @@ export async function serveHttp(
   const serving = await startServing(platform, loaded, parts);
   // The toolboxes a scope may grant are those configured now; who may connect too (see below).
   const scoped = { get toolboxes() { return Object.keys(serving.live.current.toolboxes); } };
-  let access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
+  const access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
   const endpoint = httpEndpoint({
     authenticate: (request) => access.authenticate(request),
     idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
@@ -59,18 +67,7 @@ export async function serveHttp(
         onError: (error) => log.line(error.message),
       }),
   });
-  // A change to who may connect applies at once: a revoked client's sessions and hubs end, and with
-  // them the processes only they used. Tokens stay required beyond loopback (the change is refused).
-  serving.live.onChange((next) => {
-    if (accessOf(next.serve) === accessOf(access.serve)) return;
-    const refusal = bindingRefusal(address.hostname, next.serve);
-    if (refusal) return log.line(`The change to 'serve' is not applied: ${refusal}; the clients in force stay`);
-    const revoked = revokedBy(access.serve, next.serve);
-    access = { serve: next.serve, authenticate: authenticatorFor(next.serve, scoped) };
-    void endpoint.endClients(revoked).then((ended) => {
-      log.line(`Applied the change to 'serve': who may connect is the new configuration's${ended > 0 ? `; ${ended} session(s) of revoked clients ended` : ""}`);
-    }, (error) => log.line(`Ending revoked sessions failed: ${error instanceof Error ? error.message : String(error)}`));
-  });
+  followAccess(serving, { access, endpoint, hostname: address.hostname, log, scoped });
   let listener;
   try {
     const handle = (request: Request) =>
@@ -89,14 +86,42 @@ export async function serveHttp(
   platform.startupDone();
   const reason = await serving.stopped;
   log.flush();
-  say(`${NAME}: stopping (${reason}): calls in flight have ${STOP_GRACE_MS / 1000} s to finish`);
+  await stop({ say, reason, endpoint, listener, pool, serving });
+  return 0;
+}
+
+/**
+ * A change to who may connect applies at once: a revoked client's sessions and hubs end, and with
+ * them the processes only they used. Tokens stay required beyond loopback (the change is refused).
+ */
+function followAccess(
+  serving: Serving,
+  parts: { access: Access; endpoint: HttpEndpoint; hostname: string; log: BoundedLog; scoped: { readonly toolboxes: readonly string[] } },
+): void {
+  const { access, endpoint, log } = parts;
+  serving.live.onChange((next) => {
+    if (accessOf(next.serve) === accessOf(access.serve)) return;
+    const refusal = bindingRefusal(parts.hostname, next.serve);
+    if (refusal) return log.line(`The change to 'serve' is not applied: ${refusal}; the clients in force stay`);
+    const revoked = revokedBy(access.serve, next.serve);
+    access.serve = next.serve;
+    access.authenticate = authenticatorFor(next.serve, parts.scoped);
+    void endpoint.endClients(revoked).then((ended) => {
+      log.line(`Applied the change to 'serve': who may connect is the new configuration's${ended > 0 ? `; ${ended} session(s) of revoked clients ended` : ""}`);
+    }, (error) => log.line(`Ending revoked sessions failed: ${error instanceof Error ? error.message : String(error)}`));
+  });
+}
+
+/** The stop: no new requests, a grace for the calls in flight, then every session, the listener and every server end. */
+async function stop(parts: { say: (text: string) => void; reason: string; endpoint: HttpEndpoint; listener: HttpListener; pool: ServerPool; serving: Serving }) {
+  const { say, endpoint } = parts;
+  say(`${NAME}: stopping (${parts.reason}): calls in flight have ${STOP_GRACE_MS / 1000} s to finish`);
   const left = await endpoint.drain(STOP_GRACE_MS);
   if (left > 0) say(`${NAME}: ${left} request(s) still in flight after the grace: cut off`);
   await endpoint.close();
-  await listener.close();
-  await pool.closeAll();
-  await serving.finish();
-  return 0;
+  await parts.listener.close();
+  await parts.pool.closeAll();
+  await parts.serving.finish();
 }
 
 function hostPort(address: HttpAddress): string {
