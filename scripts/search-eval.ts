@@ -1,6 +1,7 @@
 /**
  * The tool search's figures on the public sets (issue #39): `bun scripts/search-eval.ts [--split dev|test]
- * [--set mcpproxy,msc-l2] [--no-latency]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
+ * [--set mcpproxy,msc-l2] [--no-latency]
+ * [--everyday [--styles]] [--everyday-only]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
  * TOOLSEARCH_DIR or ../shared/toolsearch; prints R@1, R@5, R@10, MRR and routing@1 per set and the time
  * per query with 1,000 tools indexed. See docs/tool-search.md.
  */
@@ -10,6 +11,7 @@ import { dirname } from "node:path";
 import { Sets, setsFolder } from "./search-eval/sets.ts";
 import { evaluateSets, measureLatency, resultsTable, SET_NAMES } from "./search-eval/run.ts";
 import { measureCatalog } from "./search-eval/catalog-latency.ts";
+import { Everyday, evaluateEveryday } from "./search-eval/everyday.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -26,7 +28,11 @@ const split = option("split") as "dev" | "test" | undefined;
 const names = option("set")?.split(",") ?? [...SET_NAMES];
 const sets = new Sets(folder);
 console.log(`sets: ${folder}${split ? ` (${split} half)` : ""}\n`);
-console.log(resultsTable(evaluateSets(sets, names, split)));
+if (!args.includes("--everyday-only")) console.log(resultsTable(evaluateSets(sets, names, split)));
+if (args.includes("--everyday") || args.includes("--everyday-only")) {
+  console.log(`\neveryday set (eval/everyday${split ? `, ${split} half` : ", both halves"}):\n`);
+  console.log(resultsTable(evaluateEveryday(new Everyday(repoRoot, sets), split, args.includes("--styles"))));
+}
 if (!args.includes("--no-latency")) {
   const l = measureLatency(sets);
   console.log(`\nlatency: ${l.tools} tools, ${l.queries} queries one at a time: build ${l.buildMs.toFixed(0)} ms, ` +
