@@ -10,7 +10,7 @@ const GROUPS = [
   "show display view print",
   "list enumerate browse",
   "create add make new insert generate",
-  "delete remove erase drop destroy purge",
+  "delete remove erase drop destroy purge forget",
   "update edit modify change alter replace patch",
   "search find query locate lookup discover seek",
   "send post publish submit",
@@ -33,6 +33,7 @@ const GROUPS = [
   "summarize summary digest",
   "calendar event meeting appointment schedule",
   "note memo",
+  "memory remember memorize recall",
   "web website url page link site internet online webpage",
   "spreadsheet sheet table",
   "database db sql",
@@ -67,6 +68,41 @@ const GROUPS = [
   "paper publication research arxiv",
   "math calculate calculator compute arithmetic",
 ];
+
+/**
+ * Shell commands people type for what a tool does, and the words of the tools that do it; one way
+ * only ("cat" finds a file reader, "read" does not look for "cat").
+ */
+const COMMANDS = [
+  "cat: read file",
+  "ls: list directory",
+  "tree: directory tree",
+  "mkdir: create directory",
+  "rm: delete file",
+  "rmdir: delete directory",
+  "mv: move rename file",
+  "cp: copy file",
+  "touch: create file",
+  "grep: search text",
+  "du: size directory",
+  "stat: file info",
+  "chmod: permission",
+  "gzip: compress",
+  "zip: compress archive",
+  "tar: archive compress",
+  "curl: fetch url",
+  "wget: download url",
+  "ps: list process",
+  "kill: terminate process",
+];
+
+/** Each command's words, as terms. */
+export const COMMAND_WORDS: ReadonlyMap<string, readonly string[]> = new Map(
+  COMMANDS.map((line) => {
+    const [command, words] = line.split(": ");
+    return [command, terms(words)] as const;
+  }),
+);
 
 /** Each term's others in its groups, by stem. */
 export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {

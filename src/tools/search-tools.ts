@@ -14,12 +14,15 @@ import { toolboxNotFound } from "./lookup.ts";
 import { firstSentence, signatureOf } from "./summary.ts";
 import { utf8Bytes } from "../transport/utf8.ts";
 import { READ_SKILL } from "./read-skill.ts";
+import { MAX_QUERY_CHARS } from "../search/bounds.ts";
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
 
 const schema = z.strictObject({
-  query: nonBlank("query").describe("What the tool should do, in plain words"),
+  query: nonBlank("query")
+    .max(MAX_QUERY_CHARS, { error: `query must be at most ${MAX_QUERY_CHARS} characters: say what the tool should do in a few words` })
+    .describe("What the tool should do, in plain words"),
   toolbox: nonBlank("toolbox").optional().describe("Search this toolbox only"),
   limit: z.number({ error: "limit must be an integer from 1 to 50" })
     .int({ error: "limit must be an integer from 1 to 50" })
