@@ -19,11 +19,16 @@ export interface SearchHit<E extends SearchEntry> {
   score: number;
 }
 
-export interface SearchOptions {
+export interface SearchOptions<E extends SearchEntry = SearchEntry> {
   /** How many hits at most (default 10). */
   limit?: number;
   /** Only tools of this toolbox. */
   toolbox?: string;
+  /**
+   * Tools lifted by what was learned from use (choices.ts), 0 to 1 each: only entries of this index
+   * can be lifted, so nothing the index was not given is ever found.
+   */
+  lift?: ReadonlyMap<E, number>;
 }
 
 /** Tuning, chosen on the public sets' dev halves (scripts/search-eval.ts --split dev). */
@@ -53,6 +58,8 @@ export const TUNING = {
   /** A shell command's words ("ls": list directory), and what a URL, a file name or a path says of the tool. */
   commandWeight: 0.8,
   shapeWeight: 0.5,
+  /** What a lift of 1 (a request asked before, a tool chosen for it) adds to a tool's score. */
+  learnedWeight: 0.7,
 };
 
 type GroupField = "name" | "text";
@@ -96,10 +103,17 @@ export class ToolIndex<E extends SearchEntry> {
     return new Bm25f(docs, { k1: TUNING.k1, fields: TUNING.group });
   }
 
-  search(query: string, options: SearchOptions = {}): SearchHit<E>[] {
+  search(query: string, options: SearchOptions<E> = {}): SearchHit<E>[] {
     const limit = options.limit ?? 10;
     if (this.entries.length === 0) return [];
-    const scores = this.#scores(query);
+    let scores = this.#scores(query);
+    if (options.lift !== undefined && options.lift.size > 0) {
+      scores ??= new Float64Array(this.entries.length);
+      for (let i = 0; i < this.entries.length; i++) {
+        const lift = options.lift.get(this.entries[i]);
+        if (lift !== undefined && lift > 0) scores[i] += TUNING.learnedWeight * lift;
+      }
+    }
     if (scores === undefined) return [];
     const hits: SearchHit<E>[] = [];
     for (let i = 0; i < scores.length; i++) {

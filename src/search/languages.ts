@@ -36,9 +36,9 @@ extract: extrahiere extrahieren | extraire extrais | extraer extrae | estrai est
 update: aktualisiere aktualisieren | mettre jour | actualizar actualiza | aggiorna aggiornare | atualizar atualize
 format: formatiere formatieren | formater | formatear formato | formatta formato | formatar formato
 run: starte ausführen führe | exécuter exécute lancer lance | ejecutar ejecuta | esegui eseguire | executar execute
-delete: lösche löschen entferne entfernen | supprimer supprime effacer efface | borrar borra eliminar elimina | elimina cancella | apagar apague excluir
+delete: lösche löschen entferne | supprimer supprime effacer efface | borrar borra eliminar elimina | elimina cancella | apagar apague
 remove: entferne entfernen | enlever enlève retirer | quitar quita | rimuovi rimuovere | remover remova
-change: ändere ändern bearbeite bearbeiten | changer change modifier modifie | cambiar cambia modificar modifica | cambia modifica | mudar mude alterar altere
+change: ändere ändern bearbeite | changer modifier modifie | cambiar cambia modificar modifica | cambia modifica | mudar alterar altere
 add: hinzufügen füge | ajouter ajoute | añadir añade agregar agrega | aggiungi aggiungere | adicionar adicione
 user: benutzer nutzer | utilisateur | usuario | utente | usuário
 address: adresse anschrift | adresse | dirección | indirizzo | endereço

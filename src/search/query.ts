@@ -70,11 +70,15 @@ export function queryTerms(query: string, weights: QueryWeights): QueryTerm[] {
     const weight = index % 2 === 1 ? weights.quotedWeight : 1;
     const list = terms(part).filter((term) => !FOREIGN_STOP.has(term));
     for (const term of list) if (out.has(term) || out.list.length < MAX_QUERY_WORDS) out.add(term, weight);
-    for (let i = 1; i < list.length && pairs.length < MAX_QUERY_WORDS; i++) pairs.push([`${list[i - 1]} ${list[i]}`, weight * weights.pairWeight]);
+    for (let i = 1; i < list.length && pairs.length < MAX_QUERY_WORDS; i++) {
+      pairs.push([`${list[i - 1]} ${list[i]}`, weight * weights.pairWeight]);
+    }
   });
   const own = out.list.slice();
   for (const { term, weight } of own) for (const english of FOREIGN.get(term) ?? []) addNew(out, english, weight * weights.foreignWeight);
-  for (const { term, weight } of out.list.slice()) for (const other of SYNONYMS.get(term) ?? []) addNew(out, other, weight * weights.synonymWeight);
+  for (const { term, weight } of out.list.slice()) {
+    for (const other of SYNONYMS.get(term) ?? []) addNew(out, other, weight * weights.synonymWeight);
+  }
   for (const { term, weight } of own) {
     if (weight < 1) continue;
     for (const other of thesaurusSynonyms(term)) addNew(out, other, weights.thesaurusWeight);

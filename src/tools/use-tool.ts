@@ -14,6 +14,7 @@ import { callTool } from "./pipeline/pipeline.ts";
 import { pageResult, resultLimit } from "./page-result.ts";
 import { readResult } from "./read-result.ts";
 import { READ_SKILL, readSkill } from "./read-skill.ts";
+import { rememberSearchChoice } from "./search-learning.ts";
 
 const schema = z.strictObject({
   tool: z.strictObject({
@@ -39,6 +40,8 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
     if (id.server === WORKBENCH_SERVER) return id.name === READ_SKILL ? await readSkill(id, args, ctx) : readResult(id, args, ctx);
     const called = await callTool(id, args, ctx);
     if (!called.ok) return called;
+    // Tool search learns from use (issue 53): the one hook in the call path, plain values only.
+    rememberSearchChoice(ctx.search?.takeLastSearch(), id, ctx.search?.learning);
     return Success(pageResult(called.value, ctx.results, resultLimit(ctx.config, id.toolbox, id.server), id.toolbox));
   },
   present: (value) => value,
