@@ -58,6 +58,8 @@ export const TUNING = {
   /** A shell command's words ("ls": list directory), and what a URL, a file name or a path says of the tool. */
   commandWeight: 0.8,
   shapeWeight: 0.5,
+  /** A word that says when the request is made ("today", "now"), not what it asks for. */
+  whenWeight: 0.3,
   /** What a lift of 1 (a request asked before, a tool chosen for it) adds to a tool's score. */
   learnedWeight: 0.7,
 };

@@ -24,6 +24,7 @@ export interface QueryWeights {
   foreignWeight: number;
   commandWeight: number;
   shapeWeight: number;
+  whenWeight: number;
 }
 
 /** What the shape of a word says: a URL is a web page, a name with an extension a file, a path a path. */
@@ -34,6 +35,9 @@ const SHAPES: readonly (readonly [RegExp, string])[] = [
 ];
 
 const FOREIGN_STOP = new Set(FOREIGN_STOP_WORDS.flatMap((word) => terms(word)));
+
+/** When the request is made, not what it asks for: "today", "right now", "this weekend". */
+const WHEN = new Set(terms("today tomorrow tonight yesterday now weekend moment asap soon"));
 
 /** Quoted text: the odd parts of query.split(QUOTED). Paths stay words: a file's extension says much. */
 const QUOTED = /("[^"]*"|`[^`]*`)/;
@@ -69,7 +73,9 @@ export function queryTerms(query: string, weights: QueryWeights): QueryTerm[] {
   text.split(QUOTED).forEach((part, index) => {
     const weight = index % 2 === 1 ? weights.quotedWeight : 1;
     const list = terms(part).filter((term) => !FOREIGN_STOP.has(term));
-    for (const term of list) if (out.has(term) || out.list.length < MAX_QUERY_WORDS) out.add(term, weight);
+    for (const term of list) {
+      if (out.has(term) || out.list.length < MAX_QUERY_WORDS) out.add(term, WHEN.has(term) ? weight * weights.whenWeight : weight);
+    }
     for (let i = 1; i < list.length && pairs.length < MAX_QUERY_WORDS; i++) {
       pairs.push([`${list[i - 1]} ${list[i]}`, weight * weights.pairWeight]);
     }
