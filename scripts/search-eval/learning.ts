@@ -4,7 +4,10 @@
  * learn from (a search, then a call of the chosen tool); the group's later requests are asked, and
  * scored with and without what was learned. A judge says which tool the model chose: the labelled
  * one (a model that picks right), or the ranker's own first result (a model that takes the first).
+ * replayLog does the same on eval/everyday/log.json: requests asked twice with other values ("forget
+ * everything about Bob", later "... about Alice"): every first one learned, then every later one asked.
  */
+import { readFileSync } from "node:fs";
 import { ChoiceMemory } from "../../src/search/choices.ts";
 import { ToolIndex } from "../../src/search/index.ts";
 import { score, type Scores, type SetQuery } from "./sets.ts";
@@ -61,6 +64,38 @@ export function replay(everyday: Everyday, split: "dev" | "test", judge: Judge, 
     });
   }
   return out;
+}
+
+interface LogItem {
+  id: string;
+  corpus: "reference" | "livemcp";
+  first: string;
+  later: string;
+  tools: string[];
+}
+
+export function replayLog(repoRoot: string, everyday: Everyday, judge: Judge): Replay[] {
+  const log: LogItem[] = JSON.parse(readFileSync(`${repoRoot}/eval/everyday/log.json`, "utf8")).items;
+  return (["reference", "livemcp"] as const).map((corpus) => {
+    const entries = everyday.corpus(corpus);
+    const byKey = new Map(entries.map((entry) => [entry.key, entry]));
+    const index = new ToolIndex(entries);
+    const memory = new ChoiceMemory();
+    const liftOf = (query: string) => new Map([...memory.lift(query)].flatMap(([key, value]) => byKey.has(key) ? [[byKey.get(key)!, value] as const] : []));
+    const items = log.filter((item) => item.corpus === corpus);
+    for (const item of items) {
+      const chosen = judge === "labelled" ? keyOf(item.tools[0]) : index.search(item.first, { limit: 1, lift: liftOf(item.first) })[0]?.entry.key;
+      if (chosen) memory.remember(item.first, chosen);
+    }
+    const set = { name: corpus, corpus, queries: items.map((item) => ({ id: item.id, query: item.later, needs: [item.tools.map(keyOf)] })) };
+    return {
+      corpus,
+      learned: items.length,
+      asked: items.length,
+      without: score(set, (q) => index.search(q.query, { limit: 10 }).map((hit) => hit.entry.key)),
+      with: score(set, (q) => index.search(q.query, { limit: 10, lift: liftOf(q.query) }).map((hit) => hit.entry.key)),
+    };
+  });
 }
 
 export function replayTable(rows: readonly Replay[], judge: Judge): string {

@@ -60,6 +60,8 @@ export const TUNING = {
   shapeWeight: 0.5,
   /** A word that says when the request is made ("today", "now"), not what it asks for. */
   whenWeight: 0.3,
+  /** "who" and "where": a request to find something. */
+  questionWeight: 0.5,
   /** What a lift of 1 (a request asked before, a tool chosen for it) adds to a tool's score. */
   learnedWeight: 0.7,
 };

@@ -9,7 +9,7 @@ import type { QueryTerm } from "./bm25f.ts";
 import { COMMAND_WORDS, SYNONYMS } from "./synonyms.ts";
 import { thesaurusBroader, thesaurusSynonyms } from "./thesaurus.ts";
 import { FOREIGN, FOREIGN_STOP_WORDS } from "./languages.ts";
-import { terms } from "./text.ts";
+import { terms, words } from "./text.ts";
 import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS } from "./bounds.ts";
 
 export { MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS };
@@ -25,6 +25,7 @@ export interface QueryWeights {
   commandWeight: number;
   shapeWeight: number;
   whenWeight: number;
+  questionWeight: number;
 }
 
 /** What the shape of a word says: a URL is a web page, a name with an extension a file, a path a path. */
@@ -35,6 +36,9 @@ const SHAPES: readonly (readonly [RegExp, string])[] = [
 ];
 
 const FOREIGN_STOP = new Set(FOREIGN_STOP_WORDS.flatMap((word) => terms(word)));
+
+/** Stop words that still say what is wanted. */
+const QUESTIONS = new Set(["who", "where"]);
 
 /** When the request is made, not what it asks for: "today", "right now", "this weekend". */
 const WHEN = new Set(terms("today tomorrow tonight yesterday now weekend moment asap soon"));
@@ -92,6 +96,11 @@ export function queryTerms(query: string, weights: QueryWeights): QueryTerm[] {
   }
   // A cue raises a term the query implied at less (e.g. "file" among synonyms).
   for (const { term } of own) for (const word of COMMAND_WORDS.get(term) ?? []) out.add(word, weights.commandWeight);
+  // "who" and "where" are stop words, yet ask to find something.
+  for (const word of words(text.slice(0, 200)).slice(0, MAX_QUERY_WORDS)) {
+    const lower = word.toLowerCase();
+    if (QUESTIONS.has(lower)) for (const cue of COMMAND_WORDS.get(lower) ?? []) out.add(cue, weights.questionWeight);
+  }
   for (const [shape, cue] of SHAPES) if (shape.test(text)) for (const word of terms(cue)) out.add(word, weights.shapeWeight);
   if (weights.pairWeight > 0) for (const [pair, weight] of pairs) addNew(out, pair, weight);
   return out.list.filter((one) => one.weight > 0);

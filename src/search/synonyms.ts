@@ -96,9 +96,21 @@ const COMMANDS = [
   "kill: terminate process",
 ];
 
-/** Each command's words, as terms. */
+/**
+ * What people say to an assistant, and the words of the tools that do it; one way only, like the
+ * commands: "remember" is adding something, "forget" deleting it, "who" and "where" finding it.
+ */
+const INTENTS = [
+  "remember: add create save store",
+  "memorize: add create save store",
+  "forget: delete remove",
+  "who: search find",
+  "where: search find locate",
+];
+
+/** Each command's or intent word's words, as terms. */
 export const COMMAND_WORDS: ReadonlyMap<string, readonly string[]> = new Map(
-  COMMANDS.map((line) => {
+  [...COMMANDS, ...INTENTS].map((line) => {
     const [command, words] = line.split(": ");
     return [command, terms(words)] as const;
   }),
