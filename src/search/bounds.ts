@@ -4,8 +4,8 @@
  */
 
 /** The longest query read, in characters (search_tools refuses a longer one). */
-export const MAX_QUERY_CHARS = 1000;
-/** The most distinct terms of a query's own that count: a request says what it wants in a few words. */
-export const MAX_QUERY_WORDS = 32;
+export const MAX_QUERY_CHARS = 2000;
+/** The most distinct terms of a query's own that count (a long task description of MSC-Bench level 4 has about 90). */
+export const MAX_QUERY_WORDS = 96;
 /** The most terms looked for, its own and implied together. */
 export const MAX_QUERY_TERMS = 256;

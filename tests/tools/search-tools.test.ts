@@ -145,7 +145,7 @@ test("search_tools: a tool left out by toolFilters is never found; toolbox narro
     // Bounded (issue 52): a query of megabytes is refused before anything reads it.
     const long = await peer.call("search_tools", { query: "word ".repeat(800_000) });
     assert.equal(long.isError, true);
-    assert.match(textOf(long), /query must be at most 1000 characters/);
+    assert.match(textOf(long), /query must be at most 2000 characters/);
   } finally {
     await peer.close();
     await wide.close();
