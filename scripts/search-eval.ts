@@ -1,7 +1,7 @@
 /**
  * The tool search's figures on the public sets (issue #39): `bun scripts/search-eval.ts [--split dev|test]
  * [--set mcpproxy,msc-l2] [--no-latency]
- * [--everyday [--styles]] [--everyday-only] [--replay]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
+ * [--everyday [--styles]] [--everyday-only] [--replay] [--ablate]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
  * TOOLSEARCH_DIR or ../shared/toolsearch; prints R@1, R@5, R@10, MRR and routing@1 per set and the time
  * per query with 1,000 tools indexed. See docs/tool-search.md.
  */
@@ -13,6 +13,7 @@ import { evaluateSets, measureLatency, resultsTable, SET_NAMES } from "./search-
 import { measureCatalog } from "./search-eval/catalog-latency.ts";
 import { Everyday, evaluateEveryday } from "./search-eval/everyday.ts";
 import { replay, replayLog, replayTable } from "./search-eval/learning.ts";
+import { ablate } from "./search-eval/ablate.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -33,6 +34,10 @@ if (!args.includes("--everyday-only")) console.log(resultsTable(evaluateSets(set
 if (args.includes("--everyday") || args.includes("--everyday-only")) {
   console.log(`\neveryday set (eval/everyday${split ? `, ${split} half` : ", both halves"}):\n`);
   console.log(resultsTable(evaluateEveryday(new Everyday(repoRoot, sets), split, args.includes("--styles"))));
+}
+if (args.includes("--ablate")) {
+  console.log(`\neach technique turned off (${split ?? "both"} half):\n`);
+  console.log(ablate(new Everyday(repoRoot, sets), sets, split));
 }
 if (args.includes("--replay")) {
   // What learning from use adds, on a log of the everyday set's requests (scripts/search-eval/learning.ts).

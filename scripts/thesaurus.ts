@@ -23,8 +23,6 @@ const SENSES = 2;
 
 interface Synset {
   words: string[];
-  /** The synsets one step broader (hypernyms, instance hypernyms) of the same part of speech. */
-  broader: string[];
 }
 
 function synsets(pos: "noun" | "verb"): Map<string, Synset> {
@@ -35,13 +33,7 @@ function synsets(pos: "noun" | "verb"): Map<string, Synset> {
     const count = parseInt(parts[3], 16);
     const words: string[] = [];
     for (let i = 0; i < count; i++) words.push(parts[4 + i * 2].toLowerCase().replace(/\(.*\)$/, ""));
-    const at = 4 + count * 2;
-    const broader: string[] = [];
-    for (let i = 0; i < Number(parts[at]); i++) {
-      const [symbol, offset] = parts.slice(at + 1 + i * 4, at + 3 + i * 4);
-      if (symbol === "@" || symbol === "@i") broader.push(offset);
-    }
-    out.set(parts[0], { words, broader });
+    out.set(parts[0], { words });
   }
   return out;
 }
@@ -77,11 +69,13 @@ function toolVocabulary(): Set<string> {
 
 type Table = Map<string, Set<string>>;
 
-/** Synonyms (members of a word's own synsets) and broader words (of the synsets one step up). */
-export function buildThesaurus(): { synonyms: Record<string, string>; broader: Record<string, string> } {
+/**
+ * Synonyms: the members of a word's own synsets. (Broader words, of the synsets one step up, were
+ * tried and dropped: they lowered the held-out figures, see docs/tool-search.md.)
+ */
+export function buildThesaurus(): { synonyms: Record<string, string> } {
   const vocabulary = toolVocabulary();
   const synonyms: Table = new Map();
-  const broader: Table = new Map();
   const add = (table: Table, key: string, words: readonly string[]) => {
     for (const word of words) {
       if (!/^[a-z]+$/.test(word)) continue;
@@ -102,12 +96,10 @@ export function buildThesaurus(): { synonyms: Record<string, string>; broader: R
         const synset = sets.get(offset);
         if (synset === undefined) continue;
         add(synonyms, key, synset.words);
-        for (const up of synset.broader) add(broader, key, sets.get(up)?.words ?? []);
       }
     }
   }
-  for (const [key, others] of broader) for (const other of synonyms.get(key) ?? []) others.delete(other);
-  return { synonyms: flat(synonyms), broader: flat(broader) };
+  return { synonyms: flat(synonyms) };
 }
 
 function flat(table: Table): Record<string, string> {
@@ -127,4 +119,4 @@ if (process.argv.includes("--check")) {
 }
 writeFileSync(OUT, text);
 const written = JSON.parse(text);
-console.log(`${OUT}: ${Object.keys(written.synonyms).length} words with synonyms, ${Object.keys(written.broader).length} with broader words, ${text.length} bytes`);
+console.log(`${OUT}: ${Object.keys(written.synonyms).length} words with synonyms, ${text.length} bytes`);

@@ -50,13 +50,12 @@ export const TUNING = {
   pairWeight: 0.25,
   relatedWeight: 0.5,
   relatedMin: 3,
-  /** A query word's WordNet synonyms and broader words (thesaurus.ts), for words the query has at full weight. */
+  /** A query word's WordNet synonyms (thesaurus.ts), for words the query has at full weight. */
   thesaurusWeight: 0.2,
-  broaderWeight: 0.1,
   /** An English word for a word of another language (languages.ts). */
   foreignWeight: 0.8,
-  /** A shell command's words ("ls": list directory), and what a URL, a file name or a path says of the tool. */
-  commandWeight: 0.8,
+  /** What an assistant is asked ("forget": delete), and what a URL, a file name or a path says of the tool. */
+  intentWeight: 0.8,
   shapeWeight: 0.5,
   /** A word that says when the request is made ("today", "now"), not what it asks for. */
   whenWeight: 0.3,

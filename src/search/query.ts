@@ -1,13 +1,13 @@
 /**
  * A query in plain words into weighted search terms: its own words at weight 1 (quoted text at
  * less), and what they imply at less: translations of other languages' words, synonyms (a short
- * list written by hand, then WordNet's), a shell command's words, what a URL, a file name or a path
- * says, and two neighbouring words as a pair. Bounded whatever the input: at most MAX_QUERY_CHARS
+ * list written by hand, then WordNet's), what people mean when they talk to an assistant ("forget":
+ * delete), what a URL, a file name or a path says, and two neighbouring words as a pair. Bounded whatever the input: at most MAX_QUERY_CHARS
  * characters are read, MAX_QUERY_WORDS terms of its own are kept, MAX_QUERY_TERMS in all.
  */
 import type { QueryTerm } from "./bm25f.ts";
-import { COMMAND_WORDS, SYNONYMS } from "./synonyms.ts";
-import { thesaurusBroader, thesaurusSynonyms } from "./thesaurus.ts";
+import { INTENT_WORDS, SYNONYMS } from "./synonyms.ts";
+import { thesaurusSynonyms } from "./thesaurus.ts";
 import { FOREIGN, FOREIGN_STOP_WORDS } from "./languages.ts";
 import { terms, words } from "./text.ts";
 import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_QUERY_WORDS } from "./bounds.ts";
@@ -20,9 +20,8 @@ export interface QueryWeights {
   pairWeight: number;
   synonymWeight: number;
   thesaurusWeight: number;
-  broaderWeight: number;
   foreignWeight: number;
-  commandWeight: number;
+  intentWeight: number;
   shapeWeight: number;
   whenWeight: number;
   questionWeight: number;
@@ -92,14 +91,13 @@ export function queryTerms(query: string, weights: QueryWeights): QueryTerm[] {
   for (const { term, weight } of own) {
     if (weight < 1) continue;
     for (const other of thesaurusSynonyms(term)) addNew(out, other, weights.thesaurusWeight);
-    for (const other of thesaurusBroader(term)) addNew(out, other, weights.broaderWeight);
   }
   // A cue raises a term the query implied at less (e.g. "file" among synonyms).
-  for (const { term } of own) for (const word of COMMAND_WORDS.get(term) ?? []) out.add(word, weights.commandWeight);
+  for (const { term } of own) for (const word of INTENT_WORDS.get(term) ?? []) out.add(word, weights.intentWeight);
   // "who" and "where" are stop words, yet ask to find something.
   for (const word of words(text.slice(0, 200)).slice(0, MAX_QUERY_WORDS)) {
     const lower = word.toLowerCase();
-    if (QUESTIONS.has(lower)) for (const cue of COMMAND_WORDS.get(lower) ?? []) out.add(cue, weights.questionWeight);
+    if (QUESTIONS.has(lower)) for (const cue of INTENT_WORDS.get(lower) ?? []) out.add(cue, weights.questionWeight);
   }
   for (const [shape, cue] of SHAPES) if (shape.test(text)) for (const word of terms(cue)) out.add(word, weights.shapeWeight);
   if (weights.pairWeight > 0) for (const [pair, weight] of pairs) addNew(out, pair, weight);

@@ -70,35 +70,9 @@ const GROUPS = [
 ];
 
 /**
- * Shell commands people type for what a tool does, and the words of the tools that do it; one way
- * only ("cat" finds a file reader, "read" does not look for "cat").
- */
-const COMMANDS = [
-  "cat: read file",
-  "ls: list directory",
-  "tree: directory tree",
-  "mkdir: create directory",
-  "rm: delete file",
-  "rmdir: delete directory",
-  "mv: move rename file",
-  "cp: copy file",
-  "touch: create file",
-  "grep: search text",
-  "du: size directory",
-  "stat: file info",
-  "chmod: permission",
-  "gzip: compress",
-  "zip: compress archive",
-  "tar: archive compress",
-  "curl: fetch url",
-  "wget: download url",
-  "ps: list process",
-  "kill: terminate process",
-];
-
-/**
- * What people say to an assistant, and the words of the tools that do it; one way only, like the
- * commands: "remember" is adding something, "forget" deleting it, "who" and "where" finding it.
+ * What people say to an assistant, and the words of the tools that do it; one way only ("remember"
+ * finds an adding tool, "add" does not look for "remember"): "remember" is adding something,
+ * "forget" deleting it, "who" and "where" finding it.
  */
 const INTENTS = [
   "remember: add create save store",
@@ -108,11 +82,11 @@ const INTENTS = [
   "where: search find locate",
 ];
 
-/** Each command's or intent word's words, as terms. */
-export const COMMAND_WORDS: ReadonlyMap<string, readonly string[]> = new Map(
-  [...COMMANDS, ...INTENTS].map((line) => {
-    const [command, words] = line.split(": ");
-    return [command, terms(words)] as const;
+/** Each intent word's words, as terms. */
+export const INTENT_WORDS: ReadonlyMap<string, readonly string[]> = new Map(
+  INTENTS.map((line) => {
+    const [intent, words] = line.split(": ");
+    return [intent, terms(words)] as const;
   }),
 );
 

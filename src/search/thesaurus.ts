@@ -1,7 +1,7 @@
 /**
  * The thesaurus derived from WordNet 3.1 (thesaurus.json, written by scripts/thesaurus.ts): for a
- * query's term, the terms MCP tools use that share a synset with it (synonyms) or name the synset
- * one step broader (broader words). Read once, when the search's index is first loaded.
+ * query's term, the terms MCP tools use that share a synset with it (its synonyms). Read once, when
+ * the search's index is first loaded.
  */
 import table from "./thesaurus.json" with { type: "json" };
 
@@ -20,4 +20,3 @@ function lookup(words: Record<string, string>): (term: string) => readonly strin
 }
 
 export const thesaurusSynonyms = lookup(table.synonyms as Record<string, string>);
-export const thesaurusBroader = lookup(table.broader as Record<string, string>);

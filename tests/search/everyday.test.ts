@@ -32,9 +32,9 @@ test("everyday: issue 52's phrasings and plain requests find their tool among th
     ["forget everything about Bob", ["memory/delete_entities"], 3],
     ["who do I know at Acme", ["memory/search_nodes"], 1],
     ["remember a fact about a person", ["memory/create_entities", "memory/add_observations"], 5],
-    ["cat /etc/hosts", ["filesystem/read_text_file", "filesystem/read_file"], 3],
-    ["ls ~/docs", ["filesystem/list_directory", "filesystem/list_directory_with_sizes"], 3],
-    ["mkdir projects/2024", ["filesystem/create_directory"], 1],
+    ["qué hay en la carpeta documentos", ["filesystem/list_directory", "filesystem/list_directory_with_sizes"], 3],
+    ["ändere den Titel in index.html", ["filesystem/edit_file"], 1],
+    ["please erase Carol from your memory completely", ["memory/delete_entities"], 3],
     ["lee el archivo config.yaml", ["filesystem/read_text_file", "filesystem/read_file"], 3],
     ["what is written inside the todo.md ?", ["filesystem/read_text_file", "filesystem/read_file"], 5],
   ];
