@@ -11,9 +11,7 @@ import { type Everyday, evaluateEveryday } from "./everyday.ts";
 const TECHNIQUES: [string, (keyof typeof TUNING)[]][] = [
   ["WordNet synonyms", ["thesaurusWeight"]],
   ["other languages", ["foreignWeight"]],
-  ["intents (remember, forget)", ["intentWeight"]],
   ["URL, file name, path", ["shapeWeight"]],
-  ["when-words at 0.3 (off: at 1)", ["whenWeight"]],
   ["who/where ask to find", ["questionWeight"]],
 ];
 
@@ -27,8 +25,7 @@ export function ablate(everyday: Everyday, sets: Sets, split?: "dev" | "test"): 
   const lines = ["| without | everyday R@1 | R@5 | routing@1 | mcpproxy R@1 / R@5 | msc-l2 R@1 | livemcp R@10 |", "|---|---|---|---|---|---|---|", line("(nothing: all on)")];
   for (const [name, keys] of TECHNIQUES) {
     const saved = keys.map((key) => TUNING[key]);
-    // "when" words at 1 is what turning that technique off means.
-    for (const key of keys) (TUNING as Record<string, unknown>)[key] = key === "whenWeight" ? 1 : 0;
+    for (const key of keys) (TUNING as Record<string, unknown>)[key] = 0;
     lines.push(line(name));
     keys.forEach((key, i) => ((TUNING as Record<string, unknown>)[key] = saved[i]));
   }

@@ -54,11 +54,8 @@ export const TUNING = {
   thesaurusWeight: 0.2,
   /** An English word for a word of another language (languages.ts). */
   foreignWeight: 0.8,
-  /** What an assistant is asked ("forget": delete), and what a URL, a file name or a path says of the tool. */
-  intentWeight: 0.8,
+  /** What a URL, a file name or a path says of the tool. */
   shapeWeight: 0.5,
-  /** A word that says when the request is made ("today", "now"), not what it asks for. */
-  whenWeight: 0.3,
   /** "who" and "where": a request to find something. */
   questionWeight: 0.5,
   /** What a lift of 1 (a request asked before, a tool chosen for it) adds to a tool's score. */

@@ -1,12 +1,12 @@
 /**
  * A query in plain words into weighted search terms: its own words at weight 1 (quoted text at
  * less), and what they imply at less: translations of other languages' words, synonyms (a short
- * list written by hand, then WordNet's), what people mean when they talk to an assistant ("forget":
- * delete), what a URL, a file name or a path says, and two neighbouring words as a pair. Bounded whatever the input: at most MAX_QUERY_CHARS
+ * list written by hand, then WordNet's), "who" and "where" as a request to find, what a URL, a file
+ * name or a path says, and two neighbouring words as a pair. Bounded whatever the input: at most MAX_QUERY_CHARS
  * characters are read, MAX_QUERY_WORDS terms of its own are kept, MAX_QUERY_TERMS in all.
  */
 import type { QueryTerm } from "./bm25f.ts";
-import { INTENT_WORDS, SYNONYMS } from "./synonyms.ts";
+import { QUESTION_WORDS, SYNONYMS } from "./synonyms.ts";
 import { thesaurusSynonyms } from "./thesaurus.ts";
 import { FOREIGN, FOREIGN_STOP_WORDS } from "./languages.ts";
 import { terms, words } from "./text.ts";
@@ -21,9 +21,7 @@ export interface QueryWeights {
   synonymWeight: number;
   thesaurusWeight: number;
   foreignWeight: number;
-  intentWeight: number;
   shapeWeight: number;
-  whenWeight: number;
   questionWeight: number;
 }
 
@@ -35,12 +33,6 @@ const SHAPES: readonly (readonly [RegExp, string])[] = [
 ];
 
 const FOREIGN_STOP = new Set(FOREIGN_STOP_WORDS.flatMap((word) => terms(word)));
-
-/** Stop words that still say what is wanted. */
-const QUESTIONS = new Set(["who", "where"]);
-
-/** When the request is made, not what it asks for: "today", "right now", "this weekend". */
-const WHEN = new Set(terms("today tomorrow tonight yesterday now weekend moment asap soon"));
 
 /** Quoted text: the odd parts of query.split(QUOTED). Paths stay words: a file's extension says much. */
 const QUOTED = /("[^"]*"|`[^`]*`)/;
@@ -77,7 +69,7 @@ export function queryTerms(query: string, weights: QueryWeights): QueryTerm[] {
     const weight = index % 2 === 1 ? weights.quotedWeight : 1;
     const list = terms(part).filter((term) => !FOREIGN_STOP.has(term));
     for (const term of list) {
-      if (out.has(term) || out.list.length < MAX_QUERY_WORDS) out.add(term, WHEN.has(term) ? weight * weights.whenWeight : weight);
+      if (out.has(term) || out.list.length < MAX_QUERY_WORDS) out.add(term, weight);
     }
     for (let i = 1; i < list.length && pairs.length < MAX_QUERY_WORDS; i++) {
       pairs.push([`${list[i - 1]} ${list[i]}`, weight * weights.pairWeight]);
@@ -93,11 +85,9 @@ export function queryTerms(query: string, weights: QueryWeights): QueryTerm[] {
     for (const other of thesaurusSynonyms(term)) addNew(out, other, weights.thesaurusWeight);
   }
   // A cue raises a term the query implied at less (e.g. "file" among synonyms).
-  for (const { term } of own) for (const word of INTENT_WORDS.get(term) ?? []) out.add(word, weights.intentWeight);
   // "who" and "where" are stop words, yet ask to find something.
   for (const word of words(text.slice(0, 200)).slice(0, MAX_QUERY_WORDS)) {
-    const lower = word.toLowerCase();
-    if (QUESTIONS.has(lower)) for (const cue of INTENT_WORDS.get(lower) ?? []) out.add(cue, weights.questionWeight);
+    for (const cue of QUESTION_WORDS.get(word.toLowerCase()) ?? []) out.add(cue, weights.questionWeight);
   }
   for (const [shape, cue] of SHAPES) if (shape.test(text)) for (const word of terms(cue)) out.add(word, weights.shapeWeight);
   if (weights.pairWeight > 0) for (const [pair, weight] of pairs) addNew(out, pair, weight);

@@ -70,25 +70,13 @@ const GROUPS = [
 ];
 
 /**
- * What people say to an assistant, and the words of the tools that do it; one way only ("remember"
- * finds an adding tool, "add" does not look for "remember"): "remember" is adding something,
- * "forget" deleting it, "who" and "where" finding it.
+ * Question words that are stop words yet ask to find something: "who do I know at Acme", "where is
+ * my resume"; the words of the tools that do it. One way only: "search" does not look for "who".
  */
-const INTENTS = [
-  "remember: add create save store",
-  "memorize: add create save store",
-  "forget: delete remove",
-  "who: search find",
-  "where: search find locate",
-];
-
-/** Each intent word's words, as terms. */
-export const INTENT_WORDS: ReadonlyMap<string, readonly string[]> = new Map(
-  INTENTS.map((line) => {
-    const [intent, words] = line.split(": ");
-    return [intent, terms(words)] as const;
-  }),
-);
+export const QUESTION_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["who", terms("search find")],
+  ["where", terms("search find locate")],
+]);
 
 /** Each term's others in its groups, by stem. */
 export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {
