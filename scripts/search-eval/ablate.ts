@@ -6,7 +6,7 @@
 import { TUNING } from "../../src/search/index.ts";
 import type { Sets } from "./sets.ts";
 import { evaluateSets } from "./run.ts";
-import { type Everyday, evaluateEveryday } from "./everyday.ts";
+import { evaluateEveryday, type Everyday } from "./everyday.ts";
 
 const TECHNIQUES: [string, (keyof typeof TUNING)[]][] = [
   ["WordNet synonyms", ["thesaurusWeight"]],
@@ -22,7 +22,11 @@ export function ablate(everyday: Everyday, sets: Sets, split?: "dev" | "test"): 
     const [p, m, l] = evaluateSets(sets, ["mcpproxy", "msc-l2", "livemcp"], split);
     return `| ${name} | ${f(all.r1)} | ${f(all.r5)} | ${f(all.routing1)} | ${f(p.r1)} / ${f(p.r5)} | ${f(m.r1)} | ${f(l.r10)} |`;
   };
-  const lines = ["| without | everyday R@1 | R@5 | routing@1 | mcpproxy R@1 / R@5 | msc-l2 R@1 | livemcp R@10 |", "|---|---|---|---|---|---|---|", line("(nothing: all on)")];
+  const lines = [
+    "| without | everyday R@1 | R@5 | routing@1 | mcpproxy R@1 / R@5 | msc-l2 R@1 | livemcp R@10 |",
+    "|---|---|---|---|---|---|---|",
+    line("(nothing: all on)"),
+  ];
   for (const [name, keys] of TECHNIQUES) {
     const saved = keys.map((key) => TUNING[key]);
     for (const key of keys) (TUNING as Record<string, unknown>)[key] = 0;

@@ -48,7 +48,15 @@ export class Everyday {
       const { toolbox, description } = groups.reference;
       for (const [server, tools] of Object.entries<any[]>(this.#json("reference-tools.json").servers)) {
         for (const t of tools) {
-          out.push({ toolbox, toolboxDescription: description || undefined, server, name: t.name, description: t.description, inputSchema: t.inputSchema, key: toolKey(server, t.name) });
+          out.push({
+            toolbox,
+            toolboxDescription: description || undefined,
+            server,
+            name: t.name,
+            description: t.description,
+            inputSchema: t.inputSchema,
+            key: toolKey(server, t.name),
+          });
         }
       }
     } else {
@@ -57,7 +65,15 @@ export class Everyday {
       for (const e of listing) for (const server of Object.keys(e.tools)) category.set(server, e.category);
       for (const t of this.#sets.corpus("livemcp")) {
         const group = groups.livemcp[category.get(t.server) ?? ""] ?? { toolbox: "other", description: "" };
-        out.push({ toolbox: group.toolbox, toolboxDescription: group.description, server: t.server, name: t.tool, description: t.description, inputSchema: t.inputSchema, key: toolKey(t.server, t.tool) });
+        out.push({
+          toolbox: group.toolbox,
+          toolboxDescription: group.description,
+          server: t.server,
+          name: t.tool,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          key: toolKey(t.server, t.tool),
+        });
       }
     }
     this.#corpora.set(name, out);
@@ -88,7 +104,7 @@ export function evaluateEveryday(everyday: Everyday, split?: "dev" | "test", byS
     return score(everyday.set(corpus, split, style), (q) => index.search(q.query, { limit: 10 }).map((hit) => hit.entry.key));
   };
   const parts: [string, string | undefined][] = [["", undefined]];
-  if (byStyle) for (const style of ["C", "T", "G", "N", "L"]) parts.push([` ${style}`, style]);
+  if (byStyle) { for (const style of ["C", "T", "G", "N", "L"]) parts.push([` ${style}`, style]); }
   for (const [suffix, style] of parts) {
     const reference = run("reference", style);
     const livemcp = run("livemcp", style);
@@ -101,5 +117,12 @@ export function evaluateEveryday(everyday: Everyday, split?: "dev" | "test", byS
 function pooled(a: Scores, b: Scores): Scores {
   const n = a.n + b.n || 1;
   const mix = (x: number, y: number) => (x * a.n + y * b.n) / n;
-  return { n: a.n + b.n, r1: mix(a.r1, b.r1), r5: mix(a.r5, b.r5), r10: mix(a.r10, b.r10), mrr: mix(a.mrr, b.mrr), routing1: mix(a.routing1, b.routing1) };
+  return {
+    n: a.n + b.n,
+    r1: mix(a.r1, b.r1),
+    r5: mix(a.r5, b.r5),
+    r10: mix(a.r10, b.r10),
+    mrr: mix(a.mrr, b.mrr),
+    routing1: mix(a.routing1, b.routing1),
+  };
 }

@@ -51,7 +51,9 @@ export function replay(everyday: Everyday, split: "dev" | "test", judge: Judge, 
       seen.add(item.group);
     }
     for (const item of learn) {
-      const chosen = judge === "labelled" ? keyOf(item.needs[0][0]) : index.search(item.query, { limit: 1, lift: liftOf(item.query) })[0]?.entry.key;
+      const chosen = judge === "labelled"
+        ? keyOf(item.needs[0][0])
+        : index.search(item.query, { limit: 1, lift: liftOf(item.query) })[0]?.entry.key;
       if (chosen) memory.remember(item.query, chosen);
     }
     const set = { name: corpus, corpus, queries: ask };
@@ -81,13 +83,20 @@ export function replayLog(repoRoot: string, everyday: Everyday, judge: Judge): R
     const byKey = new Map(entries.map((entry) => [entry.key, entry]));
     const index = new ToolIndex(entries);
     const memory = new ChoiceMemory();
-    const liftOf = (query: string) => new Map([...memory.lift(query)].flatMap(([key, value]) => byKey.has(key) ? [[byKey.get(key)!, value] as const] : []));
+    const liftOf = (query: string) =>
+      new Map([...memory.lift(query)].flatMap(([key, value]) => byKey.has(key) ? [[byKey.get(key)!, value] as const] : []));
     const items = log.filter((item) => item.corpus === corpus);
     for (const item of items) {
-      const chosen = judge === "labelled" ? keyOf(item.tools[0]) : index.search(item.first, { limit: 1, lift: liftOf(item.first) })[0]?.entry.key;
+      const chosen = judge === "labelled"
+        ? keyOf(item.tools[0])
+        : index.search(item.first, { limit: 1, lift: liftOf(item.first) })[0]?.entry.key;
       if (chosen) memory.remember(item.first, chosen);
     }
-    const set = { name: corpus, corpus, queries: items.map((item) => ({ id: item.id, query: item.later, needs: [item.tools.map(keyOf)] })) };
+    const set = {
+      name: corpus,
+      corpus,
+      queries: items.map((item) => ({ id: item.id, query: item.later, needs: [item.tools.map(keyOf)] })),
+    };
     return {
       corpus,
       learned: items.length,
@@ -100,10 +109,16 @@ export function replayLog(repoRoot: string, everyday: Everyday, judge: Judge): R
 
 export function replayTable(rows: readonly Replay[], judge: Judge): string {
   const f = (x: number) => x.toFixed(3);
-  const lines = [`judge: ${judge}`, "| corpus | learned | asked | R@1 | R@5 | routing@1 | R@1 learned | R@5 learned | routing@1 learned |", "|---|---|---|---|---|---|---|---|---|"];
+  const lines = [
+    `judge: ${judge}`,
+    "| corpus | learned | asked | R@1 | R@5 | routing@1 | R@1 learned | R@5 learned | routing@1 learned |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
   for (const r of rows) {
-    lines.push(`| ${r.corpus} | ${r.learned} | ${r.asked} | ${f(r.without.r1)} | ${f(r.without.r5)} | ${f(r.without.routing1)} | ` +
-      `${f(r.with.r1)} | ${f(r.with.r5)} | ${f(r.with.routing1)} |`);
+    lines.push(
+      `| ${r.corpus} | ${r.learned} | ${r.asked} | ${f(r.without.r1)} | ${f(r.without.r5)} | ${f(r.without.routing1)} | ` +
+        `${f(r.with.r1)} | ${f(r.with.r5)} | ${f(r.with.routing1)} |`,
+    );
   }
   return lines.join("\n");
 }

@@ -11,7 +11,7 @@ import { TUNING } from "../../src/search/index.ts";
 import { ToolIndex } from "../../src/search/index.ts";
 import { Sets, setsFolder, toolKey } from "./sets.ts";
 import { evaluateSets } from "./run.ts";
-import { Everyday, evaluateEveryday } from "./everyday.ts";
+import { evaluateEveryday, Everyday } from "./everyday.ts";
 
 const repoRoot = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const args = process.argv.slice(2);
@@ -30,9 +30,11 @@ const f = (x: number) => x.toFixed(3);
 const all = e.find((r) => r.set === "everyday-all")!;
 const ref = e.find((r) => r.set === "everyday-reference")!;
 const live = e.find((r) => r.set === "everyday-livemcp")!;
-console.log(`everyday dev R@1 ${f(all.r1)} R@5 ${f(all.r5)} route ${f(all.routing1)} (ref R@5 ${f(ref.r5)} route ${f(ref.routing1)}; ` +
-  `live R@5 ${f(live.r5)} route ${f(live.routing1)}) | mcpproxy ${f(p[0].r1)}/${f(p[0].r5)}/${f(p[0].routing1)} ` +
-  `msc-l2 ${f(p[1].r1)} livemcp R@10 ${f(p[2].r10)}`);
+console.log(
+  `everyday dev R@1 ${f(all.r1)} R@5 ${f(all.r5)} route ${f(all.routing1)} (ref R@5 ${f(ref.r5)} route ${f(ref.routing1)}; ` +
+    `live R@5 ${f(live.r5)} route ${f(live.routing1)}) | mcpproxy ${f(p[0].r1)}/${f(p[0].r5)}/${f(p[0].routing1)} ` +
+    `msc-l2 ${f(p[1].r1)} livemcp R@10 ${f(p[2].r10)}`,
+);
 if (args.includes("--misses")) {
   for (const corpus of ["reference", "livemcp"] as const) {
     const index = new ToolIndex(everyday.corpus(corpus));
@@ -40,7 +42,9 @@ if (args.includes("--misses")) {
       const ranking = index.search(q.query, { limit: 5 }).map((h) => h.entry.key);
       if (q.needs.every((alts) => ranking.some((k) => alts.includes(k)))) continue;
       const show = (k: string) => k.replace("\u241f", "/");
-      console.log(`${q.id} "${q.query}" wants ${q.needs.map((a) => show(a[0])).join(" + ")}; got ${ranking.slice(0, 3).map(show).join(", ")}`);
+      console.log(
+        `${q.id} "${q.query}" wants ${q.needs.map((a) => show(a[0])).join(" + ")}; got ${ranking.slice(0, 3).map(show).join(", ")}`,
+      );
     }
   }
 }

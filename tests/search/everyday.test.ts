@@ -18,7 +18,12 @@ const index = new ToolIndex(entries);
 const top = (query: string, limit: number) => index.search(query, { limit }).map((hit) => `${hit.entry.server}/${hit.entry.name}`);
 
 test("everyday: every request of the set's dev half over the reference servers gets at least one tool, and one that fits in the first 10 for most", () => {
-  const items = (JSON.parse(readFileSync(`${folder}/requests.json`, "utf8")).items as { corpus: string; split: string; query: string; needs: string[][] }[])
+  const items = (JSON.parse(readFileSync(`${folder}/requests.json`, "utf8")).items as {
+    corpus: string;
+    split: string;
+    query: string;
+    needs: string[][];
+  }[])
     .filter((item) => item.corpus === "reference" && item.split === "dev");
   assert.ok(items.length >= 40);
   const empty = items.filter((item) => top(item.query, 10).length === 0).map((item) => item.query);

@@ -22,7 +22,10 @@ test("query: only its first MAX_QUERY_CHARS characters are read", () => {
 
 test("query: a query of megabytes of distinct words costs about what a 1,000-character one does", () => {
   const entries: SearchEntry[] = Array.from({ length: 500 }, (_, i) => ({
-    toolbox: `t${i % 20}`, server: `s${i % 50}`, name: `tool_${i}_${words(2, i)}`, description: `Does ${words(6, i * 3)} things`,
+    toolbox: `t${i % 20}`,
+    server: `s${i % 50}`,
+    name: `tool_${i}_${words(2, i)}`,
+    description: `Does ${words(6, i * 3)} things`,
   }));
   const index = new ToolIndex(entries);
   const time = (query: string) => {

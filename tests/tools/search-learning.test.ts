@@ -27,7 +27,8 @@ const cacheIn = (dir: string) => new ListingCache({ ...platform, env: { ...platf
 const textOf = (result: CallToolResult) => result.content.map((item) => item.type === "text" ? item.text : "").join("");
 // deno-lint-ignore no-explicit-any
 const structured = (result: CallToolResult) => result.structuredContent as any;
-const names = (result: CallToolResult) => (structured(result).results as { toolbox: string; name: string }[]).map((r) => `${r.toolbox}/${r.name}`);
+const names = (result: CallToolResult) =>
+  (structured(result).results as { toolbox: string; name: string }[]).map((r) => `${r.toolbox}/${r.name}`);
 
 const configOf = (toolSearch: unknown, devFilters?: string[]) =>
   validateConfig({
@@ -39,17 +40,30 @@ const configOf = (toolSearch: unknown, devFilters?: string[]) =>
   });
 
 /** A session on `config` (its path: `configPath`), a search and, when `tool` is given, a call of it; then closed. */
-async function session<T>(config: WorkbenchConfig, cacheDir: string, fn: (call: (name: string, args: object) => Promise<CallToolResult>) => Promise<T>, client?: ClientIdentity): Promise<T> {
+async function session<T>(
+  config: WorkbenchConfig,
+  cacheDir: string,
+  fn: (call: (name: string, args: object) => Promise<CallToolResult>) => Promise<T>,
+  client?: ClientIdentity,
+): Promise<T> {
   const pool = new ServerPool(config, host, { cache: cacheIn(cacheDir) });
   const up = new TransformStream<Uint8Array, Uint8Array>();
   const down = new TransformStream<Uint8Array, Uint8Array>();
   const opened = await openSession(new StreamTransport(up.readable, down.writable), {
-    config, configPath: "/work/learn/workbench-config.json", pool, cache: cacheIn(cacheDir), client, onClose: () => {}, onError: () => {},
+    config,
+    configPath: "/work/learn/workbench-config.json",
+    pool,
+    cache: cacheIn(cacheDir),
+    client,
+    onClose: () => {},
+    onError: () => {},
   });
   const sdk = new Client({ name: "learning-test", version: "1" });
   await sdk.connect(new StreamTransport(down.readable, up.writable));
   try {
-    return await fn((name, args) => sdk.callTool({ name, arguments: args as Record<string, unknown> }, undefined, TIMEOUT) as Promise<CallToolResult>);
+    return await fn((name, args) =>
+      sdk.callTool({ name, arguments: args as Record<string, unknown> }, undefined, TIMEOUT) as Promise<CallToolResult>
+    );
   } finally {
     await sdk.close();
     await opened.close();
@@ -92,14 +106,22 @@ test("search learning: never surfaces a tool the offer withholds: filtered out, 
   const dir = tempDir();
   await learnEcho(configOf(true), dir);
   await waitForFile(dir);
-  const filtered = await session(configOf(true, ["sleep"]), dir, async (call) => names(await call("search_tools", { query: REQUEST, limit: 50 })));
+  const filtered = await session(
+    configOf(true, ["sleep"]),
+    dir,
+    async (call) => names(await call("search_tools", { query: REQUEST, limit: 50 })),
+  );
   assert.ok(!filtered.includes("dev/echo"), `filtered out: ${filtered}`);
   const ungranted = await session(configOf(true), dir, async (call) => names(await call("search_tools", { query: REQUEST, limit: 50 })), {
     ...LOCAL_USER,
     toolboxes: ["ops"],
   });
   assert.ok(!ungranted.some((name) => name.startsWith("dev/")), `not granted: ${ungranted}`);
-  const narrowed = await session(configOf(true), dir, async (call) => names(await call("search_tools", { query: REQUEST, toolbox: "ops" })));
+  const narrowed = await session(
+    configOf(true),
+    dir,
+    async (call) => names(await call("search_tools", { query: REQUEST, toolbox: "ops" })),
+  );
   assert.ok(!narrowed.includes("dev/echo"), `another toolbox asked for: ${narrowed}`);
 });
 
