@@ -1,6 +1,7 @@
 /**
  * The tool search's figures on the public sets (issue #39): `bun scripts/search-eval.ts [--split dev|test]
- * [--set mcpproxy,msc-l2] [--no-latency]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
+ * [--set mcpproxy,msc-l2] [--no-latency]
+ * [--everyday [--styles]] [--everyday-only] [--replay] [--ablate]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
  * TOOLSEARCH_DIR or ../shared/toolsearch; prints R@1, R@5, R@10, MRR and routing@1 per set and the time
  * per query with 1,000 tools indexed. See docs/tool-search.md.
  */
@@ -10,6 +11,9 @@ import { dirname } from "node:path";
 import { Sets, setsFolder } from "./search-eval/sets.ts";
 import { evaluateSets, measureLatency, resultsTable, SET_NAMES } from "./search-eval/run.ts";
 import { measureCatalog } from "./search-eval/catalog-latency.ts";
+import { Everyday, evaluateEveryday } from "./search-eval/everyday.ts";
+import { replay, replayLog, replayTable } from "./search-eval/learning.ts";
+import { ablate } from "./search-eval/ablate.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -26,11 +30,27 @@ const split = option("split") as "dev" | "test" | undefined;
 const names = option("set")?.split(",") ?? [...SET_NAMES];
 const sets = new Sets(folder);
 console.log(`sets: ${folder}${split ? ` (${split} half)` : ""}\n`);
-console.log(resultsTable(evaluateSets(sets, names, split)));
+if (!args.includes("--everyday-only")) console.log(resultsTable(evaluateSets(sets, names, split)));
+if (args.includes("--everyday") || args.includes("--everyday-only")) {
+  console.log(`\neveryday set (eval/everyday${split ? `, ${split} half` : ", both halves"}):\n`);
+  console.log(resultsTable(evaluateEveryday(new Everyday(repoRoot, sets), split, args.includes("--styles"))));
+}
+if (args.includes("--ablate")) {
+  console.log(`\neach technique turned off (${split ?? "both"} half):\n`);
+  console.log(ablate(new Everyday(repoRoot, sets), sets, split));
+}
+if (args.includes("--replay")) {
+  // What learning from use adds, on a log of the everyday set's requests (scripts/search-eval/learning.ts).
+  const half = split ?? "test";
+  console.log(`\nlearning replay (eval/everyday, ${half} half: each intent's first request learned, the others asked):\n`);
+  for (const judge of ["labelled", "first-result"] as const) console.log(`${replayTable(replay(new Everyday(repoRoot, sets), half, judge), judge)}\n`);
+  console.log("learning replay (eval/everyday/log.json: 30 requests, each learned once, then asked with other values):\n");
+  for (const judge of ["labelled", "first-result"] as const) console.log(`${replayTable(replayLog(repoRoot, new Everyday(repoRoot, sets), judge), judge)}\n`);
+}
 if (!args.includes("--no-latency")) {
   const l = measureLatency(sets);
   console.log(`\nlatency: ${l.tools} tools, ${l.queries} queries one at a time: build ${l.buildMs.toFixed(0)} ms, ` +
-    `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, max ${l.max.toFixed(1)} ms`);
+    `p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms, max ${l.max.toFixed(1)} ms; CPU ${l.cpuMs.toFixed(2)} ms a query on average`);
   const c = await measureCatalog(sets);
   console.log(`search_tools' path (session registry, listing cache, ${c.servers} toolboxes): first search ${c.firstMs.toFixed(0)} ms, ` +
     `then p50 ${c.p50.toFixed(2)} ms, p95 ${c.p95.toFixed(2)} ms`);

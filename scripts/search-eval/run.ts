@@ -3,6 +3,7 @@
  * query asked, the rankings scored; and the time per query with 1,000 tools indexed (a seeded sample
  * of MSC-Bench's tools, its level-2 queries one at a time, as eval.mjs --latency does).
  */
+import process from "node:process";
 import { ToolIndex, type SearchEntry } from "../../src/search/index.ts";
 import { type EvalSet, type Scores, score, Sets, type SetTool, toolKey } from "./sets.ts";
 
@@ -40,6 +41,8 @@ export interface Latency {
   p50: number;
   p95: number;
   max: number;
+  /** The process's CPU time (user and system) per query: what the query costs, whatever else the machine runs. */
+  cpuMs: number;
 }
 
 /** A seeded sample of `count` MSC-Bench tools, the one eval.mjs --latency takes. */
@@ -58,14 +61,19 @@ export function measureLatency(sets: Sets, count = 1000): Latency {
   const buildMs = performance.now() - started;
   for (const q of queries.slice(0, 5)) index.search(q, { limit: 10 });
   const times: number[] = [];
+  const cpu = process.cpuUsage();
   for (const q of queries) {
     const t0 = performance.now();
     index.search(q, { limit: 10 });
     times.push(performance.now() - t0);
   }
+  const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-  return { tools: tools.length, queries: queries.length, buildMs, p50: at(0.5), p95: at(0.95), max: times[times.length - 1] };
+  return {
+    tools: tools.length, queries: queries.length, buildMs, p50: at(0.5), p95: at(0.95), max: times[times.length - 1],
+    cpuMs: (used.user + used.system) / 1000 / queries.length,
+  };
 }
 
 export function resultsTable(results: readonly SetResult[]): string {

@@ -47,14 +47,14 @@ export function setsFolder(repoRoot: string, env: string | undefined): string | 
 }
 
 export class Sets {
-  readonly #dir: string;
+  readonly dir: string;
   readonly #corpora = new Map<string, SetTool[]>();
   constructor(dir: string) {
-    this.#dir = dir;
+    this.dir = dir;
   }
 
   #json(path: string): any {
-    return JSON.parse(readFileSync(`${this.#dir}/${path}`, "utf8"));
+    return JSON.parse(readFileSync(`${this.dir}/${path}`, "utf8"));
   }
 
   corpus(name: string): SetTool[] {

@@ -31,6 +31,8 @@ import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
 /** Bumped when the file format changes: older files then miss. */
 const FORMAT = 1;
+/** The names readOwn and writeOwn accept: a plain file name, never a path. */
+const OWN_FILE = /^[a-z][a-z0-9-]{0,80}\.json$/;
 /** How many capability sets a file keeps a tool list for: a user has a client or two. */
 const MAX_LISTS = 4;
 
@@ -151,6 +153,25 @@ export class ListingCache {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * A file of another part kept beside the listings, by its name (`search-choices-<hash>.json`, the
+   * tool search's learned choices): its text, or undefined when it is not there or not readable.
+   */
+  async readOwn(name: string): Promise<string | undefined> {
+    if (!this.dir || !OWN_FILE.test(name)) return undefined;
+    try {
+      return await this.#host.readTextFile(`${this.dir}${this.#host.os === "windows" ? "\\" : "/"}${name}`);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Writes such a file; never throws (a failure is logged once, as the cache's are). */
+  writeOwn(name: string, text: string): Promise<void> {
+    if (!OWN_FILE.test(name)) return Promise.resolve();
+    return this.#write(`${this.dir ?? ""}${this.#host.os === "windows" ? "\\" : "/"}${name}`, text);
   }
 
   /** Keeps the era a probe found; never throws, never delays the caller. */

@@ -282,8 +282,12 @@ export const configFileSchema = strictJsonObject({
   $comment: v.optional(v.string(EXPECTED_STRING)),
   toolboxes: namedItems(toolboxSchema, "expected an object of toolboxes"),
   serve: v.optional(serveSchema),
-  // The search_tools meta-tool (issue 39): absent or false, the tool list is as without it.
-  toolSearch: v.optional(v.boolean("expected true or false")),
+  // The search_tools meta-tool (issue 39): absent or false, the tool list is as without it; an
+  // object turns it on with settings: "learn": false keeps it from learning from use (issue 53).
+  toolSearch: v.optional(v.union([
+    v.boolean(),
+    strictJsonObject({ learn: v.optional(v.boolean("expected true or false")) }, "expected an object"),
+  ], 'expected true, false or an object such as {"learn": false}')),
   ...auditEntries,
   ...settingsEntries,
   ...toolboxSettingsEntries,

@@ -160,8 +160,14 @@ export interface WorkbenchConfig extends AuditSettings {
   toolboxes: Record<string, ToolboxConfig>;
   /** Who may use the workbench served over HTTP, and how; absent: one open user on loopback. */
   serve?: ServeConfig;
-  /** Offer the search_tools meta-tool (absent: not offered). */
-  toolSearch?: boolean;
+  /** Offer the search_tools meta-tool (absent: not offered); an object: offered, with its settings. */
+  toolSearch?: boolean | ToolSearchSettings;
+}
+
+/** `"toolSearch": {...}`: search on, with these settings. */
+export interface ToolSearchSettings {
+  /** Learn from the tool called after a search (default true); false: never kept, never used. */
+  learn?: boolean;
 }
 
 /**

@@ -45,7 +45,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     ...(serve && { serve: serve.serve }),
     ...(auditLog !== undefined && { auditLog }),
     ...(auditArguments !== undefined && { auditArguments }),
-    ...(toolSearch === true && { toolSearch }),
+    ...((toolSearch === true || typeof toolSearch === "object") && { toolSearch }),
   };
 }
 

@@ -8,21 +8,27 @@
  */
 import { Bm25f, type QueryTerm } from "./bm25f.ts";
 import { entryFields, type FieldName, fieldTerms, type FieldTerms, type SearchEntry } from "./fields.ts";
-import { SYNONYMS } from "./synonyms.ts";
-import { splitIdentifier, terms } from "./text.ts";
+import { MAX_QUERY_TERMS, queryTerms } from "./query.ts";
+import { splitIdentifier } from "./text.ts";
 
 export type { SearchEntry } from "./fields.ts";
+export { MAX_QUERY_CHARS } from "./query.ts";
 
 export interface SearchHit<E extends SearchEntry> {
   entry: E;
   score: number;
 }
 
-export interface SearchOptions {
+export interface SearchOptions<E extends SearchEntry = SearchEntry> {
   /** How many hits at most (default 10). */
   limit?: number;
   /** Only tools of this toolbox. */
   toolbox?: string;
+  /**
+   * Tools lifted by what was learned from use (choices.ts), 0 to 1 each: only entries of this index
+   * can be lifted, so nothing the index was not given is ever found.
+   */
+  lift?: ReadonlyMap<E, number>;
 }
 
 /** Tuning, chosen on the public sets' dev halves (scripts/search-eval.ts --split dev). */
@@ -36,7 +42,7 @@ export const TUNING = {
     toolbox: { weight: 0.5, b: 0.3 },
   } as Record<FieldName, { weight: number; b: number }>,
   group: { name: { weight: 2, b: 0.3 }, text: { weight: 1, b: 0.75 } },
-  serverWeight: 0.5,
+  serverWeight: 0.7,
   toolboxWeight: 0.25,
   synonymWeight: 0.35,
   quotedWeight: 0.5,
@@ -44,9 +50,22 @@ export const TUNING = {
   pairWeight: 0.25,
   relatedWeight: 0.5,
   relatedMin: 3,
+  /** A query word's WordNet synonyms (thesaurus.ts), for words the query has at full weight. */
+  thesaurusWeight: 0.2,
+  /** An English word for a word of another language (languages.ts). */
+  foreignWeight: 0.8,
+  /** What a URL, a file name or a path says of the tool. */
+  shapeWeight: 0.5,
+  /** "who" and "where": a request to find something. */
+  questionWeight: 0.5,
+  /** What a lift of 1 (a request asked before, a tool chosen for it) adds to a tool's score. */
+  learnedWeight: 0.7,
 };
 
 type GroupField = "name" | "text";
+
+/** The most words looked for because they begin or end a query's word (#withRelated). */
+const MAX_RELATED = 64;
 
 export class ToolIndex<E extends SearchEntry> {
   readonly entries: readonly E[];
@@ -84,10 +103,17 @@ export class ToolIndex<E extends SearchEntry> {
     return new Bm25f(docs, { k1: TUNING.k1, fields: TUNING.group });
   }
 
-  search(query: string, options: SearchOptions = {}): SearchHit<E>[] {
+  search(query: string, options: SearchOptions<E> = {}): SearchHit<E>[] {
     const limit = options.limit ?? 10;
     if (this.entries.length === 0) return [];
-    const scores = this.#scores(query);
+    let scores = this.#scores(query);
+    if (options.lift !== undefined && options.lift.size > 0) {
+      scores ??= new Float64Array(this.entries.length);
+      for (let i = 0; i < this.entries.length; i++) {
+        const lift = options.lift.get(this.entries[i]);
+        if (lift !== undefined && lift > 0) scores[i] += TUNING.learnedWeight * lift;
+      }
+    }
     if (scores === undefined) return [];
     const hits: SearchHit<E>[] = [];
     for (let i = 0; i < scores.length; i++) {
@@ -102,7 +128,7 @@ export class ToolIndex<E extends SearchEntry> {
 
   /** Every tool's score for a text, the best 1 plus its groups' lift; undefined when nothing matches. */
   #scores(text: string): Float64Array | undefined {
-    const parsed = this.#withRelated(queryTerms(text));
+    const parsed = this.#withRelated(queryTerms(text, TUNING));
     if (parsed.length === 0) return undefined;
     const tool = new Float64Array(this.entries.length);
     this.#tools.score(parsed, tool);
@@ -128,6 +154,7 @@ export class ToolIndex<E extends SearchEntry> {
       if (weight < 1 || term.length < TUNING.relatedMin || term.includes(" ") || this.#tools.has(term)) continue;
       for (const other of this.#tools.related(term, TUNING.relatedMin)) {
         if (seen.has(other)) continue;
+        if (out.length >= MAX_QUERY_TERMS + MAX_RELATED) return out;
         seen.add(other);
         out.push({ term: other, weight: weight * TUNING.relatedWeight });
       }
@@ -135,36 +162,6 @@ export class ToolIndex<E extends SearchEntry> {
     return out;
   }
 
-}
-
-/** Quoted text: the odd parts of query.split(QUOTED). Paths stay words: a file's extension says much. */
-const QUOTED = /("[^"]*"|`[^`]*`)/;
-
-/** The query's terms at weight 1, and their synonyms not already in it at a lower weight. */
-export function queryTerms(query: string): QueryTerm[] {
-  const weights = new Map<string, number>();
-  const pairs = new Map<string, number>();
-  // Quoted text is most often a value to pass (a name, an id), not words about the tool.
-  const parts = query.split(QUOTED);
-  parts.forEach((part, index) => {
-    const weight = index % 2 === 1 ? TUNING.quotedWeight : 1;
-    const list = terms(part);
-    for (const term of list) weights.set(term, Math.max(weights.get(term) ?? 0, weight));
-    for (let i = 1; i < list.length && TUNING.pairWeight > 0; i++) {
-      const pair = `${list[i - 1]} ${list[i]}`;
-      pairs.set(pair, Math.max(pairs.get(pair) ?? 0, weight * TUNING.pairWeight));
-    }
-  });
-  const out: QueryTerm[] = [...weights].map(([term, weight]) => ({ term, weight }));
-  for (const { term, weight } of [...out]) {
-    for (const other of SYNONYMS.get(term) ?? []) {
-      if (weights.has(other)) continue;
-      weights.set(other, weight * TUNING.synonymWeight);
-      out.push({ term: other, weight: weight * TUNING.synonymWeight });
-    }
-  }
-  for (const [term, weight] of pairs) if (!weights.has(term)) out.push({ term, weight });
-  return out;
 }
 
 /** Each group's score divided by the best group's (0 to 1). */

@@ -10,7 +10,7 @@ const GROUPS = [
   "show display view print",
   "list enumerate browse",
   "create add make new insert generate",
-  "delete remove erase drop destroy purge",
+  "delete remove erase drop destroy purge forget",
   "update edit modify change alter replace patch",
   "search find query locate lookup discover seek",
   "send post publish submit",
@@ -33,6 +33,7 @@ const GROUPS = [
   "summarize summary digest",
   "calendar event meeting appointment schedule",
   "note memo",
+  "memory remember memorize recall",
   "web website url page link site internet online webpage",
   "spreadsheet sheet table",
   "database db sql",
@@ -67,6 +68,15 @@ const GROUPS = [
   "paper publication research arxiv",
   "math calculate calculator compute arithmetic",
 ];
+
+/**
+ * Question words that are stop words yet ask to find something: "who do I know at Acme", "where is
+ * my resume"; the words of the tools that do it. One way only: "search" does not look for "who".
+ */
+export const QUESTION_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["who", terms("search find")],
+  ["where", terms("search find locate")],
+]);
 
 /** Each term's others in its groups, by stem. */
 export const SYNONYMS: ReadonlyMap<string, readonly string[]> = (() => {

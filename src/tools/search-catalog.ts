@@ -6,19 +6,34 @@
  * remembered: use_tool opens them itself, so a found tool is called without open_toolbox first.
  * A skill (Skills extension) of the offer is indexed as a tool would be, by its name and
  * description, and found as a skill: its hit names the URI of its SKILL.md as a client sees it.
+ * With learning on (search-learning.ts), the tools chosen after similar requests are lifted: only
+ * tools of this index, so only what the session may see now.
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
 import type { ConfiguredServer } from "../toolboxes/registry.ts";
-import type { SessionOffer } from "../toolboxes/session-offer.ts";
+import type { OfferedServer, SessionOffer } from "../toolboxes/session-offer.ts";
 import type { SearchEntry, ToolIndex } from "../search/index.ts";
 import { publicUri } from "../protocol/skills.ts";
+import { choiceKey, learnsFromUse, rememberSearchChoice, type SearchLearning } from "./search-learning.ts";
 
 /** A tool, or a skill (then `skill` is the URI of its SKILL.md as a client sees it, skill://T/S/…). */
 export type CatalogEntry = SearchEntry & ({ tool: Tool; skill?: undefined } | { skill: string; tool?: undefined });
 
+/** A toolbox the session may see, and what it is for: the answer when no tool fits a request. */
+export interface ToolboxAbout {
+  toolbox: string;
+  /** The description the configuration gives it; empty when it has none. */
+  description: string;
+  servers: string[];
+  /** A few of its tools' names, for a toolbox without a description. */
+  tools: string[];
+}
+
 export interface CatalogAnswer {
   hits: CatalogEntry[];
+  /** When nothing fits the request: the toolboxes searched, and what they are for. */
+  toolboxes?: ToolboxAbout[];
   /** "toolbox/server" of servers whose tools are not known yet (being listed in the background). */
   notListed: string[];
 }
@@ -39,9 +54,38 @@ export class SearchCatalog {
   /** Background listings in flight, for tests and for a session that ends. */
   readonly pending = new Set<Promise<void>>();
 
+  readonly #fromUse?: SearchLearning;
+  /** The index's tools by choiceKey, for what was learned. */
+  #byKey = new Map<string, CatalogEntry>();
+  /** The last search's request, while learning is on and no call has taken it. */
+  #lastSearch?: string;
+
+  constructor(learning?: SearchLearning) {
+    this.#fromUse = learning;
+  }
+
+  /** Where judgements go: the configuration file's learning, when it was on at the last search. */
+  get learning(): SearchLearning | undefined {
+    return this.#learningOn ? this.#fromUse : undefined;
+  }
+  #learningOn = false;
+
+  /** A call succeeded: if it came right after a search, it is that search's judgement (see pipeline/learn.ts). */
+  chose(id: { toolbox: string; server: string; name: string }): void {
+    rememberSearchChoice(this.takeLastSearch(), id, this.learning);
+  }
+
+  /** The last search's request, once: the call after a search is its judgement, later ones are not. */
+  takeLastSearch(): string | undefined {
+    const last = this.#lastSearch;
+    this.#lastSearch = undefined;
+    return last;
+  }
+
   /** Tools for a query, best first (toolbox narrows), from what the session's offer holds; never starts a server to answer. */
   async search(offer: SessionOffer, query: string, limit: number, toolbox?: string): Promise<CatalogAnswer> {
     this.#offer = offer;
+    const config = offer.config;
     const servers = await offer.servers();
     const basis: unknown[] = [];
     // Tool by tool: an offer made again from the same list holds the same tool objects.
@@ -76,13 +120,30 @@ export class SearchCatalog {
       // Loaded on the first search, not at start-up (issue 42: 0.8 MiB and about 2 ms before initialize).
       const { ToolIndex } = await import("../search/index.ts");
       this.#index = new ToolIndex(entries);
+      this.#byKey = new Map(entries.filter((entry) => entry.tool).map((entry) => [choiceKey(entry), entry]));
       this.#basis = basis;
     }
     const unknown = servers.filter((server) => server.tools === undefined && (toolbox === undefined || server.toolbox === toolbox));
     for (const server of unknown) this.#learn(server.configured);
-    const hits = this.#index.search(query, { limit, toolbox }).map((hit) => hit.entry);
+    const learning = this.#fromUse !== undefined && learnsFromUse(config) ? this.#fromUse : undefined;
+    this.#learningOn = learning !== undefined;
+    this.#lastSearch = learning === undefined ? undefined : query;
+    const lift = learning && await this.#lift(learning, query);
+    const hits = this.#index.search(query, { limit, toolbox, lift }).map((hit) => hit.entry);
     for (const hit of hits) if (hit.tool) this.found.add(hit.toolbox);
-    return { hits, notListed: unknown.map((server) => `${server.toolbox}/${server.server}`) };
+    const notListed = unknown.map((server) => `${server.toolbox}/${server.server}`);
+    if (hits.length > 0) return { hits, notListed };
+    return { hits, notListed, toolboxes: toolboxesAbout(servers.filter((server) => toolbox === undefined || server.toolbox === toolbox)) };
+  }
+
+  /** What was learned for requests like this one, for the index's tools only. */
+  async #lift(learning: SearchLearning, query: string): Promise<Map<CatalogEntry, number>> {
+    const lift = new Map<CatalogEntry, number>();
+    for (const [key, value] of (await learning.memory()).lift(query)) {
+      const entry = this.#byKey.get(key);
+      if (entry) lift.set(entry, value);
+    }
+    return lift;
   }
 
   #learn(configured: ConfiguredServer): void {
@@ -120,6 +181,23 @@ export class SearchCatalog {
       this.pending.add(done);
     }
   }
+}
+
+/** Tool names shown for a toolbox without a description. */
+const TOOLS_ABOUT = 6;
+
+function toolboxesAbout(servers: readonly OfferedServer[]): ToolboxAbout[] {
+  const out = new Map<string, ToolboxAbout>();
+  for (const server of servers) {
+    let about = out.get(server.toolbox);
+    if (!about) {
+      about = { toolbox: server.toolbox, description: server.toolboxDescription ?? "", servers: [], tools: [] };
+      out.set(server.toolbox, about);
+    }
+    about.servers.push(server.server);
+    for (const tool of server.tools ?? []) if (about.tools.length < TOOLS_ABOUT) about.tools.push(tool.name);
+  }
+  return [...out.values()];
 }
 
 function sameBasis(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -14,12 +14,16 @@ import { toolboxNotFound } from "./lookup.ts";
 import { firstSentence, signatureOf } from "./summary.ts";
 import { utf8Bytes } from "../transport/utf8.ts";
 import { READ_SKILL } from "./read-skill.ts";
+import { MAX_QUERY_CHARS } from "../search/bounds.ts";
+import type { ToolboxAbout } from "./search-catalog.ts";
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
 
 const schema = z.strictObject({
-  query: nonBlank("query").describe("What the tool should do, in plain words"),
+  query: nonBlank("query")
+    .max(MAX_QUERY_CHARS, { error: `query must be at most ${MAX_QUERY_CHARS} characters: say what the tool should do in a few words` })
+    .describe("What the tool should do, in plain words"),
   toolbox: nonBlank("toolbox").optional().describe("Search this toolbox only"),
   limit: z.number({ error: "limit must be an integer from 1 to 50" })
     .int({ error: "limit must be an integer from 1 to 50" })
@@ -52,6 +56,8 @@ export type SearchResult = ToolFound | SkillFound;
 
 export interface SearchAnswer {
   results: SearchResult[];
+  /** When no tool fits: every toolbox searched, with what it is for (its description, else its servers and a few tools). */
+  toolboxes?: ToolboxAbout[];
   /** "toolbox/server" of servers whose tools are not known yet: being listed now, searched next time. */
   not_listed?: string[];
 }
@@ -86,7 +92,11 @@ export const searchTools: Tool<typeof schema, SearchAnswer> = {
           signature: cut(signatureOf(hit.tool), MAX_SIGNATURE),
         }
     );
-    return Success({ results, ...(answer.notListed.length > 0 && { not_listed: answer.notListed }) });
+    return Success({
+      results,
+      ...(answer.toolboxes && { toolboxes: answer.toolboxes }),
+      ...(answer.notListed.length > 0 && { not_listed: answer.notListed }),
+    });
   },
   present: (value) => presentSearch(value),
 };
@@ -95,7 +105,7 @@ export const searchTools: Tool<typeof schema, SearchAnswer> = {
 export function presentSearch(value: SearchAnswer): CallToolResult {
   const skills = value.results.some((result) => result.kind === "skill");
   const lines = value.results.length === 0
-    ? ["No tools found."]
+    ? nothingFits(value.toolboxes ?? [])
     : skills
     ? [`${value.results.length} results, best first; call a tool with use_tool {"tool": {"toolbox", "server", "name"}, "arguments"}, ` +
       `read a skill with use_tool {"tool": {"toolbox", "server": "workbench", "name": "${READ_SKILL}"}, "arguments": {"uri"}}:`]
@@ -113,6 +123,27 @@ export function presentSearch(value: SearchAnswer): CallToolResult {
   }
   return { content: [{ type: "text", text: lines.join("\n") }], structuredContent: value as unknown as Record<string, unknown> };
 }
+
+/** No tool fits: the toolboxes and what they are for, so the model can open one or ask again in other words. */
+function nothingFits(toolboxes: readonly ToolboxAbout[]): string[] {
+  if (toolboxes.length === 0) return ["No tools found."];
+  const lines = [
+    "No tool fits these words. The toolboxes and what they are for; search again in other words, " +
+    'or open one with open_toolbox {"toolbox_name": ...}:',
+  ];
+  for (const about of toolboxes.slice(0, MAX_TOOLBOXES_SHOWN)) {
+    const what = about.description !== ""
+      ? about.description
+      : `servers ${about.servers.join(", ")}; tools such as ${about.tools.join(", ")}`;
+    lines.push(cutBytes(`${about.toolbox}: ${what}`, MAX_LINE_BYTES));
+  }
+  const more = toolboxes.length - MAX_TOOLBOXES_SHOWN;
+  if (more > 0) lines.push(`and ${more} more toolboxes (all in structuredContent)`);
+  return lines;
+}
+
+/** Toolboxes named in the text when nothing fits: with the header, under 2,400 bytes. */
+const MAX_TOOLBOXES_SHOWN = 8;
 
 const cut = (text: string, max: number) => text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 

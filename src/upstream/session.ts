@@ -16,6 +16,7 @@ import { useTool } from "../tools/use-tool.ts";
 import { codeModeOn, runCodeFor } from "../tools/run-code.ts";
 import { searchTools } from "../tools/search-tools.ts";
 import { SearchCatalog } from "../tools/search-catalog.ts";
+import { searchLearningFor } from "../tools/search-learning.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
 import type { ClientListings, FiguresFor } from "./toolbox-figures.ts";
@@ -165,7 +166,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     ...(codeModeOn(config) ? [runCodeFor(config, options.declarations)] : []),
   ];
   // Made at once (it holds nothing until the first search builds its index), kept across configuration changes.
-  const search = new SearchCatalog();
+  const search = new SearchCatalog(searchLearningFor(options.cache, options.configPath));
   const dispatcher = new ToolDispatcher(metaTools(live.current));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);

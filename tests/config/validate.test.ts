@@ -302,3 +302,14 @@ test("validateConfig: a server set \"disabled\": true is set aside by name, out 
   assert.equal(validateConfig(withServer({ command: "x" })).toolboxes.dev.disabledServers, undefined);
   assert.equal(serverError({ command: "x", disabled: "yes" }), `${AT_FS}.disabled: expected true or false`);
 });
+
+test('validateConfig: toolSearch is true, false or an object whose only key is "learn" (issue 53)', () => {
+  const toolSearch = (value: unknown) => validateConfig({ toolSearch: value, toolboxes: {} }).toolSearch;
+  assert.equal(toolSearch(true), true);
+  assert.equal(toolSearch(false), undefined);
+  assert.deepEqual(toolSearch({ learn: false }), { learn: false });
+  assert.deepEqual(toolSearch({}), {});
+  for (const bad of [{ learn: "no" }, { lern: false }, "yes"]) {
+    assert.match(configErrorOf(() => validateConfig({ toolSearch: bad, toolboxes: {} })), /toolSearch: expected true, false or an object such as \{"learn": false\}/);
+  }
+});

@@ -1,7 +1,8 @@
 /** The ranker: fields, the toolbox and server lift, synonyms, related words, quoted values, narrowing and limits. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { queryTerms, type SearchEntry, ToolIndex } from "../../src/search/index.ts";
+import { type SearchEntry, ToolIndex, TUNING } from "../../src/search/index.ts";
+import { queryTerms } from "../../src/search/query.ts";
 
 const entry = (toolbox: string, server: string, name: string, description: string, extra: Partial<SearchEntry> = {}): SearchEntry =>
   ({ toolbox, server, name, description, ...extra });
@@ -53,7 +54,7 @@ test("search index: toolbox narrows, limit bounds, an empty or stop-word-only qu
 });
 
 test("search index: quoted text weighs half (a value to pass, not a word about the tool), synonyms less", () => {
-  const weights = new Map(queryTerms('search "report" folder').map((q) => [q.term, q.weight]));
+  const weights = new Map(queryTerms('search "report" folder', TUNING).map((q) => [q.term, q.weight]));
   assert.equal(weights.get("search"), 1);
   assert.equal(weights.get("report"), 0.5);
   assert.ok((weights.get("directori") ?? 0) > 0 && (weights.get("directori") ?? 1) < 0.5);

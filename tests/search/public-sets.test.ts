@@ -14,16 +14,17 @@ const folder = setsFolder(repoRoot, process.env.TOOLSEARCH_DIR);
 const skip = folder === undefined ? "the public tool-search sets are not here (../shared/toolsearch or TOOLSEARCH_DIR)" : false;
 if (skip) console.log(`search on the public sets: skipped, ${skip}`);
 
-test("search on the public sets: mcpproxy R@1 ≥ 0.48, R@5 ≥ 0.85, routing@1 ≥ 0.90; MSC level 2 R@1 ≥ 0.80; LiveMCPBench R@10 ≥ 0.50", { skip }, () => {
+// Issue 53: each within 0.02 of the figures before it (mcpproxy 0.507, 0.883, 0.936; msc-l2 0.808; livemcp 0.505).
+test("search on the public sets: mcpproxy R@1 ≥ 0.487, R@5 ≥ 0.863, routing@1 ≥ 0.916; MSC level 2 R@1 ≥ 0.788; LiveMCPBench R@10 ≥ 0.485", { skip }, () => {
   const results = new Map(evaluateSets(new Sets(folder!), ["mcpproxy", "msc-l2", "livemcp"]).map((r) => [r.set, r]));
   const mcpproxy = results.get("mcpproxy")!;
-  assert.ok(mcpproxy.r1 >= 0.48, `mcpproxy R@1 ${mcpproxy.r1.toFixed(3)}`);
-  assert.ok(mcpproxy.r5 >= 0.85, `mcpproxy R@5 ${mcpproxy.r5.toFixed(3)}`);
-  assert.ok(mcpproxy.routing1 >= 0.9, `mcpproxy routing@1 ${mcpproxy.routing1.toFixed(3)}`);
+  assert.ok(mcpproxy.r1 >= 0.487, `mcpproxy R@1 ${mcpproxy.r1.toFixed(3)}`);
+  assert.ok(mcpproxy.r5 >= 0.863, `mcpproxy R@5 ${mcpproxy.r5.toFixed(3)}`);
+  assert.ok(mcpproxy.routing1 >= 0.916, `mcpproxy routing@1 ${mcpproxy.routing1.toFixed(3)}`);
   const l2 = results.get("msc-l2")!;
-  assert.ok(l2.r1 >= 0.8, `msc-l2 R@1 ${l2.r1.toFixed(3)}`);
+  assert.ok(l2.r1 >= 0.788, `msc-l2 R@1 ${l2.r1.toFixed(3)}`);
   const live = results.get("livemcp")!;
-  assert.ok(live.r10 >= 0.5, `livemcp R@10 ${live.r10.toFixed(3)}`);
+  assert.ok(live.r10 >= 0.485, `livemcp R@10 ${live.r10.toFixed(3)}`);
 });
 
 test("search on the public sets: p95 per query ≤ 5 ms with 1,000 tools indexed", { skip }, () => {

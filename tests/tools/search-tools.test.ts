@@ -118,7 +118,7 @@ test("search_tools: offered only with toolSearch; answers from the cache without
   }
 });
 
-test("search_tools: a tool left out by toolFilters is never found; toolbox narrows; an unknown or ungranted toolbox answers as open_toolbox; an empty query is an error", async () => {
+test("search_tools: a tool left out by toolFilters is never found; toolbox narrows; an unknown or ungranted toolbox answers as open_toolbox; an empty or over-long query is an error", async () => {
   const config = configOf();
   const dir = await warmCache(config);
   const pool = new ServerPool(config, host, { cache: cacheIn(dir) });
@@ -142,6 +142,10 @@ test("search_tools: a tool left out by toolFilters is never found; toolbox narro
     assert.equal(empty.isError, true);
     assert.match(textOf(empty), /query cannot be empty/);
     assert.match(textOf(await peer.call("search_tools", { query: "x", limit: 51 })), /limit must be an integer from 1 to 50/);
+    // Bounded (issue 52): a query of megabytes is refused before anything reads it.
+    const long = await peer.call("search_tools", { query: "word ".repeat(800_000) });
+    assert.equal(long.isError, true);
+    assert.match(textOf(long), /query must be at most 2000 characters/);
   } finally {
     await peer.close();
     await wide.close();

@@ -40,8 +40,11 @@ export interface CallSession {
    * toolbox was never opened (another replica, a session that expired), so the call opens it.
    */
   readonly opensToolboxes?: () => boolean;
-  /** Toolboxes the session's tool search answered with: a call opens them itself. */
-  readonly search?: { readonly found: ReadonlySet<string> };
+  /**
+   * The session's tool search: the toolboxes it answered with (a call opens them itself), and
+   * what it learns of a call that succeeded after it (see learn.ts).
+   */
+  readonly search?: { readonly found: ReadonlySet<string>; chose?(id: ToolId): void };
   /** A downstream tool's result, for the URIs it names (see src/upstream/catalog/learn-uris.ts). */
   readonly onToolResult?: (id: ToolId, result: CallToolResult) => void;
 }
