@@ -40,7 +40,7 @@ import { VERSION } from "../protocol/version.ts";
 export interface TelemetryOptions {
   /** Told of export problems, once per outage (the log). */
   onProblem?: (message: string) => void;
-  /** Resource attributes of the process (`process.runtime.name`...), under those of the settings. */
+  /** Resource attributes of the running program (the runtime's name...), under those of the settings. */
   resource?: Attributes;
   /** Tests only: another fetch. */
   fetch?: Fetch;
