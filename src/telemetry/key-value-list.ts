@@ -5,7 +5,7 @@
  */
 export function parseKeyValueList(text: string | undefined, name: string, warnings: string[]): Record<string, string> {
   const entries: Record<string, string> = Object.create(null);
-  if (text === undefined) return entries;
+  if (text === undefined) return {};
   let bad = 0;
   for (const part of text.split(",")) {
     if (part.trim() === "") continue;

@@ -28,7 +28,8 @@ const ERROR_NAME = /^[A-Za-z_$][\w$.]{0,63}$/;
 export function failureOf(error: unknown): Failure {
   if (typeof error !== "object" || error === null) return { type: "_OTHER" };
   const { code, message, name } = error as { code?: unknown; message?: unknown; name?: unknown };
-  if (typeof code === "number" && Number.isInteger(code)) {
+  // A DOMException (TimeoutError, AbortError) has a numeric `code` of its own, no JSON-RPC one.
+  if (typeof code === "number" && Number.isInteger(code) && !(error instanceof DOMException)) {
     return { type: String(code), statusCode: String(code), ...(typeof message === "string" && message !== "" && { message }) };
   }
   if (typeof name === "string" && name !== "Error" && ERROR_NAME.test(name)) return { type: name };
