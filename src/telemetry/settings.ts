@@ -31,6 +31,8 @@ export interface TelemetryFileSettings {
   metricIntervalMs?: number;
   /** Record tool calls' arguments and results on spans (masked); off by default. */
   recordContent?: boolean;
+  /** Set at load, never in the file: why the object cannot be used (an unset variable in it); telemetry is off. */
+  unconfigured?: string;
 }
 
 export interface TelemetrySettings {
@@ -62,7 +64,8 @@ type Signal = "traces" | "metrics";
 export function resolveTelemetry(env: Environment, file: TelemetryFileSettings = {}): { settings: TelemetrySettings; warnings: string[] } {
   const warnings: string[] = [];
   const number = (name: string, fallback: number, min: number) => integerVariable(env, name, fallback, min, warnings);
-  const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true";
+  const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true" || file.unconfigured !== undefined;
+  if (file.unconfigured !== undefined) warnings.push(`off: ${file.unconfigured}`);
   const batch = batchSettings(file, number, warnings);
   const settings: TelemetrySettings = {
     ...(!disabled && signalOn("traces", env, file, warnings) && optionalTarget("traces", env, file, warnings)),
