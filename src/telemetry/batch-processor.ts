@@ -65,7 +65,10 @@ export class BatchProcessor<T> {
   add(item: T): void {
     if (this.#closed || this.#queue.length >= this.settings.maxQueueSize) {
       this.#stats.dropped++;
-      if (!this.#closed) this.#tell(`the queue is full (${this.settings.maxQueueSize}): spans are dropped until the collector keeps up`);
+      // The message is made once an outage, not at every span dropped.
+      if (!this.#closed && !this.#told) {
+        this.#tell(`the queue is full (${this.settings.maxQueueSize}): spans are dropped until the collector keeps up`);
+      }
       return;
     }
     this.#queue.push(item);

@@ -3,9 +3,19 @@
  * (`performance.now()`) added to its origin, so that a span's duration never depends on the wall clock.
  */
 // The origin to the microsecond: a double holds an epoch in ms with that much precision to spare.
-const ORIGIN_NANOS = BigInt(Math.round(performance.timeOrigin * 1000)) * 1000n;
+// Taken at the first use, not at start-up (telemetry off never asks).
+let originNanos: bigint | undefined;
 
 /** Now, in nanoseconds since the Unix epoch. */
 export function nowUnixNano(): bigint {
-  return ORIGIN_NANOS + BigInt(Math.round(performance.now() * 1e6));
+  return unixNanoOf(performance.now());
+}
+
+/**
+ * A `performance.now()` reading in nanoseconds since the Unix epoch. Spans keep the plain reading
+ * and are converted when exported: a BigInt at every start and end would cost each call.
+ */
+export function unixNanoOf(monotonicMs: number): bigint {
+  originNanos ??= BigInt(Math.round(performance.timeOrigin * 1000)) * 1000n;
+  return originNanos + BigInt(Math.round(monotonicMs * 1e6));
 }

@@ -123,6 +123,20 @@ export function setPeerAttributes(span: Span, peer: McpPeer): void {
     .setAttribute(WORKBENCH_SERVER, peer.server);
 }
 
+/** The series key of a span's metric attributes: each value, length first (no value can pass for two), in METRIC_ATTRIBUTES' order. */
+export function metricKey(attributes: Attributes): string {
+  let key = "";
+  for (const name of METRIC_ATTRIBUTES) {
+    const value = attributes[name];
+    if (value === undefined) key += "-";
+    else {
+      const text = String(value);
+      key += `${text.length}:${text}`;
+    }
+  }
+  return key;
+}
+
 /** The attributes of a span a duration histogram keeps. */
 export function metricAttributes(attributes: Attributes): Attributes {
   const kept: Attributes = {};

@@ -16,7 +16,7 @@ export interface MetricStats {
 
 export class MetricReader {
   #timer: ReturnType<typeof setInterval> | undefined;
-  #exporting: Promise<void> | undefined;
+  #exporting: Promise<boolean> | undefined;
   #failing = false;
   /** Aborted at shutdown: an export still running past its deadline is given up. */
   readonly #abort = new AbortController();
@@ -39,33 +39,35 @@ export class MetricReader {
     this.#timer ??= setInterval(() => void this.#export(this.timeoutMs), intervalMs);
   }
 
-  /** Collects and sends now, unless an export runs (then waits for it); within `timeoutMs`. */
-  #export(timeoutMs: number): Promise<void> {
+  /** Collects and sends now, unless an export runs (then waits for it); within `timeoutMs`. True when sent (or nothing to send). */
+  #export(timeoutMs: number): Promise<boolean> {
     this.#exporting ??= this.#send(timeoutMs).finally(() => (this.#exporting = undefined));
     return this.#exporting;
   }
 
-  async #send(timeoutMs: number): Promise<void> {
+  async #send(timeoutMs: number): Promise<boolean> {
     const collected = this.histograms.map((histogram) => histogram.collect()).filter((data): data is HistogramData => data !== undefined);
-    if (collected.length === 0) return;
+    if (collected.length === 0) return true;
     const json = this.target.protocol === "http/json";
     const body = json ? encodeMetricsJson(collected, this.origin) : encodeMetricsProto(collected, this.origin);
     const outcome = await postOtlp(this.target, body, timeoutMs, this.#abort.signal, this.send);
     if (outcome.ok) {
       this.#stats.exported++;
       this.#failing = false;
-      return;
+      return true;
     }
     this.#stats.failed++;
     if (!this.#failing) this.onProblem(`a metrics export failed (${outcome.reason}): the totals go with the next one`);
     this.#failing = true;
+    return false;
   }
 
-  /** Sends the totals now, within `timeoutMs`; true when that export ended in time (sent, refused, or nothing to send). */
+  /** Sends the totals now, within `timeoutMs`; true when the collector took them (or there were none). */
   async flush(timeoutMs: number): Promise<boolean> {
     const deadline = performance.now() + timeoutMs;
     if (this.#exporting && !(await within(this.#exporting, timeoutMs))) return false;
-    return await within(this.#export(deadline - performance.now()), deadline - performance.now());
+    const sending = this.#export(deadline - performance.now());
+    return (await within(sending, deadline - performance.now())) && (await sending);
   }
 
   /** Stops the interval and sends the totals one last time, within `timeoutMs`. */

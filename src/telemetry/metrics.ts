@@ -50,8 +50,16 @@ export class Histogram {
 
   /** Adds one measurement to the series of `attributes` (a negative or non-finite value is dropped). */
   record(value: number, attributes: Attributes): void {
+    this.recordSeries(value, seriesKey(attributes), () => attributes);
+  }
+
+  /**
+   * Adds one measurement to the series `key` names (the caller's own key for an attribute set:
+   * one string made in a fixed order costs less than sorting), made from `attributes()` when new.
+   */
+  recordSeries(value: number, key: string, attributes: () => Attributes): void {
     if (!Number.isFinite(value) || value < 0) return;
-    const point = this.#pointOf(attributes);
+    const point = this.#pointOf(key, attributes);
     point.count++;
     point.sum += value;
     if (value < point.min) point.min = value;
@@ -59,13 +67,12 @@ export class Histogram {
     point.bucketCounts[bucketOf(this.boundaries, value)]!++;
   }
 
-  #pointOf(attributes: Attributes): HistogramPoint {
-    const key = seriesKey(attributes);
+  #pointOf(key: string, attributes: () => Attributes): HistogramPoint {
     let point = this.#series.get(key);
     if (point) return point;
     // The last place is kept for the overflow series.
     const full = this.#series.size >= this.seriesLimit - 1;
-    const [pointKey, pointAttributes] = full ? ["\u0000overflow", OVERFLOW] : [key, { ...attributes }];
+    const [pointKey, pointAttributes] = full ? ["\u0000overflow", OVERFLOW] : [key, { ...attributes() }];
     point = this.#series.get(pointKey);
     if (point) return point;
     const bucketCounts = new Array<number>(this.boundaries.length + 1).fill(0);

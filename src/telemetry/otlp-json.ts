@@ -2,6 +2,7 @@
  * OTLP's JSON encoding of the same requests (the OTLP specification's JSON mapping): field names in
  * lowerCamelCase, trace and span ids as hex, 64-bit integers as decimal strings, enums as numbers.
  */
+import { unixNanoOf } from "./clock.ts";
 import type { HistogramData } from "./metrics.ts";
 import type { Origin } from "./otlp-proto.ts";
 import type { AttributeValue, Attributes, ExportedSpan } from "./span.ts";
@@ -44,7 +45,7 @@ function spanJson(span: ExportedSpan): Json {
     attributes: keyValues(span.attributes),
     ...(span.droppedAttributes > 0 && { droppedAttributesCount: span.droppedAttributes }),
     events: span.events.map((event) => ({
-      timeUnixNano: String(event.timeUnixNano),
+      timeUnixNano: String(unixNanoOf(event.timeMs)),
       name: event.name,
       attributes: keyValues(event.attributes),
     })),

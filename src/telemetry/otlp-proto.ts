@@ -4,6 +4,7 @@
  * with the field numbers of trace.proto, metrics.proto, common.proto and resource.proto.
  */
 import type { HistogramData } from "./metrics.ts";
+import { unixNanoOf } from "./clock.ts";
 import { ProtoWriter } from "./protobuf-writer.ts";
 import type { AttributeValue, Attributes, ExportedSpan, SpanEvent, SpanLink } from "./span.ts";
 import type { TraceContext } from "./trace-context.ts";
@@ -84,7 +85,7 @@ function flagsOf(context: TraceContext, remote: boolean): number {
 
 function writeEvent(writer: ProtoWriter, event: SpanEvent): void {
   const start = writer.fork(11);
-  writer.fixed64(1, event.timeUnixNano).string(2, event.name);
+  writer.fixed64(1, unixNanoOf(event.timeMs)).string(2, event.name);
   writeAttributes(writer, 3, event.attributes);
   writer.join(start);
 }

@@ -60,8 +60,35 @@ const DEFAULT_COUNT_LIMIT = 128;
 
 type Signal = "traces" | "metrics";
 
+const ENDPOINT_VARIABLES = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"];
+
+/** Whether the file or a variable names an endpoint (or the file says why it cannot be used). A plain loop: no closure to make. */
+function anyEndpoint(env: Environment, file: TelemetryFileSettings): boolean {
+  if (file.endpoint ?? file.tracesEndpoint ?? file.metricsEndpoint ?? file.unconfigured) return true;
+  for (const name of ENDPOINT_VARIABLES) if (env[name]?.trim()) return true;
+  return false;
+}
+
+/** Telemetry off, as most workbenches run: no variable is read past the endpoints. */
+const OFF: TelemetrySettings = Object.freeze({
+  batch: DEFAULT_BATCH,
+  metricIntervalMs: DEFAULT_METRIC_INTERVAL_MS,
+  metricTimeoutMs: DEFAULT_METRIC_TIMEOUT_MS,
+  resource: {},
+  limits: {
+    attributeCount: DEFAULT_COUNT_LIMIT,
+    attributeValueLength: DEFAULT_VALUE_LENGTH,
+    eventCount: DEFAULT_COUNT_LIMIT,
+    linkCount: DEFAULT_COUNT_LIMIT,
+  },
+  recordContent: false,
+});
+
 /** Settings and the problems found in the variables (each one line for the log). */
 export function resolveTelemetry(env: Environment, file: TelemetryFileSettings = {}): { settings: TelemetrySettings; warnings: string[] } {
+  // Without any endpoint nothing else matters: this path costs a start-up a few lookups (the full
+  // one, run cold once, about 0.5 ms in a compiled executable).
+  if (!anyEndpoint(env, file)) return { settings: OFF, warnings: [] };
   const warnings: string[] = [];
   const number = (name: string, fallback: number, min: number) => integerVariable(env, name, fallback, min, warnings);
   const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true" || file.unconfigured !== undefined;

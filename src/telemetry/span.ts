@@ -3,7 +3,7 @@
  * times in nanoseconds), and the span that records nothing, which is all a disabled tracer gives.
  */
 import { failureOf, isToolError, type Failure } from "./outcome.ts";
-import { nowUnixNano } from "./clock.ts";
+import { unixNanoOf } from "./clock.ts";
 import { SAMPLED, type TraceContext } from "./trace-context.ts";
 
 export type AttributeValue = string | number | boolean | readonly string[] | readonly number[] | readonly boolean[];
@@ -19,7 +19,8 @@ export type StatusCode = (typeof StatusCode)[keyof typeof StatusCode];
 
 export interface SpanEvent {
   readonly name: string;
-  readonly timeUnixNano: bigint;
+  /** performance.now() when it happened (clock.ts converts it). */
+  readonly timeMs: number;
   readonly attributes: Attributes;
 }
 
@@ -103,8 +104,9 @@ export class RecordingSpan implements Span {
   droppedEvents = 0;
   droppedLinks = 0;
   status: { code: StatusCode; message?: string } = { code: StatusCode.UNSET };
-  endTimeUnixNano = 0n;
-  readonly startTimeUnixNano = nowUnixNano();
+  /** performance.now() readings: 0 until ended. */
+  readonly startMs = performance.now();
+  endMs = 0;
 
   constructor(
     readonly owner: SpanOwner,
@@ -124,7 +126,7 @@ export class RecordingSpan implements Span {
   }
 
   get ended(): boolean {
-    return this.endTimeUnixNano !== 0n;
+    return this.endMs !== 0;
   }
 
   setAttribute(key: string, value: AttributeValue | undefined): Span {
@@ -143,7 +145,7 @@ export class RecordingSpan implements Span {
   addEvent(name: string, attributes: Attributes = {}): Span {
     if (this.ended) return this;
     if (this.events.length >= this.owner.limits.eventCount) this.droppedEvents++;
-    else this.events.push({ name, timeUnixNano: nowUnixNano(), attributes: boundedAll(attributes, this.owner.limits) });
+    else this.events.push({ name, timeMs: performance.now(), attributes: boundedAll(attributes, this.owner.limits) });
     return this;
   }
 
@@ -181,7 +183,15 @@ export class RecordingSpan implements Span {
 
   /** Seconds from start to end, for the duration histograms. */
   get durationSeconds(): number {
-    return Number(this.endTimeUnixNano - this.startTimeUnixNano) / 1e9;
+    return (this.endMs - this.startMs) / 1000;
+  }
+
+  get startTimeUnixNano(): bigint {
+    return unixNanoOf(this.startMs);
+  }
+
+  get endTimeUnixNano(): bigint {
+    return unixNanoOf(this.endMs);
   }
 
   #failed(failure: Failure): void {
@@ -191,9 +201,8 @@ export class RecordingSpan implements Span {
   }
 
   #close(): void {
-    // A clock step back would give a negative duration: an end never comes before its start.
-    const now = nowUnixNano();
-    this.endTimeUnixNano = now > this.startTimeUnixNano ? now : this.startTimeUnixNano + 1n;
+    // The monotonic clock never goes back; an end in the same instant is still an end.
+    this.endMs = Math.max(performance.now(), this.startMs + 1e-6);
     this.owner.ended(this);
   }
 }

@@ -12,6 +12,7 @@ import {
   type McpPeer,
   type McpRequest,
   metricAttributes,
+  metricKey,
   SERVER_DURATION,
   setPeerAttributes,
   setRequestAttributes,
@@ -140,7 +141,7 @@ class ActiveTelemetry implements Telemetry {
     setPeerAttributes(span, peer);
     const link = this.tracing && options?.httpHeaders ? extractHeaders(options.httpHeaders).parent : undefined;
     if (link) span.addLink(link);
-    for (const [key, value] of Object.entries(options?.attributes ?? {})) span.setAttribute(key, value);
+    if (options?.attributes) for (const [key, value] of Object.entries(options.attributes)) span.setAttribute(key, value);
     return span;
   }
 
@@ -155,7 +156,7 @@ class ActiveTelemetry implements Telemetry {
     // A step of our own has no histogram: without traces it is nothing.
     if (!this.tracing) return NOOP_SPAN;
     const span = this.#start(name, SpanKind.INTERNAL, parent?.context, parent?.baggage);
-    for (const [key, value] of Object.entries(attributes ?? {})) span.setAttribute(key, value);
+    if (attributes) for (const [key, value] of Object.entries(attributes)) span.setAttribute(key, value);
     return span;
   }
 
@@ -172,7 +173,10 @@ class ActiveTelemetry implements Telemetry {
   }
 
   #ended(span: RecordingSpan): void {
-    if (span.operation && this.#durations) this.#durations[span.operation].record(span.durationSeconds, metricAttributes(span.attributes));
+    if (span.operation && this.#durations) {
+      const attributes = span.attributes;
+      this.#durations[span.operation].recordSeries(span.durationSeconds, metricKey(attributes), () => metricAttributes(attributes));
+    }
     if (span.sampled) this.#processor?.add(span as ExportedSpan);
   }
 

@@ -1,0 +1,118 @@
+/**
+ * What telemetry costs, measured on synthetic calls (docs/telemetry.md "Costs"):
+ *   bun scripts/telemetry-cost.ts            deno run -A --v8-flags=--expose-gc scripts/telemetry-cost.ts
+ * 1. off: ns per call through NOOP_TELEMETRY (a SERVER and a CLIENT span, attributes, _meta, end)
+ *    against the same loop without telemetry, and the heap it leaves (run Deno with
+ *    --v8-flags=--trace-gc to count collections);
+ * 2. on: ns per call with spans and histograms kept and exported to an in-process receiver, and
+ *    the spans per second that reach it (protobuf and JSON);
+ * 3. a collector that is down (a closed port) or hangs: the heap after 200,000 calls.
+ */
+import process from "node:process";
+import { createTelemetry, injectMeta, NOOP_TELEMETRY, resolveTelemetry, type Telemetry } from "../src/telemetry/index.ts";
+import { startOtlpReceiver } from "../tests/helpers/otlp-receiver.ts";
+
+const REQUEST = { method: "tools/call", id: 7, params: { name: "use_tool", arguments: { message: "hi" } } };
+const CALL = { name: "echo", arguments: { message: "hi" } };
+const PEER = { transport: "pipe", protocolVersion: "2025-11-25" } as const;
+const DOWN = { transport: "pipe", toolbox: "dev", server: "everything" } as const;
+const RESULT = { content: [{ type: "text", text: "hi" }] };
+
+/** One call as the pipeline would make it: a SERVER span, a CLIENT span under it, _meta for the server, both ended. */
+function call(telemetry: Telemetry): unknown {
+  const server = telemetry.serverSpan(REQUEST, PEER);
+  const client = telemetry.clientSpan({ method: "tools/call", id: 3, params: CALL }, server, DOWN);
+  const sent = injectMeta(CALL, client);
+  client.end(RESULT);
+  server.end(RESULT);
+  return sent;
+}
+
+/** The same loop without telemetry: what the caller does anyway. */
+function bare(): unknown {
+  return CALL;
+}
+
+function collect(): void {
+  const bun = (globalThis as { Bun?: { gc(full: boolean): void } }).Bun;
+  if (bun) bun.gc(true);
+  else (globalThis as { gc?: () => void }).gc?.();
+}
+
+const heapMiB = () => process.memoryUsage().heapUsed / 1024 / 1024;
+
+function nsPerCall(run: () => unknown, count: number): number {
+  let sink: unknown;
+  for (let index = 0; index < count / 10; index++) sink = run();
+  const started = performance.now();
+  for (let index = 0; index < count; index++) sink = run();
+  const took = performance.now() - started;
+  if (sink === Symbol.for("never")) console.log(sink);
+  return (took * 1e6) / count;
+}
+
+function off(): void {
+  const count = 10_000_000;
+  collect();
+  const before = heapMiB();
+  const bareNs = nsPerCall(bare, count);
+  const offNs = nsPerCall(() => call(NOOP_TELEMETRY), count);
+  collect();
+  console.log(`off: ${offNs.toFixed(1)} ns a call through NOOP_TELEMETRY, ${bareNs.toFixed(1)} ns without (${count} calls); heap ${before.toFixed(1)} -> ${heapMiB().toFixed(1)} MiB`);
+}
+
+async function on(protocol: "http/protobuf" | "http/json"): Promise<void> {
+  const receiver = await startOtlpReceiver();
+  const env = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_BSP_SCHEDULE_DELAY: "50" };
+  const telemetry = createTelemetry(resolveTelemetry(env).settings);
+  const count = 100_000;
+  const started = performance.now();
+  // Calls in rounds of 500, letting exports run between them, as a server between requests.
+  for (let round = 0; round < count / 500; round++) {
+    for (let index = 0; index < 500; index++) call(telemetry);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  await telemetry.flush(60_000);
+  const took = performance.now() - started;
+  const stats = telemetry.stats().spans!;
+  const perCall = nsPerCall(() => call(telemetry), 20_000);
+  await telemetry.shutdown(60_000);
+  console.log(
+    `on (${protocol}): ${perCall.toFixed(0)} ns a call (2 spans) made; ${count} calls exported in ${(took / 1000).toFixed(2)} s: ` +
+      `${Math.round(stats.exported / (took / 1000))} spans/s received (dropped ${stats.dropped}, failed ${stats.failed}), ` +
+      `${(receiver.requests.reduce((sum, request) => sum + request.bytes, 0) / stats.exported).toFixed(0)} bytes a span`,
+  );
+  await receiver.close();
+}
+
+async function down(how: "closed" | "hanging"): Promise<void> {
+  const receiver = await startOtlpReceiver();
+  if (how === "closed") await receiver.close();
+  else receiver.hold = true;
+  const telemetry = createTelemetry(resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "10" }).settings);
+  collect();
+  const before = heapMiB();
+  let peak = before;
+  for (let round = 0; round < 400; round++) {
+    for (let index = 0; index < 500; index++) call(telemetry);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (round % 50 === 49) {
+      collect();
+      peak = Math.max(peak, heapMiB());
+    }
+  }
+  const stats = telemetry.stats().spans!;
+  await telemetry.shutdown(1000);
+  if (how === "hanging") await receiver.close();
+  console.log(
+    `collector ${how}: 200000 calls, heap ${before.toFixed(1)} MiB before, at most ${peak.toFixed(1)} MiB after a collection; ` +
+      `queued ${stats.queued}, dropped ${stats.dropped}, failed ${stats.failed}`,
+  );
+}
+
+console.log(`${"Deno" in globalThis ? "deno" : "bun"}:`);
+off();
+await on("http/protobuf");
+await on("http/json");
+await down("closed");
+await down("hanging");
