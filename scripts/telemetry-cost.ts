@@ -6,11 +6,15 @@
  *    --v8-flags=--trace-gc to count collections);
  * 2. on: ns per call with spans and histograms kept and exported to an in-process receiver, and
  *    the spans per second that reach it (protobuf and JSON);
- * 3. a collector that is down (a closed port) or hangs: the heap after 200,000 calls.
+ * 3. encoding alone: a batch of 512 SERVER spans in protobuf and in JSON;
+ * 4. a collector that is down (a closed port) or hangs: the heap after 200,000 calls.
  */
 import process from "node:process";
 import { createTelemetry, injectMeta, NOOP_TELEMETRY, resolveTelemetry, type Telemetry } from "../src/telemetry/index.ts";
 import { startOtlpReceiver } from "../tests/helpers/otlp-receiver.ts";
+import { encodeTracesJson } from "../src/telemetry/otlp-json.ts";
+import { encodeTracesProto } from "../src/telemetry/otlp-proto.ts";
+import type { ExportedSpan } from "../src/telemetry/span.ts";
 
 const REQUEST = { method: "tools/call", id: 7, params: { name: "use_tool", arguments: { message: "hi" } } };
 const CALL = { name: "echo", arguments: { message: "hi" } };
@@ -85,6 +89,27 @@ async function on(protocol: "http/protobuf" | "http/json"): Promise<void> {
   await receiver.close();
 }
 
+/** Encoding alone, without the network: spans per second of each encoder on batches of 512. */
+async function encode(): Promise<void> {
+  const spans: ExportedSpan[] = [];
+  const settings = resolveTelemetry({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://127.0.0.1:9/v1/traces" }).settings;
+  const telemetry = createTelemetry({ ...settings, batch: { ...settings.batch, maxQueueSize: 1 } });
+  for (let index = 0; index < 512; index++) {
+    const span = telemetry.serverSpan({ ...REQUEST, id: index }, PEER);
+    span.end(RESULT);
+    spans.push(span as ExportedSpan);
+  }
+  await telemetry.shutdown(0);
+  const origin = { resource: { "service.name": "mcp-workbench" }, scope: { name: "mcp-workbench", version: "0" } };
+  for (const [name, run] of [["protobuf", () => encodeTracesProto(spans, origin)], ["JSON", () => encodeTracesJson(spans, origin)]] as const) {
+    for (let round = 0; round < 20; round++) run();
+    const started = performance.now();
+    for (let round = 0; round < 100; round++) run();
+    const ms = (performance.now() - started) / 100;
+    console.log(`encode (${name}): ${ms.toFixed(2)} ms a batch of 512 spans, ${Math.round((512 / ms) * 1000)} spans/s`);
+  }
+}
+
 async function down(how: "closed" | "hanging"): Promise<void> {
   const receiver = await startOtlpReceiver();
   if (how === "closed") await receiver.close();
@@ -114,5 +139,6 @@ console.log(`${"Deno" in globalThis ? "deno" : "bun"}:`);
 off();
 await on("http/protobuf");
 await on("http/json");
+await encode();
 await down("closed");
 await down("hanging");

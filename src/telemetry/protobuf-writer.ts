@@ -122,16 +122,28 @@ export class ProtoWriter {
     const start = this.fork(field);
     // UTF-8 takes at most three bytes per UTF-16 unit.
     this.#ensure(text.length * 3);
-    this.#position += encoder.encodeInto(text, this.#buffer.subarray(this.#position)).written;
+    const buffer = this.#buffer;
+    let at = this.#position;
+    let index = 0;
+    // ASCII, as almost every name and value is, is copied unit by unit: encodeInto costs more for short strings.
+    for (; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code >= 0x80) break;
+      buffer[at++] = code;
+    }
+    if (index < text.length) at += encoder.encodeInto(text.slice(index), buffer.subarray(at)).written;
+    this.#position = at;
     return this.join(start);
   }
 
-  /** Bytes given as lowercase hex (trace and span ids). */
+  /** Bytes given as lowercase hex (trace and span ids, made or checked lowercase in ids.ts and trace-context.ts). */
   hexBytes(field: number, hex: string): this {
     const start = this.fork(field);
-    const length = hex.length / 2;
+    const length = hex.length >> 1;
     this.#ensure(length);
-    for (let index = 0; index < length; index++) this.#buffer[this.#position + index] = parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+    for (let index = 0; index < length; index++) {
+      this.#buffer[this.#position + index] = (nibble(hex.charCodeAt(index * 2)) << 4) | nibble(hex.charCodeAt(index * 2 + 1));
+    }
     this.#position += length;
     return this.join(start);
   }
@@ -168,4 +180,9 @@ export class ProtoWriter {
   finish(): Uint8Array {
     return this.#buffer.slice(0, this.#position);
   }
+}
+
+/** The value of one lowercase hex digit's character code. */
+function nibble(code: number): number {
+  return code <= 0x39 ? code - 0x30 : code - 0x57;
 }
