@@ -51,6 +51,8 @@ function oneCall(telemetry: ReturnType<typeof createTelemetry>) {
     protocolVersion: "2026-07-28",
     toolbox: "dev",
     server: "everything",
+    serverAddress: "127.0.0.1",
+    serverPort: 3000,
   });
   const sent = injectMeta(call, client);
   client.end({ content: [{ type: "text", text: "boom" }], isError: true });
@@ -101,6 +103,8 @@ for (const protocol of ["http/protobuf", "http/json"] as const) {
       "jsonrpc.request.id": "3",
       "network.transport": "pipe",
       "mcp.protocol.version": "2026-07-28",
+      "server.address": "127.0.0.1",
+      "server.port": 3000,
       "mcp_workbench.toolbox": "dev",
       "mcp_workbench.server": "everything",
       "error.type": "tool_error",
