@@ -43,6 +43,7 @@ export type ExportBatch<T> = (items: T[], timeoutMs: number, signal: AbortSignal
 export class BatchProcessor<T> {
   #queue: T[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerIsNow = false;
   #exporting: Promise<void> | undefined;
   #abort: AbortController | undefined;
   #closed = false;
@@ -72,16 +73,24 @@ export class BatchProcessor<T> {
       return;
     }
     this.#queue.push(item);
-    if (this.#queue.length >= this.settings.maxExportBatchSize) this.#start(this.settings.exportTimeoutMs);
-    else this.#schedule();
+    this.#schedule(this.#queue.length >= this.settings.maxExportBatchSize);
   }
 
-  #schedule(): void {
-    if (this.#timer !== undefined || this.#exporting !== undefined || this.#closed) return;
+  /**
+   * Starts an export on a timer: after the schedule delay, or at once (`now`: a full batch waits)
+   * but still on a task of its own, as encoding a batch takes milliseconds no call may wait for.
+   */
+  #schedule(now = false): void {
+    if (this.#exporting !== undefined || this.#closed) return;
+    if (this.#timer !== undefined) {
+      if (!now || this.#timerIsNow) return;
+      clearTimeout(this.#timer);
+    }
+    this.#timerIsNow = now;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#start(this.settings.exportTimeoutMs);
-    }, this.settings.scheduleDelayMs);
+    }, now ? 0 : this.settings.scheduleDelayMs);
   }
 
   /** Starts exporting unless an export runs: it takes full batches until fewer than a batch wait, then schedules the rest. */
@@ -91,8 +100,7 @@ export class BatchProcessor<T> {
     this.#timer = undefined;
     this.#exporting = this.#run(timeoutMs).finally(() => {
       this.#exporting = undefined;
-      if (this.#queue.length >= this.settings.maxExportBatchSize) this.#start(this.settings.exportTimeoutMs);
-      else if (this.#queue.length > 0) this.#schedule();
+      if (this.#queue.length > 0) this.#schedule(this.#queue.length >= this.settings.maxExportBatchSize);
     });
   }
 
