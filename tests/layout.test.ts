@@ -33,6 +33,7 @@ const ORDER = [
   "auth",
   "address",
   "config",
+  "telemetry",
   "transport",
   "protocol",
   "store",

@@ -5,6 +5,7 @@ import { expandServe } from "./serve.ts";
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./types.ts";
 import { CLIENT_REFERENCE, CLIENT_VARIABLE, CLIENT_VARIABLE_PLACES, usesClient } from "./client-variable.ts";
 import { sharingKey } from "./definition.ts";
+import { expandTelemetry } from "./telemetry.ts";
 
 /** Environment variables by name; `undefined` means unset. */
 export type Environment = Record<string, string | undefined>;
@@ -116,9 +117,17 @@ export function expandConfig(config: WorkbenchConfig, env: Environment, onFallba
     return [toolboxName, { ...toolbox, mcpServers: Object.fromEntries(servers) }] as const;
   });
   const serve = config.serve && expandServe(config.serve, expand, alone);
+  // An unset variable turns telemetry off alone (resolveTelemetry says why), not the workbench.
+  const expanded = config.telemetry && alone((own) => expandTelemetry(config.telemetry!, expand, own));
+  const telemetry = expanded && (expanded.missing === undefined ? expanded.value : { ...expanded.value, unconfigured: expanded.missing });
   if (problems.length > 0) throw ConfigError.of(problems);
   // The top-level keys (the audit log...) stay as they are.
-  return { ...config, toolboxes: Object.fromEntries(toolboxes), ...(serve && { serve }) };
+  return {
+    ...config,
+    toolboxes: Object.fromEntries(toolboxes),
+    ...(serve && { serve }),
+    ...(telemetry && { telemetry }),
+  };
 }
 
 type Expand = (text: string, path: PathSegment[], client?: ClientReference) => string;

@@ -3,20 +3,24 @@
  * together, and the error text for each. What a valid file becomes is in types.ts.
  */
 import * as v from "valibot";
-import { objectIssueMessage } from "./object-issue.ts";
-import { firstReservedKey, isJsonObject, isNonEmptyString, isStringArray, isStringRecord } from "./json-guards.ts";
+import { firstReservedKey, isJsonObject, isNonEmptyString, isStringArray } from "./json-guards.ts";
+import {
+  boundedInteger,
+  custom,
+  EXPECTED_NON_EMPTY_STRING,
+  EXPECTED_STRING,
+  EXPECTED_TIMEOUT,
+  MAX_TIMEOUT_MS,
+  nonEmptyString,
+  strictJsonObject,
+  stringRecord,
+} from "./schema-parts.ts";
+import { telemetrySchema } from "./telemetry.ts";
 import * as serve from "./serve.ts";
 import { CONFIRM_WORDS, type ConfirmPolicy, DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerSettings, type ServerConfig } from "./types.ts";
 
-// setTimeout fires at once for delays above 2^31 - 1 ms, so larger values would disable the timeout.
-const MAX_TIMEOUT_MS = 2_147_483_647;
-
-
 // Messages name what was expected, never what was received: values can be secrets.
-const EXPECTED_STRING = "expected a string";
-const EXPECTED_NON_EMPTY_STRING = "expected a non-empty string";
 const EXPECTED_STRING_ARRAY = "expected an array of strings";
-const EXPECTED_TIMEOUT = `expected a positive integer of milliseconds (at most ${MAX_TIMEOUT_MS})`;
 const EXPECTED_IDLE_TIMEOUT = `expected an integer of milliseconds, 0 for never (at most ${MAX_TIMEOUT_MS})`;
 // A JavaScript string (one message) holds at most about 2^29 characters in V8 and JavaScriptCore alike.
 const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
@@ -29,25 +33,7 @@ const EXPECTED_RESULT_TOKENS = `expected an integer of tokens, 0 for never cut (
 /** The server name of the workbench's own tools (read_result): no configured server may take it. */
 export const WORKBENCH_SERVER = "workbench";
 
-/**
- * JSON Schema for the schemas valibot cannot describe itself (custom checks keep our messages and
- * report at the value, not inside it): read by schemaJson() through toJsonSchema's overrideSchema.
- */
-export const JSON_SCHEMA_OF = new WeakMap<object, Record<string, unknown>>();
-
-function custom<T>(guard: (value: unknown) => value is T, message: string, jsonSchema: Record<string, unknown>) {
-  const schema = v.custom<T>(guard, message);
-  JSON_SCHEMA_OF.set(schema, jsonSchema);
-  return schema;
-}
-
-/** A JSON object with only the given keys; an unknown key is reported at the object. */
-function strictJsonObject<const TEntries extends v.ObjectEntries>(entries: TEntries, notObjectMessage: string) {
-  return v.pipe(
-    custom<Record<string, unknown>>(isJsonObject, notObjectMessage, { type: "object" }),
-    v.strictObject(entries, (issue) => objectIssueMessage(entries, issue)),
-  );
-}
+export { JSON_SCHEMA_OF } from "./schema-parts.ts";
 
 /** A JSON object of named items, each matching `item`, in file order. */
 function namedItems<const TItem extends v.GenericSchema>(item: TItem, notObjectMessage: string) {
@@ -61,13 +47,8 @@ function namedItems<const TItem extends v.GenericSchema>(item: TItem, notObjectM
   );
 }
 
-const nonEmptyString = () =>
-  custom<string>(isNonEmptyString, EXPECTED_NON_EMPTY_STRING, { type: "string", minLength: 1 });
 const stringArray = () =>
   custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY, { type: "array", items: { type: "string" } });
-
-const boundedInteger = (max: number, message: string, min = 1) =>
-  v.optional(v.pipe(v.number(message), v.integer(message), v.minValue(min, message), v.maxValue(max, message)));
 
 /** Every key optional and without a default: an absent one falls back to the top level, then to DEFAULT_SETTINGS. */
 const settingsEntries = {
@@ -106,11 +87,6 @@ const toolboxSettingsEntries = {
 };
 
 const TRANSPORT = v.optional(v.picklist(["stdio", "http", "sse"], 'expected "stdio", "http" or "sse"'));
-const stringRecord = () =>
-  custom<Record<string, string>>(isStringRecord, "expected an object of string values", {
-    type: "object",
-    additionalProperties: { type: "string" },
-  });
 
 const privateKeyJwtSchema = strictJsonObject({
   keyFile: nonEmptyString(),
@@ -288,6 +264,8 @@ export const configFileSchema = strictJsonObject({
     v.boolean(),
     strictJsonObject({ learn: v.optional(v.boolean("expected true or false")) }, "expected an object"),
   ], 'expected true, false or an object such as {"learn": false}')),
+  // OpenTelemetry export (issue 50): the file's keys over the OTEL_* variables.
+  telemetry: v.optional(telemetrySchema),
   ...auditEntries,
   ...settingsEntries,
   ...toolboxSettingsEntries,

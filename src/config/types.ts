@@ -2,6 +2,8 @@
  * The configuration as the rest of the workbench reads it, once loaded: servers (a command or a
  * URL), their settings and defaults, toolboxes. The file's own rules are in schema.ts.
  */
+import type { TelemetryFileSettings } from "../telemetry/settings.ts";
+
 /** Limits and policies settable at the top of the file (for every server) and per server. */
 export interface ServerSettings {
   /** Time to start, initialize and list tools. */
@@ -162,6 +164,11 @@ export interface WorkbenchConfig extends AuditSettings {
   serve?: ServeConfig;
   /** Offer the search_tools meta-tool (absent: not offered); an object: offered, with its settings. */
   toolSearch?: boolean | ToolSearchSettings;
+  /**
+   * OpenTelemetry export, over the OTEL_* variables (src/telemetry/settings.ts). Set at load:
+   * `unconfigured`, why it cannot be used (an unset variable in it): telemetry is off then.
+   */
+  telemetry?: TelemetryFileSettings;
 }
 
 /** `"toolSearch": {...}`: search on, with these settings. */

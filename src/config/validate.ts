@@ -18,7 +18,10 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     message: () => "has an invalid value",
   });
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
-  const { toolboxes, $schema: _schema, $comment: _comment, openDetail, codeMode, serve: serveEntries, auditLog, auditArguments, toolSearch, ...topLevel } = result.output;
+  const {
+    toolboxes, $schema: _schema, $comment: _comment, openDetail, codeMode, serve: serveEntries,
+    auditLog, auditArguments, toolSearch, telemetry, ...topLevel
+  } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     // A disabled server is set aside by name: nothing starts, lists or expands it.
     const entries = Object.entries(toolbox.mcpServers);
@@ -46,6 +49,7 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
     ...(auditLog !== undefined && { auditLog }),
     ...(auditArguments !== undefined && { auditArguments }),
     ...((toolSearch === true || typeof toolSearch === "object") && { toolSearch }),
+    ...(telemetry !== undefined && { telemetry }),
   };
 }
 

@@ -1,0 +1,198 @@
+/**
+ * Telemetry as the workbench uses it: a SERVER span for each request a client sends, a CLIENT span
+ * for each request sent to a server, INTERNAL spans for the workbench's own steps, the duration
+ * histograms of both sides, and their export over OTLP. Off, it is NOOP_TELEMETRY, whose every
+ * span is the one shared NOOP_SPAN: nothing is allocated, read or timed.
+ */
+import { BatchProcessor, type BatchStats } from "./batch-processor.ts";
+import { type Fetch, postOtlp } from "./exporter.ts";
+import { newSpanId, newTraceId } from "./ids.ts";
+import {
+  CLIENT_DURATION,
+  type McpPeer,
+  type McpRequest,
+  metricAttributes,
+  metricKey,
+  SERVER_DURATION,
+  setPeerAttributes,
+  setRequestAttributes,
+  spanName,
+  targetOf,
+} from "./mcp-conventions.ts";
+import { extractHeaders, extractMeta } from "./meta-context.ts";
+import { MetricReader, type MetricStats } from "./metric-reader.ts";
+import { Histogram } from "./metrics.ts";
+import { encodeTracesJson } from "./otlp-json.ts";
+import { encodeTracesProto, type Origin } from "./otlp-proto.ts";
+import { shownUrl, type TelemetrySettings } from "./settings.ts";
+import {
+  type Attributes,
+  type ExportedSpan,
+  NOOP_SPAN,
+  type Operation,
+  RecordingSpan,
+  type Span,
+  SpanKind,
+  type SpanLimits,
+} from "./span.ts";
+import { SAMPLED, type TraceContext } from "./trace-context.ts";
+import { VERSION } from "../protocol/version.ts";
+
+export interface TelemetryOptions {
+  /** Told of export problems, once per outage (the log). */
+  onProblem?: (message: string) => void;
+  /** Resource attributes of the running program (the runtime's name...), under those of the settings. */
+  resource?: Attributes;
+  /** Tests only: another fetch. */
+  fetch?: Fetch;
+}
+
+export interface TelemetryStats {
+  spans?: BatchStats;
+  metrics?: MetricStats;
+}
+
+export interface ServerSpanOptions {
+  /** The HTTP request's headers: its `traceparent` becomes a link (the transport's context is not the MCP parent). */
+  httpHeaders?: Headers;
+  attributes?: Attributes;
+}
+
+export interface Telemetry {
+  /** Spans are made and exported. */
+  readonly tracing: boolean;
+  /** Durations are measured and exported. */
+  readonly metering: boolean;
+  /** `"recordContent": true`: spans may carry arguments and results (Span.setContent). */
+  readonly recordContent: boolean;
+  /** A SERVER span for a request a client sent: its parent is `params._meta.traceparent`. */
+  serverSpan(request: McpRequest, peer: McpPeer, options?: ServerSpanOptions): Span;
+  /** A CLIENT span for a request to a server, under `parent` (the SERVER span, or a step's INTERNAL span). */
+  clientSpan(request: McpRequest, parent: Span | undefined, peer: McpPeer): Span;
+  /** An INTERNAL span for a step of the workbench's own (a toolbox opening, an approval question, a server starting). */
+  internalSpan(name: string, parent: Span | undefined, attributes?: Attributes): Span;
+  /** Sends what is waiting, within `timeoutMs`; true when all went in time. */
+  flush(timeoutMs: number): Promise<boolean>;
+  /** Flushes within `timeoutMs` and stops: for the workbench's exit. */
+  shutdown(timeoutMs: number): Promise<void>;
+  stats(): TelemetryStats;
+}
+
+export const NOOP_TELEMETRY: Telemetry = Object.freeze({
+  tracing: false,
+  metering: false,
+  recordContent: false,
+  serverSpan: () => NOOP_SPAN,
+  clientSpan: () => NOOP_SPAN,
+  internalSpan: () => NOOP_SPAN,
+  flush: () => Promise.resolve(true),
+  shutdown: () => Promise.resolve(),
+  stats: () => ({}),
+});
+
+/** Telemetry for `settings`: NOOP_TELEMETRY when neither traces nor metrics have an endpoint. */
+export function createTelemetry(settings: TelemetrySettings, options: TelemetryOptions = {}): Telemetry {
+  if (!settings.traces && !settings.metrics) return NOOP_TELEMETRY;
+  return new ActiveTelemetry(settings, options);
+}
+
+class ActiveTelemetry implements Telemetry {
+  readonly tracing: boolean;
+  readonly metering: boolean;
+  readonly recordContent: boolean;
+  readonly #owner: { limits: SpanLimits; recordContent: boolean; ended: (span: RecordingSpan) => void };
+  readonly #processor?: BatchProcessor<ExportedSpan>;
+  readonly #reader?: MetricReader;
+  readonly #durations?: Record<Operation, Histogram>;
+
+  constructor(settings: TelemetrySettings, options: TelemetryOptions) {
+    const origin: Origin = { resource: { ...options.resource, ...settings.resource }, scope: { name: "mcp-workbench", version: VERSION } };
+    const tell = options.onProblem ?? (() => {});
+    this.tracing = settings.traces !== undefined;
+    this.metering = settings.metrics !== undefined;
+    this.recordContent = this.tracing && settings.recordContent;
+    this.#owner = { limits: settings.limits, recordContent: this.recordContent, ended: (span) => this.#ended(span) };
+    const traces = settings.traces;
+    if (traces) {
+      const where = `Telemetry: traces to ${shownUrl(traces.url)}: `;
+      this.#processor = new BatchProcessor<ExportedSpan>(settings.batch, (spans, timeoutMs, signal) => {
+        const body = traces.protocol === "http/json" ? encodeTracesJson(spans, origin) : encodeTracesProto(spans, origin);
+        return postOtlp(traces, body, timeoutMs, signal, options.fetch);
+      }, (message) => tell(where + message));
+    }
+    if (settings.metrics) {
+      this.#durations = {
+        server: new Histogram(SERVER_DURATION, "MCP request or notification duration as observed on the receiver", "s"),
+        client: new Histogram(CLIENT_DURATION, "The duration of the MCP request or notification as observed on the sender", "s"),
+      };
+      const where = `Telemetry: metrics to ${shownUrl(settings.metrics.url)}: `;
+      const histograms = Object.values(this.#durations);
+      const onProblem = (message: string) => tell(where + message);
+      this.#reader = new MetricReader(histograms, settings.metrics, origin, settings.metricTimeoutMs, options.fetch, onProblem);
+      this.#reader.start(settings.metricIntervalMs);
+    }
+  }
+
+  serverSpan(request: McpRequest, peer: McpPeer, options?: ServerSpanOptions): Span {
+    const params = request.params as { _meta?: unknown } | undefined;
+    const { parent, baggage } = extractMeta(typeof params === "object" && params !== null ? params._meta : undefined);
+    const span = this.#start(spanName(request.method, targetOf(request)), SpanKind.SERVER, parent, baggage, "server");
+    setRequestAttributes(span, request);
+    setPeerAttributes(span, peer);
+    const link = this.tracing && options?.httpHeaders ? extractHeaders(options.httpHeaders).parent : undefined;
+    if (link) span.addLink(link);
+    if (options?.attributes) for (const [key, value] of Object.entries(options.attributes)) span.setAttribute(key, value);
+    return span;
+  }
+
+  clientSpan(request: McpRequest, parent: Span | undefined, peer: McpPeer): Span {
+    const span = this.#start(spanName(request.method, targetOf(request)), SpanKind.CLIENT, parent?.context, parent?.baggage, "client");
+    setRequestAttributes(span, request);
+    setPeerAttributes(span, peer);
+    return span;
+  }
+
+  internalSpan(name: string, parent: Span | undefined, attributes?: Attributes): Span {
+    // A step of our own has no histogram: without traces it is nothing.
+    if (!this.tracing) return NOOP_SPAN;
+    const span = this.#start(name, SpanKind.INTERNAL, parent?.context, parent?.baggage);
+    if (attributes) for (const [key, value] of Object.entries(attributes)) span.setAttribute(key, value);
+    return span;
+  }
+
+  #start(name: string, kind: SpanKind, parent: TraceContext | undefined, baggage?: string, operation?: Operation): RecordingSpan {
+    if (!this.tracing) return new RecordingSpan(this.#owner, name, kind, undefined, undefined, baggage, operation);
+    const context: TraceContext = {
+      traceId: parent?.traceId ?? newTraceId(),
+      spanId: newSpanId(),
+      // Parent-based, always on: a new trace is sampled, a child follows its parent's decision.
+      traceFlags: parent ? parent.traceFlags & SAMPLED : SAMPLED,
+      ...(parent?.traceState && { traceState: parent.traceState }),
+    };
+    return new RecordingSpan(this.#owner, name, kind, context, parent, baggage, operation);
+  }
+
+  #ended(span: RecordingSpan): void {
+    if (span.operation && this.#durations) {
+      const attributes = span.attributes;
+      this.#durations[span.operation].recordSeries(span.durationSeconds, metricKey(attributes), () => metricAttributes(attributes));
+    }
+    if (span.sampled) this.#processor?.add(span as ExportedSpan);
+  }
+
+  async flush(timeoutMs: number): Promise<boolean> {
+    const [spans, metrics] = await Promise.all([this.#processor?.flush(timeoutMs) ?? true, this.#reader?.flush(timeoutMs) ?? true]);
+    return spans && metrics;
+  }
+
+  async shutdown(timeoutMs: number): Promise<void> {
+    await Promise.all([this.#processor?.shutdown(timeoutMs), this.#reader?.shutdown(timeoutMs)]);
+  }
+
+  stats(): TelemetryStats {
+    return {
+      ...(this.#processor && { spans: this.#processor.stats }),
+      ...(this.#reader && { metrics: this.#reader.stats }),
+    };
+  }
+}

@@ -1,0 +1,159 @@
+/** Telemetry's settings from the standard variables and the file's "telemetry" object: endpoints, headers, protocol, batches, resource, switches. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { resolveTelemetry } from "../../src/telemetry/settings.ts";
+import { parseKeyValueList } from "../../src/telemetry/key-value-list.ts";
+
+test("settings: off without an endpoint", () => {
+  const { settings, warnings } = resolveTelemetry({});
+  assert.equal(settings.traces, undefined);
+  assert.equal(settings.metrics, undefined);
+  assert.deepEqual(warnings, []);
+});
+
+test("settings: the base endpoint gets v1/traces and v1/metrics, with or without its slash", () => {
+  for (const base of ["http://collector:4318", "http://collector:4318/"]) {
+    const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: base });
+    assert.equal(settings.traces?.url, "http://collector:4318/v1/traces");
+    assert.equal(settings.metrics?.url, "http://collector:4318/v1/metrics");
+  }
+  const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://gw.example.com/otlp" });
+  assert.equal(settings.traces?.url, "https://gw.example.com/otlp/v1/traces");
+});
+
+test("settings: a signal's own endpoint is used as it is, and only that signal is on", () => {
+  const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://c:4318/custom/path" });
+  assert.equal(settings.traces?.url, "http://c:4318/custom/path");
+  assert.equal(settings.metrics, undefined);
+  const both = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://base:1", OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: "http://m:2/x" }).settings;
+  assert.equal(both.traces?.url, "http://base:1/v1/traces");
+  assert.equal(both.metrics?.url, "http://m:2/x");
+});
+
+test("settings: defaults: http/protobuf, 10 s, the standard's batch sizes, 60 s metrics, mcp-workbench, no content", () => {
+  const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" });
+  assert.equal(settings.traces?.protocol, "http/protobuf");
+  assert.equal(settings.traces?.timeoutMs, 10_000);
+  assert.deepEqual(settings.traces?.headers, {});
+  assert.deepEqual(settings.batch, { scheduleDelayMs: 5000, maxQueueSize: 2048, maxExportBatchSize: 512, exportTimeoutMs: 30_000 });
+  assert.equal(settings.metricIntervalMs, 60_000);
+  assert.equal(settings.resource["service.name"], "mcp-workbench");
+  assert.equal(settings.recordContent, false);
+});
+
+test("settings: every variable read: protocol, headers, timeout, batches, interval, limits, service, resource", () => {
+  const { settings, warnings } = resolveTelemetry({
+    OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318",
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "http/protobuf",
+    OTEL_EXPORTER_OTLP_HEADERS: "api-key=abc%20def, x-b = 2",
+    OTEL_EXPORTER_OTLP_TRACES_HEADERS: "x-b=3",
+    OTEL_EXPORTER_OTLP_TIMEOUT: "2500",
+    OTEL_EXPORTER_OTLP_METRICS_TIMEOUT: "700",
+    OTEL_BSP_SCHEDULE_DELAY: "100",
+    OTEL_BSP_MAX_QUEUE_SIZE: "50",
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "10",
+    OTEL_BSP_EXPORT_TIMEOUT: "900",
+    OTEL_METRIC_EXPORT_INTERVAL: "1000",
+    OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT: "64",
+    OTEL_SERVICE_NAME: "gateway",
+    OTEL_RESOURCE_ATTRIBUTES: "service.name=ignored,deployment.environment=prod,team=a%2Cb",
+  });
+  assert.deepEqual(warnings, []);
+  assert.equal(settings.traces?.protocol, "http/json");
+  assert.equal(settings.metrics?.protocol, "http/protobuf");
+  assert.deepEqual(settings.traces?.headers, { "api-key": "abc def", "x-b": "3" });
+  assert.deepEqual(settings.metrics?.headers, { "api-key": "abc def", "x-b": "2" });
+  assert.equal(settings.traces?.timeoutMs, 2500);
+  assert.equal(settings.metrics?.timeoutMs, 700);
+  assert.deepEqual(settings.batch, { scheduleDelayMs: 100, maxQueueSize: 50, maxExportBatchSize: 10, exportTimeoutMs: 900 });
+  assert.equal(settings.metricIntervalMs, 1000);
+  assert.equal(settings.limits.attributeValueLength, 64);
+  assert.equal(settings.resource["service.name"], "gateway");
+  assert.equal(settings.resource["deployment.environment"], "prod");
+  assert.equal(settings.resource.team, "a,b");
+});
+
+test("settings: the file's keys stand over the variables", () => {
+  const { settings } = resolveTelemetry(
+    { OTEL_EXPORTER_OTLP_ENDPOINT: "http://env:1", OTEL_EXPORTER_OTLP_HEADERS: "a=1", OTEL_SERVICE_NAME: "env", OTEL_BSP_MAX_QUEUE_SIZE: "9" },
+    {
+      endpoint: "http://file:2",
+      headers: { authorization: "Bearer x" },
+      serviceName: "file",
+      resourceAttributes: { region: "eu" },
+      protocol: "http/json",
+      timeoutMs: 1234,
+      maxQueueSize: 100,
+      maxExportBatchSize: 20,
+      scheduleDelayMs: 10,
+      exportTimeoutMs: 50,
+      metricIntervalMs: 500,
+      recordContent: true,
+    },
+  );
+  assert.equal(settings.traces?.url, "http://file:2/v1/traces");
+  assert.deepEqual(settings.traces?.headers, { authorization: "Bearer x" });
+  assert.equal(settings.traces?.protocol, "http/json");
+  assert.equal(settings.traces?.timeoutMs, 1234);
+  assert.equal(settings.resource["service.name"], "file");
+  assert.equal(settings.resource.region, "eu");
+  assert.deepEqual(settings.batch, { scheduleDelayMs: 10, maxQueueSize: 100, maxExportBatchSize: 20, exportTimeoutMs: 50 });
+  assert.equal(settings.metricIntervalMs, 500);
+  assert.equal(settings.recordContent, true);
+  const own = resolveTelemetry({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://env-traces:1/t" }, { endpoint: "http://file:2" }).settings;
+  assert.equal(own.traces?.url, "http://file:2/v1/traces", "any endpoint of the file stands over the variables");
+  assert.equal(resolveTelemetry({}, { tracesEndpoint: "http://t:1/x" }).settings.traces?.url, "http://t:1/x");
+});
+
+test("settings: switches: OTEL_SDK_DISABLED turns all off; OTEL_*_EXPORTER=none or the file's false turns one off", () => {
+  const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1" };
+  const disabled = resolveTelemetry({ ...base, OTEL_SDK_DISABLED: "TRUE" }, { endpoint: "http://file:2" }).settings;
+  assert.equal(disabled.traces ?? disabled.metrics, undefined);
+  assert.ok(resolveTelemetry({ ...base, OTEL_SDK_DISABLED: "false" }).settings.traces);
+  const noTraces = resolveTelemetry({ ...base, OTEL_TRACES_EXPORTER: "none" }).settings;
+  assert.equal(noTraces.traces, undefined);
+  assert.ok(noTraces.metrics);
+  const noMetrics = resolveTelemetry({ ...base, OTEL_METRICS_EXPORTER: "None" }).settings;
+  assert.ok(noMetrics.traces && !noMetrics.metrics);
+  const fileOff = resolveTelemetry(base, { metrics: false }).settings;
+  assert.ok(fileOff.traces && !fileOff.metrics);
+  assert.ok(resolveTelemetry({ ...base, OTEL_TRACES_EXPORTER: "none" }, { traces: true }).settings.traces, "the file's true stands over none");
+});
+
+test("settings: bad values are reported by name and replaced by their defaults; secrets in them are not repeated", () => {
+  const { settings, warnings } = resolveTelemetry({
+    OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1",
+    OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
+    OTEL_BSP_MAX_QUEUE_SIZE: "lots",
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "5000",
+    OTEL_EXPORTER_OTLP_TIMEOUT: "-1",
+    OTEL_EXPORTER_OTLP_HEADERS: "s3cret-token-value,ok=1",
+    OTEL_TRACES_EXPORTER: "console",
+  });
+  assert.equal(settings.traces?.protocol, "http/protobuf");
+  assert.equal(settings.batch.maxQueueSize, 2048);
+  assert.equal(settings.batch.maxExportBatchSize, 2048);
+  assert.equal(settings.traces?.timeoutMs, 10_000);
+  assert.deepEqual(settings.traces?.headers, { ok: "1" });
+  assert.ok(settings.traces, "an unknown exporter name keeps OTLP");
+  const text = warnings.join("\n");
+  for (const name of ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_BSP_MAX_QUEUE_SIZE", "export batch size", "OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_HEADERS", "OTEL_TRACES_EXPORTER"]) {
+    assert.ok(text.includes(name), `${name} in ${text}`);
+  }
+  assert.ok(!text.includes("s3cret"), text);
+});
+
+test("settings: an endpoint that is no http(s) URL turns its signal off, saying so", () => {
+  const { settings, warnings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4317" });
+  assert.equal(settings.traces ?? settings.metrics, undefined);
+  assert.equal(warnings.length, 2);
+  assert.match(warnings[0]!, /OTEL_EXPORTER_OTLP_ENDPOINT is not an http or https URL/);
+});
+
+test("key=value lists: trimmed, percent-decoded, bad entries counted; a bad escape is kept as written", () => {
+  const warnings: string[] = [];
+  assert.deepEqual(parseKeyValueList(" a = 1 ,b=x%3Dy, ,=nokey,c=%E0%A4%A", "V", warnings), { a: "1", b: "x=y", c: "%E0%A4%A" });
+  assert.deepEqual(warnings, ["V has 1 entry not of the form key=value: left out"]);
+  assert.deepEqual(parseKeyValueList(undefined, "V", warnings), {});
+});
