@@ -261,6 +261,23 @@ test("skills e2e: a read of an approved file answered with other bytes is refuse
   }
 });
 
+test("skills e2e: a dynamic skill named \"\" at skill://SKILL.md is not offered, and read_skill reads no URI of its server through it", async () => {
+  const { dir, env } = setup();
+  const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env: { FIXTURE_LABEL: "a", FIXTURE_SKILLS_ROOTLESS: "1" } }) } } } });
+  const session = await serveAt(path, env);
+  try {
+    await session.open("dev");
+    assert.ok(!(await session.list()).some((skill) => skill.uri === "skill://dev/a/SKILL.md"), "refused: not listed");
+    const result = await session.client.callTool({ name: "use_tool", arguments: { tool: { toolbox: "dev", server: "workbench", name: "read_skill" }, arguments: { uri: "skill://dev/a/private/notes.md" } } });
+    const text = (result.content as { text: string }[]).map((item) => item.text).join("\n");
+    assert.equal(result.isError, true, text);
+    assert.match(text, /"skill:\/\/dev\/a\/private\/notes\.md" is not a file of a skill server 'a' in toolbox 'dev' offers$/);
+    assert.doesNotMatch(text, /private notes/);
+  } finally {
+    await session.close();
+  }
+});
+
 test("skills e2e: a first session (cache empty): a 2026-07-28 client's next server/discover declares the extension once a server listed it", async () => {
   const { path, env } = setup();
   const { command, args } = workbenchCommand(["--config", path]);
