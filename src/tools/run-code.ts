@@ -12,6 +12,9 @@ import { nonBlank } from "./issues.ts";
 import { toolboxNotFound } from "./lookup.ts";
 import { allFailed } from "./open-toolbox.ts";
 import { callTool } from "./pipeline/pipeline.ts";
+import { resolveTool } from "./pipeline/resolve.ts";
+import { recordCall } from "./pipeline/record.ts";
+import { type CallNote, type ToolId, whereOf } from "./pipeline/values.ts";
 import { pageResult, toolboxResultLimit } from "./page-result.ts";
 import { runInSandbox, type ScriptOutcome } from "../code/sandbox.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";
@@ -53,7 +56,10 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       limits,
       signal: ctx.signal,
       client: ctx.clientName,
-      call: (server, tool, args, signal) => innerCall({ toolbox: name, server, name: tool }, args, { ...ctx, signal }),
+      call: (server, tool, args, signal) => {
+        const id = { toolbox: name, server, name: tool };
+        return args === undefined ? refusedCall(id, { ...ctx, signal }) : innerCall(id, args, { ...ctx, signal });
+      },
     });
     // As a use_tool result: over the toolbox's maxResultTokens, cut and read on with read_result.
     return Success(pageResult(presentOutcome(outcome), ctx.results, toolboxResultLimit(ctx.config, name), name));
@@ -86,6 +92,23 @@ async function innerCall(id: { toolbox: string; server: string; name: string }, 
   // A 2026-07-28 client's answers belong to run_code's request, not to the calls inside it.
   const result = await callTool(id, args, { ...ctx, input: undefined });
   return result.ok ? result.value : { content: [{ type: "text", text: result.error }], isError: true };
+}
+
+/**
+ * A call of a tool the script was not given, its arguments left in the sandbox (code/call-budget.ts):
+ * refused as the pipeline's resolve step refuses it (not found, withheld, with its "did you mean"),
+ * or, for a tool listed since the script started, saying so. Recorded as any refused call.
+ */
+async function refusedCall(id: ToolId, ctx: ToolContext): Promise<CallToolResult> {
+  const started = Date.now();
+  const clock = performance.now();
+  const note: CallNote = {};
+  const resolved = await resolveTool(id, ctx, note);
+  const error = resolved.ok
+    ? `Error executing tool '${id.name}' ${whereOf(id)}: it was listed after the script started; call it from a new run_code`
+    : resolved.error;
+  if (ctx.audit) recordCall(ctx.audit, { id, args: {}, ctx, note, result: Failure(error), started, durationMs: performance.now() - clock });
+  return { content: [{ type: "text", text: error }], isError: true };
 }
 
 /** The script's value, logs and call count as structuredContent and the same JSON as text; a failure with the logs so far. */
