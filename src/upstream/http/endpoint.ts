@@ -15,6 +15,7 @@ import { BodyReads, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODIES_READING } from "
 import { BODY_WAIT_MS, BodyBudget, DEFAULT_MAX_WAITING, DEFAULT_MAX_WAITING_PER_CLIENT, SMALL_BODY_BYTES } from "./body-budget.ts";
 import { INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 import { parseScope, scoped } from "../access/scope.ts";
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "../../transport/json-depth.ts";
 
 export const ENDPOINT_PATH = "/mcp";
 
@@ -144,6 +145,11 @@ export function httpEndpoint(options: HttpEndpointOptions): HttpEndpoint {
         bodyHeld();
         // Not the parser's message: it may quote the body, and a body may hold secrets.
         return jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON");
+      }
+      // As over stdio (transport/json-depth.ts): measured before anything recursive sees it.
+      if (mayNestDeeperThan(text.length) && nestedDeeperThan(body)) {
+        bodyHeld();
+        return jsonRpcError(400, INVALID_REQUEST, `Invalid Request: nested deeper than ${MAX_JSON_DEPTH} levels`);
       }
     }
     const held = inFlight.get(who.name) ?? 0;

@@ -246,3 +246,20 @@ test("http endpoint: /mcp/<toolbox>[,<toolbox>…] scopes a client to those tool
     await pool.closeAll();
   }
 });
+
+test("http endpoint: a body nested deeper than 1,000 levels (a 2026-07-28 request's clientCapabilities) is refused with 400, not a 500", async () => {
+  const endpoint = endpointWith({});
+  try {
+    for (const [depth, status] of [[900, 200], [20_000, 400]] as const) {
+      let experimental: unknown = {};
+      for (let level = 0; level < depth; level++) experimental = { x: experimental };
+      const meta = { ...DISCOVER.params._meta, "io.modelcontextprotocol/clientCapabilities": { experimental } };
+      const response = await endpoint.handle(post({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }, { "mcp-protocol-version": "2026-07-28", accept: "application/json" }));
+      assert.equal(response.status, status, `${depth} levels`);
+      const answer = await response.json();
+      if (status === 400) assert.deepEqual(answer.error, { code: -32600, message: "Invalid Request: nested deeper than 1000 levels" });
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
