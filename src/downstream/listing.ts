@@ -26,6 +26,8 @@ export interface ServerListing {
   resourceTemplates: ResourceTemplate[];
   /** Present when the server declares the Skills extension. */
   skills?: ServerSkills;
+  /** The extensions the server declared (their names): only those are given to it (see toolboxes/pool.ts). */
+  extensions?: string[];
 }
 
 /** A server's skills: the entries it listed, and those refused (malformed or over the limits). */
@@ -73,8 +75,10 @@ export async function listServerListing(client: Client, timeout: number, log: (t
       : [],
   ]);
   const declared = skillsDeclaration(capabilities);
-  if (!declared) return { prompts, resources, resourceTemplates };
-  return { prompts, resources, resourceTemplates, skills: await listSkills(client, declared.directoryRead, timeout, log) };
+  const named = (capabilities as { extensions?: unknown }).extensions;
+  const extensions = typeof named === "object" && named !== null ? Object.keys(named) : [];
+  if (!declared) return { prompts, resources, resourceTemplates, extensions };
+  return { prompts, resources, resourceTemplates, extensions, skills: await listSkills(client, declared.directoryRead, timeout, log) };
 }
 
 /** The server's skills, page by page (at most MAX_SKILL_PAGES); a failed listing is empty, with a log line. */
