@@ -122,6 +122,11 @@ export class ToolboxRegistry {
     }
   }
 
+  /** The pool of servers this registry's sessions share with the process's others. */
+  get pool(): ServerPool {
+    return this.#pool;
+  }
+
   /** Who the session works for: its name (the local user when not said). */
   get client(): string | undefined {
     return this.#options.client?.name;

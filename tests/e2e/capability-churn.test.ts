@@ -162,3 +162,31 @@ test("capability churn: a server that declares an extension is given it as a fla
     await wb.stop();
   }
 });
+
+test("capability churn: search_tools from 5 hubs of one client (other capabilities each) lists an unknown server in the background once", async (t) => {
+  const log = spawnLog();
+  const wb = await startHttpWorkbench({ toolSearch: true, toolboxes: { dev: { mcpServers: { a: fx("a", {}, log.env) } } } }, { WORKBENCH_CACHE_DIR: `${tempDir()}/cache` });
+  try {
+    const declared = [{}, { elicitation: {} }, { sampling: {} }, { roots: {} }, { elicitation: { url: {} }, sampling: { tools: {} } }];
+    const searches = declared.map(async (capabilities, index) => {
+      const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": capabilities };
+      const response = await fetch(wb.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: index, method: "tools/call", params: { name: "search_tools", arguments: { query: "echo" }, _meta: meta } }),
+        signal: AbortSignal.timeout(20_000),
+      });
+      assert.equal(response.status, 200);
+      return await response.text();
+    });
+    const answers = await Promise.all(searches);
+    assert.ok(answers.every((text) => text.includes("dev/a")), answers[0].slice(0, 400));
+    // The listing in the background has time to start the processes it would.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const started = log.spawned().filter((line) => line.startsWith("a "));
+    t.diagnostic(`${started.length} process(es) of server a for ${declared.length} hubs' searches`);
+    assert.equal(started.length, 1, `${started.length} processes of server a`);
+  } finally {
+    await wb.stop();
+  }
+});
