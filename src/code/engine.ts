@@ -12,7 +12,8 @@ import { CallBudget } from "./call-budget.ts";
 
 /** What the engine needs from its worker: the way out for tool calls and log lines. */
 export interface EngineHost {
-  call(server: string, name: string, args: string): Promise<string>;
+  /** `args` null: not copied out (see CallMessage). */
+  call(server: string, name: string, args: string | null): Promise<string>;
   log(line: string): void;
   /** The engine is ready and the script's clock starts. */
   started(): void;
@@ -110,7 +111,8 @@ async function evaluate(
   // Calls not answered yet; one the script did not wait for is disposed with the context.
   const pending = new Set<QuickJSDeferredPromise>();
   let wake: () => void = () => {};
-  const calls = new CallBudget(context, host, pending, () => wake(), () => setStop("memory"));
+  const given = { servers: run.servers, maxCalls: limits.maxCalls };
+  const calls = new CallBudget(context, host, pending, () => wake(), () => setStop("memory"), given);
   const hostCall = context.newFunction("hostCall", (server, name, args) => calls.add(context.getString(server), context.getString(name), args));
   const hostLog = context.newFunction("hostLog", (line) => {
     host.log(context.getString(line));

@@ -23,13 +23,16 @@ export interface ReplyMessage {
 
 export type ToWorker = RunMessage | ReplyMessage;
 
-/** A script calls a tool; `args` is JSON text. */
+/**
+ * A script calls a tool; `args` is JSON text, or null when they were not copied out: the tool is
+ * none the script was given (RunMessage.servers), or the call is past maxCalls.
+ */
 export interface CallMessage {
   type: "call";
   id: number;
   server: string;
   name: string;
-  args: string;
+  args: string | null;
 }
 
 /** A line the script logged (console.log and the others). */

@@ -12,8 +12,16 @@ import type { CodeModeLimits } from "../config/index.ts";
 import type { FromWorker, RunMessage, ToWorker } from "./messages.ts";
 import { utf8Bytes } from "../transport/utf8.ts";
 
-/** A tool call of the script; `signal` aborts when the script ends or run_code is cancelled. */
-export type SandboxCall = (server: string, name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<CallToolResult>;
+/**
+ * A tool call of the script; `signal` aborts when the script ends or run_code is cancelled. `args`
+ * undefined: the tool is none of `servers`, and its arguments were not copied out of the sandbox.
+ */
+export type SandboxCall = (
+  server: string,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  signal: AbortSignal,
+) => Promise<CallToolResult>;
 
 export interface ScriptRun {
   code: string;
@@ -163,10 +171,10 @@ function supervise(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: Scr
     logs.push(logBytes > limits.maxOutputBytes ? `(further lines left out: the logs reached maxOutputBytes, ${limits.maxOutputBytes} bytes)` : line);
   };
 
-  const answer = async (id: number, server: string, name: string, argsJson: string) => {
+  const answer = async (id: number, server: string, name: string, argsJson: string | null) => {
     let result: CallToolResult;
     try {
-      result = await run.call(server, name, JSON.parse(argsJson) as Record<string, unknown>, inner);
+      result = await run.call(server, name, argsJson === null ? undefined : JSON.parse(argsJson) as Record<string, unknown>, inner);
     } catch (error) {
       result = { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
     }

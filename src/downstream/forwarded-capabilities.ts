@@ -5,8 +5,10 @@
  * (experimental, tasks, unknown keys or their values, `{}` and `{"form": {}}` for elicitation)
  * share one process, and a client that declares a new object each request starts nothing new.
  * What a server can act on, and so what is kept: elicitation's modes (form, with `applyDefaults`,
- * and url), sampling's `context` and `tools`, `roots` and its `listChanged`, and `extensions` as
- * declared (an extension's settings are its own; each is given as the client said it).
+ * and url), sampling's `context` and `tools`, `roots` and its `listChanged`, and the names of the
+ * `extensions` declared, each as a flag (`{}`): their settings would make a key of their own each
+ * (issue 52: 10 settings of one extension, 10 processes); the pool gives a server only those it
+ * declared (withExtensionsOf).
  */
 import type { ClientCapabilities } from "../protocol/sdk.ts";
 
@@ -21,8 +23,29 @@ export function mirroredCapabilities(client: ClientCapabilities | undefined, roo
   if (isObject(client.elicitation)) declared.elicitation = elicitation(client.elicitation);
   if (isObject(client.sampling)) declared.sampling = present(client.sampling, ["context", "tools"]);
   if (roots && isObject(client.roots)) declared.roots = client.roots.listChanged === true ? { listChanged: true } : {};
-  if (isObject(client.extensions)) declared.extensions = client.extensions;
+  const extensions = isObject(client.extensions) ? flags(client.extensions) : undefined;
+  if (extensions) declared.extensions = extensions;
   return declared as ClientCapabilities;
+}
+
+/** Each extension declared (an object), as `{}`; undefined when there is none. */
+function flags(extensions: Json): Json | undefined {
+  const names = Object.keys(extensions).filter((name) => isObject(extensions[name]));
+  return names.length > 0 ? Object.fromEntries(names.map((name) => [name, {}])) : undefined;
+}
+
+/**
+ * The capabilities with only the extensions among `declared` (those the server declared): an
+ * extension works only when both sides declare it, so a server is given no other, and sessions
+ * that differ only in another share its process (issue 52: 20 sessions that differed only in
+ * their extensions started 20 processes, 1,159 MiB).
+ */
+export function withExtensionsOf(capabilities: ClientCapabilities, declared: readonly string[]): ClientCapabilities {
+  const extensions = (capabilities as { extensions?: Json }).extensions;
+  if (!extensions) return capabilities;
+  const { extensions: _, ...rest } = capabilities as Json;
+  const kept = Object.keys(extensions).filter((name) => declared.includes(name));
+  return (kept.length > 0 ? { ...rest, extensions: Object.fromEntries(kept.map((name) => [name, {}])) } : rest) as ClientCapabilities;
 }
 
 /**

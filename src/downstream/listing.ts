@@ -26,6 +26,8 @@ export interface ServerListing {
   resourceTemplates: ResourceTemplate[];
   /** Present when the server declares the Skills extension. */
   skills?: ServerSkills;
+  /** The extensions the server declared (their names): only those are given to it (see toolboxes/pool.ts). */
+  extensions?: string[];
 }
 
 /** A server's skills: the entries it listed, and those refused (malformed or over the limits). */
@@ -40,12 +42,26 @@ export const MAX_SKILL_PAGES = 100;
 
 export const EMPTY_LISTING: ServerListing = { prompts: [], resources: [], resourceTemplates: [] };
 
+/**
+ * The resources of one server that are offered: the first this many it lists. Each is pinned at
+ * first sight and compared at each open (toolboxes/offer.ts): a server listing 60,000 made a 10 MB
+ * lock and an open_toolbox of seconds. Its other resources are read only by a URI one of its
+ * templates matches, or a tool of it returned.
+ */
+export const MAX_LISTED_RESOURCES = 512;
+
+function firstResources(resources: Resource[], log: (text: string) => void): Resource[] {
+  if (resources.length <= MAX_LISTED_RESOURCES) return resources;
+  log(`resources/list gave more than ${MAX_LISTED_RESOURCES} resources: the later ones are not offered`);
+  return resources.slice(0, MAX_LISTED_RESOURCES);
+}
+
 /** Lists what the server declares; a list the server fails to give is empty, with a log line. */
 export async function listServerListing(client: Client, timeout: number, log: (text: string) => void): Promise<ServerListing> {
   const capabilities = client.getServerCapabilities() ?? {};
-  const list = async <T>(method: string, key: string, schema: Parameters<Client["request"]>[1]): Promise<T[]> => {
+  const list = async <T>(method: string, key: string, schema: Parameters<Client["request"]>[1], enough?: number): Promise<T[]> => {
     try {
-      return await listAll<T>(client, method, key, schema, timeout);
+      return await listAll<T>(client, method, key, schema, timeout, enough);
     } catch (error) {
       log(`${method} failed: ${error instanceof Error ? error.message : String(error)}`);
       return [];
@@ -53,14 +69,16 @@ export async function listServerListing(client: Client, timeout: number, log: (t
   };
   const [prompts, resources, resourceTemplates] = await Promise.all([
     capabilities.prompts ? list<Prompt>("prompts/list", "prompts", ListPromptsResultSchema) : [],
-    capabilities.resources ? list<Resource>("resources/list", "resources", ListResourcesResultSchema) : [],
+    capabilities.resources ? list<Resource>("resources/list", "resources", ListResourcesResultSchema, MAX_LISTED_RESOURCES).then((all) => firstResources(all, log)) : [],
     capabilities.resources
       ? list<ResourceTemplate>("resources/templates/list", "resourceTemplates", ListResourceTemplatesResultSchema)
       : [],
   ]);
   const declared = skillsDeclaration(capabilities);
-  if (!declared) return { prompts, resources, resourceTemplates };
-  return { prompts, resources, resourceTemplates, skills: await listSkills(client, declared.directoryRead, timeout, log) };
+  const named = (capabilities as { extensions?: unknown }).extensions;
+  const extensions = typeof named === "object" && named !== null ? Object.keys(named) : [];
+  if (!declared) return { prompts, resources, resourceTemplates, extensions };
+  return { prompts, resources, resourceTemplates, extensions, skills: await listSkills(client, declared.directoryRead, timeout, log) };
 }
 
 /** The server's skills, page by page (at most MAX_SKILL_PAGES); a failed listing is empty, with a log line. */
@@ -89,16 +107,18 @@ export async function listSkills(client: Client, directoryRead: boolean, timeout
   return skills;
 }
 
+/** Every page up to MAX_PAGES, or until more than `enough` items came. */
 async function listAll<T>(
   client: Client,
   method: string,
   key: string,
   schema: Parameters<Client["request"]>[1],
   timeout: number,
+  enough = Infinity,
 ): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; page < MAX_PAGES && items.length <= enough; page++) {
     const params = cursor === undefined ? {} : { cursor };
     const result = await client.request({ method, params }, schema, { timeout }) as Record<string, unknown>;
     items.push(...(result[key] as T[]));

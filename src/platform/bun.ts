@@ -12,16 +12,22 @@ const isWindows = process.platform === "win32";
 const isLinux = process.platform === "linux";
 
 interface FileSinkLike {
-  write(chunk: Uint8Array): number;
+  write(chunk: Uint8Array): number | Promise<number>;
   flush(): number | Promise<number>;
   end(): number | Promise<number>;
 }
 
-/** Bun gives a FileSink for pipes; the core wants a WritableStream. */
+/**
+ * Bun gives a FileSink for pipes; the core wants a WritableStream. A chunk the pipe does not take at
+ * once makes write() return a promise, which rejects when the reader is gone (EPIPE) while flush()
+ * says 0: awaited, so that the failure is the write's, every time (issue 52: unawaited, it was an
+ * unhandled rejection, and a client that closed our stdout left us running in 1 run of 3).
+ */
 function sinkToWritable(sink: FileSinkLike): WritableStream<Uint8Array> {
   return new WritableStream<Uint8Array>({
     async write(chunk) {
-      sink.write(chunk);
+      const written = sink.write(chunk);
+      if (written instanceof Promise) await written;
       await sink.flush();
     },
     async close() {

@@ -11,6 +11,8 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 /** Per-skill limits of the specification: supported up to and including, refused beyond. */
 export const MAX_SKILL_FILES = 512;
 export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+/** A skill's name is 1 to this many characters. */
+export const MAX_SKILL_NAME = 64;
 
 /** One file of a skill: the digest and size cover its raw bytes. */
 export interface SkillResource {
@@ -44,6 +46,11 @@ export function checkSkillEntry(value: unknown): { entry: SkillEntry } | { uri: 
   const frontmatter = entry?.frontmatter;
   if (typeof frontmatter?.name !== "string" || typeof frontmatter.description !== "string") {
     return refuse(`Skill "${uri}" has no frontmatter name and description`);
+  }
+  // A name of 1 to 64 characters (the specification's): an empty one would root the skill at "skill://",
+  // every URI of its server then under a "dynamic" skill's root.
+  if (frontmatter.name.length < 1 || frontmatter.name.length > MAX_SKILL_NAME) {
+    return refuse(`Skill "${uri}" has a name of ${frontmatter.name.length} characters, where a name has 1 to ${MAX_SKILL_NAME}`);
   }
   if (uri.split("/").at(-2) !== frontmatter.name) return refuse(`Skill "${uri}" is not named "${frontmatter.name}" in its URI`);
   const resources = entry?.resources;

@@ -16,7 +16,7 @@
  * resource under a withheld skill's root (its SKILL.md, its files), new ones included.
  */
 import type { Tool } from "../protocol/sdk.ts";
-import type { ServerListing } from "../downstream/listing.ts";
+import { MAX_LISTED_RESOURCES, type ServerListing } from "../downstream/listing.ts";
 import { applyToolFilters } from "./filters.ts";
 import { changedParts, legacyMatch, type Pin, pinOf, pinParts, skillFiles, TEXT_PARTS, textKey, type TextKind } from "./fingerprint.ts";
 import type { LockSnapshot, PinPlace, PinStore, ServerPins } from "./pin-store.ts";
@@ -63,11 +63,13 @@ export interface Offer {
 /**
  * How many resources' pins a server keeps before those of resources it no longer lists are
  * forgotten: resources come and go as a server works (notes, files), and the lock must not grow
- * with every one ever seen (it holds at most this many, or what the server lists now if more).
+ * with every one ever seen.
  * The cost: a forgotten resource listed again is new, offered at first sight with whatever text
- * it has then, as any new resource is; a server must list past this many to get there.
+ * it has then, as any new resource is; a server must list past this many to get there. A listing
+ * holds no more than MAX_LISTED_RESOURCES (downstream/listing.ts), this number: the lock never
+ * holds more than this many resources of a server.
  */
-export const MAX_RESOURCE_PINS = 512;
+export const MAX_RESOURCE_PINS = MAX_LISTED_RESOURCES;
 
 /** The pins of a server's texts besides tools, by textKey, as they are listed now. */
 export function textPins(listed: Listed): ServerPins {

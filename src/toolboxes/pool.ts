@@ -6,17 +6,21 @@
  * capabilities gets another. The key is what the server is given, normalised
  * (downstream/forwarded-capabilities.ts), not what the client wrote: a server's tools and
  * requests can depend only on what it sees, and a client that varies the rest (issue 38: 25
- * requests with new objects started 26 processes) starts nothing new. Each client (see upstream/client-identity.ts) gets processes of its
+ * requests with new objects started 26 processes) starts nothing new. Extensions are given as
+ * flags, and only those the server declared once one of its processes said which (issue 52); a
+ * process started before that was given every extension the session declared, and is shared with
+ * the sessions that differ from it only in others. Each client (see upstream/client-identity.ts) gets processes of its
  * own, started with its name for `${WORKBENCH_CLIENT}`, unless the server says `"share": "all"`.
  * A server stops when no session uses it any more, or at shutdown.
  */
 import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
+import type { ClientCapabilities } from "../protocol/sdk.ts";
 import { processSettingsKey, sharedConfig, sharingKey } from "../config/definition.ts";
 import { forClient, LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
-import { mirroredCapabilities } from "../downstream/forwarded-capabilities.ts";
+import { mirroredCapabilities, withExtensionsOf } from "../downstream/forwarded-capabilities.ts";
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { ChatLogin } from "../auth/chat-login.ts";
@@ -49,6 +53,9 @@ export interface PoolOptions {
 
 interface Entry {
   shared: SharedServer;
+  /** What its process is given (none for a subcommand's), and the client it works for (none: every client). */
+  given?: ClientCapabilities;
+  client: string | null;
   /** Its sharing key, and every configured server of that definition now (the configuration may change). */
   definition: string;
   configured: Configured[];
@@ -69,6 +76,8 @@ export class ServerPool {
   readonly #byKey = new Map<string, Configured[]>();
   /** Every shared server, by sharing key, declared capabilities and client (none for `"share": "all"`). */
   readonly #entries = new Map<string, Entry>();
+  /** The extensions each definition's server declared, as its last process to connect said. */
+  readonly #declaredBy = new Map<string, string[]>();
   /** Every live connection, connecting or connected, so that shutdown reaches them all. */
   readonly #connections = new Set<ServerSession>();
   #closed = false;
@@ -106,14 +115,18 @@ export class ServerPool {
     const definition = sharingKey(config);
     const configured = this.#byKey.get(definition) ?? [{ toolbox: "", server: "", config }];
     const merged = sharedConfig(configured.map((one) => one.config));
-    const declared = user.upstream ? capabilityKey(mirroredCapabilities(user.upstream.capabilities, merged.roots)) : null;
+    // Only the extensions the server declared, once one of its processes said which (see #declaredBy).
+    const known = this.#declaredBy.get(definition);
+    const mirrored = user.upstream && mirroredCapabilities(user.upstream.capabilities, merged.roots);
+    const given = mirrored && (known ? withExtensionsOf(mirrored, known) : mirrored);
+    const declared = given ? capabilityKey(given) : null;
     const client = merged.share === "all" ? null : user.client?.name ?? LOCAL_CLIENT_NAME;
     const key = JSON.stringify([definition, declared, client]);
-    let entry = this.#entries.get(key);
+    let entry = this.#entries.get(key) ?? (known && this.#givenAlike(definition, client, declared, known));
     if (!entry) {
       // Settings as reconfigure() compares them: before `${WORKBENCH_CLIENT}` is the client's.
       const settings = processSettingsKey(merged);
-      entry = this.#entry(definition, configured, settings, client === null ? merged : forClient(merged, client), user.upstream, client);
+      entry = this.#entry(definition, configured, settings, client === null ? merged : forClient(merged, client), given, client);
       this.#entries.set(key, entry);
     }
     if (!entry.users.has(user)) {
@@ -121,6 +134,18 @@ export class ServerPool {
       if (user.upstream) entry.sessions?.add(user.upstream);
     }
     return entry.shared;
+  }
+
+  /**
+   * A process started before its server's extensions were known, given the same but for extensions
+   * the server did not declare (it was given every extension the session declared).
+   */
+  #givenAlike(definition: string, client: string | null, declared: string | null, known: readonly string[]): Entry | undefined {
+    for (const entry of this.#entries.values()) {
+      if (entry.definition !== definition || entry.client !== client || !entry.given) continue;
+      if (capabilityKey(withExtensionsOf(entry.given, known)) === declared) return entry;
+    }
+    return undefined;
   }
 
   /** The shared servers a user has now. */
@@ -176,17 +201,28 @@ export class ServerPool {
     return retired;
   }
 
-  #entry(definition: string, configured: Configured[], settings: string, config: ServerConfig, upstream: Upstream | undefined, client: string | null): Entry {
+  #entry(
+    definition: string,
+    configured: Configured[],
+    settings: string,
+    config: ServerConfig,
+    given: ClientCapabilities | undefined,
+    client: string | null,
+  ): Entry {
     const [first] = configured;
-    const sessions = upstream ? new ServerUsers(mirroredCapabilities(upstream.capabilities, config.roots)) : undefined;
+    const sessions = given ? new ServerUsers(given) : undefined;
     const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
     const connectionHost: ConnectionHost = { ...this.#host, upstream: sessions, chatLogin };
-    const entry: Entry = { definition, configured, settings, users: new Set(), sessions, released: false } as Entry;
+    const entry: Entry = { definition, configured, settings, users: new Set(), sessions, given, client, released: false } as Entry;
     entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config }, {
       connectionHost,
       live: this.#connections,
       closed: () => this.#closed || entry.released,
-      onListed: (shared) => this.#remember(entry.configured, shared, client),
+      onListed: (shared) => {
+        const extensions = shared.connection?.listing.extensions;
+        if (extensions) this.#declaredBy.set(definition, extensions);
+        this.#remember(entry.configured, shared, client);
+      },
       onListingChanged: (shared) => {
         this.#remember(entry.configured, shared, client);
         for (const user of [...entry.users]) user.listingChanged?.(shared);

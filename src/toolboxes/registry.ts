@@ -121,6 +121,11 @@ export class ToolboxRegistry {
     }
   }
 
+  /** The pool of servers this registry's sessions share with the process's others. */
+  get pool(): ServerPool {
+    return this.#pool;
+  }
+
   /** Who the session works for: its name (the local user when not said). */
   get client(): string | undefined {
     return this.#options.client?.name;
@@ -201,7 +206,6 @@ export class ToolboxRegistry {
     this.#opening.set(name, opening);
     return opening;
   }
-
 
   /** A toolbox is open (unless the session ended): held here, its name kept in the session's store. */
   #opened(name: string, toolbox: OpenToolbox): void {

@@ -7,13 +7,11 @@
 import * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
-import { Failure, Success, type Tool, type ToolSession } from "./tool.ts";
-import type { CallRequest } from "./pipeline/step.ts";
-import type { ToolId } from "./pipeline/values.ts";
+import { Failure, Success, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import { toolboxNotFound } from "./lookup.ts";
 import { allFailed } from "./open-toolbox.ts";
-import { runToolCall } from "./pipeline/pipeline.ts";
+import { runToolCall, runUngivenCall } from "./pipeline/pipeline.ts";
 import { pageResult, toolboxResultLimit } from "./page-result.ts";
 import { runInSandbox, type ScriptOutcome } from "../code/sandbox.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";
@@ -55,7 +53,12 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       limits,
       signal: request.signal,
       client: session.clientName,
-      call: (server, tool, args, signal) => innerCall(session, { id: request.id, signal, onProgress: request.onProgress }, { toolbox: name, server, name: tool }, args),
+      call: (server, tool, args, signal) => {
+        const id = { toolbox: name, server, name: tool };
+        const inner = { id: request.id, signal, onProgress: request.onProgress };
+        // A tool the script was not given: its arguments stayed in the sandbox (code/call-budget.ts).
+        return args === undefined ? resultOf(runUngivenCall(session, inner, id)) : resultOf(runToolCall(session, inner, id, args));
+      },
     });
     // As a use_tool result: over the toolbox's maxResultTokens, cut and read on with read_result.
     return Success(pageResult(presentOutcome(outcome), session.results, toolboxResultLimit(session.config, name), name));
@@ -88,8 +91,8 @@ function toolNames(toolbox: OpenToolbox): Record<string, string[]> {
  * questions relate to run_code's request), the script's signal, no answers of a 2026-07-28 client
  * (they belong to run_code's request). A failure before the server answers is a tool error the script sees.
  */
-async function innerCall(session: ToolSession, request: CallRequest, id: ToolId, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = await runToolCall(session, request, id, args);
+async function resultOf(called: ReturnType<typeof runToolCall>): Promise<CallToolResult> {
+  const result = await called;
   return result.ok ? result.value : { content: [{ type: "text", text: result.error }], isError: true };
 }
 

@@ -1,8 +1,8 @@
 /**
  * A session's tool search: the index over what the session may see (its offer's servers), built at
  * the first search and again only when a list changed; servers whose tools are not known yet are
- * named in the answer and listed in the background, a few at a time, each once per session (their
- * listing then reaches the cache, as any listing does). The toolboxes a search answered with are
+ * named in the answer and listed in the background, a few at a time, each once per client, whatever
+ * its sessions (their listing then reaches the cache, as any listing does). The toolboxes a search answered with are
  * remembered: use_tool opens them itself, so a found tool is called without open_toolbox first.
  * A skill (Skills extension) of the offer is indexed as a tool would be, by its name and
  * description, and found as a skill: its hit names the URI of its SKILL.md as a client sees it.
@@ -11,11 +11,13 @@
  */
 import type { Tool } from "../protocol/sdk.ts";
 import type { ServerConfig } from "../config/index.ts";
-import type { ConfiguredServer } from "../toolboxes/registry.ts";
+import type { ConfiguredServer, ToolboxRegistry } from "../toolboxes/registry.ts";
 import type { OfferedServer, SessionOffer } from "../toolboxes/session-offer.ts";
 import type { SearchEntry, ToolIndex } from "../search/index.ts";
 import { publicUri } from "../protocol/skills.ts";
 import { choiceKey, learnsFromUse, rememberSearchChoice, type SearchLearning } from "./search-learning.ts";
+import { sharingKey } from "../config/definition.ts";
+import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 
 /** A tool, or a skill (then `skill` is the URI of its SKILL.md as a client sees it, skill://T/S/…). */
 export type CatalogEntry = SearchEntry & ({ tool: Tool; skill?: undefined } | { skill: string; tool?: undefined });
@@ -149,6 +151,8 @@ export class SearchCatalog {
   #learn(configured: ConfiguredServer): void {
     if (this.#learnSeen.has(configured.config) || this.#learnSeen.size >= LEARN_PER_SESSION) return;
     this.#learnSeen.add(configured.config);
+    const registry = this.#offer?.registry;
+    if (!registry || !claimListing(registry, configured)) return;
     this.#learnQueue.push(configured);
     this.#next();
   }
@@ -171,7 +175,8 @@ export class SearchCatalog {
           // Started as any server is (the pool's), listed, and so remembered by the listing cache.
           await registry.slot(configured).shared.connect();
         } catch {
-          // A server that cannot start stays unlisted: the next search names it again.
+          // A server that cannot start stays unlisted: the next search names it again, and may list it.
+          releaseListing(registry, configured);
         }
       })().finally(() => {
         this.#learning--;
@@ -199,6 +204,30 @@ function toolboxesAbout(servers: readonly OfferedServer[]): ToolboxAbout[] {
   }
   return [...out.values()];
 }
+
+/**
+ * The servers listed in the background, by pool, as `[client, definition]`: once per client and
+ * definition, not once per session (issue 52: a 2026-07-28 client's hubs, one per set of capabilities
+ * it declares, each listed every server again).
+ */
+const listedInBackground = new WeakMap<object, Set<string>>();
+
+/** True the first time a client's session asks for this server's background listing. */
+function claimListing(registry: ToolboxRegistry, configured: ConfiguredServer): boolean {
+  let listed = listedInBackground.get(registry.pool);
+  if (!listed) listedInBackground.set(registry.pool, listed = new Set());
+  const key = listingKey(registry, configured);
+  if (listed.has(key)) return false;
+  listed.add(key);
+  return true;
+}
+
+function releaseListing(registry: ToolboxRegistry, configured: ConfiguredServer): void {
+  listedInBackground.get(registry.pool)?.delete(listingKey(registry, configured));
+}
+
+const listingKey = (registry: ToolboxRegistry, configured: ConfiguredServer) =>
+  JSON.stringify([registry.client ?? LOCAL_CLIENT_NAME, sharingKey(configured.config)]);
 
 function sameBasis(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index]);

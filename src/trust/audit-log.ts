@@ -36,9 +36,23 @@ export const CUT_MARKER = "… [cut: the arguments are longer than 4096 characte
  */
 const LINE_BREAKERS = /[\u0085\u2028\u2029]/g;
 
-/** One entry as one line: nothing in it breaks the line for any line reader. */
+/**
+ * A toolbox, server, tool or client name is cut past this many characters (with the marker below):
+ * a call names them as the model wrote them, and a use_tool of a tool named with 10 MB must not
+ * make a 10 MB line. Tool names have at most 128 characters in MCP; configured names are short.
+ */
+export const MAX_NAME_CHARS = 256;
+const cutName = (name: string) => {
+  if (name.length <= MAX_NAME_CHARS) return name;
+  const end = /[\ud800-\udbff]/.test(name[MAX_NAME_CHARS - 1]) ? MAX_NAME_CHARS - 1 : MAX_NAME_CHARS;
+  return `${name.slice(0, end)}… [cut: ${name.length} characters]`;
+};
+
+/** One entry as one line, its names bounded: nothing in it breaks the line for any line reader. */
 export function auditLine(entry: AuditEntry): string {
-  const json = JSON.stringify(entry).replace(LINE_BREAKERS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const names = { toolbox: cutName(entry.toolbox), server: cutName(entry.server), tool: cutName(entry.tool) };
+  const bounded = { ...entry, ...(entry.client !== undefined && { client: cutName(entry.client) }), ...names };
+  const json = JSON.stringify(bounded).replace(LINE_BREAKERS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
   return `${json}\n`;
 }
 

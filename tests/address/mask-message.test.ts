@@ -73,3 +73,31 @@ test("mask: a raw result keeps the server's bytes around each mask; non-ASCII te
   maskMessage(split, redactor);
   assert.deepEqual(plainJson(split.result), { a: "x***y***" }, "a secret across pieces");
 });
+
+test("mask: a secret split across a result's text items is masked, a piece in each; raw, the result is parsed only then", () => {
+  const parts = (...texts: string[]) => ({ content: texts.map((text) => ({ type: "text", text })) });
+  const cases: [string[], string[]][] = [
+    [["key: sk-1234", "5678 end"], ["key: ***", "*** end"]],
+    [["sk-", "1234", "5678"], ["***", "***", "***"]],
+    [[`a ${SECRET} b sk-12`, "345678"], ["a *** b ***", "***"]],
+    [["sk-1234", "nothing", "5678"], ["sk-1234", "nothing", "5678"]],
+    [["nothing", "here"], ["nothing", "here"]],
+  ];
+  for (const [texts, masked] of cases) {
+    const parsed = { jsonrpc: "2.0", id: 1, result: parts(...texts) };
+    maskMessage(parsed, redactor);
+    assert.deepEqual(parsed.result, parts(...masked), texts.join(" | "));
+    const rawMessage = { jsonrpc: "2.0", id: 1, result: raw(parts(...texts)) };
+    const before = rawMessage.result;
+    maskMessage(rawMessage, redactor);
+    assert.deepEqual(plainJson(rawMessage.result), parts(...masked), `raw: ${texts.join(" | ")}`);
+    if (texts.join("") === masked.join("")) assert.equal(rawMessage.result, before, "nothing to mask: the same raw object");
+  }
+  // An image between two texts does not keep them apart; a quote in a text is no boundary.
+  const between = { result: { content: [{ type: "text", text: 'say "sk-1234' }, { type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: '5678" ok' }] } };
+  maskMessage(between, redactor);
+  assert.deepEqual(between.result.content.map((item) => item.text), ['say "***', undefined, '***" ok']);
+  const rawBetween = { result: raw({ content: [{ type: "text", text: 'x \\"sk-1234' }, { type: "text", text: '5678' }] }) };
+  maskMessage(rawBetween, redactor);
+  assert.deepEqual(plainJson(rawBetween.result), { content: [{ type: "text", text: 'x \\"***' }, { type: "text", text: "***" }] });
+});

@@ -1,7 +1,7 @@
 /** What each downstream initialize declares: exactly what the client in front declared, for what we relay. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mirroredCapabilities } from "../../src/downstream/forwarded-capabilities.ts";
+import { mirroredCapabilities, withExtensionsOf } from "../../src/downstream/forwarded-capabilities.ts";
 
 const client = {
   elicitation: { form: { applyDefaults: true }, url: {} },
@@ -37,4 +37,14 @@ test("mirrored capabilities are normalised: what no server acts on leaves the ke
   assert.deepEqual(mirroredCapabilities({ sampling: { context: {}, tools: {}, more: {} } } as never, true), { sampling: { context: {}, tools: {} } });
   // Not objects: nothing is declared.
   assert.deepEqual(mirroredCapabilities({ elicitation: true, sampling: "yes", roots: [] } as never, true), {});
+});
+
+test("mirrored capabilities: each extension declared is given as a flag, its settings left out; withExtensionsOf keeps those a server declared (issue 52)", () => {
+  const extensions = { "io.example/a": { setting: 1 }, "io.example/b": {}, "io.example/not": true, "io.example/list": [] };
+  assert.deepEqual(mirroredCapabilities({ extensions } as never, true), { extensions: { "io.example/a": {}, "io.example/b": {} } });
+  assert.deepEqual(mirroredCapabilities({ extensions: {} } as never, true), {}, "none declared: no key");
+  const given = mirroredCapabilities({ sampling: {}, extensions } as never, true);
+  assert.deepEqual(withExtensionsOf(given, ["io.example/b", "io.example/other"]), { sampling: {}, extensions: { "io.example/b": {} } });
+  assert.deepEqual(withExtensionsOf(given, []), { sampling: {} }, "the server declared none: none given");
+  assert.deepEqual(withExtensionsOf({ sampling: {} }, ["io.example/b"]), { sampling: {} });
 });

@@ -1,7 +1,7 @@
 /**
  * A server's skills learned when it connects: the Skills extension read from its capabilities,
  * `skills/list` paged into its listing, entries over the specification's limits (512 files,
- * 16 MiB) refused with a reason, 512 files kept. Over the real fixture (tests/fixtures/skills-server.ts).
+ * 16 MiB, a name not of 1 to 64 characters) refused with a reason, 512 files kept. Over the real fixture (tests/fixtures/skills-server.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +9,7 @@ import { platform } from "#platform";
 import { validateConfig } from "../../src/config/index.ts";
 import { ServerSession } from "../../src/downstream/server-session.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
+import { checkSkillEntry, MAX_SKILL_NAME } from "../../src/protocol/skills.ts";
 
 const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
 
@@ -57,4 +58,16 @@ test("skills listing: a server that does not declare the extension has no skills
   } finally {
     await connection.close();
   }
+});
+
+test("skills listing: a skill's name has 1 to 64 characters; one named \"\" at skill://SKILL.md is refused, the others kept", async () => {
+  const listing = await listingOf({ FIXTURE_LABEL: "a", FIXTURE_SKILLS_ROOTLESS: "1" });
+  assert.deepEqual(listing.skills?.refused, [
+    { uri: "skill://SKILL.md", reason: 'Skill "skill://SKILL.md" has a name of 0 characters, where a name has 1 to 64' },
+  ]);
+  assert.equal(listing.skills?.entries.length, 3);
+  const named = (name: string) => checkSkillEntry({ uri: `skill://${name}/SKILL.md`, frontmatter: { name, description: "d" }, resources: "dynamic" });
+  assert.ok("entry" in named("x".repeat(MAX_SKILL_NAME)));
+  assert.match((named("x".repeat(MAX_SKILL_NAME + 1)) as { reason: string }).reason, /has a name of 65 characters/);
+  assert.ok("entry" in named("a"));
 });

@@ -175,6 +175,29 @@ test("code mode: the containment set through the workbench: each ends with its e
   });
 });
 
+test("code mode: 200 calls of 12 MB to a missing tool are refused as use_tool refuses them, their arguments never copied out", async (t) => {
+  await withWorkbench(withCode({ timeoutMs: 60_000, memoryMiB: 64 }), async (session) => {
+    opened(await openToolbox(session, "dev"));
+    assert.equal(ran(await runCode(session, "return 1")).result, 1);
+    const before = residentBytes(session.pid, "VmHWM");
+    const started = performance.now();
+    const code = `const big = { big: "x".repeat(12 * 1024 * 1024) };
+      const calls = [];
+      for (let i = 0; i < 200; i++) calls.push(call("s", "nope", big));
+      const results = await Promise.all(calls);
+      return [results.filter((result) => result.isError).length, results[0].content[0].text];`;
+    const value = ran(await runCode(session, code));
+    const peak = residentBytes(session.pid, "VmHWM");
+    t.diagnostic(`${(performance.now() - started).toFixed(0)} ms; peak RSS ${(before / 2 ** 20).toFixed(0)} -> ${(peak / 2 ** 20).toFixed(0)} MiB`);
+    const [refused, text] = value.result as [number, string];
+    assert.equal(refused, 200);
+    assert.match(text, /^Error executing tool: Tool 'nope' not found in server 's' \(toolbox 'dev'\)/);
+    assert.equal(value.calls, 200);
+    // NaN off Linux: nothing to compare. The script's own 12 MB stay in its engine's memory.
+    if (!Number.isNaN(before)) assert.ok(peak - before < 64 * 2 ** 20, `peak RSS ${(before / 2 ** 20).toFixed(0)} -> ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  });
+});
+
 test("code mode: progress of an inner call reaches the client on run_code's token", async () => {
   await withWorkbench(withCode(), async (session) => {
     const seen: number[] = [];

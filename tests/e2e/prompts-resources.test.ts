@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import {
   type CallToolResult,
   CompleteResultSchema,
@@ -223,6 +223,31 @@ test("resources/read of a URI one server lists and another's tool returned goes 
     };
     assert.equal(await readBy("a://listed"), "a read a://listed");
     assert.equal(await readBy("b://listed"), "a read b://listed");
+  } finally {
+    await session.close();
+  }
+});
+
+test("a server listing 60,000 resources: at most 512 of them are offered and pinned, and the lock stays small", async (t) => {
+  const many = fixtureServer("catalog-server.ts", { env: { FIXTURE_LABEL: "many", FIXTURE_RESOURCE_COUNT: "60000" } });
+  const session = await startWorkbench({ toolboxes: { dev: { description: "Dev", mcpServers: { many } } } });
+  try {
+    const opens: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const started = performance.now();
+      const opened = await openToolbox(session, "dev");
+      opens.push(performance.now() - started);
+      assert.equal(opened.isError, undefined);
+    }
+    const { resources } = await session.client.request({ method: "resources/list", params: {} }, ListResourcesResultSchema);
+    const lock = `${session.dir}/workbench-lock.json`;
+    const pinned = Object.keys(JSON.parse(readFileSync(lock, "utf8")).texts.dev.many).filter((key) => key.startsWith("resource:"));
+    t.diagnostic(`open_toolbox ${opens.map((ms) => ms.toFixed(0)).join(", ")} ms; ${resources.length} resources listed; lock ${statSync(lock).size} bytes, ${pinned.length} resource pins`);
+    assert.equal(resources.length, 512, "the first 512 the server lists");
+    assert.deepEqual([resources[0].uri, resources[511].uri], ["note://0", "note://511"]);
+    assert.equal(pinned.length, 512);
+    assert.ok(statSync(lock).size < 200_000, `lock of ${statSync(lock).size} bytes`);
+    assert.match(session.stderr(), /\[dev\/many\] resources\/list gave more than 512 resources: the later ones are not offered/);
   } finally {
     await session.close();
   }

@@ -1,6 +1,7 @@
 /**
  * `serve --http` refusals, over raw HTTP: a body over 4 MiB (413), malformed JSON (a JSON-RPC
- * parse error, and the workbench goes on), a method other than POST, GET, DELETE (405), a path
+ * parse error, and the workbench goes on), a body nested deeper than 1,000 levels (400, not 500),
+ * a method other than POST, GET, DELETE (405), a path
  * other than /mcp (404), a request outside any session that does not initialize (400), and a
  * 2026-07-28 request standing alone (its own JSON answer, no session id); a form body on the
  * 2026-07-28 path (415); 300 connections that stall their bodies lock the local user out of nothing.
@@ -47,6 +48,17 @@ test("serve --http: bounds and wrong requests get an HTTP status and a JSON-RPC 
     const get = await fetch(wb.url, { headers: { accept: "text/event-stream" } });
     assert.equal(get.status, 405);
     await get.body?.cancel();
+
+    // Capabilities nested 20,000 deep (a hub's key is made from them): refused as over stdio, not a 500.
+    const deep = `${'{"x":'.repeat(20_000)}{}${"}".repeat(20_000)}`;
+    const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"experimental":${deep}}}`;
+    const nested = await fetch(wb.url, {
+      method: "POST",
+      headers: { ...HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      body: `{"jsonrpc":"2.0","id":"n1","method":"tools/list","params":{${meta}}}`,
+    });
+    assert.equal(nested.status, 400);
+    assert.deepEqual(await error(nested), { code: -32600, message: "Invalid Request: nested deeper than 1000 levels" });
 
     // Still serving: a 2026-07-28 request stands alone and gets its answer as JSON.
     const discover = await fetch(wb.url, {

@@ -25,6 +25,11 @@ async function everything(session: Session, logs: unknown[]): Promise<string> {
   const seen: unknown[] = [];
   seen.push(await openToolbox(session, "dev"));
   for (const tool of ["leak", "leak_big", "leak_error", "leak_failed"]) seen.push(await useTool(session, "dev", "leaky", tool, {}));
+  // A client puts a result's text items side by side: the secret split across two must not come back joined.
+  for (const tool of ["leak_split", "leak_split_big"]) {
+    const result = await useTool(session, "dev", "leaky", tool, {}) as { content: { text?: string }[] };
+    seen.push(`${tool}: ${result.content.map((item) => item.text ?? "").join("")}`);
+  }
   const { prompts } = await session.client.listPrompts();
   seen.push(prompts);
   const prompt = prompts.find((one) => one.name.includes("leaky"));

@@ -226,6 +226,58 @@ test("skills e2e: a file whose bytes changed under an unchanged listing is not p
   }
 });
 
+test("skills e2e: a read of an approved file answered with other bytes is refused by resources/read and read_skill, whatever its shape", async () => {
+  const { dir, variant, env } = setup();
+  const path = writeConfig(dir, {
+    toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env: { FIXTURE_LABEL: "a", FIXTURE_SKILLS_VARIANT_FILE: variant, FIXTURE_SKILLS_LIVE: "1" } }) } } },
+  });
+  const session = await serveAt(path, env);
+  const guide = "skill://dev/a/refunds/references/GUIDE.md";
+  const readSkill = async () => {
+    const result = await session.client.callTool({ name: "use_tool", arguments: { tool: { toolbox: "dev", server: "workbench", name: "read_skill" }, arguments: { uri: guide } } });
+    return { isError: result.isError, text: (result.content as { type: string; text?: string }[]).map((item) => item.text ?? JSON.stringify(item)).join("\n") };
+  };
+  try {
+    await session.open("dev");
+    assert.match(await read(session.client, guide), /^a guide: refund within 30 days/);
+    assert.match((await readSkill()).text, /it matches the digest and size/);
+    const refusals: Record<string, RegExp> = {
+      samesize: /is not the file its skill was approved with \(digest or size differ\): not passed on/,
+      sibling: /is not the file its skill was approved with \(an item at "skill:\/\/dev\/a\/refunds\/references\/OTHER\.md"\)/,
+      extra: /is not the file its skill was approved with \(2 items, where a file is one\)/,
+      blob: /is not the file its skill was approved with \(an item with both or neither of text and blob\)/,
+      nouri: /Server 'a' answered the read of "skill:\/\/dev\/a\/refunds\/references\/GUIDE\.md" with an item without a URI: not passed on/,
+    };
+    for (const [answer, refusal] of Object.entries(refusals)) {
+      writeFileSync(variant, `${answer}\n`);
+      await assert.rejects(session.client.readResource({ uri: guide }), refusal, `resources/read, ${answer}`);
+      const skill = await readSkill();
+      assert.equal(skill.isError, true, `read_skill, ${answer}: ${skill.text}`);
+      assert.match(skill.text, refusal, `read_skill, ${answer}`);
+      assert.doesNotMatch(skill.text, /matches the digest|REFUND anything/, `read_skill, ${answer}`);
+    }
+  } finally {
+    await session.close();
+  }
+});
+
+test("skills e2e: a dynamic skill named \"\" at skill://SKILL.md is not offered, and read_skill reads no URI of its server through it", async () => {
+  const { dir, env } = setup();
+  const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env: { FIXTURE_LABEL: "a", FIXTURE_SKILLS_ROOTLESS: "1" } }) } } } });
+  const session = await serveAt(path, env);
+  try {
+    await session.open("dev");
+    assert.ok(!(await session.list()).some((skill) => skill.uri === "skill://dev/a/SKILL.md"), "refused: not listed");
+    const result = await session.client.callTool({ name: "use_tool", arguments: { tool: { toolbox: "dev", server: "workbench", name: "read_skill" }, arguments: { uri: "skill://dev/a/private/notes.md" } } });
+    const text = (result.content as { text: string }[]).map((item) => item.text).join("\n");
+    assert.equal(result.isError, true, text);
+    assert.match(text, /"skill:\/\/dev\/a\/private\/notes\.md" is not a file of a skill server 'a' in toolbox 'dev' offers$/);
+    assert.doesNotMatch(text, /private notes/);
+  } finally {
+    await session.close();
+  }
+});
+
 test("skills e2e: a first session (cache empty): a 2026-07-28 client's next server/discover declares the extension once a server listed it", async () => {
   const { path, env } = setup();
   const { command, args } = workbenchCommand(["--config", path]);

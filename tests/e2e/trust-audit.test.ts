@@ -81,6 +81,30 @@ test("audit log: a line per call with its outcome, size and masked arguments; 06
   }
 });
 
+test("audit log: a call naming a toolbox, server and tool with a megabyte each writes a line of under 2 KB", async () => {
+  const dir = tempDir();
+  const session = await startWorkbench(trustConfig(dir, undefined, { auditLog: "audit.jsonl" }));
+  try {
+    const log = `${session.dir}/audit.jsonl`;
+    okText(await openToolbox(session, "dev"));
+    const huge = (letter: string) => letter.repeat(1024 * 1024);
+    errorText(await useTool(session, "dev", "store", huge("t"), {}));
+    errorText(await useTool(session, "dev", huge("s"), "echo", {}));
+    errorText(await useTool(session, huge("d"), "store", "echo", {}));
+    await eventually("three lines", () => auditLines(log), (found) => found.length === 3);
+    const text = readFileSync(log, "utf8");
+    const longest = Math.max(...text.split("\n").map((line) => line.length));
+    assert.ok(longest < 2_048, `a line of ${longest} characters`);
+    assert.deepEqual(auditLines(log).map((line) => [String(line.toolbox).length < 300, line.server === "store" || String(line.server).endsWith("… [cut: 1048576 characters]"), line.outcome]), [
+      [true, true, "failed"],
+      [true, true, "failed"],
+      [true, true, "failed"],
+    ]);
+  } finally {
+    await session.close();
+  }
+});
+
 test("audit log: the call subcommand is a session of its own, arguments left out unless asked; it cannot ask the user", async () => {
   const dir = tempDir();
   const log = `${dir}/audit.jsonl`;

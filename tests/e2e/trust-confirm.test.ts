@@ -70,6 +70,30 @@ test("confirm: a declined or dismissed call never reaches the server; an accepte
   }
 });
 
+test("confirm: a run_code script's call of a tool to confirm is asked as use_tool's is: declined, it never reaches the server", async () => {
+  const asked: ElicitRequest["params"][] = [];
+  const answers: ElicitResult[] = [{ action: "decline" }, { action: "decline" }];
+  const { session, dir } = await started("destructive", askingClient(answers, asked), { codeMode: true });
+  try {
+    const code = `const whole = await call("store", "delete_item", { id: "item-7" });
+      let thrown = "";
+      try { await tools.store.delete_item({ id: "item-8" }); } catch (error) { thrown = error.message; }
+      return { whole: whole.content[0].text, isError: whole.isError, thrown };`;
+    const result = await session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code } });
+    const value = (result.structuredContent as { result: { whole: string; isError: boolean; thrown: string } }).result;
+    assert.equal(value.whole, "Error executing tool 'delete_item' in server 'store' (toolbox 'dev'): the user declined the call");
+    assert.equal(value.isError, true);
+    assert.match(value.thrown, /the user declined the call$/);
+    assert.equal(asked.length, 2, "the user was asked for each call");
+    assert.match((asked[0] as { message: string }).message, /^Allow the call of tool 'delete_item' of server 'store' \(toolbox 'dev'\)/);
+    assert.deepEqual(callsReached(dir), [], "the server's own record shows no call");
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : error}\nworkbench stderr: ${session.stderr()}`, { cause: error });
+  } finally {
+    await session.close();
+  }
+});
+
 test("confirm: \"for this session\" is remembered for that tool; another tool is still asked", async () => {
   const asked: ElicitRequest["params"][] = [];
   const answers: ElicitResult[] = [{ action: "accept", content: { forThisSession: true } }, { action: "decline" }];

@@ -10,7 +10,7 @@ import type { Tool } from "../../src/protocol/sdk.ts";
 import { pinOf, pinParts, PINNED_PARTS } from "../../src/toolboxes/fingerprint.ts";
 import { PinStore } from "../../src/toolboxes/pin-store.ts";
 import { withStore } from "../helpers/pin-store.ts";
-import { type Listed, offerOf, samePlaces, textPins } from "../../src/toolboxes/offer.ts";
+import { type Listed, MAX_RESOURCE_PINS, offerOf, samePlaces, textPins } from "../../src/toolboxes/offer.ts";
 import { validateConfig } from "../../src/config/index.ts";
 import { textWords, withheldTextsLine } from "../../src/toolboxes/withheld.ts";
 
@@ -99,6 +99,23 @@ test("offer: past 512 resources' pins, those of resources no longer listed are f
     assert.deepEqual(kept, ["resource:note://1000", "resource:note://1001", "resource:note://1002"]);
     assert.ok(store.snapshot.textsOf("dev", "s")!["prompt:intro"], "other texts' pins stay");
   });
+});
+
+test("offer: the resource pins' bound is exact: 512 pins with the new ones forget nothing, 513 forget the pins no longer listed", async () => {
+  const many = (from: number, count: number) => Array.from({ length: count }, (_, index) => ({ uri: `note://${from + index}`, name: `n${from + index}` }));
+  for (const [pinned, forget] of [[MAX_RESOURCE_PINS - 1, undefined], [MAX_RESOURCE_PINS, ["resource:note://0"]]] as const) {
+    await withStore(async (store) => {
+      const before = listed();
+      before.listing!.resources = many(0, pinned);
+      await store.pinServer("dev", "s", before.tools, textPins(before));
+      // One resource gone (note://0), one new: the pins with the new one are `pinned + 1`.
+      const after = listed();
+      after.listing!.resources = many(1, pinned);
+      const offer = offerOf(after, undefined, at(store));
+      assert.deepEqual(Object.keys(offer.firstSeen?.texts ?? {}), [`resource:note://${pinned}`], `${pinned} pinned: the new one is pinned`);
+      assert.deepEqual(offer.firstSeen?.forget, forget, `${pinned} pinned and 1 new`);
+    });
+  }
 });
 
 test("offer: a tool's title is pinned; a pin made before titles were stands, and its title is pinned then", async () => {

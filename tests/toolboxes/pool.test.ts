@@ -2,7 +2,8 @@
  * The pool and a session's registry take a new configuration (it applies live): reconciled by
  * server definition, an unchanged server is the same shared server (its process goes on) with the
  * new filters, a changed or removed one is given back to be drained and stopped, and a changed
- * process setting is a change. drained() waits for calls in flight, bounded.
+ * process setting is a change. drained() waits for calls in flight, bounded. Sessions that differ
+ * only in extensions their server did not declare share its process.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,6 +14,8 @@ import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { ListingCache } from "../../src/cache/listing-cache.ts";
 import { tempDir } from "../helpers/workbench.ts";
+import { writeFileSync } from "node:fs";
+import { commandUpstream } from "../../src/cli/command-upstream.ts";
 
 const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
 const server = (label: string, extra: Record<string, unknown> = {}) =>
@@ -184,6 +187,37 @@ test("pool: a definition one toolbox shares with all and another keeps per clien
     assert.equal(await cache.read(config.toolboxes.a.mcpServers.s, "bob"), undefined, "the shared toolbox's file, which bob reads, has nothing of alice's");
   } finally {
     await registry.closeAll();
+    await pool.closeAll();
+  }
+});
+
+test("pool: sessions that differ only in extensions their server did not declare share its process; one it declared is given as a flag (issue 52)", async () => {
+  const dir = tempDir();
+  writeFileSync(`${dir}/pinned.json`, JSON.stringify({ description: "Greets." }));
+  const config = validateConfig({
+    toolboxes: { dev: { mcpServers: { plain: server("plain"), apps: fixtureServer("pinned-server.ts", { env: { PINNED_FILE: `${dir}/pinned.json` } }) } } },
+  });
+  const pool = new ServerPool(config, host);
+  const user = (extensions?: Record<string, object>) => ({ upstream: commandUpstream(() => {}, extensions) });
+  const { plain, apps } = config.toolboxes.dev.mcpServers;
+  try {
+    const first = pool.serverFor(plain, user({ "io.example/a": { setting: 1 } }));
+    await first.connect();
+    assert.deepEqual(first.connection?.declared.extensions, { "io.example/a": {} }, "before its declaration was known: every one, as a flag");
+    const others: (Record<string, object> | undefined)[] = [{ "io.example/b": {} }, undefined, { "io.example/a": { setting: 2 } }];
+    for (const extensions of others) {
+      assert.equal(pool.serverFor(plain, user(extensions)), first, JSON.stringify(extensions));
+    }
+    const none = pool.serverFor(apps, user());
+    await none.connect();
+    const ui = pool.serverFor(apps, user({ "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] }, "io.example/a": {} }));
+    assert.notEqual(ui, none, "the extension it declared: another process");
+    await ui.connect();
+    assert.deepEqual(ui.connection?.declared.extensions, { "io.modelcontextprotocol/ui": {} }, "as a flag, alone");
+    assert.deepEqual(ui.tools.map((tool) => tool.name), ["greet", "stable", "panel"]);
+    assert.equal(pool.serverFor(apps, user({ "io.modelcontextprotocol/ui": {} })), ui, "other settings of it: the same process");
+    assert.equal(pool.running, 3);
+  } finally {
     await pool.closeAll();
   }
 });

@@ -2,6 +2,7 @@
  * A slot's offer of what the listing cache kept (ServerSlot.offerOf) is made once while the lists
  * and the lock are the same objects: search asks at every query, and a cached listing's texts
  * (prompts, resources, skills) would be hashed again each time. A new lock, or new lists, make it again.
+ * A tool new on a pinned server is withheld, and trust does not pin it.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -49,6 +50,30 @@ test("server slot: a call skips trust only while it has nothing to do: the lock 
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(slot.trusted(10), false, "the lock read longer ago than asked: read again");
     assert.equal(slot.trusted(0), false, "0: always read again");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("server slot: a tool new on a pinned server is withheld and not pinned by the next trust; the tools pinned stay offered", async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-slot-`);
+  try {
+    const pins = new PinStore(`${dir}/${LOCK_FILE}`, platform);
+    const config = validateConfig({ toolboxes: { dev: { mcpServers: { s: { command: "x" } } } } }).toolboxes.dev.mcpServers.s;
+    const echo = { name: "echo", description: "Echoes.", inputSchema: { type: "object" as const } };
+    const shared = { connection: { instructions: undefined }, tools: [echo], listing: undefined };
+    const slot = new ServerSlot("s", config, shared as unknown as SharedServer, { toolbox: "dev", pins, same: [] });
+    await slot.trust();
+    assert.deepEqual(Object.keys(pins.snapshot.pinsOf("dev", "s") ?? {}), ["echo"], "first sight: pinned");
+    // The server lists one more tool (tools/list_changed, or its next start).
+    shared.tools = [echo, { name: "fresh", description: "Appeared later.", inputSchema: { type: "object" } }];
+    await slot.trust();
+    assert.deepEqual(slot.tools.map((tool) => tool.name), ["echo"]);
+    assert.deepEqual(slot.withheld, [{ name: "fresh", changed: [], reason: "new tool" }]);
+    assert.deepEqual(Object.keys(pins.snapshot.pinsOf("dev", "s") ?? {}), ["echo"], "the new tool is not pinned");
+    const other = new ServerSlot("s", config, shared as unknown as SharedServer, { toolbox: "dev", pins, same: [] });
+    await other.trust();
+    assert.deepEqual(other.withheld.map((tool) => tool.name), ["fresh"], "another session's slot withholds it too");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

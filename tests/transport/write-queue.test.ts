@@ -188,3 +188,17 @@ test("write queue: a flush on an empty queue during an in-flight batch waits for
   assert.equal(queue.bytes, 0);
   assert.equal(await Promise.race([queue.flush().then(() => "resolved"), new Promise((resolve) => setTimeout(resolve, 5)).then(() => "pending")]), "resolved", "an empty, idle queue flushes at once");
 });
+
+test("write queue: clear() on a queue with no write under way resolves the flushes waiting on what it drops", async () => {
+  const chunks: number[] = [];
+  const writable = new WritableStream<Uint8Array>({ write: (chunk) => void chunks.push(chunk.length) });
+  const queue = new WriteQueue(writable.getWriter(), { written: () => {}, failed: () => {} });
+  queue.push([bytes(10)], 1);
+  const waiting = queue.flush();
+  // Dropped before the write loop took anything: no write will ever settle this flush.
+  queue.clear();
+  const state = await Promise.race([waiting.then(() => "resolved"), new Promise((resolve) => setTimeout(resolve, 50)).then(() => "pending")]);
+  assert.equal(state, "resolved", "the peer is going: nothing waits for what was dropped");
+  assert.deepEqual(chunks, [], "nothing was written");
+  assert.equal(queue.bytes, 0);
+});

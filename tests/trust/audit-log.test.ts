@@ -1,7 +1,7 @@
 /** The audit log's writer (src/trust/audit-log.ts), its masking and its measure of results, with a sink in memory. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { type AuditEntry, AuditLog, boundedArguments, CUT_MARKER, MAX_ARGUMENT_CHARS, openAuditLog } from "../../src/trust/audit-log.ts";
+import { type AuditEntry, auditLine, AuditLog, boundedArguments, CUT_MARKER, MAX_ARGUMENT_CHARS, MAX_NAME_CHARS, openAuditLog } from "../../src/trust/audit-log.ts";
 import { resultFacts } from "../../src/trust/result-facts.ts";
 import { utf8Bytes } from "../../src/transport/utf8.ts";
 import { looksSecret, serverRedactor, shownValue } from "../../src/trust/shown-arguments.ts";
@@ -112,4 +112,17 @@ test("audit log: long arguments are cut to 4096 characters of JSON with a marker
   const cut = boundedArguments({ text: "x".repeat(1_000_000) });
   assert.equal(typeof cut, "string");
   assert.equal(cut, `{"text":"${"x".repeat(MAX_ARGUMENT_CHARS - 9)}${CUT_MARKER}`);
+});
+
+test("audit log: toolbox, server, tool and client names are cut past 256 characters, never in a surrogate pair, the keys in their order", () => {
+  const long = "n".repeat(5_000_000);
+  const line = auditLine({ ...entry(long), toolbox: long, server: long, client: long, session: "s1" });
+  assert.ok(line.length < 2_000, `${line.length} characters`);
+  const read = JSON.parse(line);
+  for (const key of ["toolbox", "server", "tool", "client"]) assert.equal(read[key], `${"n".repeat(MAX_NAME_CHARS)}… [cut: 5000000 characters]`, key);
+  assert.deepEqual(Object.keys(read), ["time", "toolbox", "server", "tool", "outcome", "durationMs", "resultBytes", "client", "session"]);
+  const pair = `${"n".repeat(MAX_NAME_CHARS - 1)}😀${"n".repeat(10)}`;
+  assert.equal(JSON.parse(auditLine(entry(pair))).tool, `${"n".repeat(MAX_NAME_CHARS - 1)}… [cut: ${pair.length} characters]`);
+  const exact = "n".repeat(MAX_NAME_CHARS);
+  assert.equal(JSON.parse(auditLine(entry(exact))).tool, exact, "at the bound: whole");
 });

@@ -11,12 +11,25 @@ import { checkCallArguments } from "./check-arguments.ts";
 import { approve } from "./approve.ts";
 import { send } from "./call.ts";
 import { type CallRequest, type CallResult, type CallSession, compose, newCall, type Step } from "./step.ts";
-import type { ToolId } from "./values.ts";
+import { Failure, type ToolId, whereOf } from "./values.ts";
 
 /** The steps in order; send is the last (it has no next). */
 export const STEPS: readonly Step[] = [record, learn, resolve, checkCallArguments, approve, (call) => send(call)];
 
 const run = compose(STEPS);
+
+/**
+ * A call of a tool a run_code script was not given (its arguments never left the sandbox): refused
+ * as resolve refuses it (not found, withheld, with its "did you mean"), or, for a tool listed since
+ * the script started, saying so; recorded as any refused call.
+ */
+const listedLater: Step = (call) =>
+  Promise.resolve(Failure(`Error executing tool '${call.id.name}' ${whereOf(call.id)}: it was listed after the script started; call it from a new run_code`));
+const refuse = compose([record, resolve, listedLater]);
+
+export function runUngivenCall(session: CallSession, request: CallRequest, id: ToolId): CallResult {
+  return refuse(newCall(session, request, id, {}));
+}
 
 /** Calls the tool through its toolbox's server; every failure is a value with the text the client sees. */
 export function runToolCall(session: CallSession, request: CallRequest, id: ToolId, args: Record<string, unknown>): CallResult {

@@ -15,7 +15,7 @@ import { ErrorCode, ResultSchema } from "../../protocol/sdk.ts";
 import type { ConfiguredServer } from "../../toolboxes/registry.ts";
 import type { ServerListing } from "../../downstream/listing.ts";
 import { errorWithCode } from "../../protocol/errors.ts";
-import { checkSkillEntry, publicEntry, publicUri, type SkillEntry } from "../../protocol/skills.ts";
+import { checkSkillEntry, publicEntry, publicUri, type SkillEntry, type SkillResource } from "../../protocol/skills.ts";
 import { skillFiles } from "../../toolboxes/fingerprint.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
 import { approveCommand, type Withheld } from "../../toolboxes/withheld.ts";
@@ -95,11 +95,18 @@ export class SkillRoutes {
 
   /** A read of a rewritten URI: to its server with the original URI, the contents' URIs rewritten back. */
   async read(params: { uri: string }): Promise<unknown> {
+    return (await this.#read(params)).result;
+  }
+
+  /** The read, and the listed file whose digest and size its one item's bytes matched (none: nothing was hashed). */
+  async #read(params: { uri: string }): Promise<{ result: { contents: Content[] }; verified?: SkillResource }> {
     const origin = this.originOf(params.uri)!;
     await this.guard(origin.configured, origin.uri);
-    const result = await this.#host.forward(origin.configured, "resources/read", { ...params, uri: origin.uri }) as { contents?: Content[] };
-    await this.#verify(origin.configured, result.contents ?? []);
-    return { ...result, contents: (result.contents ?? []).map((content) => ({ ...content, uri: publicUri(origin.configured, content.uri) })) };
+    const result = await this.#host.forward(origin.configured, "resources/read", { ...params, uri: origin.uri }) as { contents?: unknown };
+    const contents = Array.isArray(result.contents) ? result.contents as Content[] : [];
+    const verified = await this.#verify(origin.configured, origin.uri, contents);
+    const rewritten = contents.map((content) => ({ ...content, uri: publicUri(origin.configured, content.uri) }));
+    return { result: { ...result, contents: rewritten }, verified };
   }
 
   /**
@@ -119,8 +126,8 @@ export class SkillRoutes {
       const { toolbox, server } = origin.configured;
       throw errorWithCode(ErrorCode.InvalidParams, `"${uri}" is not a file of a skill server '${server}' in toolbox '${toolbox}' offers`);
     }
-    const result = await this.read({ uri }) as { contents?: Content[] };
-    return { contents: result.contents ?? [], ...(file && { verified: { digest: file.digest, size: file.size } }) };
+    const { result, verified } = await this.#read({ uri });
+    return { contents: result.contents, ...(verified && { verified: { digest: verified.digest, size: verified.size } }) };
   }
 
   /**
@@ -141,25 +148,50 @@ export class SkillRoutes {
     if (resource) throw errorWithCode(ErrorCode.InvalidParams, `Resource "${publicUri(configured, uri)}" is withheld: ${resource.reason} (${approveHint(configured)})`);
   }
 
-  /** A file of an offered skill must be the bytes its entry was approved with (a server may change them without saying so). */
-  async #verify(configured: ConfiguredServer, contents: Content[]): Promise<void> {
+  /**
+   * A file of an offered skill must be the bytes its entry was approved with (a server may change
+   * them without saying so): the answer to a read of a file a non-dynamic skill lists is one item,
+   * at that URI, with `text` or `blob`, whose bytes match the file's digest and size; anything else
+   * (another URI, a second item, a blob beside the text) is not passed on. Every item names its URI.
+   * The file verified; undefined when the URI is no such file (nothing was hashed).
+   */
+  async #verify(configured: ConfiguredServer, uri: string, contents: Content[]): Promise<SkillResource | undefined> {
+    const at = publicUri(configured, uri);
+    if (contents.some((content) => typeof content?.uri !== "string")) {
+      const message = `Server '${configured.server}' answered the read of "${at}" with an item without a URI: not passed on`;
+      throw errorWithCode(ErrorCode.InternalError, message);
+    }
     const source = (await this.#host.sources()).find((one) => one.configured === configured);
     const files = (source?.listing.skills?.entries ?? []).flatMap((entry) => entry.resources === "dynamic" ? [] : entry.resources);
-    for (const content of contents) {
-      const file = files.find((one) => one.uri === content.uri);
-      if (!file) continue;
-      const bytes = content.text !== undefined ? new TextEncoder().encode(content.text) : Uint8Array.from(atob(content.blob ?? ""), (char) => char.charCodeAt(0));
-      const hex = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-      if (bytes.byteLength !== file.size || `sha256:${hex}` !== file.digest) {
-        throw errorWithCode(ErrorCode.InternalError, `"${publicUri(configured, content.uri)}" is not the file its skill was approved with (digest or size differ): not passed on`);
-      }
-    }
+    const file = files.find((one) => one.uri === uri);
+    if (!file) return undefined;
+    const refuse = (why: string) =>
+      errorWithCode(ErrorCode.InternalError, `"${at}" is not the file its skill was approved with (${why}): not passed on`);
+    const [content] = contents;
+    if (contents.length !== 1) throw refuse(`${contents.length} items, where a file is one`);
+    if (content.uri !== uri) throw refuse(`an item at "${publicUri(configured, content.uri)}"`);
+    const isText = typeof content.text === "string";
+    if (isText === (typeof content.blob === "string")) throw refuse("an item with both or neither of text and blob");
+    const bytes = isText ? new TextEncoder().encode(content.text) : decodeBase64(content.blob!);
+    const hash = bytes && new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const hex = hash && [...hash].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    if (!bytes || bytes.byteLength !== file.size || `sha256:${hex}` !== file.digest) throw refuse("digest or size differ");
+    return file;
   }
 
   async #offered(configured: ConfiguredServer, uri: string): Promise<SkillEntry | undefined> {
     await this.guard(configured, uri);
     const source = (await this.#host.sources()).find((one) => one.configured === configured);
     return source?.listing.skills?.entries.find((entry) => entry.uri === uri);
+  }
+}
+
+/** A blob's bytes; undefined when it is not base64. */
+function decodeBase64(blob: string): Uint8Array<ArrayBuffer> | undefined {
+  try {
+    return Uint8Array.from(atob(blob), (char) => char.charCodeAt(0));
+  } catch {
+    return undefined;
   }
 }
 

@@ -17,6 +17,7 @@ import { BodyBudget, DEFAULT_MAX_WAITING_PER_CLIENT, SMALL_BODY_BYTES } from "./
 import { INVALID_REQUEST, jsonRpcError, PARSE_ERROR, type Routed, TRANSPORT_ERROR, whenSent } from "./replies.ts";
 import { scoped } from "../access/scope.ts";
 import { ENDPOINT_PATH, isInitialize, isJson, isModern, scopeOfPath, tooManyBytes, tooManySessions } from "./endpoint-requests.ts";
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "../../transport/json-depth.ts";
 
 export { ENDPOINT_PATH };
 
@@ -182,13 +183,20 @@ class Endpoint implements HttpEndpoint {
     // Held at its real length from here, until the answer is sent.
     const held = this.#budget.hold(who.name, text.length);
     reserved();
+    let body: unknown;
     try {
-      return { body: JSON.parse(text), held };
+      body = JSON.parse(text);
     } catch {
       held();
       // Not the parser's message: it may quote the body, and a body may hold secrets.
       return jsonRpcError(400, PARSE_ERROR, "Parse error: the request body is not valid JSON");
     }
+    // As over stdio (transport/json-depth.ts): measured before anything recursive sees it.
+    if (mayNestDeeperThan(text.length) && nestedDeeperThan(body)) {
+      held();
+      return jsonRpcError(400, INVALID_REQUEST, `Invalid Request: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    return { body, held };
   }
 
   /** The request counted in flight until its answer is sent (a listen counts, but is not waited for by a stop). */

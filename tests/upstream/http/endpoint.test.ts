@@ -203,3 +203,63 @@ test("http endpoint: a 2026-07-28 call cancelled with notifications/cancelled en
     await endpoint.close();
   }
 });
+
+test("http endpoint: /mcp/<toolbox>[,<toolbox>…] scopes a client to those toolboxes among its grants, keeping its name; another path is 404", async () => {
+  const three = validateConfig({ toolboxes: { public: { mcpServers: {} }, ops: { mcpServers: {} }, secret: { mcpServers: {} } } });
+  const pool = new ServerPool(three, { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} });
+  const opened: { name: string; toolboxes: unknown }[] = [];
+  const endpoint = httpEndpoint({
+    // The test's "token" says which grant the request carries: every toolbox, or public and ops.
+    authenticate: (request) => Promise.resolve({ name: "alice", toolboxes: request.headers.get("x-grant") === "narrow" ? ["public", "ops"] : "*" as const }),
+    toolboxes: () => Object.keys(three.toolboxes),
+    open: (transport, client, onClose) => {
+      opened.push({ name: client.name, toolboxes: client.toolboxes });
+      return openSession(transport, { config: three, configPath: "http.json", pool, client, stateless: true, onClose, onError: () => {} });
+    },
+  });
+  const at = (path: string, toolbox: string, grant = "wide") => endpoint.handle(new Request(`http://127.0.0.1:1${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "mcp-protocol-version": "2026-07-28", "x-grant": grant },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: toolbox }, _meta: DISCOVER.params._meta } }),
+  }));
+  const answer = async (path: string, toolbox: string, grant?: string) => {
+    const response = await at(path, toolbox, grant);
+    assert.equal(response.status, 200, `${path} ${toolbox}`);
+    return (await response.json()).result as { isError?: boolean; content: { text: string }[] };
+  };
+  try {
+    assert.equal((await answer("/mcp/public", "public")).isError, undefined, "its toolbox opens");
+    const outside = await answer("/mcp/public", "secret");
+    assert.equal(outside.isError, true);
+    assert.match(outside.content[0].text, /^Toolbox 'secret' not found in configuration/, "outside the scope: as one that does not exist");
+    assert.deepEqual(opened.at(-1), { name: "alice", toolboxes: ["public"] }, "narrowed, its name kept");
+    assert.equal((await answer("/mcp/public,%20ops", "ops")).isError, undefined, "two toolboxes, encoded as a browser would");
+    assert.deepEqual(opened.at(-1), { name: "alice", toolboxes: ["public", "ops"] });
+    assert.equal((await answer("/mcp", "secret")).isError, undefined, "no scope: every grant");
+    for (const [path, grant] of [["/mcp/secret", "narrow"], ["/mcp/public,secret", "narrow"], ["/mcp/nope", "wide"], ["/mcp/public/x", "wide"], ["/mcp/", "wide"], ["/mcpx", "wide"]]) {
+      const response = await at(path, "public", grant);
+      assert.equal(response.status, 404, `${path} (${grant})`);
+      await response.body?.cancel();
+    }
+  } finally {
+    await endpoint.close();
+    await pool.closeAll();
+  }
+});
+
+test("http endpoint: a body nested deeper than 1,000 levels (a 2026-07-28 request's clientCapabilities) is refused with 400, not a 500", async () => {
+  const endpoint = endpointWith({});
+  try {
+    for (const [depth, status] of [[900, 200], [20_000, 400]] as const) {
+      let experimental: unknown = {};
+      for (let level = 0; level < depth; level++) experimental = { x: experimental };
+      const meta = { ...DISCOVER.params._meta, "io.modelcontextprotocol/clientCapabilities": { experimental } };
+      const response = await endpoint.handle(post({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }, { "mcp-protocol-version": "2026-07-28", accept: "application/json" }));
+      assert.equal(response.status, status, `${depth} levels`);
+      const answer = await response.json();
+      if (status === 400) assert.deepEqual(answer.error, { code: -32600, message: "Invalid Request: nested deeper than 1000 levels" });
+    }
+  } finally {
+    await endpoint.close();
+  }
+});
