@@ -21,16 +21,30 @@ function handshake(address: RedisAddress): string[][] {
   return commands;
 }
 
-/** The server's first error reply to the handshake, as a RedisReply error; else `fallback`, or why the socket failed. */
+/** What the plain socket saw: the server's replies, or why it could not talk to it. */
+interface Seen {
+  replies: string;
+  failure?: string;
+}
+
+/** The server's first error reply to the handshake, as a RedisReply error; else why the socket failed; else `fallback`. */
 export async function whyNotConnected(address: RedisAddress, timeoutMs: number, fallback: Error): Promise<Error> {
-  const commands = handshake(address);
-  let text = "";
+  const seen = await ask(address, handshake(address), timeoutMs);
+  const refused = seen.replies.split("\r\n").find((line) => line.startsWith("-"));
+  if (seen.failure !== undefined) return new Error(seen.failure, { cause: fallback });
+  if (refused !== undefined) return redisError("RedisReply", refused.slice(1), fallback);
+  return fallback;
+}
+
+/** Sends the commands on a socket of its own, and waits (at most `timeoutMs`) for their replies, the first error, or the end. */
+async function ask(address: RedisAddress, commands: string[][], timeoutMs: number): Promise<Seen> {
+  const seen: Seen = { replies: "" };
   let socket: Awaited<ReturnType<typeof Bun.connect>> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const lines = () => seen.replies.split("\r\n").slice(0, -1);
   try {
-    const answered = new Promise<void>((resolve) => {
+    await new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
-      const lines = () => text.split("\r\n").slice(0, -1);
       Bun.connect({
         hostname: address.host,
         port: address.port,
@@ -38,26 +52,29 @@ export async function whyNotConnected(address: RedisAddress, timeoutMs: number, 
         socket: {
           open: (opened) => void opened.write(commands.map(resp).join("")),
           data: (_, data) => {
-            text += new TextDecoder().decode(data);
+            seen.replies += new TextDecoder().decode(data);
             if (lines().length >= commands.length || lines().some((line) => line.startsWith("-"))) resolve();
           },
+          // Bun.connect goes on with a certificate it cannot verify, where the client gives up: said here.
+          handshake: (_, _success, authorizationError) => {
+            if (authorizationError !== null) seen.failure ??= `TLS: ${authorizationError.message}`;
+          },
           close: () => resolve(),
-          error: () => resolve(),
+          error: (_, error) => {
+            seen.failure ??= error.message;
+            resolve();
+          },
         },
       }).then((opened) => (socket = opened), (error) => {
         // "Failed to connect" says little without its code (ECONNREFUSED, ETIMEDOUT).
         const code = (error as { code?: unknown }).code;
-        text = `connect: ${(error as Error).message}${typeof code === "string" ? ` (${code})` : ""}`;
+        seen.failure ??= `${(error as Error).message}${typeof code === "string" ? ` (${code})` : ""}`;
         resolve();
       });
     });
-    await answered;
   } finally {
     clearTimeout(timer);
     socket?.end();
   }
-  const refused = text.split("\r\n").find((line) => line.startsWith("-"));
-  if (refused !== undefined) return redisError("RedisReply", refused.slice(1), fallback);
-  if (text.startsWith("connect: ")) return new Error(text.slice("connect: ".length), { cause: fallback });
-  return fallback;
+  return seen;
 }

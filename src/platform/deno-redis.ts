@@ -16,7 +16,8 @@ export const openRedis: OpenRedis = async (address, connectTimeoutMs, events: Re
     socket: {
       host: address.host,
       port: address.port,
-      ...(address.tls ? { tls: true as const, servername: address.host } : {}),
+      // Node's TLS checks the certificate against the host (and sends it as SNI unless it is an IP address).
+      ...(address.tls ? { tls: true as const } : {}),
       connectTimeout: connectTimeoutMs,
       reconnectStrategy: false,
     },

@@ -40,8 +40,11 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free loopback port; `args` adds to its command line (e.g. a user). */
-export async function startRedis(args: string[] = []): Promise<RedisServer> {
+/**
+ * Starts redis-server on a free loopback port; `args` adds to its command line (e.g. a user).
+ * With `tls` (a certificate and its key, PEM files), the port speaks TLS only.
+ */
+export async function startRedis(args: string[] = [], tls?: { cert: string; key: string }): Promise<RedisServer> {
   const dir = mkdtempSync(`${tmpdir()}/workbench-redis-`);
   // A test that fails before its stop must not leave the folder behind either.
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
@@ -50,7 +53,7 @@ export async function startRedis(args: string[] = []): Promise<RedisServer> {
   for (let attempt = 1; child === undefined; attempt++) {
     const port = await freePort();
     try {
-      child = await run(port, dir, args);
+      child = await run(port, dir, args, tls);
     } catch (error) {
       // Another process took the port between our release and Redis's bind: another port.
       if (!/address already in use/i.test(String(error)) || attempt >= PORT_TRIES) {
@@ -69,13 +72,13 @@ export async function startRedis(args: string[] = []): Promise<RedisServer> {
   };
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `${tls ? "rediss" : "redis"}://127.0.0.1:${port}`,
     pid: () => child?.process.pid ?? -1,
     kill,
     pause: () => child && process.kill(child.process.pid!, "SIGSTOP"),
     resume: () => child && process.kill(child.process.pid!, "SIGCONT"),
     start: async (again = args) => {
-      if (child === undefined) child = await run(port, dir, again);
+      if (child === undefined) child = await run(port, dir, again, tls);
     },
     stop: async () => {
       await kill();
@@ -92,8 +95,11 @@ interface Running {
 }
 
 /** One redis-server process, resolved once it accepts connections, rejected with its output if it exits first. */
-async function run(port: number, dir: string, args: string[]): Promise<Running> {
-  const options = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir];
+async function run(port: number, dir: string, args: string[], tls?: { cert: string; key: string }): Promise<Running> {
+  const ports = tls
+    ? ["--port", "0", "--tls-port", String(port), "--tls-cert-file", tls.cert, "--tls-key-file", tls.key, "--tls-auth-clients", "no"]
+    : ["--port", String(port)];
+  const options = [...ports, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir];
   const child = spawn(REDIS, [...options, "--daemonize", "no", "--logfile", "", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.setEncoding("utf8").on("data", (text: string) => (output += text));

@@ -5,11 +5,17 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import process from "node:process";
 import { platform } from "#platform";
 import type { RedisAddress, RedisLink, RedisTimings } from "../../src/platform/types.ts";
 import { type RedisServer, redisMissing, startRedis } from "../helpers/redis.ts";
+import { isDeno, repoRoot, runScript } from "../helpers/runtime.ts";
 
 const skip = redisMissing();
+if (skip) console.log(`SKIPPED: the Redis link against redis-server: ${skip}`);
 const TIMINGS: RedisTimings = { connectTimeoutMs: 1_000, commandTimeoutMs: 400, reconnectCapMs: 200 };
 
 let shared: RedisServer | undefined;
@@ -222,5 +228,36 @@ test("redis link: once closed, calls reject and no event comes", { skip }, async
     assert.deepEqual(lost, []);
   } finally {
     await own.stop();
+  }
+});
+
+/** A certificate for localhost and 127.0.0.1 and its key, made by openssl in `dir`; undefined without openssl. */
+function certificate(dir: string): { cert: string; key: string } | undefined {
+  const [cert, key] = [`${dir}/cert.pem`, `${dir}/key.pem`];
+  const made = spawnSync("openssl", [
+    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+  ], { encoding: "utf8", timeout: 30_000 });
+  return made.status === 0 ? { cert, key } : undefined;
+}
+
+test("redis link: rediss speaks TLS and verifies the certificate; trusted, it answers (Bun: NODE_EXTRA_CA_CERTS)", { skip }, async () => {
+  const dir = mkdtempSync(`${tmpdir()}/workbench-redis-tls-`);
+  try {
+    const pem = certificate(dir);
+    if (pem === undefined) return void console.log("SKIPPED: rediss: openssl cannot make a certificate here");
+    const own = await startRedis([], pem);
+    try {
+      await assert.rejects(connect(own.port, { tls: true }), { name: "RedisUnreachable", message: /self[- ]signed certificate/ });
+      await assert.rejects(connect(own.port, { tls: false }), { name: "RedisUnreachable" });
+      if (isDeno) return void console.log("SKIPPED: rediss with a private authority: node:tls under Deno reads no extra CA file");
+      const { command, args } = runScript(`${repoRoot}/tests/platform/fixtures/redis-ping.ts`, [String(own.port)]);
+      const ping = spawnSync(command, args, { encoding: "utf8", timeout: 30_000, env: { ...process.env, NODE_EXTRA_CA_CERTS: pem.cert } });
+      assert.equal(ping.stdout.trim(), "PONG", ping.stderr);
+    } finally {
+      await own.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
