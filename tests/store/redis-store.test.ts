@@ -14,6 +14,7 @@ import { storeContract } from "../helpers/store-contract.ts";
 import { type RedisServer, redisMissing, startRedis } from "../helpers/redis.ts";
 
 const skip = redisMissing();
+if (skip) console.log(`SKIPPED: the Redis store against redis-server: ${skip}`);
 const PASSWORD = "s3cret-p@ss";
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -224,5 +225,36 @@ test("RedisStore: opened where nothing listens or with a wrong password, it says
     assert.match(wrong.message, /refused the connection: WRONGPASS/);
   } finally {
     await none.stop();
+  }
+});
+
+/** The ACL docs/store.md gives: the store's commands on its own keys and channels, nothing else. */
+const STORE_ACL = ["~wb:*", "&wb:*", "-@all", "+get", "+set", "+getdel", "+del", "+pexpire", "+eval", "+incr", "+hset", "+hgetall", "+hdel",
+  "+publish", "+subscribe", "+unsubscribe", "+ping", "+hello", "+select"];
+
+test("RedisStore: a user allowed only the store's commands on wb:* keys and channels does all the store does", { skip }, async () => {
+  const own = await startRedis(["--user", "default", "off", "--user", "workbench", "on", ">pw", ...STORE_ACL]);
+  const store = await openRedisStore(`redis://workbench:pw@127.0.0.1:${own.port}/1`, platform.connectRedis, { log: () => {} });
+  try {
+    const [key, fields, counter, channel] = [unique("k"), unique("h"), unique("n"), unique("c")];
+    const heard: string[] = [];
+    const stop = await store.subscribe(channel, (message) => heard.push(message));
+    await store.set(key, "v", 10_000);
+    assert.equal(await store.add(key, "w", 10_000), false);
+    assert.equal(await store.get(key), "v");
+    assert.equal(await store.touch(key, 10_000), true);
+    assert.equal(await store.take(key), "v");
+    assert.equal(await store.increment(counter, 10_000), 1);
+    await store.setField(fields, "a", "1", 10_000);
+    assert.deepEqual(await store.fields(fields), { a: "1" });
+    await store.deleteField(fields, "a");
+    await store.delete(counter, fields);
+    await store.publish(channel, "m");
+    await until(() => heard.length === 1);
+    await stop();
+    await assert.rejects(store.get("elsewhere"), { name: "StoreReplyError", message: /NOPERM/ });
+  } finally {
+    await store.close();
+    await own.stop();
   }
 });
