@@ -27,6 +27,11 @@ export type ConnectRedis = (address: RedisAddress, timings: RedisTimings, events
 export interface RedisStoreOptions {
   /** One line each when the store is lost and when it is back (never one per call). */
   log(message: string): void;
+  /**
+   * Called each time the store is back after an outage. What was published meanwhile never
+   * arrives: whoever follows the change feed reads again what it follows.
+   */
+  restored?(): void;
   /** Bounds on connecting and on each command, and the cap of the wait between reconnections. */
   timings?: Partial<RedisTimings>;
 }
@@ -48,7 +53,10 @@ export async function openRedisStore(url: string, connect: ConnectRedis, options
   try {
     link = await connect(address, timings, {
       lost: (error) => options.log(`The store '${name}' is unreachable (${error.message}): what needs it fails until it is back`),
-      restored: () => options.log(`The store '${name}' is back`),
+      restored: () => {
+        options.log(`The store '${name}' is back`);
+        options.restored?.();
+      },
       message: (channel, message) => {
         for (const listener of listeners.get(channel) ?? []) listener(message);
       },

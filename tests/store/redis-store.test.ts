@@ -28,11 +28,13 @@ async function server(): Promise<RedisServer> {
 
 const withPassword = (port: number) => `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`;
 
-/** A store and what it logged. */
+/** A store, what it logged, and how many times it was told the store is back. */
 async function open(port: number, timings?: RedisStoreOptions["timings"]) {
   const logged: string[] = [];
-  const store = await openRedisStore(withPassword(port), platform.connectRedis, { log: (line) => logged.push(line), timings });
-  return { store, logged };
+  let restored = 0;
+  const options = { log: (line: string) => logged.push(line), timings, restored: () => restored++ };
+  const store = await openRedisStore(withPassword(port), platform.connectRedis, options);
+  return { store, logged, restored: () => restored };
 }
 
 storeContract("RedisStore", async () => {
@@ -154,7 +156,7 @@ async function refusal(call: Promise<unknown>, name: string): Promise<Error> {
 
 test("RedisStore: stopped, each call fails at once naming the store, logged once; started again, all works again", { skip }, async () => {
   const own = await startRedis(["--requirepass", PASSWORD]);
-  const { store, logged } = await open(own.port, { reconnectCapMs: 200 });
+  const { store, logged, restored } = await open(own.port, { reconnectCapMs: 200 });
   try {
     const heard: string[] = [];
     const channel = unique("feed");
@@ -180,6 +182,7 @@ test("RedisStore: stopped, each call fails at once naming the store, logged once
     await store.publish(channel, "after");
     await until(() => heard.includes("after"));
     assert.deepEqual(logged.slice(1), [`The store '${store.name}' is back`]);
+    assert.equal(restored(), 1, "told once that the feed may have missed messages");
     assert.ok(!logged.join("\n").includes(PASSWORD));
   } finally {
     await store.close();
