@@ -244,6 +244,9 @@ export const platform: Platform = {
     Bun.unsafe.setJITPolicy(1);
   },
   sha256Hex: (text) => new Bun.CryptoHasher("sha256").update(text).digest("hex"),
+  // Loaded when a Redis store is configured, not at start.
+  connectRedis: async (address, timings, events) =>
+    (await import("./redis-link.ts")).redisLink(address, timings, events, (await import("./bun-redis.ts")).openRedis),
 };
 
 /** The PATH the child searches; Windows spells the name as it likes. */

@@ -200,6 +200,9 @@ export const platform: Platform = {
   },
   // Deno has no JIT policy to restore.
   startupDone() {},
+  // Loaded when a Redis store is configured, not at start: node-redis stays out of a workbench without one.
+  connectRedis: async (address, timings, events) =>
+    (await import("./redis-link.ts")).redisLink(address, timings, events, (await import("./deno-redis.ts")).openRedis),
 };
 
 /** The PATH the child searches; Windows spells the name as it likes. */

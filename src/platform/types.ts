@@ -68,6 +68,55 @@ export interface LoginSupport {
   writePrivateFile(path: string, text: string): Promise<void>;
 }
 
+/** Where a Redis (or Valkey) server is, as the store's URL says it (src/store/store-url.ts parses it). */
+export interface RedisAddress {
+  host: string;
+  port: number;
+  tls: boolean;
+  username?: string;
+  password?: string;
+  /** The database number (SELECT); 0 by default. */
+  database: number;
+}
+
+export interface RedisTimings {
+  /** How long opening a connection (and its handshake) may take. */
+  connectTimeoutMs: number;
+  /** How long a command may wait for its reply; past it the connection counts as lost. */
+  commandTimeoutMs: number;
+  /** The longest wait between two attempts to reconnect (the wait doubles from 50 ms up to it). */
+  reconnectCapMs: number;
+}
+
+/** A reply as RESP2 gives it, whatever the client speaks: a map comes as [field, value, ...], a boolean as 1 or 0. */
+export type RedisReply = string | number | null | RedisReply[];
+
+/** What a link tells its owner: each outage once (lost, then restored), and the messages of its channels. */
+export interface RedisLinkEvents {
+  lost(error: Error): void;
+  restored(): void;
+  message(channel: string, message: string): void;
+}
+
+/**
+ * A connection to one Redis server that outlives the server's outages: commands go on one
+ * connection, subscriptions on a second one (opened at the first subscribe). While the server
+ * cannot be reached every call rejects at once, and the link reconnects in the background, the
+ * wait doubling up to a cap, for as long as it is open; then it subscribes its channels again.
+ * A rejection is an Error whose name is "RedisReply" when the server answered with an error (the
+ * connection is fine), else "RedisUnreachable" (not connected, lost, no answer in time, closed).
+ */
+export interface RedisLink {
+  /** One command and its arguments, e.g. ["SET", key, value, "PX", "1000"]. */
+  send(command: string[]): Promise<RedisReply>;
+  /** From now on, messages published on `channel` reach `events.message`. */
+  subscribe(channel: string): Promise<void>;
+  /** Stops the messages of `channel`; fine while the server is down (it is not subscribed again). */
+  unsubscribe(channel: string): Promise<void>;
+  /** Ends both connections and the reconnection; later calls reject. */
+  close(): Promise<void>;
+}
+
 export interface Platform extends LoginSupport {
   runtime: "bun" | "deno";
   /** Windows has its own set of essential environment variables and no process groups. */
@@ -132,4 +181,10 @@ export interface Platform extends LoginSupport {
    * where the runtime has no synchronous one (src/cache/sha256.ts hashes in plain script then).
    */
   sha256Hex?(text: string): string;
+  /**
+   * Connects to a Redis or Valkey server (Bun's own client under Bun, node-redis under Deno, loaded
+   * only here). Rejects as `send` does when the first connection cannot be made: a wrong address or
+   * password is said at start, not hidden behind reconnection.
+   */
+  connectRedis(address: RedisAddress, timings: RedisTimings, events: RedisLinkEvents): Promise<RedisLink>;
 }
