@@ -19,11 +19,12 @@ export interface SubcommandSpec {
 
 export const SUBCOMMANDS = {
   serve: {
-    usage: "[--http [HOST:]PORT] [--toolboxes NAMES]",
+    usage: "[--http [HOST:]PORT [--store URL]] [--toolboxes NAMES]",
     summary: "Serve MCP on stdio (the default), or over HTTP at http://HOST:PORT/mcp for many clients",
     options: {
       "--http": { value: "[HOST:]PORT", about: "Serve over HTTP on HOST (default 127.0.0.1) and PORT (0: any free port)" },
       "--toolboxes": { value: "NAMES", about: "On stdio, serve only these toolboxes, e.g. dev,docs (also $WORKBENCH_TOOLBOXES)" },
+      "--store": { value: "URL", about: "Over HTTP, keep sessions in this store, shared by replicas: redis://HOST:PORT (over serve.store)" },
     },
     positionals: [],
   },

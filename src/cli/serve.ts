@@ -21,13 +21,18 @@ export async function runServe(platform: Platform, args: SubcommandArgs): Promis
     platform.writeStderr(`${NAME}: Option '--toolboxes' is for stdio: over HTTP an agent asks for its toolboxes in the path, /mcp/dev,docs\n`);
     return EXIT_USAGE;
   }
+  const store = args.options["--store"];
+  if (!address && store !== undefined) {
+    platform.writeStderr(`${NAME}: Option '--store' is for serving over HTTP (--http): a stdio session is one process's alone\n`);
+    return EXIT_USAGE;
+  }
   const loaded = await loadForCommand(platform, args.configPath);
   if (!loaded) return EXIT_USAGE;
   if (!address) return await serve(platform, loaded, typeof toolboxes === "string" ? toolboxes : undefined);
   // Nothing holds a server back over HTTP: each response has its own stream.
   const parts = servers(platform, loaded, new FlowGate(), new FlowGate());
   const { serveHttp } = await import("../upstream/http/serve-http.ts");
-  return await serveHttp(platform, loaded, address, parts);
+  return await serveHttp(platform, loaded, address, parts, typeof store === "string" ? store : undefined);
 }
 
 /** `PORT`, `HOST:PORT` or `[IPv6]:PORT`; undefined when it is none of them. */

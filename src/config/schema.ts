@@ -249,6 +249,8 @@ const serveSchema = strictJsonObject({
   }, "expected an object")),
   allowedOrigins: v.optional(custom<string[]>(serve.isOriginList, serve.EXPECTED_ORIGINS, { type: "array", items: { type: "string" } })),
   sessionIdleMinutes: boundedInteger(serve.MAX_SESSION_IDLE_MINUTES, serve.EXPECTED_IDLE_MINUTES),
+  // Where sessions keep their state, shared by replicas (issue 48): redis://, rediss://, valkey://.
+  store: v.optional(custom<string>(serve.isStoreUrl, serve.EXPECTED_STORE, { type: "string", pattern: "^(redis|rediss|valkey|valkeys)://" })),
 }, "expected an object");
 
 /** The shape of a parsed configuration file, before environment variables are expanded. */

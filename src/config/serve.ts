@@ -23,6 +23,7 @@ export const EXPECTED_JWKS_URI = "expected an https URL (http only on loopback)"
 export const EXPECTED_AUDIENCE = "expected an array of one or more audiences (the URLs clients use for this server)";
 export const EXPECTED_ORIGINS = 'expected an array of origins such as "https://app.example.com" (no path)';
 export const EXPECTED_IDLE_MINUTES = `expected a positive integer of minutes (at most ${MAX_SESSION_IDLE_MINUTES})`;
+export const EXPECTED_STORE = 'expected a store URL such as "redis://host:6379" (also rediss://, valkey://, valkeys://; ${VAR} for a password)';
 const EXPECTED_TOKEN_SOURCE = "expected either 'tokenSha256' or 'token'";
 
 export const isSha256Hex = (value: unknown): value is string => typeof value === "string" && SHA256_HEX.test(value);
@@ -39,6 +40,9 @@ export function isSafeClientName(name: string): boolean {
   // deno-lint-ignore no-control-regex
   return name !== "" && name !== "." && name !== ".." && name.length <= 256 && !/[/\\\u0000-\u001f\u007f]/.test(name);
 }
+
+/** A store's URL by its scheme (the rest is checked when it is opened, after `${VAR}` is expanded). */
+export const isStoreUrl = (value: unknown): value is string => typeof value === "string" && /^(redis|rediss|valkey|valkeys):\/\/./i.test(value);
 
 /** A URL the workbench fetches keys from: https, or http on loopback (a proxy on the same host, a test). */
 export function isFetchableUrl(value: unknown): value is string {
@@ -66,6 +70,7 @@ export interface ServeEntries {
   oauth?: ServeConfig["oauth"];
   allowedOrigins?: string[];
   sessionIdleMinutes?: number;
+  store?: string;
 }
 
 /**
@@ -102,6 +107,7 @@ export function resolveServe(entries: ServeEntries, toolboxes: readonly string[]
     ...(entries.oauth && { oauth: entries.oauth }),
     allowedOrigins: entries.allowedOrigins ?? [],
     sessionIdleMinutes: entries.sessionIdleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES,
+    ...(entries.store !== undefined && { store: entries.store }),
   };
   return { serve, problems };
 }
@@ -123,5 +129,9 @@ export function expandServe(
     if (unreadable !== undefined) return [name, { toolboxes: client.toolboxes, unreadable }];
     return [name, { ...client, token }];
   });
-  return { ...serve, clients: Object.fromEntries(clients) };
+  if (serve.store === undefined) return { ...serve, clients: Object.fromEntries(clients) };
+  // A store whose URL cannot be read is never replaced by memory: serving refuses to start (storeUnreadable).
+  const { value: store, missing } = alone(() => expand(serve.store!, ["serve", "store"]));
+  const read = missing === undefined ? { store } : { store: undefined, storeUnreadable: missing };
+  return { ...serve, clients: Object.fromEntries(clients), ...read };
 }

@@ -189,6 +189,10 @@ export interface ServeConfig {
   allowedOrigins: string[];
   /** A 2025-11-25 session unused this long ends (its client gets 404 and starts another). */
   sessionIdleMinutes: number;
+  /** Where sessions keep their state, shared by replicas (`redis://...`, `${VAR}` expanded); absent: memory. */
+  store?: string;
+  /** Why `store` could not be read (an unset variable in it): serving refuses to start. */
+  storeUnreadable?: string;
 }
 
 /** One client's token (hashed in the file, or from the environment: never both) and its toolboxes. */

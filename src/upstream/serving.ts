@@ -15,6 +15,7 @@ import { clientListings } from "./client-listings.ts";
 import type { SessionOptions } from "./session.ts";
 import { sessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
+import type { Store } from "../store/store.ts";
 
 /** The options every session of the process shares. */
 export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "listings" | "cache" | "states">;
@@ -32,7 +33,7 @@ export interface Serving {
 export async function startServing(
   platform: Platform,
   loaded: { path: string; config: WorkbenchConfig },
-  parts: { pool: ServerPool; cache: ListingCache },
+  parts: { pool: ServerPool; cache: ListingCache; store?: Store },
 ): Promise<Serving> {
   const { path, config } = loaded;
   const { pool, cache } = parts;
@@ -49,12 +50,13 @@ export async function startServing(
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,
-    sessions: { config: live, audit, configPath: path, pool, listings, cache, states: sessionStates(new MemoryStore(), live) },
+    sessions: { config: live, audit, configPath: path, pool, listings, cache, states: sessionStates(parts.store ?? new MemoryStore(), live) },
     stopped,
     stop,
     finish: async () => {
       following.stop();
       await audit?.flushed();
+      await parts.store?.close().catch(() => {});
     },
   };
 }

@@ -25,10 +25,10 @@ export interface HttpWorkbench {
 }
 
 /** Starts `serve --http` for `config`; resolves once the URL line is on stderr. */
-export async function startHttpWorkbench(config: unknown, env: Record<string, string> = {}, address = "127.0.0.1:0"): Promise<HttpWorkbench> {
+export async function startHttpWorkbench(config: unknown, env: Record<string, string> = {}, address = "127.0.0.1:0", extra: string[] = []): Promise<HttpWorkbench> {
   const dir = tempDir();
   const path = writeConfig(dir, config);
-  const { command, args } = workbenchCommand(["serve", "--http", address, "--config", path]);
+  const { command, args } = workbenchCommand(["serve", "--http", address, "--config", path, ...extra]);
   const child = spawn(command, args, { env: workbenchEnv(env), cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

@@ -41,7 +41,7 @@ export function freePort(): Promise<number> {
  * kept connection to a replica that just died is not passed on (a tool call must not run twice),
  * so the client would get 502; a fresh connection is refused at once, and passed on.
  */
-export function nginxConfig(prefix: string, port: number, replicas: string[]): string {
+export function nginxConfig(prefix: string, port: number, replicas: string[], balance: Balance = "hash"): string {
   return `daemon off;
 master_process off;
 pid ${prefix}/nginx.pid;
@@ -57,7 +57,7 @@ http {
   uwsgi_temp_path ${prefix}/uwsgi;
   scgi_temp_path ${prefix}/scgi;
   upstream workbench {
-    hash $http_authorization consistent;
+${balance === "hash" ? "    hash $http_authorization consistent;" : "    # Round robin: any request to any replica (a shared store keeps what sessions keep)."}
 ${replicas.map((replica) => `    server ${replica} max_fails=1 fail_timeout=30s;`).join("\n")}
   }
   server {
@@ -92,12 +92,15 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
+/** How nginx picks a replica: by a hash of the Authorization header (sticky), or each request in turn. */
+export type Balance = "hash" | "round-robin";
+
 /** Starts nginx in front of the replicas ("127.0.0.1:PORT" each); resolves once it accepts connections. */
-export async function startNginx(replicas: string[]): Promise<Nginx> {
+export async function startNginx(replicas: string[], balance: Balance = "hash"): Promise<Nginx> {
   const prefix = tempDir();
   for (const dir of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(`${prefix}/${dir}`);
   const port = await freePort();
-  writeFileSync(`${prefix}/nginx.conf`, nginxConfig(prefix, port, replicas));
+  writeFileSync(`${prefix}/nginx.conf`, nginxConfig(prefix, port, replicas, balance));
   const child: ChildProcess = spawn(NGINX, ["-p", prefix, "-c", `${prefix}/nginx.conf`], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));

@@ -34,7 +34,13 @@ export const approve: Step = async (call, next) => {
   const { tool, target } = call;
   // A tool its server does not ask to confirm goes on without a step of its own (issue 42).
   if (!needsApproval(target!.config.confirm, tool!)) return next(call);
-  const approval = await approveCall(call, target!.config);
+  let approval: Approval;
+  try {
+    approval = await approveCall(call, target!.config);
+  } catch (error) {
+    // What the session approved cannot be read (its store is down): the call is refused, never let through.
+    return Failure(`Error executing tool '${call.id.name}' ${whereOf(call.id)}: ${messageOf(error)}`);
+  }
   if (!approval.approved) {
     if (!approval.cancelled) call.note.outcome = "declined";
     return Failure(`Error executing tool '${call.id.name}' ${whereOf(call.id)}: ${approval.reason}`);
@@ -43,7 +49,8 @@ export const approve: Step = async (call, next) => {
   call.args = approval.args;
   call.asked = approval.asked;
   const result = await next(call);
-  if (result.ok && approval.asked) await approvedRetry(call, result.value);
+  // A retry that cannot be allowed (the store is down) is asked again: never taken twice, never let through unasked.
+  if (result.ok && approval.asked) await approvedRetry(call, result.value).catch(() => {});
   return result;
 };
 

@@ -16,6 +16,7 @@ import { accessOf, authenticatorFor, bindingRefusal, protectedResourceMetadata, 
 import { ENDPOINT_PATH, type HttpEndpoint, httpEndpoint } from "./endpoint.ts";
 import type { Authenticate } from "../client-identity.ts";
 import type { ServeConfig } from "../../config/index.ts";
+import { openRedisStore } from "../../store/redis-store.ts";
 
 /** Who may connect now: the configuration's `serve`, and the check of a request against it. */
 interface Access {
@@ -36,6 +37,7 @@ export async function serveHttp(
   loaded: { path: string; config: WorkbenchConfig },
   address: HttpAddress,
   parts: { pool: ServerPool; cache: ListingCache },
+  storeUrl?: string,
 ): Promise<number> {
   const { path, config } = loaded;
   const { pool } = parts;
@@ -47,7 +49,12 @@ export async function serveHttp(
     return 2;
   }
   for (const line of refusedClients(config.serve)) say(`${NAME}: ${line}`);
-  const serving = await startServing(platform, loaded, parts);
+  const store = await openStore(platform, storeUrl, config.serve, (line) => log.line(line));
+  if (typeof store === "string") {
+    say(`${NAME}: ${store}`);
+    return 2;
+  }
+  const serving = await startServing(platform, loaded, { ...parts, store });
   // The toolboxes a scope may grant are those configured now; who may connect too (see below).
   const scoped = { get toolboxes() { return Object.keys(serving.live.current.toolboxes); } };
   const access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
@@ -82,12 +89,28 @@ export async function serveHttp(
     return 1;
   }
   const url = `http://${hostPort({ hostname: address.hostname, port: listener.port })}${ENDPOINT_PATH}`;
-  say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path} at ${url}`);
+  const kept = store ? `; sessions kept in ${store.name}` : "";
+  say(`${NAME} ${VERSION}: serving ${Object.keys(config.toolboxes).length} toolbox(es) from ${path} at ${url}${kept}`);
   platform.startupDone();
   const reason = await serving.stopped;
   log.flush();
   await stop({ say, reason, endpoint, listener, pool, serving });
   return 0;
+}
+
+/**
+ * The store sessions keep their state in: `--store`, else `serve.store`, else (undefined) memory.
+ * One that is named and cannot be opened is never replaced by memory: the words of the refusal.
+ */
+async function openStore(platform: Platform, flag: string | undefined, serve: ServeConfig | undefined, log: (line: string) => void) {
+  if (flag === undefined && serve?.storeUnreadable !== undefined) return `Cannot serve: ${serve.storeUnreadable}`;
+  const url = flag ?? serve?.store;
+  if (url === undefined) return undefined;
+  try {
+    return await openRedisStore(url, platform.connectRedis, { log });
+  } catch (error) {
+    return `Cannot serve: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { StoredApprovals } from "../../../src/trust/approvals.ts";
 import { FOR_THIS_SESSION } from "../../../src/trust/confirm.ts";
 import type { Tool } from "../../helpers/sdk.ts";
 import { resolvedCall, serverOf, stubNext, stubTarget } from "../../helpers/calls.ts";
+import { flakyStore } from "../../helpers/flaky-store.ts";
 
 import { MemoryStore } from "../../../src/store/memory-store.ts";
 
@@ -94,4 +95,14 @@ test("approve: after an approved call, a 2026-07-28 server's input_required lets
   assert.equal(asked.length, 1, "the retry was not asked");
   await approve(retry(), stubNext().next);
   assert.equal(asked.length, 2, "taken once: a second retry is asked");
+});
+
+test("approve: approvals that cannot be read (the store is down) refuse the call with the store's words; the server never sees it", async () => {
+  const { store, setDown } = flakyStore(new MemoryStore());
+  const approvals = new StoredApprovals(store, "s", () => 60_000);
+  setDown(true);
+  const { next, got } = stubNext();
+  const refused = await approve(callOf("all", {}, { upstream: client(() => ({ action: "accept" })), approvals }), next);
+  assert.match(errorOf(refused), /^Error executing tool 'delete_item' in server 's' \(toolbox 'dev'\): Connection refused/);
+  assert.equal(got.length, 0);
 });

@@ -1,0 +1,44 @@
+/**
+ * Choosing the store (issue 48): `--store URL` or `"serve": {"store": ...}`. A store that is named
+ * and cannot be opened is never replaced by memory: serving refuses to start and says which store
+ * and why (never its password); `--store` is for HTTP only; a store that opens is named at start.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { runCli } from "../helpers/cli.ts";
+import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
+import { startHttpWorkbench } from "../helpers/http-workbench.ts";
+import { redisMissing, startRedis } from "../helpers/redis.ts";
+
+after(removeTempDirs);
+
+const CONFIG = { toolboxes: { dev: { mcpServers: {} } } };
+
+test("serve --store: a store that cannot be reached, or whose password variable is unset, refuses to serve; --store needs --http", async () => {
+  const path = writeConfig(tempDir(), CONFIG);
+  const unreachable = await runCli(["serve", "--http", "127.0.0.1:0", "--store", "redis://user:s3cret-pass@127.0.0.1:1", "--config", path]);
+  assert.equal(unreachable.code, 2, unreachable.stderr);
+  assert.match(unreachable.stderr, /Cannot serve: The store 'redis:\/\/user@127\.0\.0\.1:1' is unreachable/);
+  assert.doesNotMatch(unreachable.stderr, /s3cret-pass/);
+  const unset = writeConfig(tempDir(), { ...CONFIG, serve: { store: "redis://:${WB_STORE_PASSWORD}@127.0.0.1:6379" } });
+  const missing = await runCli(["serve", "--http", "127.0.0.1:0", "--config", unset]);
+  assert.equal(missing.code, 2, missing.stderr);
+  assert.match(missing.stderr, /Cannot serve: .*WB_STORE_PASSWORD/);
+  const stdio = await runCli(["serve", "--store", "redis://127.0.0.1:6379", "--config", path]);
+  assert.equal(stdio.code, 2);
+  assert.match(stdio.stderr, /Option '--store' is for serving over HTTP/);
+});
+
+test("serve --store: a store that opens is named when serving starts", { skip: redisMissing() }, async () => {
+  const redis = await startRedis();
+  try {
+    const workbench = await startHttpWorkbench(CONFIG, {}, "127.0.0.1:0", ["--store", redis.url]);
+    try {
+      assert.match(workbench.stderr(), new RegExp(`sessions kept in redis://127\\.0\\.0\\.1:${redis.port}`));
+    } finally {
+      await workbench.stop();
+    }
+  } finally {
+    await redis.stop();
+  }
+});
