@@ -8,7 +8,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { type CallToolResult, Client, ElicitRequestSchema } from "../helpers/sdk.ts";
 import { removeTempDirs, startWorkbench, tempDir, textOf, withWorkbench } from "../helpers/workbench.ts";
-import { call, eventually, fx, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
+import { call, eventually, firstProgress, fx, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
 
 after(removeTempDirs);
@@ -137,14 +137,22 @@ test("code mode: errors and broken limits give isError with the logs so far; no 
 });
 
 test("code mode: the session answers a use_tool while a script loops, and after it", async () => {
-  await withWorkbench(withCode({ timeoutMs: 3_000 }), async (session) => {
+  await withWorkbench(withCode({ timeoutMs: 5_000 }), async (session) => {
     opened(await openToolbox(session, "dev"));
-    const looping = runCode(session, "while (true) {}");
-    await sleep(300);
+    // The script's one call says when it began (its progress): the loop starts as it returns.
+    const begins = firstProgress("the script's call before its loop");
+    const looping = session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code: "await tools.s.sleep({ ms: 1 }); while (true) {}" } }, undefined, {
+      timeout: 20_000,
+      onprogress: begins.onprogress,
+    }) as Promise<CallToolResult>;
+    let ended = false;
+    void looping.finally(() => (ended = true)).catch(() => {});
+    await begins.begun();
     const started = Date.now();
     const echoed = await useTool(session, "dev", "s", "echo", { text: "still here" });
     assert.equal(textOf(echoed), "s: still here");
-    assert.ok(Date.now() - started < 1_500, `use_tool took ${Date.now() - started} ms while a script looped`);
+    // Judged by order, not by a bound in seconds: a session held by the loop answers only after it ends (timeoutMs).
+    assert.equal(ended, false, `use_tool answered only after the looping script ended (${Date.now() - started} ms)`);
     assert.match(textOf(await looping), /timeoutMs/);
     assert.deepEqual(ran(await runCode(session, "return 2")).result, 2);
   });
@@ -190,11 +198,14 @@ test("code mode: progress of an inner call reaches the client on run_code's toke
 test("code mode: cancelling run_code cancels its inner call", async () => {
   await withWorkbench(withCode({ timeoutMs: 20_000 }), async (session) => {
     const controller = new AbortController();
+    const sleeping = firstProgress("the inner sleep");
     const pending = session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code: `await tools.s.sleep({ ms: 15000 });` } }, undefined, {
       signal: controller.signal,
       timeout: 20_000,
+      onprogress: sleeping.onprogress,
     });
-    await sleep(1_000);
+    // Cancelled once the inner call is on the server (its first progress), not after a guessed time.
+    await sleeping.begun();
     controller.abort("enough");
     await assert.rejects(pending);
     let count = "0";

@@ -105,3 +105,25 @@ export async function eventually<T>(
     await sleep(25);
   }
 }
+
+/**
+ * A call's first progress, awaited instead of sleeping a guessed time: give `onprogress` to the
+ * call (the fixtures' `sleep` says it began with progress 0), then `await begun()` before acting
+ * on the call in flight; fails after `timeoutMs` if it never came.
+ */
+export function firstProgress(what: string): { onprogress: () => void; begun: (timeoutMs?: number) => Promise<void> } {
+  let onprogress!: () => void;
+  const came = new Promise<void>((resolve) => (onprogress = () => resolve()));
+  const begun = async (timeoutMs = 20_000) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`No progress within ${timeoutMs} ms: ${what} did not begin`)), timeoutMs);
+    });
+    try {
+      await Promise.race([came, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { onprogress, begun };
+}
