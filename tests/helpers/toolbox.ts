@@ -30,6 +30,20 @@ export function spawnLog() {
   };
 }
 
+/**
+ * A file where fixture servers given `env: requestLog().env` note the method of each request as it
+ * arrives: a test acts on a call once the server has it, without asking for progress (which
+ * would change how the call is answered) and without sleeping a guessed time.
+ */
+export function requestLog() {
+  const path = `${tempDir()}/requests.log`;
+  return {
+    env: { FIXTURE_METHOD_LOG: path },
+    /** How many requests of this method the servers got so far. */
+    count: (method: string): number => existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line === method).length : 0,
+  };
+}
+
 /** Calls a meta-tool with a bounded wait. */
 export function call(session: Session, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return session.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS }) as Promise<
