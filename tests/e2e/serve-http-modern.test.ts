@@ -9,9 +9,8 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpWorkbench, startHttpWorkbench } from "../helpers/http-workbench.ts";
-import { existsSync, readFileSync } from "node:fs";
-import { eventually, fx } from "../helpers/toolbox.ts";
-import { removeTempDirs, tempDir } from "../helpers/workbench.ts";
+import { eventually, fx, requestLog } from "../helpers/toolbox.ts";
+import { removeTempDirs } from "../helpers/workbench.ts";
 
 after(removeTempDirs);
 
@@ -130,9 +129,9 @@ async function cancellations(wb: HttpWorkbench): Promise<string> {
 }
 
 test("serve --http 2026: a call whose client leaves before the headers is still cancelled within 5 s", async () => {
-  const methods = `${tempDir()}/methods.log`;
-  const calls = () => existsSync(methods) ? readFileSync(methods, "utf8").split("\n").filter((line) => line === "tools/call").length : 0;
-  const wb = await startHttpWorkbench({ toolboxes: { dev: { description: "Dev tools", mcpServers: { a: fx("a", {}, { FIXTURE_METHOD_LOG: methods }) } } } });
+  const requests = requestLog();
+  const calls = () => requests.count("tools/call");
+  const wb = await startHttpWorkbench({ toolboxes: { dev: { description: "Dev tools", mcpServers: { a: fx("a", {}, requests.env) } } } });
   try {
     // Warm the hub and the server (so the sleep starts at once).
     assert.equal(await cancellations(wb), "0");
