@@ -34,8 +34,10 @@ async function callFast(config: unknown): Promise<{ code: unknown; stdout: strin
   let answeredAt = 0;
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text, answeredAt ||= performance.now()));
-  const code = await new Promise((resolve) => child.on("exit", resolve));
-  const exited = performance.now();
+  let exited = 0;
+  child.on("exit", () => (exited = performance.now()));
+  // Its stdout may be read after the exit event: the answer's time is known once the pipes closed.
+  const code = await new Promise((resolve) => child.on("close", resolve));
   return { code, stdout, ms: Math.round(exited - started), exitAfterAnswer: Math.round(exited - answeredAt) };
 }
 
