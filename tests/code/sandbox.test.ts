@@ -87,7 +87,14 @@ test("sandbox: workers are shared among clients: one client's 8 endless scripts 
   assert.equal(await value("return 0"), 0);
   // a's scripts never end by themselves (their call never answers, their time limit is far off): only the stop below ends them.
   const endless = Array.from({ length: 8 }, () =>
-    runInSandbox({ code: "await tools.s.echo({});", servers: { s: ["echo"] }, limits: { ...limits, timeoutMs: 600_000 }, call: hang, signal: stop.signal, client: "a" })
+    runInSandbox({
+      code: "await tools.s.echo({});",
+      servers: { s: ["echo"] },
+      limits: { ...limits, timeoutMs: 600_000 },
+      call: hang,
+      signal: stop.signal,
+      client: "a",
+    })
   );
   try {
     const started = Date.now();

@@ -141,7 +141,8 @@ test("code mode: the session answers a use_tool while a script loops, and after 
     opened(await openToolbox(session, "dev"));
     // The script's one call says when it began (its progress): the loop starts as it returns.
     const begins = firstProgress("the script's call before its loop");
-    const looping = session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code: "await tools.s.sleep({ ms: 1 }); while (true) {}" } }, undefined, {
+    const code = "await tools.s.sleep({ ms: 1 }); while (true) {}";
+    const looping = session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code } }, undefined, {
       timeout: 20_000,
       onprogress: begins.onprogress,
     }) as Promise<CallToolResult>;
@@ -267,7 +268,8 @@ test("code mode: a server stopped for being idle starts again for the next scrip
   };
   // Judged by what the log says happened, not by a count of starts: a first script slower than the
   // idle time (a sandbox's first start under load) may see the server stopped and started once more.
-  const stops = (session: { stderr(): string }) => session.stderr().split("\n").filter((line) => line.startsWith("[dev/s] stopped after 200 ms without a call")).length;
+  const stops = (session: { stderr(): string }) =>
+    session.stderr().split("\n").filter((line) => line.startsWith("[dev/s] stopped after 200 ms without a call")).length;
   await withWorkbench(config, async (session) => {
     opened(await openToolbox(session, "dev"));
     assert.equal(ran(await runCode(session, `return await tools.s.echo({ text: "one" });`)).result, "s: one");

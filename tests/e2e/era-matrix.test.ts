@@ -18,7 +18,14 @@ after(async () => {
 });
 
 const textOf = (result: ToolResult) => result.content?.find((block) => block.type === "text")?.text ?? "";
-const use = (client: EraClient, server: string, name: string, args: Record<string, unknown>, signal?: AbortSignal, onprogress?: () => void) =>
+const use = (
+  client: EraClient,
+  server: string,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+  onprogress?: () => void,
+) =>
   client.call("use_tool", { tool: { toolbox: "era", server, name }, arguments: args }, signal, onprogress);
 
 for (const kind of CLIENT_KINDS) {

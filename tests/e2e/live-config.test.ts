@@ -19,7 +19,20 @@ import {
   ToolListChangedNotificationSchema,
 } from "../helpers/sdk.ts";
 import { removeTempDirs, type Session, startWorkbench, withWorkbench } from "../helpers/workbench.ts";
-import { call, errorText, eventually, firstProgress, fx, okText, opened, openToolbox, sleep, spawnLog, toolsOf, useTool } from "../helpers/toolbox.ts";
+import {
+  call,
+  errorText,
+  eventually,
+  firstProgress,
+  fx,
+  okText,
+  opened,
+  openToolbox,
+  sleep,
+  spawnLog,
+  toolsOf,
+  useTool,
+} from "../helpers/toolbox.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { descendants, fixturePids, waitGone } from "../helpers/procs.ts";
 import { startRaw } from "../helpers/raw-session.ts";

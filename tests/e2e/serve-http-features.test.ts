@@ -55,7 +55,10 @@ test("serve --http: two sessions, each with its own log level; cancellation; pro
     // Cancel one session's call; the other's goes on to its answer.
     const controller = new AbortController();
     const sleeping = firstProgress("verbose's sleep");
-    const cancelled = verbose.client.callTool(use("sleep", { ms: 10_000 }), undefined, { signal: controller.signal, onprogress: sleeping.onprogress });
+    const cancelled = verbose.client.callTool(use("sleep", { ms: 10_000 }), undefined, {
+      signal: controller.signal,
+      onprogress: sleeping.onprogress,
+    });
     const other = quiet.client.callTool(use("sleep", { ms: 300 }), undefined, { timeout: 20_000 });
     // Cancelled once the server has the call: one cancelled before it got there never reaches it.
     await sleeping.begun();

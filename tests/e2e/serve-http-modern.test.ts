@@ -66,7 +66,8 @@ test("serve --http 2026: a listen stays open with the client's id; closing a cal
     assert.deepEqual([one.id, one.result.content[0].text, two.id, two.result.content[0].text], [7, "a: one", 7, "a: two"]);
 
     const calling = new AbortController();
-    const sleeping = await post(wb, "s", "tools/call", { ...useTool("sleep", { ms: 10_000 }), _meta: { progressToken: "s" } }, calling.signal);
+    const withToken = { ...useTool("sleep", { ms: 10_000 }), _meta: { progressToken: "s" } };
+    const sleeping = await post(wb, "s", "tools/call", withToken, calling.signal);
     assert.equal(sleeping.status, 200);
     // Its stream is closed once the server has the call (the sleep's first progress), not after a guessed time.
     const events = sleeping.body!.pipeThrough(new TextDecoderStream()).getReader();

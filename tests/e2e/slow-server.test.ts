@@ -48,7 +48,8 @@ test("call on a fast server does not wait for a slow one of its toolbox, nor for
   const beside = await callFast(CONFIG);
   assert.equal(beside.code, 0);
   assert.match(beside.stdout, /hi/);
-  const figures = `${beside.ms} ms in all, exit ${beside.exitAfterAnswer} ms after the answer; alone ${alone.ms} and ${alone.exitAfterAnswer} ms`;
+  const figures = `${beside.ms} ms in all, exit ${beside.exitAfterAnswer} ms after the answer; ` +
+    `alone ${alone.ms} and ${alone.exitAfterAnswer} ms`;
   // A wait for the slow one would cost its 20 s: half of that tells it on any machine.
   assert.ok(beside.ms < alone.ms + SLOW_START_MS / 2, figures);
   // A server still starting has no work to finish: it is not given the 2 s grace to leave.
@@ -57,7 +58,8 @@ test("call on a fast server does not wait for a slow one of its toolbox, nor for
 
 test("open_toolbox names the slow server as starting; use_tool on the fast one answers at once", async () => {
   const log = spawnLog();
-  const config = { toolboxes: { t: { ...CONFIG.toolboxes.t, mcpServers: { fast: fx("F", {}, log.env), slow: fx("S", {}, { FIXTURE_START_DELAY_MS: String(SLOW_START_MS), ...log.env }) } } } };
+  const slow = fx("S", {}, { FIXTURE_START_DELAY_MS: String(SLOW_START_MS), ...log.env });
+  const config = { toolboxes: { t: { ...CONFIG.toolboxes.t, mcpServers: { fast: fx("F", {}, log.env), slow } } } };
   await withWorkbench(config, async (session) => {
     const started = performance.now();
     const value = opened(await openToolbox(session, "t"));
@@ -75,7 +77,8 @@ test("open_toolbox names the slow server as starting; use_tool on the fast one a
     assert.match(again.starting ?? "", /^Still starting: 'slow'\./);
     // (The slow one notes its start once it runs: on a loaded machine it may not have yet.)
     const labels = log.spawned().map((line) => line.split(" ")[0]);
-    assert.ok(labels.filter((label) => label === "F").length === 1 && labels.filter((label) => label === "S").length <= 1, `not started again: ${labels}`);
+    const starts = (label: string) => labels.filter((each) => each === label).length;
+    assert.ok(starts("F") === 1 && starts("S") <= 1, `not started again: ${labels}`);
     // Waited for, it would answer only once the slow one started, over 10 s from now.
     assert.ok(performance.now() - reopening < SLOW_START_MS / 4, `opened again in ${Math.round(performance.now() - reopening)} ms`);
   });

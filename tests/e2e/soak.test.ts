@@ -65,7 +65,8 @@ test(`soak: ${CYCLES} open/call/crash cycles leave no growth in open file descri
     const perCycle = (Date.now() - started) / (CYCLES - WARM_UP);
     // The last crash's closes settle in their own time (longer on a loaded machine): awaited, bounded.
     let after = await usage(session);
-    for (const until = Date.now() + 10_000; Date.now() < until && !(after.fds <= before.fds + FD_TOLERANCE && after.children.length <= before.children.length);) {
+    const settled = () => after.fds <= before.fds + FD_TOLERANCE && after.children.length <= before.children.length;
+    for (const until = Date.now() + 10_000; Date.now() < until && !settled();) {
       after = await usage(session);
     }
     console.log(

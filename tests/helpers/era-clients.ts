@@ -48,7 +48,8 @@ export async function connectEraClient(kind: ClientKind, configPath: string, env
       era: "legacy",
       instructions: client.getInstructions(),
       pid: transport.pid!,
-      call: (tool, input, signal, onprogress) => client.callTool({ name: tool, arguments: input }, undefined, { signal, onprogress }) as Promise<ToolResult>,
+      call: (tool, input, signal, onprogress) =>
+        client.callTool({ name: tool, arguments: input }, undefined, { signal, onprogress }) as Promise<ToolResult>,
       listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
       stderr: () => stderr,
       close: () => client.close(),
@@ -67,7 +68,8 @@ export async function connectEraClient(kind: ClientKind, configPath: string, env
     era: client.getProtocolEra() ?? "none",
     instructions: client.getInstructions(),
     pid: transport.pid!,
-    call: (tool, input, signal, onprogress) => client.callTool({ name: tool, arguments: input }, { signal, onprogress }) as Promise<ToolResult>,
+    call: (tool, input, signal, onprogress) =>
+      client.callTool({ name: tool, arguments: input }, { signal, onprogress }) as Promise<ToolResult>,
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     stderr: () => stderr,
     close: () => client.close(),

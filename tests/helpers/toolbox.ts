@@ -40,7 +40,8 @@ export function requestLog() {
   return {
     env: { FIXTURE_METHOD_LOG: path },
     /** How many requests of this method the servers got so far. */
-    count: (method: string): number => existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line === method).length : 0,
+    count: (method: string): number =>
+      existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line === method).length : 0,
   };
 }
 

@@ -16,7 +16,8 @@ test("http link: a 2026-07-28 call cancelled once its answer is an event stream 
   // Served by Bun whatever runs the test: under Deno.serve a handler never hears of a cancelled POST.
   const remote = await startV2Http(true);
   const logged: string[] = [];
-  const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: (text: string) => void logged.push(text) };
+  const writeStderr = (text: string) => void logged.push(text);
+  const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr };
   const config = validateConfig({ toolboxes: { dev: { mcpServers: { v2: { type: "http", url: remote.url("/") } } } } });
   const session = ServerSession.open({ toolbox: "dev", server: "v2", config: config.toolboxes.dev.mcpServers.v2 }, host);
   try {

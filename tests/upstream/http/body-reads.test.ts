@@ -80,7 +80,8 @@ test("http bodies: 8 stalled connections, past the 4 calls in flight and the 4 b
     const stalled = await Promise.all(Array.from({ length: 8 }, () => stall(port)));
     try {
       // The oldest stalled reads gave way to the newer ones (408): awaited, so that all 8 are in before the call.
-      await eventually("the 4 oldest reads given up", () => stalled.filter(({ heard }) => /^HTTP\/1\.1 408 /.test(heard())).length, (count) => count >= 4);
+      const givenUp = () => stalled.filter(({ heard }) => /^HTTP\/1\.1 408 /.test(heard())).length;
+      await eventually("the 4 oldest reads given up", givenUp, (count) => count >= 4);
       assert.match(stalled[0].heard(), /^HTTP\/1\.1 408 /);
       const started = Date.now();
       const response = await fetch(`http://127.0.0.1:${port}/mcp`, {

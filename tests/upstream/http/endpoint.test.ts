@@ -187,7 +187,8 @@ test("http endpoint: a 2026-07-28 call whose answer comes first is plain JSON, e
 
 test("http endpoint: a 2026-07-28 call cancelled with notifications/cancelled ends its response unanswered, and gives its request in flight back", async () => {
   const requests = requestLog();
-  const endpoint = endpointWith({ maxInFlightPerClient: 2 }, validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a", {}, requests.env) } } } }));
+  const withServer = validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a", {}, requests.env) } } } });
+  const endpoint = endpointWith({ maxInFlightPerClient: 2 }, withServer);
   const meta = DISCOVER.params._meta;
   const modern = { "mcp-protocol-version": "2026-07-28" };
   try {
