@@ -160,7 +160,12 @@ test("code mode: the session answers a use_tool while a script loops, and after 
 });
 
 test("code mode: the containment set through the workbench: each ends with its error, the workbench answers and its memory comes back", async () => {
-  await withWorkbench(withCode({ timeoutMs: 2_000, memoryMiB: 16, maxOutputBytes: 64 * 1024 }), async (session) => {
+  // Only the endless loop is to meet the time limit (toolbox "timed", 2 s): the others get one a
+  // loaded machine's slow allocation never reaches first (their own limit ends them in seconds).
+  const limits = { memoryMiB: 16, maxOutputBytes: 64 * 1024 };
+  const config = withCode({ timeoutMs: 30_000, ...limits });
+  const timed = { codeMode: { timeoutMs: 2_000, ...limits }, mcpServers: config.toolboxes.dev.mcpServers };
+  await withWorkbench({ ...config, toolboxes: { ...config.toolboxes, timed } }, async (session) => {
     opened(await openToolbox(session, "dev"));
     assert.equal(ran(await runCode(session, "return 1")).result, 1);
     const before = residentBytes(session.pid);
@@ -175,7 +180,7 @@ test("code mode: the containment set through the workbench: each ends with its e
       ["return Function('return this')().process ?? tools.s.echo.constructor('return typeof Bun')();", /^\{"result":"undefined"/],
     ];
     for (const [code, expected] of cases) {
-      assert.match(textOf(await runCode(session, code)), expected, code);
+      assert.match(textOf(await runCode(session, code, code === "while (true) {}" ? "timed" : "dev")), expected, code);
       assert.equal(textOf(await useTool(session, "dev", "s", "echo", { text: "alive" })), "s: alive");
     }
     const after = residentBytes(session.pid);
