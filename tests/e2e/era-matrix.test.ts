@@ -44,10 +44,15 @@ for (const kind of CLIENT_KINDS) {
           assert.equal(textOf(confirmed), "deploy confirmed by Ada", `${JSON.stringify(confirmed)}\n${client.stderr()}`);
           const before = server.cancelled.read(textOf(await use(client, name, server.cancelled.name, {})));
           const controller = new AbortController();
+          // Cancelled once the server has the call (its count of waits begun, else the wait's first
+          // progress), not after a guessed time: one cancelled before it got there never reaches it.
           const waits = firstProgress(`${name}'s ${server.wait.name}`);
-          const waiting = use(client, name, server.wait.name, server.wait.args, controller.signal, waits.onprogress);
-          // Cancelled once the server has the call: one cancelled before it got there never reaches it.
-          await waits.begun();
+          const begun = async () => Number(textOf(await use(client, name, server.begun!, {})));
+          const begunBefore = server.begun ? await begun() : 0;
+          const onprogress = server.begun ? undefined : waits.onprogress;
+          const waiting = use(client, name, server.wait.name, server.wait.args, controller.signal, onprogress);
+          if (server.begun) await eventually(`${name}'s wait begun`, begun, (count) => count > begunBefore);
+          else await waits.begun();
           controller.abort("the user stopped it");
           await assert.rejects(waiting);
           await eventually("the server to see the cancellation", async () =>

@@ -27,7 +27,7 @@ test("http link: a 2026-07-28 call cancelled once its answer is an event stream 
     let begun!: () => void;
     const streaming = new Promise<void>((resolve) => (begun = resolve));
     // The wait's progress makes its answer an event stream; it is cut once that stream has begun.
-    const waiting = session.callTool("wait", { ms: 30_000 }, { signal: cancel.signal, onProgress: () => begun() });
+    const waiting = session.callTool("wait", { ms: 30_000, announce: true }, { signal: cancel.signal, onProgress: () => begun() });
     await streaming;
     cancel.abort();
     await assert.rejects(waiting);
