@@ -50,6 +50,8 @@ for (const [opening, messages] of OPENINGS) {
     });
     let answered!: () => void;
     const answer = new Promise<void>((resolve) => (answered = resolve));
+    let startedUp!: () => void;
+    const startUp = new Promise<void>((resolve) => (startedUp = resolve));
     const stdout = new WritableStream<Uint8Array>({
       write(chunk) {
         if (decoder.decode(chunk).includes('"id":1')) (events.push("answer"), answered());
@@ -63,14 +65,15 @@ for (const [opening, messages] of OPENINGS) {
       stdinIsTerminal: { value: () => false },
       onSignal: { value: () => {} },
       parentAlive: { value: () => true },
-      startupDone: { value: () => void events.push("start-up done") },
+      startupDone: { value: () => (events.push("start-up done"), startedUp()) },
     }) as Platform;
     const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { one: fixtureServer("fixture-server.ts") } } } });
     const loaded = await loadForCommand(fake, path);
     assert.ok(loaded);
     const serving = serve(fake, loaded);
     await answer;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Awaited (bounded), not given a guessed 50 ms: the order of the two is what is judged.
+    await Promise.race([startUp, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     endInput();
     assert.equal(await serving, 0);
     assert.deepEqual(events, ["answer", "start-up done"]);

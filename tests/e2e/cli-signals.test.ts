@@ -42,7 +42,8 @@ async function interrupted(args: string[], signal: keyof typeof EXIT = "SIGINT")
       assert.deepEqual(left, [], `still running 2 s after ${signal}: ${left.join(", ")}\n${stderr}`);
       const code = await Promise.race([exited, sleep(15_000).then(() => "still running")]);
       assert.ok(code === String(EXIT[signal]) || code === signal, `exit: ${code}\n${stderr}`);
-      assert.ok(stderr.includes(`Stopping its servers (${signal})`), stderr);
+      // The exit can come before the last of stderr has been read: awaited, not read at once.
+      await eventually("the stop said on stderr", () => stderr, (text) => text.includes(`Stopping its servers (${signal})`));
     } finally {
       child.kill("SIGKILL");
       for (const pid of started.filter(isAlive)) process.kill(pid, "SIGKILL");

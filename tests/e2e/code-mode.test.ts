@@ -8,7 +8,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { type CallToolResult, Client, ElicitRequestSchema } from "../helpers/sdk.ts";
 import { removeTempDirs, startWorkbench, tempDir, textOf, withWorkbench } from "../helpers/workbench.ts";
-import { call, fx, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
+import { call, eventually, firstProgress, fx, opened, openToolbox, sleep, spawnLog, useTool } from "../helpers/toolbox.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
 
 after(removeTempDirs);
@@ -137,21 +137,35 @@ test("code mode: errors and broken limits give isError with the logs so far; no 
 });
 
 test("code mode: the session answers a use_tool while a script loops, and after it", async () => {
-  await withWorkbench(withCode({ timeoutMs: 3_000 }), async (session) => {
+  await withWorkbench(withCode({ timeoutMs: 5_000 }), async (session) => {
     opened(await openToolbox(session, "dev"));
-    const looping = runCode(session, "while (true) {}");
-    await sleep(300);
+    // The script's one call says when it began (its progress): the loop starts as it returns.
+    const begins = firstProgress("the script's call before its loop");
+    const code = "await tools.s.sleep({ ms: 1 }); while (true) {}";
+    const looping = session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code } }, undefined, {
+      timeout: 20_000,
+      onprogress: begins.onprogress,
+    }) as Promise<CallToolResult>;
+    let ended = false;
+    void looping.finally(() => (ended = true)).catch(() => {});
+    await begins.begun();
     const started = Date.now();
     const echoed = await useTool(session, "dev", "s", "echo", { text: "still here" });
     assert.equal(textOf(echoed), "s: still here");
-    assert.ok(Date.now() - started < 1_500, `use_tool took ${Date.now() - started} ms while a script looped`);
+    // Judged by order, not by a bound in seconds: a session held by the loop answers only after it ends (timeoutMs).
+    assert.equal(ended, false, `use_tool answered only after the looping script ended (${Date.now() - started} ms)`);
     assert.match(textOf(await looping), /timeoutMs/);
     assert.deepEqual(ran(await runCode(session, "return 2")).result, 2);
   });
 });
 
 test("code mode: the containment set through the workbench: each ends with its error, the workbench answers and its memory comes back", async () => {
-  await withWorkbench(withCode({ timeoutMs: 2_000, memoryMiB: 16, maxOutputBytes: 64 * 1024 }), async (session) => {
+  // Only the endless loop is to meet the time limit (toolbox "timed", 2 s): the others get one a
+  // loaded machine's slow allocation never reaches first (their own limit ends them in seconds).
+  const limits = { memoryMiB: 16, maxOutputBytes: 64 * 1024 };
+  const config = withCode({ timeoutMs: 30_000, ...limits });
+  const timed = { codeMode: { timeoutMs: 2_000, ...limits }, mcpServers: config.toolboxes.dev.mcpServers };
+  await withWorkbench({ ...config, toolboxes: { ...config.toolboxes, timed } }, async (session) => {
     opened(await openToolbox(session, "dev"));
     assert.equal(ran(await runCode(session, "return 1")).result, 1);
     const before = residentBytes(session.pid);
@@ -166,7 +180,7 @@ test("code mode: the containment set through the workbench: each ends with its e
       ["return Function('return this')().process ?? tools.s.echo.constructor('return typeof Bun')();", /^\{"result":"undefined"/],
     ];
     for (const [code, expected] of cases) {
-      assert.match(textOf(await runCode(session, code)), expected, code);
+      assert.match(textOf(await runCode(session, code, code === "while (true) {}" ? "timed" : "dev")), expected, code);
       assert.equal(textOf(await useTool(session, "dev", "s", "echo", { text: "alive" })), "s: alive");
     }
     const after = residentBytes(session.pid);
@@ -213,11 +227,14 @@ test("code mode: progress of an inner call reaches the client on run_code's toke
 test("code mode: cancelling run_code cancels its inner call", async () => {
   await withWorkbench(withCode({ timeoutMs: 20_000 }), async (session) => {
     const controller = new AbortController();
+    const sleeping = firstProgress("the inner sleep");
     const pending = session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code: `await tools.s.sleep({ ms: 15000 });` } }, undefined, {
       signal: controller.signal,
       timeout: 20_000,
+      onprogress: sleeping.onprogress,
     });
-    await sleep(1_000);
+    // Cancelled once the inner call is on the server (its first progress), not after a guessed time.
+    await sleeping.begun();
     controller.abort("enough");
     await assert.rejects(pending);
     let count = "0";
@@ -277,13 +294,18 @@ test("code mode: a server stopped for being idle starts again for the next scrip
     codeMode: { timeoutMs: 5_000 },
     toolboxes: { dev: { description: "Fixture", mcpServers: { s: fx("s", { idleTimeoutMs: 200 }, log.env) } } },
   };
+  // Judged by what the log says happened, not by a count of starts: a first script slower than the
+  // idle time (a sandbox's first start under load) may see the server stopped and started once more.
+  const stops = (session: { stderr(): string }) =>
+    session.stderr().split("\n").filter((line) => line.startsWith("[dev/s] stopped after 200 ms without a call")).length;
   await withWorkbench(config, async (session) => {
     opened(await openToolbox(session, "dev"));
     assert.equal(ran(await runCode(session, `return await tools.s.echo({ text: "one" });`)).result, "s: one");
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && !session.stderr().includes("idle")) await sleep(50);
-    await sleep(300);
+    // Nothing starts it between the scripts: once every start so far has had its idle stop, it is down.
+    const before = log.spawned().length;
+    await eventually("the idle stop of every start so far", () => stops(session), (count) => count >= before, 10_000);
+    assert.equal(stops(session), before, session.stderr());
     assert.equal(ran(await runCode(session, `return await tools.s.echo({ text: "two" });`)).result, "s: two");
-    assert.equal(log.spawned().length, 2, "started again once");
+    assert.ok(log.spawned().length > before, `started again for the next script: ${log.spawned().length} start(s), ${before} before it`);
   });
 });

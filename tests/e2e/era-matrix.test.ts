@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { CLIENT_KINDS, connectEraClient, type EraClient, type ToolResult } from "../helpers/era-clients.ts";
 import { eraConfig, SERVERS, stopEraServers } from "../helpers/era-servers.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
-import { eventually, sleep } from "../helpers/toolbox.ts";
+import { eventually, firstProgress } from "../helpers/toolbox.ts";
 
 after(async () => {
   await stopEraServers();
@@ -18,8 +18,15 @@ after(async () => {
 });
 
 const textOf = (result: ToolResult) => result.content?.find((block) => block.type === "text")?.text ?? "";
-const use = (client: EraClient, server: string, name: string, args: Record<string, unknown>, signal?: AbortSignal) =>
-  client.call("use_tool", { tool: { toolbox: "era", server, name }, arguments: args }, signal);
+const use = (
+  client: EraClient,
+  server: string,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+  onprogress?: () => void,
+) =>
+  client.call("use_tool", { tool: { toolbox: "era", server, name }, arguments: args }, signal, onprogress);
 
 for (const kind of CLIENT_KINDS) {
   test(`era matrix: a ${kind} client`, async (t) => {
@@ -37,8 +44,15 @@ for (const kind of CLIENT_KINDS) {
           assert.equal(textOf(confirmed), "deploy confirmed by Ada", `${JSON.stringify(confirmed)}\n${client.stderr()}`);
           const before = server.cancelled.read(textOf(await use(client, name, server.cancelled.name, {})));
           const controller = new AbortController();
-          const waiting = use(client, name, server.wait.name, server.wait.args, controller.signal);
-          await sleep(300);
+          // Cancelled once the server has the call (its count of waits begun, else the wait's first
+          // progress), not after a guessed time: one cancelled before it got there never reaches it.
+          const waits = firstProgress(`${name}'s ${server.wait.name}`);
+          const begun = async () => Number(textOf(await use(client, name, server.begun!, {})));
+          const begunBefore = server.begun ? await begun() : 0;
+          const onprogress = server.begun ? undefined : waits.onprogress;
+          const waiting = use(client, name, server.wait.name, server.wait.args, controller.signal, onprogress);
+          if (server.begun) await eventually(`${name}'s wait begun`, begun, (count) => count > begunBefore);
+          else await waits.begun();
           controller.abort("the user stopped it");
           await assert.rejects(waiting);
           await eventually("the server to see the cancellation", async () =>

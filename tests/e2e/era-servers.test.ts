@@ -12,12 +12,12 @@ import { Client, ElicitRequestSchema } from "../helpers/sdk.ts";
 import { removeTempDirs, startWorkbench, tempDir } from "../helpers/workbench.ts";
 import { startV2Http } from "../helpers/http-fixture.ts";
 import { fixture, runScript } from "../helpers/runtime.ts";
-import { CALL_TIMEOUT_MS, fx, okText, opened, openToolbox, toolsOf, useTool } from "../helpers/toolbox.ts";
+import { CALL_TIMEOUT_MS, eventually, firstProgress, fx, okText, opened, openToolbox, toolsOf, useTool } from "../helpers/toolbox.ts";
 import type { Session } from "../helpers/workbench.ts";
 
 after(removeTempDirs);
 
-const V2_TOOLS = ["confirm", "echo", "stats", "wait"];
+const V2_TOOLS = ["confirm", "echo", "stats", "wait", "waits"];
 
 function elicitingClient(asked: string[]): Client {
   const client = new Client({ name: "era-test", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
@@ -28,15 +28,24 @@ function elicitingClient(asked: string[]): Client {
   return client;
 }
 
-/** A use_tool `wait` cancelled by the client after `ms`: the workbench passes the cancellation on. */
+/**
+ * A use_tool `wait` cancelled by the client once the server has it (its count of waits begun, or
+ * for the fixture's sleep its first progress): the workbench passes the cancellation on.
+ */
 async function cancelledWait(session: Session, server: string, tool: string, args: Record<string, unknown>): Promise<void> {
   const controller = new AbortController();
+  const counted = tool === "wait";
+  const begun = async () => Number(okText(await useTool(session, "era", server, "waits", {})));
+  const before = counted ? await begun() : 0;
+  const waits = firstProgress(`${server}'s ${tool}`);
   const call = session.client.callTool(
     { name: "use_tool", arguments: { tool: { toolbox: "era", server, name: tool }, arguments: args } },
     undefined,
-    { signal: controller.signal, timeout: CALL_TIMEOUT_MS },
+    { signal: controller.signal, timeout: CALL_TIMEOUT_MS, ...(!counted && { onprogress: waits.onprogress }) },
   );
-  setTimeout(() => controller.abort("enough"), 300);
+  if (counted) await eventually(`${server}'s wait begun`, begun, (count) => count > before);
+  else await waits.begun();
+  controller.abort("enough");
   await assert.rejects(call);
 }
 

@@ -12,13 +12,27 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { renameSync, writeFileSync } from "node:fs";
 import {
+  type CallToolResult,
   Client,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "../helpers/sdk.ts";
 import { removeTempDirs, type Session, startWorkbench, withWorkbench } from "../helpers/workbench.ts";
-import { call, errorText, eventually, fx, okText, opened, openToolbox, sleep, spawnLog, toolsOf, useTool } from "../helpers/toolbox.ts";
+import {
+  call,
+  errorText,
+  eventually,
+  firstProgress,
+  fx,
+  okText,
+  opened,
+  openToolbox,
+  sleep,
+  spawnLog,
+  toolsOf,
+  useTool,
+} from "../helpers/toolbox.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { descendants, fixturePids, waitGone } from "../helpers/procs.ts";
 import { startRaw } from "../helpers/raw-session.ts";
@@ -111,8 +125,13 @@ test("live configuration: a changed server drains its call in flight, then resta
     const oldPid = await pidOf(session, "a", "s");
     const keptPid = await pidOf(session, "f", "kept");
     // A call in flight on the server about to change.
-    const inFlight = useTool(session, "a", "s", "sleep", { ms: 2_500 });
-    await sleep(200);
+    const sleeping = firstProgress("the sleep");
+    const inFlight = session.client.callTool(
+      { name: "use_tool", arguments: { tool: { toolbox: "a", server: "s", name: "sleep" }, arguments: { ms: 2_500 } } },
+      undefined,
+      { timeout: 20_000, onprogress: sleeping.onprogress },
+    ) as Promise<CallToolResult>;
+    await sleeping.begun();
     writeFileSync(configPath(session), JSON.stringify(config("new", ["echo", "pid"])));
     await eventually("the new settings", async () => okText(await useTool(session, "a", "s", "echo", { text: "x" })), (text) => text === "new: x", APPLIED_MS);
     assert.equal(okText(await inFlight), "old slept 2500 ms", "the call in flight finished on the old process");

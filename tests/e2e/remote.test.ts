@@ -2,7 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { errorText, fx, okText, opened, openToolbox, sleep, toolsOf, useTool } from "../helpers/toolbox.ts";
+import { errorText, firstProgress, fx, okText, opened, openToolbox, sleep, toolsOf, useTool } from "../helpers/toolbox.ts";
+import type { CallToolResult } from "../helpers/sdk.ts";
 import { type Session, withWorkbench } from "../helpers/workbench.ts";
 import { type HttpFixture, startEverythingHttp, startHttpFixture } from "../helpers/http-fixture.ts";
 
@@ -177,8 +178,14 @@ test("remote: a server gone during a call fails it at once; the next call after 
     await withWorkbench(box({ r: { type: "http", url: first.url(), pin: false } }), async (session) => {
       opened(await openToolbox(session, "dev"));
       const started = Date.now();
-      const pending = useTool(session, "dev", "r", "sleep", { ms: 20_000 });
-      await sleep(500);
+      const sleeping = firstProgress("the sleep");
+      const pending = session.client.callTool(
+        { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "r", name: "sleep" }, arguments: { ms: 20_000 } } },
+        undefined,
+        { timeout: 30_000, onprogress: sleeping.onprogress },
+      ) as Promise<CallToolResult>;
+      // Stopped once the server has the call: in flight, not still on its way.
+      await sleeping.begun();
       await first.stop();
       const text = errorText(await pending);
       assert.match(text, /^Error executing tool 'sleep' in server 'r' \(toolbox 'dev'\): connection to the server lost/);
@@ -210,12 +217,14 @@ test("remote: a cancelled use_tool cancels the downstream request; progress rese
     await withWorkbench(box({ r: { type: "http", url: fixture.url(), callTimeoutMs: 1_500 } }), async (session) => {
       opened(await openToolbox(session, "dev"));
       const controller = new AbortController();
+      const sleeping = firstProgress("the sleep");
       const call = session.client.callTool(
         { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "r", name: "sleep" }, arguments: { ms: 20_000 } } },
         undefined,
-        { signal: controller.signal },
+        { signal: controller.signal, onprogress: sleeping.onprogress },
       );
-      await sleep(300);
+      // Cancelled once the server has the call: one cancelled before it got there never reaches it.
+      await sleeping.begun();
       controller.abort("changed my mind");
       await assert.rejects(call);
       await eventually(session, "r", "cancellations", "1");

@@ -8,7 +8,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, LoggingMessageNotificationSchema } from "../helpers/sdk.ts";
 import { connectLegacy, startHttpWorkbench } from "../helpers/http-workbench.ts";
-import { fx } from "../helpers/toolbox.ts";
+import { firstProgress, fx } from "../helpers/toolbox.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { removeTempDirs } from "../helpers/workbench.ts";
 
@@ -54,9 +54,14 @@ test("serve --http: two sessions, each with its own log level; cancellation; pro
 
     // Cancel one session's call; the other's goes on to its answer.
     const controller = new AbortController();
-    const cancelled = verbose.client.callTool(use("sleep", { ms: 10_000 }), undefined, { signal: controller.signal });
+    const sleeping = firstProgress("verbose's sleep");
+    const cancelled = verbose.client.callTool(use("sleep", { ms: 10_000 }), undefined, {
+      signal: controller.signal,
+      onprogress: sleeping.onprogress,
+    });
     const other = quiet.client.callTool(use("sleep", { ms: 300 }), undefined, { timeout: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Cancelled once the server has the call: one cancelled before it got there never reaches it.
+    await sleeping.begun();
     controller.abort();
     await assert.rejects(cancelled);
     assert.equal((await other).isError, undefined);

@@ -9,7 +9,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { type HttpWorkbench, startHttpWorkbench } from "../helpers/http-workbench.ts";
-import { fx } from "../helpers/toolbox.ts";
+import { eventually, fx, requestLog } from "../helpers/toolbox.ts";
 import { removeTempDirs } from "../helpers/workbench.ts";
 
 after(removeTempDirs);
@@ -21,7 +21,7 @@ function post(wb: HttpWorkbench, id: string | number, method: string, params: Re
   return fetch(wb.url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: ENVELOPE } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...params._meta as object, ...ENVELOPE } } }),
     signal,
   });
 }
@@ -66,9 +66,16 @@ test("serve --http 2026: a listen stays open with the client's id; closing a cal
     assert.deepEqual([one.id, one.result.content[0].text, two.id, two.result.content[0].text], [7, "a: one", 7, "a: two"]);
 
     const calling = new AbortController();
-    const sleeping = await post(wb, "s", "tools/call", useTool("sleep", { ms: 10_000 }), calling.signal);
+    const withToken = { ...useTool("sleep", { ms: 10_000 }), _meta: { progressToken: "s" } };
+    const sleeping = await post(wb, "s", "tools/call", withToken, calling.signal);
     assert.equal(sleeping.status, 200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Its stream is closed once the server has the call (the sleep's first progress), not after a guessed time.
+    const events = sleeping.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (let seen = ""; !seen.includes("notifications/progress");) {
+      const { value, done } = await events.read();
+      assert.equal(done, false, `the call's stream ended before its progress: ${seen}`);
+      seen += value;
+    }
     calling.abort();
     let cancelled = "0";
     const deadline = Date.now() + 10_000;
@@ -95,18 +102,27 @@ test("serve --http 2026: a request on a replica that never saw the client goes o
 });
 
 test("serve --http 2026: an open listen does not hold the stop (no grace spent on it)", async () => {
-  const wb = await startHttpWorkbench(CONFIG);
+  // The control, in the same run: the same stop with no listen open.
+  const [wb, control] = await Promise.all([startHttpWorkbench(CONFIG), startHttpWorkbench(CONFIG)]);
   const listening = new AbortController();
   const listen = await post(wb, "L", "subscriptions/listen", { notifications: { toolsListChanged: true } }, listening.signal);
   assert.equal(listen.status, 200);
-  const started = Date.now();
-  assert.equal(await wb.stop(), 0, wb.stderr());
-  const took = Date.now() - started;
-  // The grace is 5 s; a stop that waited for the listen would take at least that.
-  assert.ok(took < 4_000, `the stop took ${took} ms:\n${wb.stderr()}`);
+  const stopping = (workbench: HttpWorkbench) => async () => assert.equal(await workbench.stop(), 0, workbench.stderr());
+  const alone = await timed(stopping(control));
+  const took = await timed(stopping(wb));
   listening.abort();
   await listen.body?.cancel().catch(() => {});
+  // A stop that waited for the listen would say it cut a request off after the grace (5 s), and
+  // take that much longer than the control: half the grace tells them apart on any machine.
+  assert.doesNotMatch(wb.stderr(), /still in flight after the grace/);
+  assert.ok(took < alone + 2_500, `the stop took ${took} ms, ${alone} ms without a listen:\n${wb.stderr()}`);
 });
+
+async function timed(run: () => Promise<void>): Promise<number> {
+  const started = Date.now();
+  await run();
+  return Date.now() - started;
+}
 
 async function cancellations(wb: HttpWorkbench): Promise<string> {
   const response = await post(wb, "c", "tools/call", useTool("cancellations", {}));
@@ -114,13 +130,18 @@ async function cancellations(wb: HttpWorkbench): Promise<string> {
 }
 
 test("serve --http 2026: a call whose client leaves before the headers is still cancelled within 5 s", async () => {
-  const wb = await startHttpWorkbench(CONFIG);
+  const requests = requestLog();
+  const calls = () => requests.count("tools/call");
+  const wb = await startHttpWorkbench({ toolboxes: { dev: { description: "Dev tools", mcpServers: { a: fx("a", {}, requests.env) } } } });
   try {
     // Warm the hub and the server (so the sleep starts at once).
     assert.equal(await cancellations(wb), "0");
+    const before = calls();
     const calling = new AbortController();
     const sleeping = post(wb, "s", "tools/call", useTool("sleep", { ms: 20_000 }), calling.signal).catch(() => "aborted");
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The client leaves once the server has the call (its request log says so), not after a guessed
+    // time: still before the headers, which a call without progress gets only after UPGRADE_MS.
+    await eventually("the sleep on the server", calls, (count) => count > before);
     calling.abort();
     assert.equal(await sleeping, "aborted", "the client left before any header came");
     let cancelled = "0";

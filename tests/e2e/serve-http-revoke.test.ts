@@ -1,7 +1,8 @@
 /**
  * `serve.clients` changed while serving over HTTP (issue 41): a client removed, or given a new
- * token, is refused at once (within the live configuration's poll and settle), its sessions end
- * and the server processes only it used stop; a client added is let in without a restart.
+ * token, is refused as soon as the change applies (the live configuration's poll and settle: the
+ * watch's own tests time those), its sessions end and the server processes only it used stop; a
+ * client added is let in without a restart.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -54,7 +55,7 @@ async function statusWith(url: string, token: string): Promise<number> {
   return response.status;
 }
 
-test("serve --http: a client removed or given a new token is refused within ~0.65 s, its sessions end, its processes stop; one added gets in", async () => {
+test("serve --http: a client removed or given a new token is refused once the change applies, its sessions end, its processes stop; one added gets in", async () => {
   const wb = await startHttpWorkbench({ toolboxes, serve: { clients: { alice: client(sha(ALICE)), bob: client(sha(BOB)) } } });
   const clients: Client[] = [];
   try {
@@ -70,12 +71,15 @@ test("serve --http: a client removed or given a new token is refused within ~0.6
     writeFileSync(`${wb.configPath}.tmp`, JSON.stringify(next));
     const saved = Date.now();
     renameSync(`${wb.configPath}.tmp`, wb.configPath);
-    await eventually("bob refused", () => statusWith(wb.url, BOB), (status) => status === 401, 15_000);
-    const refusedAfter = Date.now() - saved;
-    process.stderr.write(`bob refused ${refusedAfter} ms after the save\n`);
-    assert.ok(refusedAfter < 5_000, `refused only ${refusedAfter} ms after the save`);
+    // Awaited, not timed: the workbench says it applied the change, and from then on bob is refused
+    // (no retry). The waits' bounds only catch a hang; how long the file took to settle is printed.
+    await eventually("the change applied", () => wb.stderr(), (text) => /applied the configuration from /.test(text), 15_000);
+    assert.equal(await statusWith(wb.url, BOB), 401, "refused once the change is applied");
+    process.stderr.write(`bob refused ${Date.now() - saved} ms after the save\n`);
+    // Logged once the revoked sessions ended, which may be after their processes are gone: awaited too.
+    await eventually("the change to 'serve' logged", () => wb.stderr(), (text) => /Applied the change to 'serve'/.test(text), 15_000);
+    assert.match(wb.stderr(), /Applied the change to 'serve': who may connect is the new configuration's; 2 session\(s\) of revoked clients ended/);
     await eventually("bob's and alice's old processes stopped", () => [alive(bobPid), alive(alicePid)], (live) => !live[0] && !live[1], 15_000);
-    assert.match(wb.stderr(), /Applied the change to 'serve': who may connect is the new configuration's; \d+ session\(s\) of revoked clients ended/);
     assert.doesNotMatch(wb.stderr(), /'serve' changed: applies at the next start/);
     assert.equal(await statusWith(wb.url, ALICE), 401);
     assert.equal(await statusWith(wb.url, ALICE_NEW), 200);

@@ -9,7 +9,7 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, ElicitRequestSchema } from "../helpers/sdk.ts";
 import { connectLegacy, connectModern, startHttpWorkbench } from "../helpers/http-workbench.ts";
-import { fx, spawnLog } from "../helpers/toolbox.ts";
+import { firstProgress, fx, spawnLog } from "../helpers/toolbox.ts";
 import { removeTempDirs } from "../helpers/workbench.ts";
 import { waitGone } from "../helpers/procs.ts";
 
@@ -112,8 +112,10 @@ test("serve --http: SIGTERM lets a call in flight finish, stops every server, ex
   const { client } = await connectLegacy(wb.url);
   await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
   const sleep = { tool: { toolbox: "dev", server: "a", name: "sleep" }, arguments: { ms: 1_500 } };
-  const call = client.callTool({ name: "use_tool", arguments: sleep }, undefined, { timeout: 20_000 });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const sleeping = firstProgress("the sleep");
+  const call = client.callTool({ name: "use_tool", arguments: sleep }, undefined, { timeout: 20_000, onprogress: sleeping.onprogress });
+  // Stopped once the call is on the server: in flight, not still on its way.
+  await sleeping.begun();
   const code = wb.stop("SIGTERM");
   const result = await call;
   assert.equal(result.isError, undefined, JSON.stringify(result));

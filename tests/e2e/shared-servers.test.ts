@@ -116,14 +116,13 @@ test("idle stop: idleTimeoutMs stops a server without calls; the next call start
     const stays = await pidOf(session, "dev", "stays");
     // More idle stops in a row than failures allowed (5), with calls that fail (a JSON-RPC error
     // is no success that would forgive failures): had the stops counted, the starts would wait
-    // 0.5, 1 and 2 s, and then the server would be given up.
+    // 0.5, 1 and 2 s, and then the server would be given up, which the fifth call's text would say
+    // (judged by that, not by a bound in seconds on each start).
     for (let round = 1; round <= 6; round++) {
       const pids = started();
       assert.equal(pids.length, round);
       assert.deepEqual(await waitGone([pids.at(-1)!], 10_000), [], `round ${round}: the idle server is stopped`);
-      const began = Date.now();
       assert.match(errorText(await useTool(session, "dev", "fx", "throw")), /idle threw on purpose/, `round ${round}`);
-      assert.ok(Date.now() - began < 1_500, `round ${round}: started without backoff`);
     }
     assert.ok(isAlive(stays), "idleTimeoutMs 0 on a server keeps it running");
     assert.equal(await pidOf(session, "dev", "stays"), stays);

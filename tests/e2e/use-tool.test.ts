@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { withWorkbench, textOf } from "../helpers/workbench.ts";
-import { call, errorText, fx, okText, opened, openToolbox, sleep, useTool } from "../helpers/toolbox.ts";
+import { call, errorText, eventually, fx, okText, opened, openToolbox, useTool } from "../helpers/toolbox.ts";
 
 const INVALID = "Invalid tool invocation parameters";
 /** A toolbox `dev` with one fixture server `fx`, labelled A. */
@@ -218,9 +218,9 @@ test("use_tool: a server that exited is started again by the next call; the othe
     opened(await openToolbox(session, "dev"));
     const otherPid = okText(await useTool(session, "dev", "other", "pid"));
     assert.equal(okText(await useTool(session, "dev", "fx", "exit", { code: 3 })), "exiting");
-    await sleep(300);
+    // The next call once the workbench has seen the exit (it says so), not after a guessed time.
+    await eventually("the exit seen", () => session.stderr(), (text) => /^\[dev\/fx\] server exited with code 3$/m.test(text));
     assert.equal(okText(await useTool(session, "dev", "fx", "echo", { text: "anyone?" })), "A: anyone?");
-    assert.match(session.stderr(), /^\[dev\/fx\] server exited with code 3$/m);
     assert.equal(okText(await useTool(session, "dev", "other", "echo", { text: "still here" })), "B: still here");
     assert.equal(okText(await useTool(session, "dev", "other", "pid")), otherPid);
   });

@@ -23,7 +23,8 @@ export interface EraClient {
   instructions: string | undefined;
   /** The workbench's process id. */
   pid: number;
-  call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>;
+  /** `onprogress` hears the call's progress (the servers' waits say when they began). */
+  call(name: string, args: Record<string, unknown>, signal?: AbortSignal, onprogress?: () => void): Promise<ToolResult>;
   /** The meta-tools' names (tools/list). */
   listTools(): Promise<string[]>;
   /** What the workbench wrote to stderr (for failure messages). */
@@ -47,7 +48,8 @@ export async function connectEraClient(kind: ClientKind, configPath: string, env
       era: "legacy",
       instructions: client.getInstructions(),
       pid: transport.pid!,
-      call: (tool, input, signal) => client.callTool({ name: tool, arguments: input }, undefined, { signal }) as Promise<ToolResult>,
+      call: (tool, input, signal, onprogress) =>
+        client.callTool({ name: tool, arguments: input }, undefined, { signal, onprogress }) as Promise<ToolResult>,
       listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
       stderr: () => stderr,
       close: () => client.close(),
@@ -66,7 +68,8 @@ export async function connectEraClient(kind: ClientKind, configPath: string, env
     era: client.getProtocolEra() ?? "none",
     instructions: client.getInstructions(),
     pid: transport.pid!,
-    call: (tool, input, signal) => client.callTool({ name: tool, arguments: input }, { signal }) as Promise<ToolResult>,
+    call: (tool, input, signal, onprogress) =>
+      client.callTool({ name: tool, arguments: input }, { signal, onprogress }) as Promise<ToolResult>,
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
     stderr: () => stderr,
     close: () => client.close(),

@@ -14,6 +14,8 @@ export interface ServerKind {
   wait: { name: string; args: Record<string, unknown> };
   /** The number of cancelled waits, from the server's stats tool. */
   cancelled: { name: string; read: (text: string) => number };
+  /** The tool that counts the waits begun, when the server has one; else its wait says it began with progress. */
+  begun?: string;
 }
 
 const v2Stats = { name: "stats", read: (text: string) => (JSON.parse(text) as { cancelled: number }).cancelled };
@@ -22,6 +24,7 @@ const v2 = (entry: Record<string, unknown>): ServerKind => ({
   echoed: /^2026-07-28: hi$/,
   wait: { name: "wait", args: { ms: 30_000 } },
   cancelled: v2Stats,
+  begun: "waits",
 });
 const v2Stdio = (era: string) => fixtureServer("v2-server.ts", { args: [...fixtureServer("v2-server.ts").args, "--era", era] });
 /** Its URL is filled in by eraConfig, once the HTTP server listens. */

@@ -33,3 +33,16 @@ export function endpointWith(options: Partial<HttpEndpointOptions>, config: Work
 
 export const post = (body: unknown, headers: Record<string, string> = {}) =>
   new Request(ENDPOINT_URL, { method: "POST", headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) });
+
+/**
+ * A response's JSON-RPC answer, whether plain JSON or the answer on an event stream: an answer
+ * later than UPGRADE_MS (pending-reply.ts), such as one that waits for a server's start on a loaded
+ * machine, comes on a stream, and either is right.
+ */
+// deno-lint-ignore no-explicit-any
+export async function answerOf(response: Response): Promise<any> {
+  const text = await response.text();
+  if (!response.headers.get("content-type")?.includes("text/event-stream")) return JSON.parse(text);
+  const messages = text.split("\n").filter((line) => line.startsWith("data: ")).map((line) => JSON.parse(line.slice(6)));
+  return messages.find((message) => "result" in message || "error" in message);
+}

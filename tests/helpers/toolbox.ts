@@ -30,6 +30,21 @@ export function spawnLog() {
   };
 }
 
+/**
+ * A file where fixture servers given `env: requestLog().env` note the method of each request as it
+ * arrives: a test acts on a call once the server has it, without asking for progress (which
+ * would change how the call is answered) and without sleeping a guessed time.
+ */
+export function requestLog() {
+  const path = `${tempDir()}/requests.log`;
+  return {
+    env: { FIXTURE_METHOD_LOG: path },
+    /** How many requests of this method the servers got so far. */
+    count: (method: string): number =>
+      existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((line) => line === method).length : 0,
+  };
+}
+
 /** Calls a meta-tool with a bounded wait. */
 export function call(session: Session, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   return session.client.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS }) as Promise<
@@ -104,4 +119,26 @@ export async function eventually<T>(
     if (Date.now() > deadline) assert.fail(`Timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)}`);
     await sleep(25);
   }
+}
+
+/**
+ * A call's first progress, awaited instead of sleeping a guessed time: give `onprogress` to the
+ * call (the fixtures' `sleep` says it began with progress 0), then `await begun()` before acting
+ * on the call in flight; fails after `timeoutMs` if it never came.
+ */
+export function firstProgress(what: string): { onprogress: () => void; begun: (timeoutMs?: number) => Promise<void> } {
+  let onprogress!: () => void;
+  const came = new Promise<void>((resolve) => (onprogress = () => resolve()));
+  const begun = async (timeoutMs = 20_000) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`No progress within ${timeoutMs} ms: ${what} did not begin`)), timeoutMs);
+    });
+    try {
+      await Promise.race([came, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { onprogress, begun };
 }

@@ -20,7 +20,7 @@ import {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
 } from "../helpers/sdk.ts";
-import { fx, spawnLog } from "../helpers/toolbox.ts";
+import { eventually, firstProgress, fx, spawnLog } from "../helpers/toolbox.ts";
 import { descendants, waitGone } from "../helpers/procs.ts";
 
 const spawns = spawnLog();
@@ -73,6 +73,13 @@ async function connect(pool: ServerPool, name: string, capabilities: ClientCapab
 const textOf = (result: CallToolResult) => result.content.map((item) => item.type === "text" ? item.text : "").join("");
 const use = (peer: Peer, toolbox: string, name: string, args: Record<string, unknown> = {}) =>
   peer.client.callTool({ name: "use_tool", arguments: { tool: { toolbox, server: "fx", name }, arguments: args } }, undefined, TIMEOUT) as Promise<CallToolResult>;
+/** A sleep of `ms` on dev's server; `begun` resolves once the server has it (its first progress). */
+function sleepOn(peer: Peer, ms: number): { result: Promise<CallToolResult>; begun: () => Promise<void> } {
+  const progress = firstProgress(`a sleep of ${ms} ms`);
+  const params = { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "fx", name: "sleep" }, arguments: { ms } } };
+  const result = peer.client.callTool(params, undefined, { ...TIMEOUT, onprogress: progress.onprogress }) as Promise<CallToolResult>;
+  return { result, begun: progress.begun };
+}
 const open = (peer: Peer, toolbox: string) => peer.client.callTool({ name: "open_toolbox", arguments: { toolbox_name: toolbox } }, undefined, TIMEOUT);
 const fixtureChildren = () => descendants(process.pid).filter((child) => child.cmdline.includes("fixture-server.ts")).map((child) => child.pid);
 
@@ -100,12 +107,13 @@ test("sessions: each its own toolboxes, log level and questions, over one shared
   assert.deepEqual([a.asked, b.asked], [["Who confirms deploy?"], ["Who confirms rollback?"]]);
 
   // With calls of both sessions in flight, a 2025 stdio server's question cannot be placed: it goes to neither.
-  const sleeping = use(a, "dev", "sleep", { ms: 1_500 });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // A's call is on the server (its first progress) before B's asks, and long enough to outlast it on a loaded machine.
+  const sleeping = sleepOn(a, 5_000);
+  await sleeping.begun();
   const refused = await use(b, "dev", "confirm", { what: "both" });
   assert.equal(refused.isError, true);
   assert.match(textOf(refused), /The server is shared by 2 sessions with calls in flight, and nothing says which call asked: the question goes to none of them/);
-  assert.equal(textOf(await sleeping), "shared slept 1500 ms");
+  assert.equal(textOf(await sleeping.result), "shared slept 5000 ms");
   assert.deepEqual([a.asked.length, b.asked.length], [1, 1], "no session was asked");
 
   // Log levels: the server logs at the most verbose one set; each session gets what its own admits.
@@ -113,17 +121,18 @@ test("sessions: each its own toolboxes, log level and questions, over one shared
   await b.client.setLoggingLevel("error");
   await use(b, "dev", "logs", { logger: "b" });
   await use(a, "dev", "logs", { logger: "a" });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // Notices may come after the call's answer: awaited, not given a guessed 100 ms.
+  await eventually("the log messages", () => [b.logs.length, a.logs.length], ([bs, as]) => bs >= 4 && as >= 5);
   assert.deepEqual(b.logs.map((log) => log.level), ["error", "critical", "alert", "emergency"]);
   assert.deepEqual(a.logs.map((log) => log.level), ["warning", "error", "critical", "alert", "emergency"]);
   assert.ok(a.logs.every((log) => String(log.data).startsWith("shared")));
 
   // B leaves while A's call runs on the process they share: A's call ends with its result.
-  const running = use(a, "dev", "sleep", { ms: 800 });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const running = sleepOn(a, 800);
+  await running.begun();
   await b.client.close();
   await b.closed;
-  assert.equal(textOf(await running), "shared slept 800 ms");
+  assert.equal(textOf(await running.result), "shared slept 800 ms");
   assert.equal(textOf(await use(a, "dev", "echo", { text: "still here" })), "shared: still here");
 
   // A leaves too: no server is left running.

@@ -198,7 +198,7 @@ export class HttpLink implements ServerLink, Transport {
     const post = this.#posts.get(id);
     if (!post) return false;
     this.#posts.delete(id);
-    const reason = new Error("cancelled");
+    const reason = new Error(ABORT_TEXT);
     ABORTED.add(reason);
     post.abort(reason);
     return true;
@@ -255,7 +255,9 @@ export class HttpLink implements ServerLink, Transport {
    */
   #onError(error: Error): void {
     // The SDK reports the end of a POST we cut ourselves (a cancelled 2026-07-28 request): not news.
+    // Once its answer is an event stream, the SDK reports it only as text ("SSE stream disconnected: <reason>").
     if (ABORTED.has(error) || (error.cause instanceof Error && ABORTED.has(error.cause))) return;
+    if (error.message.startsWith("SSE stream disconnected: ") && error.message.includes(ABORT_TEXT)) return;
     const refused = this.#refusal(error);
     if (refused) return this.#lose(refused);
     const text = this.redact(messageOf(error));
@@ -274,6 +276,8 @@ export class HttpLink implements ServerLink, Transport {
 
 /** The reasons of the POSTs abortRequest ended. */
 const ABORTED = new WeakSet<Error>();
+/** Their text, which no server can write into an error of ours: it holds a value drawn at start. */
+const ABORT_TEXT = `cancelled by the workbench (${crypto.randomUUID()})`;
 
 /** Only Streamable HTTP has a session id in a header; SSE's lives in its endpoint URL. */
 function sessionOf(transport: StreamableHTTPClientTransport | SSEClientTransport): string | undefined {
