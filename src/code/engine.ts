@@ -119,58 +119,86 @@ async function evaluate(
   });
   const handles: QuickJSHandle[] = [hostCall, hostLog];
   try {
-    const prelude = context.unwrapResult(context.evalCode(PRELUDE, "prelude.js"));
-    handles.push(prelude);
-    const servers = context.newString(JSON.stringify(run.servers));
-    handles.push(servers);
-    const finish = context.unwrapResult(context.callFunction(prelude, context.undefined, hostCall, hostLog, servers));
-    handles.push(finish);
-    const compiled = context.evalCode(source, "script.js");
-    if (compiled.error) {
-      const error = context.dump(compiled.error);
-      compiled.error.dispose();
-      return fail(error);
-    }
-    handles.push(compiled.value);
-    const started = context.callFunction(finish, context.undefined, compiled.value);
-    if (started.error) {
-      const error = context.dump(started.error);
-      started.error.dispose();
-      return fail(error);
-    }
-    const promise = started.value;
-    handles.push(promise);
-    // A script that awaits a tool call leaves QuickJS idle: the worker's own clock ends it then.
-    const timer = setTimeout(() => {
-      setStop("timeout");
-      wake();
-    }, Math.max(0, deadline - Date.now()));
-    try {
-      for (;;) {
-        const jobs = context.runtime.executePendingJobs();
-        if (jobs.error) jobs.error.dispose();
-        const state = context.getPromiseState(promise);
-        if (state.type === "fulfilled") {
-          const json = context.getString(state.value);
-          state.value.dispose();
-          return { type: "done", ok: true, json };
-        }
-        if (state.type === "rejected") {
-          const error = context.dump(state.error);
-          state.error.dispose();
-          return fail(error);
-        }
-        if (stopped()) return fail(undefined);
-        if (pending.size === 0) return fail({ name: "Error", message: "the script awaits a promise that nothing will settle" });
-        await new Promise<void>((resolve) => wake = resolve);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    const started = startScript(context, source, run, { hostCall, hostLog }, handles);
+    if ("error" in started) return fail(started.error);
+    return await settled(context, started.promise, { deadline, stopped, setStop, fail, pending, waiting: (resolve) => wake = resolve, wake: () => wake() });
   } finally {
     calls.dispose();
     for (const deferred of pending) if (deferred.alive) deferred.dispose();
     for (const handle of handles.reverse()) if (handle.alive) handle.dispose();
+  }
+}
+
+/** The prelude run, the script compiled and called: its promise, or what it threw. Every handle made goes to `handles`. */
+function startScript(
+  context: QuickJSContext,
+  source: string,
+  run: RunMessage,
+  host: { hostCall: QuickJSHandle; hostLog: QuickJSHandle },
+  handles: QuickJSHandle[],
+): { promise: QuickJSHandle } | { error: unknown } {
+  const prelude = context.unwrapResult(context.evalCode(PRELUDE, "prelude.js"));
+  handles.push(prelude);
+  const servers = context.newString(JSON.stringify(run.servers));
+  handles.push(servers);
+  const finish = context.unwrapResult(context.callFunction(prelude, context.undefined, host.hostCall, host.hostLog, servers));
+  handles.push(finish);
+  const compiled = context.evalCode(source, "script.js");
+  if (compiled.error) {
+    const error = context.dump(compiled.error);
+    compiled.error.dispose();
+    return { error };
+  }
+  handles.push(compiled.value);
+  const started = context.callFunction(finish, context.undefined, compiled.value);
+  if (started.error) {
+    const error = context.dump(started.error);
+    started.error.dispose();
+    return { error };
+  }
+  handles.push(started.value);
+  return { promise: started.value };
+}
+
+interface Settling {
+  deadline: number;
+  stopped: () => Stop | undefined;
+  setStop: (why: Stop) => void;
+  fail: (error: unknown) => DoneMessage;
+  pending: Set<QuickJSDeferredPromise>;
+  /** Hands the resolve of the next wait to whoever wakes it (a call's answer, the clock). */
+  waiting: (resolve: () => void) => void;
+  wake: () => void;
+}
+
+/** Runs the script's jobs until its promise settles, it stops at a limit, or it waits on nothing. */
+async function settled(context: QuickJSContext, promise: QuickJSHandle, at: Settling): Promise<DoneMessage> {
+  // A script that awaits a tool call leaves QuickJS idle: the worker's own clock ends it then.
+  const timer = setTimeout(() => {
+    at.setStop("timeout");
+    at.wake();
+  }, Math.max(0, at.deadline - Date.now()));
+  try {
+    for (;;) {
+      const jobs = context.runtime.executePendingJobs();
+      if (jobs.error) jobs.error.dispose();
+      const state = context.getPromiseState(promise);
+      if (state.type === "fulfilled") {
+        const json = context.getString(state.value);
+        state.value.dispose();
+        return { type: "done", ok: true, json };
+      }
+      if (state.type === "rejected") {
+        const error = context.dump(state.error);
+        state.error.dispose();
+        return at.fail(error);
+      }
+      if (at.stopped()) return at.fail(undefined);
+      if (at.pending.size === 0) return at.fail({ name: "Error", message: "the script awaits a promise that nothing will settle" });
+      await new Promise<void>((resolve) => at.waiting(resolve));
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -140,77 +140,100 @@ export async function runInSandbox(run: ScriptRun): Promise<ScriptOutcome> {
 }
 
 function supervise(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: ScriptOutcome) => void): void {
-  const { limits } = run;
-  const logs: string[] = [];
-  let logBytes = 0;
-  let calls = 0;
-  let finished = false;
-  const ended = new AbortController();
-  const inner = AbortSignal.any([run.signal, ended.signal]);
-  const finish = (outcome: ScriptOutcome, keep: boolean) => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(backstop);
-    run.signal.removeEventListener("abort", onAbort);
-    ended.abort();
-    worker.onmessage = null;
-    worker.onerror = null;
-    if (keep && idle.length < MAX_IDLE) idle.push(worker);
-    else worker.terminate();
-    resolve(outcome);
-  };
-  const fail = (error: string, keep = false) => finish({ ok: false, error, logs, calls }, keep);
-  const onAbort = () => fail("Script stopped: run_code was cancelled");
-  const timeout = () => fail(`Script stopped: it ran past the time limit: timeoutMs (${limits.timeoutMs} ms)`);
-  let backstop = setTimeout(() => fail(`Script failed: the sandbox did not start within ${START_MS / 1000} s`), START_MS);
-  run.signal.addEventListener("abort", onAbort, { once: true });
+  new Supervision(run, worker, resolve).start();
+}
 
-  const log = (line: string) => {
-    if (logBytes > limits.maxOutputBytes) return;
-    logBytes += line.length;
-    logs.push(logBytes > limits.maxOutputBytes ? `(further lines left out: the logs reached maxOutputBytes, ${limits.maxOutputBytes} bytes)` : line);
-  };
+/** One script on one worker: its logs and calls counted against the limits, and its one outcome. */
+class Supervision {
+  readonly #run: ScriptRun;
+  readonly #worker: SandboxWorker;
+  readonly #resolve: (outcome: ScriptOutcome) => void;
+  readonly #logs: string[] = [];
+  #logBytes = 0;
+  #calls = 0;
+  #finished = false;
+  /** Aborted when the script ends: its calls still in flight are cancelled. */
+  readonly #ended = new AbortController();
+  readonly #inner: AbortSignal;
+  #backstop?: ReturnType<typeof setTimeout>;
+  readonly #onAbort = () => this.#fail("Script stopped: run_code was cancelled");
 
-  const answer = async (id: number, server: string, name: string, argsJson: string | null) => {
-    let result: CallToolResult;
-    try {
-      result = await run.call(server, name, argsJson === null ? undefined : JSON.parse(argsJson) as Record<string, unknown>, inner);
-    } catch (error) {
-      result = { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
-    }
-    if (!finished) worker.postMessage({ type: "reply", id, result: JSON.stringify(result) });
-  };
+  constructor(run: ScriptRun, worker: SandboxWorker, resolve: (outcome: ScriptOutcome) => void) {
+    this.#run = run;
+    this.#worker = worker;
+    this.#resolve = resolve;
+    this.#inner = AbortSignal.any([run.signal, this.#ended.signal]);
+  }
 
-  worker.onmessage = (event: MessageEvent<FromWorker>) => {
-    const message = event.data;
-    if (message.type === "log") return log(message.line);
+  start(): void {
+    const { run, limits } = { run: this.#run, limits: this.#run.limits };
+    this.#backstop = setTimeout(() => this.#fail(`Script failed: the sandbox did not start within ${START_MS / 1000} s`), START_MS);
+    run.signal.addEventListener("abort", this.#onAbort, { once: true });
+    this.#worker.onmessage = (event: MessageEvent<FromWorker>) => this.#heard(event.data);
+    this.#worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      // The first line only: an engine's message may quote its own source at length.
+      this.#fail(`Script failed: the sandbox broke: ${String(event.message).split("\n")[0].slice(0, 200)}`);
+    };
+    if (run.signal.aborted) return this.#onAbort();
+    const message: RunMessage = { type: "run", code: run.code, servers: run.servers, limits };
+    this.#worker.postMessage(message);
+  }
+
+  #heard(message: FromWorker): void {
+    const { limits } = this.#run;
+    if (message.type === "log") return this.#log(message.line);
     if (message.type === "started") {
-      clearTimeout(backstop);
-      backstop = setTimeout(timeout, limits.timeoutMs + GRACE_MS);
+      clearTimeout(this.#backstop);
+      this.#backstop = setTimeout(() => this.#fail(`Script stopped: it ran past the time limit: timeoutMs (${limits.timeoutMs} ms)`), limits.timeoutMs + GRACE_MS);
       return;
     }
     if (message.type === "call") {
-      calls++;
-      if (calls > limits.maxCalls) {
-        calls--;
-        return fail(`Script stopped: it made more tool calls than the limit: maxCalls (${limits.maxCalls})`);
-      }
-      void answer(message.id, message.server, message.name, message.args);
+      if (this.#calls >= limits.maxCalls) return this.#fail(`Script stopped: it made more tool calls than the limit: maxCalls (${limits.maxCalls})`);
+      this.#calls++;
+      void this.#answer(message.id, message.server, message.name, message.args);
       return;
     }
-    if (!message.ok) return fail(message.error, !message.broken);
+    if (!message.ok) return this.#fail(message.error, !message.broken);
     const bytes = utf8Bytes(message.json);
     if (bytes > limits.maxOutputBytes) {
-      return fail(`Script stopped: its result is larger than the limit: maxOutputBytes (${bytes} bytes of ${limits.maxOutputBytes})`, true);
+      return this.#fail(`Script stopped: its result is larger than the limit: maxOutputBytes (${bytes} bytes of ${limits.maxOutputBytes})`, true);
     }
-    finish({ ok: true, result: JSON.parse(message.json), logs, calls }, true);
-  };
-  worker.onerror = (event: ErrorEvent) => {
-    event.preventDefault();
-    // The first line only: an engine's message may quote its own source at length.
-    fail(`Script failed: the sandbox broke: ${String(event.message).split("\n")[0].slice(0, 200)}`);
-  };
-  if (run.signal.aborted) return onAbort();
-  const message: RunMessage = { type: "run", code: run.code, servers: run.servers, limits };
-  worker.postMessage(message);
+    this.#finish({ ok: true, result: JSON.parse(message.json), logs: this.#logs, calls: this.#calls }, true);
+  }
+
+  #log(line: string): void {
+    const max = this.#run.limits.maxOutputBytes;
+    if (this.#logBytes > max) return;
+    this.#logBytes += line.length;
+    this.#logs.push(this.#logBytes > max ? `(further lines left out: the logs reached maxOutputBytes, ${max} bytes)` : line);
+  }
+
+  async #answer(id: number, server: string, name: string, argsJson: string | null): Promise<void> {
+    let result: CallToolResult;
+    try {
+      result = await this.#run.call(server, name, argsJson === null ? undefined : JSON.parse(argsJson) as Record<string, unknown>, this.#inner);
+    } catch (error) {
+      result = { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
+    }
+    if (!this.#finished) this.#worker.postMessage({ type: "reply", id, result: JSON.stringify(result) });
+  }
+
+  #fail(error: string, keep = false): void {
+    this.#finish({ ok: false, error, logs: this.#logs, calls: this.#calls }, keep);
+  }
+
+  /** The one outcome: the worker is kept for the next script (when it is sound) or ended. */
+  #finish(outcome: ScriptOutcome, keep: boolean): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#backstop);
+    this.#run.signal.removeEventListener("abort", this.#onAbort);
+    this.#ended.abort();
+    this.#worker.onmessage = null;
+    this.#worker.onerror = null;
+    if (keep && idle.length < MAX_IDLE) idle.push(this.#worker);
+    else this.#worker.terminate();
+    this.#resolve(outcome);
+  }
 }

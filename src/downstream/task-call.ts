@@ -43,13 +43,7 @@ export async function callAsTask(
   const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
   const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
   call.signal?.addEventListener("abort", onAbort, { once: true });
-  // One counter for every sign of life, so that the client's progress only goes up.
-  let steps = 0;
-  const progressed = (message?: string) => {
-    idle.restart();
-    const progress: Progress = { progress: ++steps, ...(message !== undefined && { message }) };
-    call.onProgress?.(progress);
-  };
+  const progressed = progressOf(call, idle);
   idle.restart();
   try {
     const stream = client.experimental.tasks.callToolStream(
@@ -63,20 +57,14 @@ export async function callAsTask(
         onprogress: (progress) => progressed(progress.message),
       },
     );
-    for await (const message of stream) {
-      if (failure) break;
-      if (message.type === "taskCreated") {
-        taskId = inFlight.taskId = message.task.taskId;
-        progressed(message.task.statusMessage);
-      } else if (message.type === "taskStatus") {
-        progressed(message.task.statusMessage);
-      } else if (message.type === "result") {
-        return message.result as CallToolResult;
-      } else {
-        throw new CallError({ kind: "remote", message: messageOf(message.error) });
-      }
-    }
-    throw new CallError(failure ?? { kind: "closed" });
+    return await resultOf(stream, {
+      failed: () => failure,
+      created: (id, status) => {
+        taskId = inFlight.taskId = id;
+        progressed(status);
+      },
+      progressed,
+    });
   } catch (error) {
     if (failure) throw new CallError(failure);
     throw error;
@@ -86,4 +74,39 @@ export async function callAsTask(
     timers.clear(total);
     call.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** What following a task's stream needs: the call's failure so far, and what to do with its news. */
+interface Following {
+  failed(): CallFailure | undefined;
+  created(taskId: string, status?: string): void;
+  progressed(status?: string): void;
+}
+
+/** The task's messages until its result: its creation and each status count as progress; an error is the server's. */
+async function resultOf(stream: AsyncIterable<TaskMessage>, following: Following): Promise<CallToolResult> {
+  for await (const message of stream) {
+    if (following.failed()) break;
+    if (message.type === "result") return message.result as CallToolResult;
+    if (message.type === "error") throw new CallError({ kind: "remote", message: messageOf(message.error) });
+    if (message.type === "taskCreated") following.created(message.task.taskId, message.task.statusMessage);
+    else following.progressed(message.task.statusMessage);
+  }
+  throw new CallError(following.failed() ?? { kind: "closed" });
+}
+
+/** A message of the SDK's task stream, as far as the call reads it. */
+type TaskMessage =
+  | { type: "taskCreated" | "taskStatus"; task: { taskId: string; statusMessage?: string } }
+  | { type: "result"; result: unknown }
+  | { type: "error"; error: unknown };
+
+/** Every sign of life of the task restarts the call timeout and reaches the client as progress, one counter so that it only goes up. */
+function progressOf(call: LaneCall, idle: IdleClock): (message?: string) => void {
+  let steps = 0;
+  return (message) => {
+    idle.restart();
+    const progress: Progress = { progress: ++steps, ...(message !== undefined && { message }) };
+    call.onProgress?.(progress);
+  };
 }
