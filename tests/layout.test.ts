@@ -114,6 +114,28 @@ test(`layout: no file of src/ is over ${MAX_LINES} lines`, () => {
   assert.deepEqual(long, []);
 });
 
+/**
+ * Words retired from identifiers (issue 47), each with the word that took its place: one word per
+ * idea. A comment may still say "connection" of a TCP connection; code names a server's session so.
+ */
+const RETIRED: [RegExp, string][] = [
+  [/\bSearchCatalog\b/, "SessionSearch (the catalog is what a server offers, not the search over it)"],
+  [/\bCatalog(Entry|Answer)\b/, "SearchedTool, SessionSearchAnswer"],
+];
+
+/** The code of a line: what is before a line comment, nothing for a line of a block comment. */
+const codeOf = (line: string) => /^\s*(\*|\/\*|\/\/)/.test(line) ? "" : line.replace(/\s\/\/\s.*$/, "");
+
+test("layout: no identifier of src/ uses a retired word", () => {
+  const found: string[] = [];
+  for (const file of files) {
+    readFileSync(`${src}/${file}`, "utf8").split("\n").forEach((line, index) => {
+      for (const [word, instead] of RETIRED) if (word.test(codeOf(line))) found.push(`${file}:${index + 1}: ${word.source}: say ${instead}`);
+    });
+  }
+  assert.deepEqual(found, []);
+});
+
 test("layout: the README's architecture section names every folder", () => {
   const readme = readFileSync(`${repoRoot}/README.md`, "utf8");
   const section = readme.slice(readme.indexOf("## Architecture"));

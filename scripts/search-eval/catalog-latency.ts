@@ -1,6 +1,6 @@
 /**
  * search_tools' own path timed, not only the ranker: 1,000 tools of MSC-Bench (the seeded sample of
- * run.ts) in the listing cache, one toolbox per server, a session's registry and SearchCatalog, and
+ * run.ts) in the listing cache, one toolbox per server, a session's registry and SessionSearch, and
  * each level-2 query searched through it (what the session may see, read from the cache; the index
  * kept). No server starts: every definition is `/bin/false`, only ever read from the cache.
  */
@@ -12,7 +12,7 @@ import { ListingCache } from "../../src/cache/listing-cache.ts";
 import { ServerPool } from "../../src/toolboxes/pool.ts";
 import { ToolboxRegistry } from "../../src/toolboxes/registry.ts";
 import { SessionOffer } from "../../src/toolboxes/session-offer.ts";
-import { SearchCatalog } from "../../src/tools/search-catalog.ts";
+import { SessionSearch } from "../../src/tools/session-search.ts";
 import type { Tool } from "../../src/protocol/sdk.ts";
 import { sample } from "./run.ts";
 import type { Sets } from "./sets.ts";
@@ -40,7 +40,7 @@ export async function measureCatalog(sets: Sets): Promise<CatalogLatency> {
   try {
     for (const [i, server] of names.entries()) await cache.remember(config.toolboxes[`tb${i}`].mcpServers.s, byServer.get(server)!);
     await cache.flush();
-    const catalog = new SearchCatalog();
+    const catalog = new SessionSearch();
     const offer = new SessionOffer(registry, () => config, cache);
     const queries = sets.set("msc-l2").queries.map((q) => q.query);
     let started = performance.now();

@@ -15,7 +15,7 @@ import { firstSentence, signatureOf } from "./summary.ts";
 import { utf8Bytes } from "../transport/utf8.ts";
 import { READ_SKILL } from "./read-skill.ts";
 import { MAX_QUERY_CHARS } from "../search/bounds.ts";
-import type { ToolboxAbout } from "./search-catalog.ts";
+import type { ToolboxAbout } from "./session-search.ts";
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;

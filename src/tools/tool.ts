@@ -3,7 +3,7 @@ import type * as z from "zod";
 import type { CallToolResult } from "../protocol/sdk.ts";
 import type { KeptResults } from "./result-store.ts";
 import type { CallRequest, CallSession } from "./pipeline/step.ts";
-import type { SearchCatalog } from "./search-catalog.ts";
+import type { SessionSearch } from "./session-search.ts";
 import type { SessionOffer } from "../toolboxes/session-offer.ts";
 
 export { Failure, type Result, type RpcError, Success } from "./pipeline/values.ts";
@@ -15,7 +15,7 @@ export interface ToolSession extends CallSession {
   /** The session's results cut to maxResultTokens, read on with read_result; none: results are not cut. */
   readonly results?: KeptResults;
   /** The session's tool search (with `"toolSearch": true`): what it found, use_tool opens. */
-  readonly search?: SearchCatalog;
+  readonly search?: SessionSearch;
   /** The session's skill files, read as resources/read reads them (see read-skill.ts). */
   readonly skills?: SkillFileReader;
 }

@@ -15,7 +15,7 @@ import { openToolboxFor } from "../tools/open-toolbox.ts";
 import { useTool } from "../tools/use-tool.ts";
 import { codeModeOn, runCodeFor } from "../tools/run-code.ts";
 import { searchTools } from "../tools/search-tools.ts";
-import { SearchCatalog } from "../tools/search-catalog.ts";
+import { SessionSearch } from "../tools/session-search.ts";
 import { searchLearningFor } from "../tools/search-learning.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { buildInstructions } from "./instructions.ts";
@@ -166,7 +166,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
     ...(codeModeOn(config) ? [runCodeFor(config, options.declarations)] : []),
   ];
   // Made at once (it holds nothing until the first search builds its index), kept across configuration changes.
-  const search = new SearchCatalog(searchLearningFor(options.cache, options.configPath));
+  const search = new SessionSearch(searchLearningFor(options.cache, options.configPath));
   const dispatcher = new ToolDispatcher(metaTools(live.current));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);

@@ -5,7 +5,7 @@
  */
 import type { LiveConfig } from "../config/live.ts";
 import type { SessionOffer } from "../toolboxes/session-offer.ts";
-import type { SearchCatalog } from "../tools/search-catalog.ts";
+import type { SessionSearch } from "../tools/session-search.ts";
 import { ResultStore } from "../tools/result-store.ts";
 import type { SkillFileReader, ToolSession } from "../tools/tool.ts";
 import type { UriTable } from "./catalog/uri-table.ts";
@@ -30,7 +30,7 @@ export interface SessionParts {
   live: LiveConfig;
   uris: UriTable;
   skills: SkillFileReader;
-  search: SearchCatalog;
+  search: SessionSearch;
   modern: () => boolean;
 }
 

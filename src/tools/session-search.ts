@@ -20,7 +20,7 @@ import { sharingKey } from "../config/definition.ts";
 import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 
 /** A tool, or a skill (then `skill` is the URI of its SKILL.md as a client sees it, skill://T/S/…). */
-export type CatalogEntry = SearchEntry & ({ tool: Tool; skill?: undefined } | { skill: string; tool?: undefined });
+export type SearchedTool = SearchEntry & ({ tool: Tool; skill?: undefined } | { skill: string; tool?: undefined });
 
 /** A toolbox the session may see, and what it is for: the answer when no tool fits a request. */
 export interface ToolboxAbout {
@@ -32,8 +32,8 @@ export interface ToolboxAbout {
   tools: string[];
 }
 
-export interface CatalogAnswer {
-  hits: CatalogEntry[];
+export interface SessionSearchAnswer {
+  hits: SearchedTool[];
   /** When nothing fits the request: the toolboxes searched, and what they are for. */
   toolboxes?: ToolboxAbout[];
   /** "toolbox/server" of servers whose tools are not known yet (being listed in the background). */
@@ -44,8 +44,8 @@ export interface CatalogAnswer {
 export const LEARN_AT_ONCE = 2;
 export const LEARN_PER_SESSION = 32;
 
-export class SearchCatalog {
-  #index?: ToolIndex<CatalogEntry>;
+export class SessionSearch {
+  #index?: ToolIndex<SearchedTool>;
   #basis: unknown[] = [];
   /** Toolboxes a search answered with: use_tool opens them without open_toolbox. */
   readonly found = new Set<string>();
@@ -58,7 +58,7 @@ export class SearchCatalog {
 
   readonly #fromUse?: SearchLearning;
   /** The index's tools by choiceKey, for what was learned. */
-  #byKey = new Map<string, CatalogEntry>();
+  #byKey = new Map<string, SearchedTool>();
   /** The last search's request, while learning is on and no call has taken it. */
   #lastSearch?: string;
 
@@ -85,7 +85,7 @@ export class SearchCatalog {
   }
 
   /** Tools for a query, best first (toolbox narrows), from what the session's offer holds; never starts a server to answer. */
-  async search(offer: SessionOffer, query: string, limit: number, toolbox?: string): Promise<CatalogAnswer> {
+  async search(offer: SessionOffer, query: string, limit: number, toolbox?: string): Promise<SessionSearchAnswer> {
     this.#offer = offer;
     const config = offer.config;
     const servers = await offer.servers();
@@ -95,7 +95,7 @@ export class SearchCatalog {
       basis.push(server.toolbox, server.server, server.toolboxDescription, ...(server.tools ?? [undefined]), ...(server.skills ?? []));
     }
     if (!this.#index || !sameBasis(basis, this.#basis)) {
-      const entries: CatalogEntry[] = [];
+      const entries: SearchedTool[] = [];
       for (const server of servers) {
         for (const tool of server.tools ?? []) {
           entries.push({
@@ -139,8 +139,8 @@ export class SearchCatalog {
   }
 
   /** What was learned for requests like this one, for the index's tools only. */
-  async #lift(learning: SearchLearning, query: string): Promise<Map<CatalogEntry, number>> {
-    const lift = new Map<CatalogEntry, number>();
+  async #lift(learning: SearchLearning, query: string): Promise<Map<SearchedTool, number>> {
+    const lift = new Map<SearchedTool, number>();
     for (const [key, value] of (await learning.memory()).lift(query)) {
       const entry = this.#byKey.get(key);
       if (entry) lift.set(entry, value);
