@@ -125,11 +125,22 @@ export function parseArgs(args: readonly string[]): CliCommand {
   if (name !== undefined && !Object.hasOwn(SUBCOMMANDS, name)) {
     return { kind: "usage-error", message: `Unknown subcommand '${name}' (see --help)` };
   }
-  const spec: SubcommandSpec | undefined = name === undefined ? undefined : SUBCOMMANDS[name as SubcommandName];
   const sub = name as SubcommandName | undefined;
-  let configPath: string | undefined;
-  const options: Record<string, string | true> = {};
-  const positionals: string[] = [];
+  const read = readArgs(args, sub);
+  if ("kind" in read) return read;
+  if (sub === undefined) {
+    const toolboxes = read.options[TOOLBOXES];
+    return read.positionals.length === 0
+      ? { kind: "serve", configPath: read.configPath, ...(typeof toolboxes === "string" && { toolboxes }) }
+      : { kind: "usage-error", message: `Unknown argument '${read.positionals[0]}' (see --help)` };
+  }
+  return countPositionals(sub, read) ?? { kind: "subcommand", name: sub, ...read };
+}
+
+/** The options and positionals of the command line; help, version or a usage error end the read early. */
+function readArgs(args: readonly string[], sub: SubcommandName | undefined): SubcommandArgs | CliCommand {
+  const spec: SubcommandSpec | undefined = sub === undefined ? undefined : SUBCOMMANDS[sub];
+  const read: SubcommandArgs = { configPath: undefined, options: {}, positionals: [] };
   let afterDashes = false;
   // The first positional is the subcommand's name (see subcommandOf).
   let nameSeen = false;
@@ -137,7 +148,7 @@ export function parseArgs(args: readonly string[]): CliCommand {
     const arg = args[i];
     if (afterDashes || arg === "-" || !arg.startsWith("-")) {
       if (sub !== undefined && !nameSeen) nameSeen = true;
-      else positionals.push(arg);
+      else read.positionals.push(arg);
       continue;
     }
     if (arg === "--") {
@@ -154,7 +165,7 @@ export function parseArgs(args: readonly string[]): CliCommand {
     if (!known) return { kind: "usage-error", message: `Unknown option '${arg}' (see --help)` };
     if (known.value === undefined) {
       if (equals !== -1) return { kind: "usage-error", message: `Option '${option}' takes no value (see --help)` };
-      options[option] = true;
+      read.options[option] = true;
       continue;
     }
     const value = equals === -1 ? args[++i] : arg.slice(equals + 1);
@@ -162,27 +173,24 @@ export function parseArgs(args: readonly string[]): CliCommand {
       const what = known.value === "PATH" ? "a path" : "a value";
       return { kind: "usage-error", message: `Option '${option}' needs ${what}: ${option} ${known.value}` };
     }
-    if (option === CONFIG) configPath = value;
-    else options[option] = value;
+    if (option === CONFIG) read.configPath = value;
+    else read.options[option] = value;
   }
-  if (sub === undefined) {
-    const toolboxes = options[TOOLBOXES];
-    return positionals.length === 0
-      ? { kind: "serve", configPath, ...(typeof toolboxes === "string" && { toolboxes }) }
-      : { kind: "usage-error", message: `Unknown argument '${positionals[0]}' (see --help)` };
-  }
-  const names = (spec as SubcommandSpec).positionals;
-  const required = names.length - ((spec as SubcommandSpec).optional ?? 0);
+  return read;
+}
+
+/** A usage error when a subcommand is given fewer positionals than it needs or more than it takes. */
+function countPositionals(sub: SubcommandName, { positionals }: SubcommandArgs): CliCommand | undefined {
+  const spec: SubcommandSpec = SUBCOMMANDS[sub];
+  const names = spec.positionals;
+  const required = names.length - (spec.optional ?? 0);
   if (positionals.length < required) {
-    return {
-      kind: "usage-error",
-      message: `Missing argument ${names[positionals.length]}: ${sub} ${SUBCOMMANDS[sub].usage} (see --help)`,
-    };
+    return { kind: "usage-error", message: `Missing argument ${names[positionals.length]}: ${sub} ${spec.usage} (see --help)` };
   }
   if (positionals.length > names.length) {
     return { kind: "usage-error", message: `Unexpected argument '${positionals[names.length]}' (see --help)` };
   }
-  return { kind: "subcommand", name: sub, configPath, options, positionals };
+  return undefined;
 }
 
 /** The first argument that is neither an option nor the value of --config. */
