@@ -13,7 +13,7 @@ const REFERENCE = /\$\{(?:client:)?([A-Za-z_][A-Za-z0-9_]*)/g;
 /** The names of the variables the (not yet expanded) configuration reads as secrets. */
 export function secretVariables(config: WorkbenchConfig): Set<string> {
   const clients = Object.values(config.serve?.clients ?? {});
-  const texts: string[] = clients.flatMap((client) => [...client.token ?? [], ...Object.values(client.secrets ?? {})]);
+  const texts: string[] = clients.flatMap((client) => [client.token ?? [], Object.values(client.secrets ?? {})].flat());
   for (const toolbox of Object.values(config.toolboxes)) {
     for (const server of Object.values(toolbox.mcpServers)) {
       if (server.transport === "stdio") {

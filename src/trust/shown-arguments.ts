@@ -33,7 +33,7 @@ export function configRedactor(config: WorkbenchConfig, also?: Redactor): Redact
     const servers = Object.values(config.toolboxes).flatMap((toolbox) => Object.values(toolbox.mcpServers).map(serverRedactor));
     // Each member's secrets too (`${client:NAME}`): one member's passed in a call is masked like a token.
     const clients = Object.values(config.serve?.clients ?? {});
-    const tokens = clients.flatMap((client) => [...client.token ?? [], ...Object.values(client.secrets ?? {})]);
+    const tokens = clients.flatMap((client) => [client.token ?? [], Object.values(client.secrets ?? {})].flat());
     all = Redactor.combine([...servers, new Redactor(tokens)]);
     configRedactors.set(config, all);
   }
