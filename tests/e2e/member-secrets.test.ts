@@ -10,7 +10,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as V2Client, StreamableHTTPClientTransport as V2HttpTransport } from "@modelcontextprotocol/client";
 import { Client } from "../helpers/sdk.ts";
@@ -23,6 +23,7 @@ const TOKENS = { alice: "alice-token-0123456789", bob: "bob-token-9876543210", c
 const ALICE_SECRET = "alice-secret-value-111";
 const BOB_SECRET = "bob-secret-value-222";
 /** The workbench's own variable of the secret's name: the local user's, never a member's fallback. */
+const CAROL_SECRET = "carol-secret-value-555";
 const OPERATOR_SECRET = "operator-secret-value-333";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const TIMEOUT = { timeout: 60_000 };
@@ -35,7 +36,18 @@ let wb: HttpWorkbench;
 
 before(async () => {
   remote = await startHttpFixture();
-  wb = await startHttpWorkbench({
+  wb = await startHttpWorkbench(configWith({}), {
+    ALICE_TOKEN: TOKENS.alice,
+    BOB_TOKEN: TOKENS.bob,
+    CAROL_TOKEN: TOKENS.carol,
+    BOB_API_TOKEN: BOB_SECRET,
+    API_TOKEN: OPERATOR_SECRET,
+  });
+});
+
+/** The file, carol given `carol` for her secrets (none at first). */
+function configWith(carol: Record<string, string>) {
+  return {
     auditLog: audit,
     auditArguments: true,
     toolboxes: {
@@ -53,17 +65,11 @@ before(async () => {
       clients: {
         alice: { token: "${ALICE_TOKEN}", toolboxes: ["*"], secrets: { API_TOKEN: ALICE_SECRET } },
         bob: { token: "${BOB_TOKEN}", toolboxes: ["*"], secrets: { API_TOKEN: "${BOB_API_TOKEN}" } },
-        carol: { token: "${CAROL_TOKEN}", toolboxes: ["*"] },
+        carol: { token: "${CAROL_TOKEN}", toolboxes: ["*"], secrets: carol },
       },
     },
-  }, {
-    ALICE_TOKEN: TOKENS.alice,
-    BOB_TOKEN: TOKENS.bob,
-    CAROL_TOKEN: TOKENS.carol,
-    BOB_API_TOKEN: BOB_SECRET,
-    API_TOKEN: OPERATOR_SECRET,
-  });
-});
+  };
+}
 
 after(async () => {
   const code = await wb?.stop();
@@ -198,10 +204,31 @@ test("members: one without the secret is told which and where to set it; nothing
   }
 });
 
+test("members: a secret set while serving reaches the member's next call, in the session they have; their sessions go on", TIMEOUT, async () => {
+  const carol = await legacy("carol");
+  try {
+    assert.match((await carol.use("own", "env")).text, /Secret 'API_TOKEN' is not set for client 'carol'/);
+    const applied = () => wb.stderr().split("applied the configuration").length;
+    const before = applied();
+    writeFileSync(wb.configPath, JSON.stringify(configWith({ API_TOKEN: CAROL_SECRET })));
+    for (let tries = 0; tries < 100 && applied() === before; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(applied() > before, wb.stderr());
+    const serveLine = () => wb.stderr().split("\n").filter((line) => line.includes("Applied the change to 'serve'")).at(-1);
+    for (let tries = 0; tries < 100 && serveLine() === undefined; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(serveLine()?.includes("revoked clients ended"), false, "a secret is not who a member is: no session ends");
+    const env = await envOf(carol);
+    assert.equal(env.FIXTURE_DIGESTS_OF.MEMBER_VALUE, sha256(CAROL_SECRET));
+    const seen = JSON.parse((await carol.use("remote", "headers", { name: "x-member-token" })).text) as string[];
+    assert.ok(seen.includes(sha256(CAROL_SECRET)));
+  } finally {
+    await carol.close();
+  }
+});
+
 test("members: the audit log names the member and holds none of their values; neither does the workbench's stderr", TIMEOUT, () => {
   const lines = readFileSync(audit, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { client?: string; server: string });
   assert.deepEqual(new Set(lines.map((line) => line.client)), new Set(["alice", "bob", "carol"]));
   for (const text of [readFileSync(audit, "utf8"), wb.stderr()]) {
-    for (const secret of [ALICE_SECRET, BOB_SECRET, OPERATOR_SECRET]) assert.equal(text.includes(secret), false, `${secret} in ${text}`);
+    for (const secret of [ALICE_SECRET, BOB_SECRET, CAROL_SECRET, OPERATOR_SECRET]) assert.equal(text.includes(secret), false, `${secret} in ${text}`);
   }
 });
