@@ -23,6 +23,8 @@ export const SECRET_REFERENCE_PLACES = "${client:NAME} is only for a server's he
 export interface MemberSecrets {
   readonly values: Readonly<Record<string, string>>;
   readonly unreadable?: Readonly<Record<string, string>>;
+  /** False for a member who is no `serve.clients` key (a JWT's subject): the file holds no secrets for them. */
+  readonly configured?: boolean;
 }
 
 /** The texts of a server that may hold a reference. */
@@ -47,6 +49,10 @@ export function missingSecret(name: string, client: string, secrets: MemberSecre
   const unreadable = secrets.unreadable?.[name];
   if (client === LOCAL_CLIENT_NAME) return `Secret '${name}' is not set: set the environment variable ${name} (the local user's '${name}')`;
   const where = `serve.clients.${client}.secrets.${name}`;
+  if (secrets.configured === false) {
+    const why = "secrets are set for the clients of serve.clients, and a client signed in with OAuth is none";
+    return `Secret '${name}' is not set for client '${client}': ${why}`;
+  }
   if (unreadable !== undefined) return `Secret '${name}' of client '${client}' cannot be read: ${unreadable}`;
   return `Secret '${name}' is not set for client '${client}': set ${where} in the configuration (a value or "\${VAR}")`;
 }

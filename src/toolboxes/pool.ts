@@ -160,7 +160,7 @@ export class ServerPool {
   #secretsOf(client: string): MemberSecrets {
     if (client === LOCAL_CLIENT_NAME) return { values: this.#host.env };
     const own = Object.hasOwn(this.#secrets, client) ? this.#secrets[client] : undefined;
-    return { values: own?.secrets ?? {}, unreadable: own?.secretsUnreadable };
+    return { values: own?.secrets ?? {}, unreadable: own?.secretsUnreadable, configured: own !== undefined };
   }
 
   /**

@@ -79,6 +79,8 @@ test("member secrets: a member's values go in where a server starts for them; on
     `Secret 'API_TOKEN' is not set for client 'bob': set serve.clients.bob.secrets.API_TOKEN in the configuration (a value or "\${VAR}")`);
   assert.equal(withSecrets(remote, "carol", { values: { TENANT: "acme" }, unreadable: { API_TOKEN: "Environment variable X is not set" } }).unconfigured,
     "Secret 'API_TOKEN' of client 'carol' cannot be read: Environment variable X is not set");
+  assert.equal(withSecrets(remote, "sub-of-a-jwt", { values: {}, configured: false }).unconfigured,
+    "Secret 'TENANT' is not set for client 'sub-of-a-jwt': secrets are set for the clients of serve.clients, and a client signed in with OAuth is none");
   assert.equal(withSecrets(remote, LOCAL_CLIENT_NAME, { values: { TENANT: "acme" } }).unconfigured,
     "Secret 'API_TOKEN' is not set: set the environment variable API_TOKEN (the local user's 'API_TOKEN')");
   const plain = { ...remote, url: "https://mcp.example.com/", headers: {} };
