@@ -8,7 +8,7 @@
  * is no fallback, no default, and never another member's value.
  */
 import type { ServerConfig } from "./types.ts";
-import { LOCAL_CLIENT_NAME } from "./client-variable.ts";
+import { LOCAL_CLIENT_NAME, usesClient } from "./client-variable.ts";
 
 /** One reference, as `expandString` finds it where a `${` starts. */
 export const SECRET_REFERENCE = /\$\{client:([A-Za-z_][A-Za-z0-9_]*)\}/y;
@@ -42,6 +42,15 @@ export function secretNamesOf(config: ServerConfig): string[] {
 /** Whether a loaded server uses a member's secret. */
 export function usesSecrets(config: ServerConfig): boolean {
   return placesOf(config).some((text) => text.includes("${client:"));
+}
+
+/**
+ * The client `approve --client` must start a server as to see what it lists for that client: one
+ * other than the local user, when its process is that client's own in what it may list, named for
+ * it (`${WORKBENCH_CLIENT}`) or given its secrets (a member's token may show them more tools).
+ */
+export function approvedAs(config: ServerConfig, client: string | undefined): string | undefined {
+  return client !== undefined && client !== LOCAL_CLIENT_NAME && (usesClient(config) || usesSecrets(config)) ? client : undefined;
 }
 
 /** What a member lacking a secret is told: which one, and where to set it. */
