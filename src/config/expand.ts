@@ -4,6 +4,7 @@ import { formatPath, type PathSegment } from "./path.ts";
 import { expandServe } from "./serve.ts";
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./types.ts";
 import { CLIENT_REFERENCE, CLIENT_VARIABLE, CLIENT_VARIABLE_PLACES, usesClient } from "./client-variable.ts";
+import { SECRET_REFERENCE, SECRET_REFERENCE_PLACES, usesSecrets } from "./member-secrets.ts";
 import { sharingKey } from "./definition.ts";
 import { expandTelemetry } from "./telemetry.ts";
 
@@ -11,10 +12,11 @@ import { expandTelemetry } from "./telemetry.ts";
 export type Environment = Record<string, string | undefined>;
 
 /**
- * What `${WORKBENCH_CLIENT}` becomes at load: kept for the pool to fill in per client (a stdio
- * server's env and args), refused (anywhere else), or read from the environment like any other.
+ * What `${WORKBENCH_CLIENT}` and `${client:NAME}` become at load: both kept for the pool to fill in
+ * per client (a stdio server's env and args), only `${client:NAME}` kept ("secrets": a remote
+ * server's url and headers), or both refused (anywhere else).
  */
-export type ClientReference = "keep" | "refuse";
+export type ClientReference = "keep" | "secrets" | "refuse";
 
 /** Told of each `${NAME:-default}` whose default was used (NAME unset or empty), for `check`'s warnings. */
 export type FallbackObserver = (name: string, location: string) => void;
@@ -37,6 +39,15 @@ export function expandString(
   let result = "";
   let position = 0;
   for (let start = text.indexOf("${"); start !== -1; start = text.indexOf("${", position)) {
+    SECRET_REFERENCE.lastIndex = start;
+    const secret = SECRET_REFERENCE.exec(text)?.[0];
+    if (secret !== undefined) {
+      // A member's secret is the member's alone: never read here, whatever the environment holds.
+      if (client !== "keep" && client !== "secrets") throw new ConfigError(invalidAt(path, SECRET_REFERENCE_PLACES));
+      result += text.slice(position, start) + secret;
+      position = start + secret.length;
+      continue;
+    }
     REFERENCE.lastIndex = start;
     const match = REFERENCE.exec(text);
     const [reference, name, fallback] = match ?? [];
@@ -46,7 +57,9 @@ export function expandString(
         `Invalid variable reference at ${formatPath(path)}: expected \${NAME} or \${NAME:-default}`,
       );
     }
-    if (name === CLIENT_VARIABLE && client === "refuse") throw new ConfigError(invalidAt(path, CLIENT_VARIABLE_PLACES));
+    if (name === CLIENT_VARIABLE && client !== undefined && client !== "keep") {
+      throw new ConfigError(invalidAt(path, CLIENT_VARIABLE_PLACES));
+    }
     const value = name === CLIENT_VARIABLE && client === "keep" ? CLIENT_REFERENCE : resolve(name, fallback, env, path, onFallback);
     result += text.slice(position, start) + value;
     position = start + reference.length;
@@ -142,7 +155,7 @@ function expandServer(server: ServerConfig, path: PathSegment[], expand: Expand,
 
 function expandRemote(server: RemoteServerConfig, path: PathSegment[], expand: Expand, problems: string[]): RemoteServerConfig {
   const before = problems.length;
-  const url = expand(server.url, [...path, "url"]);
+  const url = expand(server.url, [...path, "url"], "secrets");
   // The message names what was expected, never the value: a URL can hold a password or a token.
   // An unset variable in it is reported already; the URL it leaves behind is not judged again.
   if (problems.length === before && !isHttpUrl(url)) {
@@ -152,9 +165,10 @@ function expandRemote(server: RemoteServerConfig, path: PathSegment[], expand: E
     ...server,
     url,
     headers: Object.fromEntries(
-      Object.entries(server.headers).map(([name, value]) => [name, expand(value, [...path, "headers", name])]),
+      Object.entries(server.headers).map(([name, value]) => [name, expand(value, [...path, "headers", name], "secrets")]),
     ),
   };
+  refuseSharedSecrets(expanded, path, problems);
   if (server.oauth) {
     const oauth = { ...server.oauth };
     if (oauth.clientId !== undefined) oauth.clientId = expand(oauth.clientId, [...path, "oauth", "clientId"]);
@@ -175,6 +189,13 @@ function expandRemote(server: RemoteServerConfig, path: PathSegment[], expand: E
     expanded.oauth = oauth;
   }
   return expanded;
+}
+
+/** One process or session for every member has no one member's secret to give. */
+function refuseSharedSecrets(expanded: ServerConfig, path: PathSegment[], problems: string[]): void {
+  if (expanded.share === "all" && usesSecrets(expanded)) {
+    problems.push(invalidAt([...path, "share"], `"all" cannot be used with \${client:NAME}: one connection would serve every member`));
+  }
 }
 
 function isMetadataDocumentUrl(text: string): boolean {
@@ -210,6 +231,7 @@ function expandStdio(server: StdioServerConfig, path: PathSegment[], expand: Exp
   if (server.share === "all" && usesClient(expanded)) {
     problems.push(invalidAt([...path, "share"], `"all" cannot be used with ${CLIENT_REFERENCE} in env or args: one process serves every client`));
   }
+  refuseSharedSecrets(expanded, path, problems);
   if (server.cwd !== undefined) {
     expanded.cwd = expand(server.cwd, [...path, "cwd"]);
     if (expanded.cwd === "") problems.push(invalidAt([...path, "cwd"], EMPTY_AFTER_EXPANDING));

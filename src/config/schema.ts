@@ -238,6 +238,7 @@ const serveClientSchema = strictJsonObject({
   tokenSha256: v.optional(custom<string>(serve.isSha256Hex, serve.EXPECTED_SHA256, { type: "string", pattern: serve.SHA256_HEX.source })),
   token: v.optional(custom<string>(serve.isTokenReference, serve.EXPECTED_TOKEN, { type: "string", pattern: serve.TOKEN_REFERENCE.source })),
   toolboxes: custom<string[]>(serve.isNameList, serve.EXPECTED_GRANTS, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }),
+  secrets: v.optional(stringRecord()),
 }, "expected an object");
 
 const serveSchema = strictJsonObject({

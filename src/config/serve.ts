@@ -9,6 +9,7 @@ import { closestNames } from "./suggest.ts";
 import { DEFAULT_SESSION_IDLE_MINUTES, type ServeClientConfig, type ServeConfig } from "./types.ts";
 import { LOCAL_CLIENT_NAME } from "./client-variable.ts";
 import { isLoopbackHost } from "./loopback.ts";
+import { SECRET_NAME } from "./member-secrets.ts";
 
 export const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 // The whole value is one reference: a token written out, or a default after `:-`, would be a secret in the file.
@@ -24,6 +25,7 @@ export const EXPECTED_AUDIENCE = "expected an array of one or more audiences (th
 export const EXPECTED_ORIGINS = 'expected an array of origins such as "https://app.example.com" (no path)';
 export const EXPECTED_IDLE_MINUTES = `expected a positive integer of minutes (at most ${MAX_SESSION_IDLE_MINUTES})`;
 export const EXPECTED_STORE = 'expected a store URL such as "redis://host:6379" (also rediss://, valkey://, valkeys://; ${VAR} for a password)';
+const EXPECTED_SECRET_NAME = "expected a secret's name as ${client:NAME} writes it: letters, digits and '_', not first a digit";
 const EXPECTED_TOKEN_SOURCE = "expected either 'tokenSha256' or 'token'";
 
 export const isSha256Hex = (value: unknown): value is string => typeof value === "string" && SHA256_HEX.test(value);
@@ -66,7 +68,7 @@ function parseUrl(value: unknown): URL | undefined {
 
 /** The `serve` key as the schema passes it: every key optional, a client's token source unchecked. */
 export interface ServeEntries {
-  clients?: Record<string, { tokenSha256?: string; token?: string; toolboxes: string[] }>;
+  clients?: Record<string, { tokenSha256?: string; token?: string; toolboxes: string[]; secrets?: Record<string, string> }>;
   oauth?: ServeConfig["oauth"];
   allowedOrigins?: string[];
   sessionIdleMinutes?: number;
@@ -99,8 +101,16 @@ export function resolveServe(entries: ServeEntries, toolboxes: readonly string[]
       const hint = close.length > 0 ? ` (did you mean '${close[0]}'?)` : toolboxes.length === 0 ? " (none is)" : "";
       problems.push(invalidAt([...at, "toolboxes", index], `toolbox '${toolbox}' is not configured${hint}`));
     });
+    for (const secret of Object.keys(client.secrets ?? {})) {
+      if (!SECRET_NAME.test(secret)) problems.push(invalidAt([...at, "secrets", secret], EXPECTED_SECRET_NAME));
+    }
     const grants = client.toolboxes.includes("*") ? "*" : [...new Set(client.toolboxes)];
-    return [name, { ...(digest !== undefined && { tokenSha256: digest }), ...(client.token !== undefined && { token: client.token }), toolboxes: grants }];
+    return [name, {
+      ...(digest !== undefined && { tokenSha256: digest }),
+      ...(client.token !== undefined && { token: client.token }),
+      toolboxes: grants,
+      ...(client.secrets !== undefined && { secrets: client.secrets }),
+    }];
   });
   const serve: ServeConfig = {
     clients: Object.fromEntries(clients),
@@ -121,7 +131,9 @@ export function expandServe(
   expand: (text: string, path: PathSegment[]) => string,
   alone: (expandOne: (problems: string[]) => string) => { value: string; missing?: string },
 ): ServeConfig {
-  const clients = Object.entries(serve.clients).map(([name, client]): [string, ServeClientConfig] => {
+  const clients = Object.entries(serve.clients).map(([name, written]): [string, ServeClientConfig] => {
+    const secrets = written.secrets && expandSecrets(written.secrets, ["serve", "clients", name], expand, alone);
+    const client = secrets ? { ...written, ...secrets } : written;
     if (client.token === undefined) return [name, client];
     const at = ["serve", "clients", name, "token"];
     const { value: token, missing } = alone(() => expand(client.token!, at));
@@ -134,4 +146,26 @@ export function expandServe(
   const { value: store, missing } = alone(() => expand(serve.store!, ["serve", "store"]));
   const read = missing === undefined ? { store } : { store: undefined, storeUnreadable: missing };
   return { ...serve, clients: Object.fromEntries(clients), ...read };
+}
+
+/**
+ * A client's secrets, each `${VAR}` expanded. One that cannot be read (its variable unset) or that
+ * is empty is not the member's: it is left out, why kept for the error the member gets.
+ */
+function expandSecrets(
+  secrets: Record<string, string>,
+  at: PathSegment[],
+  expand: (text: string, path: PathSegment[]) => string,
+  alone: (expandOne: (problems: string[]) => string) => { value: string; missing?: string },
+): Pick<ServeClientConfig, "secrets" | "secretsUnreadable"> {
+  const values: Record<string, string> = {};
+  const unreadable: Record<string, string> = {};
+  for (const [name, text] of Object.entries(secrets)) {
+    const path = [...at, "secrets", name];
+    const { value, missing } = alone(() => expand(text, path));
+    if (missing !== undefined) unreadable[name] = missing;
+    else if (value === "") unreadable[name] = invalidAt(path, "the secret is empty after expanding environment variables");
+    else values[name] = value;
+  }
+  return { secrets: values, ...(Object.keys(unreadable).length > 0 && { secretsUnreadable: unreadable }) };
 }

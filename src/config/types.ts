@@ -67,6 +67,8 @@ export interface ServerSharing {
    * copy made by spreading has none, and pins fall back to the definition as expanded.
    */
   readonly written?: string;
+  /** Set by the pool, never in the file: the member's values put in for `${client:NAME}` (member-secrets.ts), masked. Not enumerable. */
+  readonly memberValues?: readonly string[];
 }
 
 /** A server the workbench starts as a child process and speaks to over its stdin and stdout. */
@@ -205,6 +207,10 @@ export interface ServeClientConfig {
   unreadable?: string;
   /** The toolboxes it may see and use; "*" for every one. */
   toolboxes: "*" | string[];
+  /** Its own secrets, `${client:NAME}` in servers (a value, or `${VAR}` expanded at load). */
+  secrets?: Record<string, string>;
+  /** Set at load: why each secret that cannot be read cannot (its variable is unset); the member lacks it. */
+  secretsUnreadable?: Record<string, string>;
 }
 
 /** The workbench as an OAuth 2.1 resource server: JWTs signed by the issuer's keys. */

@@ -13,10 +13,11 @@
  * own, started with its name for `${WORKBENCH_CLIENT}`, unless the server says `"share": "all"`.
  * A server stops when no session uses it any more, or at shutdown.
  */
-import type { ServerConfig, WorkbenchConfig } from "../config/index.ts";
+import type { ServeClientConfig, ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import type { ClientCapabilities } from "../protocol/sdk.ts";
 import { processSettingsKey, sharedConfig, sharingKey } from "../config/definition.ts";
 import { forClient, LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
+import { type MemberSecrets, withSecrets } from "../config/member-secrets.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
@@ -74,6 +75,8 @@ export class ServerPool {
   readonly #options: PoolOptions;
   /** Every configured server by sharing key, in configuration order: one definition's settings are merged. */
   readonly #byKey = new Map<string, Configured[]>();
+  /** Each member's secrets (`serve.clients.<name>.secrets`), for `${client:NAME}`. */
+  #secrets: Record<string, ServeClientConfig> = {};
   /** Every shared server, by sharing key, declared capabilities and client (none for `"share": "all"`). */
   readonly #entries = new Map<string, Entry>();
   /** The extensions each definition's server declared, as its last process to connect said. */
@@ -92,6 +95,7 @@ export class ServerPool {
 
   #index(config: WorkbenchConfig): void {
     this.#byKey.clear();
+    this.#secrets = config.serve?.clients ?? {};
     for (const [toolbox, { mcpServers }] of Object.entries(config.toolboxes)) {
       for (const [server, serverConfig] of Object.entries(mcpServers)) {
         const key = sharingKey(serverConfig);
@@ -124,9 +128,8 @@ export class ServerPool {
     const key = JSON.stringify([definition, declared, client]);
     let entry = this.#entries.get(key) ?? (known && this.#givenAlike(definition, client, declared, known));
     if (!entry) {
-      // Settings as reconfigure() compares them: before `${WORKBENCH_CLIENT}` is the client's.
-      const settings = processSettingsKey(merged);
-      entry = this.#entry(definition, configured, settings, client === null ? merged : forClient(merged, client), given, client);
+      const config = this.#forMember(merged, client);
+      entry = this.#entry(definition, configured, this.#settings(merged, client), config, given, client);
       this.#entries.set(key, entry);
     }
     if (!entry.users.has(user)) {
@@ -134,6 +137,30 @@ export class ServerPool {
       if (user.upstream) entry.sessions?.add(user.upstream);
     }
     return entry.shared;
+  }
+
+  /** The server as it runs for a member: its name for `${WORKBENCH_CLIENT}`, its secrets for `${client:NAME}`. */
+  #forMember(merged: ServerConfig, client: string | null): ServerConfig {
+    return client === null ? merged : withSecrets(forClient(merged, client), client, this.#secretsOf(client));
+  }
+
+  /**
+   * Settings as reconfigure() compares them: before `${WORKBENCH_CLIENT}` is the client's, and the
+   * member's secrets as they are now (a secret set, changed or removed in the file starts anew).
+   */
+  #settings(merged: ServerConfig, client: string | null): string {
+    const config = this.#forMember(merged, client);
+    return JSON.stringify([processSettingsKey(merged), config.unconfigured ?? null, config.memberValues ?? []]);
+  }
+
+  /**
+   * A member's secrets: a `serve` client's own; the local user's are the environment's variables.
+   * Nobody else's, ever: a name that is not a client's has none.
+   */
+  #secretsOf(client: string): MemberSecrets {
+    if (client === LOCAL_CLIENT_NAME) return { values: this.#host.env };
+    const own = Object.hasOwn(this.#secrets, client) ? this.#secrets[client] : undefined;
+    return { values: own?.secrets ?? {}, unreadable: own?.secretsUnreadable, configured: own !== undefined };
   }
 
   /**
@@ -190,7 +217,7 @@ export class ServerPool {
     const retired: SharedServer[] = [];
     for (const [key, entry] of this.#entries) {
       const configured = this.#byKey.get(entry.definition);
-      if (configured && settingsOf(configured) === entry.settings) {
+      if (configured && this.#settings(sharedConfig(configured.map((one) => one.config)), entry.client) === entry.settings) {
         entry.configured = configured;
         continue;
       }
@@ -251,9 +278,4 @@ export class ServerPool {
       void cache.remember(config, shared.tools, shared.listing, declared, client ?? undefined).catch(() => {});
     }
   }
-}
-
-/** processSettingsKey of a definition as the toolboxes that list it configure it. */
-function settingsOf(configured: Configured[]): string {
-  return processSettingsKey(sharedConfig(configured.map((one) => one.config)));
 }

@@ -11,7 +11,7 @@ import { EmptyResultSchema } from "../protocol/sdk.ts";
 import type { ConnectionHost } from "../downstream/session-options.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
 import { samePlaces } from "./offer.ts";
-import { LOCAL_CLIENT_NAME, usesClient } from "../config/client-variable.ts";
+import { approvedAs } from "../config/member-secrets.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";
@@ -290,7 +290,7 @@ export class ToolboxRegistry {
     const pins = this.#options.pins ?? this.#pool.pins;
     if (!pins || !config.pin) return undefined;
     const client = this.#options.client?.name;
-    const approveAs = client !== undefined && client !== LOCAL_CLIENT_NAME && usesClient(config) ? client : undefined;
+    const approveAs = approvedAs(config, client);
     return { toolbox, pins, same: samePlaces(this.#config, toolbox, server, config), ...(approveAs && { approveAs }) };
   }
 

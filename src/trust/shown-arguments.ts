@@ -24,14 +24,16 @@ const configRedactors = new WeakMap<WorkbenchConfig, Redactor>();
 
 /**
  * Every secret the configuration holds: each server's (as serverRedactor) and the `serve`
- * clients' tokens, with `also` (the called server's, which may have tokens got at run time).
+ * clients' tokens and secrets, with `also` (the called server's, which may have tokens got at run time).
  * Made once per configuration.
  */
 export function configRedactor(config: WorkbenchConfig, also?: Redactor): Redactor {
   let all = configRedactors.get(config);
   if (!all) {
     const servers = Object.values(config.toolboxes).flatMap((toolbox) => Object.values(toolbox.mcpServers).map(serverRedactor));
-    const tokens = Object.values(config.serve?.clients ?? {}).flatMap((client) => client.token === undefined ? [] : [client.token]);
+    // Each member's secrets too (`${client:NAME}`): one member's passed in a call is masked like a token.
+    const clients = Object.values(config.serve?.clients ?? {});
+    const tokens = clients.flatMap((client) => [client.token ?? [], Object.values(client.secrets ?? {})].flat());
     all = Redactor.combine([...servers, new Redactor(tokens)]);
     configRedactors.set(config, all);
   }

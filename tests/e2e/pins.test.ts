@@ -219,6 +219,42 @@ test("pins: a tool a per-client server lists one client alone is withheld with a
   assert.ok(JSON.parse(readFileSync(served.replace("workbench-config.json", "workbench-lock.json"), "utf8")).toolboxes.dev.pinned.extra);
 });
 
+test("pins: a server that runs with a member's secret (${client:NAME}) is that member's own: its tool is withheld with a hint naming them; approve --client runs it with their secret", { timeout: 60_000 }, async () => {
+  const dir = tempDir();
+  writeFileSync(`${dir}/local.json`, JSON.stringify({ description: SAFE }));
+  writeFileSync(`${dir}/alice.json`, JSON.stringify({ description: SAFE, extra: true }));
+  const server = fixtureServer("pinned-server.ts", { env: { PINNED_FILE: "${client:PINNED_FILE}" } });
+  const token = "alice-token-0123456789abcdef0123456789";
+  const config = { toolboxes: { dev: { mcpServers: { pinned: server } } }, serve: { clients: { alice: { token: "${ALICE}", toolboxes: ["*"], secrets: { PINNED_FILE: `${dir}/alice.json` } } } } };
+  const cache = `${dir}/cache`;
+  // The local user's secret is the variable of its name.
+  const env = { env: { ALICE: token, WORKBENCH_CACHE_DIR: cache, PINNED_FILE: `${dir}/local.json` } };
+  const wb = await startHttpWorkbench(config, { ALICE: token, WORKBENCH_CACHE_DIR: cache });
+  // The lock is beside the served file.
+  const served = wb.configPath;
+  let withheld = "";
+  try {
+    assert.equal((await runCli(["check", "--config", served], env)).code, 0, "the local user's process pins greet and stable");
+    // Alice's client also declares MCP Apps, to which the server lists one more tool.
+    const client = new Client({ name: "alice", version: "1.0.0" }, { capabilities: { extensions: { "io.modelcontextprotocol/ui": {} } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    withheld = opened(await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } }) as Parameters<typeof opened>[0]).withheld ?? "";
+    await client.close();
+  } finally {
+    await wb.stop();
+  }
+  assert.match(withheld, /: 2 new tools of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice$/);
+  const local = await runCli(["approve", "dev", "pinned", "--yes", "--config", served], env);
+  assert.match(local.stdout, /Nothing to approve/, "the local user's process does not list it");
+  const typo = await runCli(["approve", "dev", "pinned", "--client", "alicia", "--config", served], env);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /Client 'alicia' not found in serve\.clients\. Did you mean 'alice'\?/);
+  const approved = await runCli(["approve", "dev", "pinned", "--client", "alice", "--yes", "--config", served], env);
+  assert.equal(approved.code, 0, approved.stderr);
+  assert.match(approved.stdout, /^dev\/pinned\/extra: new tool\n[^]*\ndev\/pinned\/panel: new tool\n/, "as alice's process lists it, to what she declared");
+  assert.ok(JSON.parse(readFileSync(served.replace("workbench-config.json", "workbench-lock.json"), "utf8")).toolboxes.dev.pinned.extra);
+});
+
 test("pins: a tool a pinned server adds while it runs is withheld; check's table says so", async () => {
   const dir = tempDir();
   const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { fx: fx("dyn", {}, { FIXTURE_DYNAMIC: "1" }) } } } });

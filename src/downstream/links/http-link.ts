@@ -13,6 +13,7 @@ import { refusalOf } from "./link-refusal.ts";
 import type { RemoteServerConfig } from "../../config/index.ts";
 import type { ServerLink } from "./link.ts";
 import { messageOf } from "../../protocol/errors.ts";
+import { memberValuesOf } from "../../config/member-secrets.ts";
 import { displayUrl, Redactor } from "../../address/redact.ts";
 import type { FlowGate } from "../../transport/flow-gate.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
@@ -69,8 +70,10 @@ export class HttpLink implements ServerLink, Transport {
     const { url, headers, basic } = requestTarget(options.config);
     this.#url = url;
     this.#headers = headers;
-    this.#redactor = Redactor.forServer(options.config).with(basic ? [basic] : []);
-    this.#messageRedactor = Redactor.forServerMessages(options.config).with(basic ? [basic] : []);
+    // A member's values (${client:NAME}) are masked wherever they appear, in the URL's path too.
+    const own = [...basic ? [basic] : [], ...memberValuesOf(options.config)];
+    this.#redactor = Redactor.forServer(options.config).with(own);
+    this.#messageRedactor = Redactor.forServerMessages(options.config).with(own);
     const { transport } = options.config;
     this.#mayFallBack = transport === "auto";
     this.#inner = this.#create(transport === "sse" ? "sse" : "http");

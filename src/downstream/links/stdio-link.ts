@@ -8,6 +8,7 @@ import { messageOf } from "../../protocol/errors.ts";
 import type { ConnectionTarget, LinkHost, ServerLink } from "./link.ts";
 import { childEnvironment, withheldHint } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
+import { memberValuesOf } from "../../config/member-secrets.ts";
 import { Redactor } from "../../address/redact.ts";
 import type { ByteRoom } from "../../transport/byte-room.ts";
 
@@ -46,8 +47,9 @@ export class StdioLink implements ServerLink {
     this.#windows = host.windows ?? false;
     this.#child = child;
     this.#log = log;
-    this.#redactor = Redactor.forEnv(config.env);
-    this.#messageRedactor = Redactor.forEnvMessages(config.env);
+    // A member's values (${client:NAME}) are masked wherever they appear, in args too.
+    this.#redactor = Redactor.forEnv(config.env).with(memberValuesOf(config));
+    this.#messageRedactor = Redactor.forEnvMessages(config.env).with(memberValuesOf(config));
     const redact = (text: string) => this.#redactor.redact(text);
     this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail, redact);
     this.transport = new StreamTransport(child.stdout, child.stdin, {

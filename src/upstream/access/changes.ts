@@ -5,7 +5,7 @@
  * subject when `serve.oauth` changed; the local user when tokens became required, and every named
  * client when they no longer are.
  */
-import type { ServeConfig } from "../../config/index.ts";
+import type { ServeClientConfig, ServeConfig } from "../../config/index.ts";
 import { tokensRequired } from "./binding.ts";
 import { LOCAL_USER } from "./identity.ts";
 
@@ -23,8 +23,13 @@ export function revokedBy(previous: ServeConfig | undefined, next: ServeConfig |
     const now = Object.hasOwn(is, name) ? is[name] : undefined;
     // A subject of a JWT: it stands while the authorization server is the same.
     if (old === undefined && now === undefined) return oauthChanged;
-    return JSON.stringify(old) !== JSON.stringify(now);
+    // Its secrets are not who it is: a change to them restarts its own servers (toolboxes/pool.ts), not its sessions.
+    return JSON.stringify(old && who(old)) !== JSON.stringify(now && who(now));
   };
+}
+
+function who({ secrets: _secrets, secretsUnreadable: _unreadable, ...client }: ServeClientConfig): Omit<ServeClientConfig, "secrets" | "secretsUnreadable"> {
+  return client;
 }
 
 /** The serve key without what only the next start reads (the idle time, which the endpoint's sweep was set up with). */
