@@ -1,0 +1,81 @@
+/**
+ * What telemetry costs a real call (docs/telemetry.md "Costs"): the bench's use_tool echo through
+ * executables, one call at a time, p50 over interleaved rounds (the machine's load falls on every
+ * side alike), and the time to an initialize answer from a cold start.
+ *   bun scripts/telemetry-echo.ts [--before PATH] [--calls N]
+ * Sides: `before` (an executable built without the wiring, if given), `off` (dist/mcp-workbench,
+ * no endpoint) and `on` (the same, exporting every span and histogram to a collector in this
+ * process that answers 200 and counts bytes).
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import process from "node:process";
+import { createSetup, ONE, openToolbox } from "./bench/setup.ts";
+import { RpcClient } from "./bench/rpc-client.ts";
+import { EXECUTABLE } from "./bench/targets.ts";
+import { median, percentile } from "./bench/stats.ts";
+
+const argv = process.argv.slice(2);
+const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const before = option("--before");
+const calls = Number(option("--calls") ?? "6000");
+const ROUNDS = 12;
+const STARTS = 15;
+const ECHO = { name: "use_tool", arguments: { tool: { toolbox: ONE, server: "s1", name: "echo" }, arguments: { text: "hello from the bench" } } };
+
+let received = 0;
+const collector = createServer((request, response) => {
+  request.on("data", (chunk: Uint8Array) => (received += chunk.length));
+  request.on("end", () => response.writeHead(200, { "content-type": "application/x-protobuf" }).end());
+});
+await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+
+const setup = createSetup();
+const sides: Record<string, { command: string; env: Record<string, string> }> = {
+  ...(before && { before: { command: before, env: {} } }),
+  off: { command: EXECUTABLE, env: {} },
+  on: { command: EXECUTABLE, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: "5000" } },
+};
+const start = (side: string) =>
+  RpcClient.start({ command: sides[side]!.command, args: ["--config", setup.configPath], cwd: setup.dir, env: { ...setup.workbenchEnv, ...sides[side]!.env } });
+
+try {
+  const clients: Record<string, RpcClient> = {};
+  for (const side of Object.keys(sides)) {
+    clients[side] = start(side);
+    await clients[side].initialize();
+    await openToolbox(clients[side], ONE);
+    for (let call = 0; call < 300; call++) await clients[side].request("tools/call", ECHO);
+  }
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const side of Object.keys(sides)) {
+      for (let call = 0; call < calls / ROUNDS; call++) {
+        const began = performance.now();
+        await clients[side]!.request("tools/call", ECHO);
+        samples[side]!.push(performance.now() - began);
+      }
+    }
+  }
+  await Promise.all(Object.values(clients).map((client) => client.close()));
+  const starts: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
+  for (let run = 0; run < STARTS; run++) {
+    for (const side of Object.keys(sides)) {
+      const began = performance.now();
+      const client = start(side);
+      await client.initialize();
+      starts[side]!.push(performance.now() - began);
+      await client.close();
+    }
+  }
+  for (const side of Object.keys(sides)) {
+    const p50 = percentile(samples[side]!, 50) * 1000;
+    const p99 = percentile(samples[side]!, 99) * 1000;
+    console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs (${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})`);
+  }
+  console.log(`collector received ${received} bytes`);
+} finally {
+  setup.cleanup();
+  collector.close();
+}
