@@ -182,7 +182,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
-  const skills = serveCatalog(server, offer, uris);
+  const skills = serveCatalog(server, offer, uris, traced && { telemetry: telemetry!, spanOf: (id) => traced.spanOf(id) });
   const session = toolSession(options, { offer, live, uris, skills, search, modern: () => gate.modern });
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
   serveToolCalls(gate, dispatcher, {

@@ -135,6 +135,35 @@ test("telemetry over stdio: a run_code script's three calls are one tree under i
   }
 });
 
+test("telemetry over stdio: prompts/get and resources/read are SERVER spans, each with a CLIENT span whose context the server gets", async () => {
+  const receiver = await startOtlpReceiver();
+  const session = await startWorkbench(configOf(), otelEnv(receiver.url));
+  let prompt: Record<string, string>;
+  let resource: Record<string, string>;
+  try {
+    await session.client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const got = await session.client.getPrompt({ name: "dev__m__meta_prompt", _meta: CLIENT_META });
+    prompt = JSON.parse((got.messages[0]!.content as { text: string }).text);
+    const read = await session.client.readResource({ uri: "meta://here", _meta: CLIENT_META });
+    resource = JSON.parse((read.contents[0] as { text: string }).text);
+  } finally {
+    await session.close();
+  }
+  await receiver.waitFor(() => receiver.spans.filter((span) => span.kind === CLIENT).length === 2);
+  await receiver.close();
+  // The workbench's prompt name upstream, the server's own downstream.
+  const pairs = [["prompts/get dev__m__meta_prompt", "prompts/get meta_prompt", prompt], ["resources/read", "resources/read", resource]] as const;
+  for (const [serverName, clientName, meta] of pairs) {
+    const server = receiver.spans.find((span) => span.name === serverName && span.kind === SERVER);
+    const client = receiver.spans.find((span) => span.name === clientName && span.kind === CLIENT);
+    assert.ok(server && client, `${serverName}: ${receiver.spans.map((span) => span.name).join(", ")}`);
+    assert.equal(server.parentSpanId, CLIENT_SPAN);
+    assert.equal(client.parentSpanId, server.spanId);
+    assert.equal(meta.traceparent, `00-${CLIENT_TRACE}-${client.spanId}-01`);
+  }
+  assert.equal(receiver.spans.find((span) => span.name === "resources/read" && span.kind === CLIENT)!.attributes["mcp.resource.uri"], "meta://here");
+});
+
 test("telemetry over serve --http: use_tool's SERVER span (tcp) and CLIENT span in the client's trace; flushed on SIGTERM", async () => {
   const receiver = await startOtlpReceiver();
   const wb = await startHttpWorkbench(configOf(), otelEnv(receiver.url, "http/json"));

@@ -33,7 +33,11 @@ function ended(span: Span, call: ToolCall, result: Result<unknown>): void {
 }
 
 function peerOf(call: ToolCall): McpPeer {
-  const config: ServerConfig | undefined = call.target?.config;
+  return downstreamPeer(call.target?.config, call.id.toolbox, call.id.server);
+}
+
+/** A server behind the workbench as its CLIENT spans name it: `pipe` or `tcp` with its address, its toolbox and name. */
+export function downstreamPeer(config: ServerConfig | undefined, toolbox: string, server: string): McpPeer {
   const remote = config && config.transport !== "stdio" ? serverOfUrl(config.url) : undefined;
-  return { transport: remote ? "tcp" : "pipe", ...remote, toolbox: call.id.toolbox, server: call.id.server };
+  return { transport: remote ? "tcp" : "pipe", ...remote, toolbox, server };
 }
