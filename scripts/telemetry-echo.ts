@@ -4,11 +4,11 @@
  * side alike), and the time to an initialize answer from a cold start.
  *   bun scripts/telemetry-echo.ts [--before PATH] [--calls N]
  * Sides: `before` (an executable built without the wiring, if given), `off` (dist/mcp-workbench,
- * no endpoint) and `on` (the same, exporting every span and histogram to a collector in this
- * process that answers 200 and counts bytes).
+ * no endpoint) and `on` (the same, exporting every span and histogram to a collector that
+ * answers 200, in a process of its own: in this one it would slow the timing client's reads).
+ * Each round takes the sides in another order.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { spawn } from "node:child_process";
 import process from "node:process";
 import { createSetup, ONE, openToolbox } from "./bench/setup.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
@@ -23,13 +23,15 @@ const ROUNDS = 12;
 const STARTS = 15;
 const ECHO = { name: "use_tool", arguments: { tool: { toolbox: ONE, server: "s1", name: "echo" }, arguments: { text: "hello from the bench" } } };
 
-let received = 0;
-const collector = createServer((request, response) => {
-  request.on("data", (chunk: Uint8Array) => (received += chunk.length));
-  request.on("end", () => response.writeHead(200, { "content-type": "application/x-protobuf" }).end());
-});
-await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
-const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+const COLLECTOR = `
+  const server = require("node:http").createServer((request, response) => {
+    request.resume();
+    request.on("end", () => response.writeHead(200, { "content-type": "application/x-protobuf" }).end());
+  });
+  server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
+const collector = spawn(process.execPath, ["-e", COLLECTOR], { stdio: ["ignore", "pipe", "inherit"] });
+const port = await new Promise<string>((resolve) => collector.stdout!.once("data", (chunk: Uint8Array) => resolve(String(chunk).trim())));
+const endpoint = `http://127.0.0.1:${port}`;
 
 const setup = createSetup();
 const sides: Record<string, { command: string; env: Record<string, string> }> = {
@@ -50,7 +52,9 @@ try {
   }
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const side of Object.keys(sides)) {
+    const names = Object.keys(sides);
+    // Rotated: no side always runs right after another.
+    for (const side of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
       for (let call = 0; call < calls / ROUNDS; call++) {
         const began = performance.now();
         await clients[side]!.request("tools/call", ECHO);
@@ -74,8 +78,7 @@ try {
     const p99 = percentile(samples[side]!, 99) * 1000;
     console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs (${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})`);
   }
-  console.log(`collector received ${received} bytes`);
 } finally {
   setup.cleanup();
-  collector.close();
+  collector.kill();
 }
