@@ -7,6 +7,7 @@
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../protocol/sdk.ts";
 import type { MessageTransport } from "../transport/message-transport.ts";
 import { claimedVersion } from "../protocol/wire.ts";
+import { unreadResult } from "../transport/raw-json.ts";
 import { MCP_PROTOCOL_VERSION, type Span, type Telemetry } from "../telemetry/index.ts";
 
 /** How the client reaches the workbench: `pipe` over stdio, `tcp` over HTTP (network.transport). */
@@ -85,12 +86,13 @@ export class TracedTransport implements MessageTransport {
     this.#spans.delete(id);
     if ("error" in message) return span.fail(message.error);
     const result = (message as { result?: { protocolVersion?: unknown } }).result;
-    // The initialize result says the revision the session speaks: its own span and every later one carry it.
-    if (typeof result?.protocolVersion === "string" && this.#protocolVersion === undefined) {
+    // The initialize result says the revision the session speaks: its own span and every later one
+    // carry it. Read once only: a tool's result is its server's bytes, and a look would parse them.
+    if (this.#protocolVersion === undefined && typeof result?.protocolVersion === "string") {
       this.#protocolVersion = result.protocolVersion;
       span.setAttribute(MCP_PROTOCOL_VERSION, result.protocolVersion);
     }
-    span.end(result);
+    span.end(unreadResult(result));
   }
 
   /** A cancelled request gets no answer (the MCP spec): its span ends here. */

@@ -7,6 +7,7 @@
 import type { ServerConfig } from "../../config/index.ts";
 import { serverAnswer } from "../../downstream/call-lane.ts";
 import { type McpPeer, serverOfUrl, type Span, traceHeaders } from "../../telemetry/index.ts";
+import { unreadResult } from "../../transport/raw-json.ts";
 import type { Result } from "./values.ts";
 import type { Step, ToolCall } from "./step.ts";
 
@@ -25,7 +26,7 @@ export const trace: Step = (call, next) => {
 };
 
 function ended(span: Span, call: ToolCall, result: Result<unknown>): void {
-  if (result.ok) return span.end(result.value);
+  if (result.ok) return span.end(unreadResult(result.value));
   const thrown = call.note.thrown;
   // The server's JSON-RPC error behind what send caught: its code is the span's error.type.
   const answer = serverAnswer(thrown);
