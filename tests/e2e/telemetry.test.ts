@@ -90,6 +90,8 @@ test("telemetry over stdio: use_tool is a SERVER span under the client's tracepa
   let got: Record<string, unknown>;
   try {
     got = JSON.parse(textOf(await useMeta(session.client, CLIENT_META)));
+    const failed = await session.client.callTool({ name: "use_tool", arguments: { tool: { toolbox: "dev", server: "m", name: "fail" } } });
+    assert.equal(failed.isError, true);
     assert.deepEqual(receiver.spans, [], "nothing is sent before the batch delay or the exit");
   } finally {
     await session.close();
@@ -102,6 +104,9 @@ test("telemetry over stdio: use_tool is a SERVER span under the client's tracepa
   assert.equal(got.traceparent, `00-${CLIENT_TRACE}-${client.spanId}-01`);
   assert.equal(got.tracestate, "vendor=x");
   assert.ok(named(receiver.spans, "initialize").length === 1, "initialize has its span");
+  // A tool's result passes unparsed: its isError is read from the server's bytes.
+  assert.equal(named(receiver.spans, "tools/call fail")[0]?.attributes["error.type"], "tool_error");
+  assert.equal(named(receiver.spans, "tools/call meta")[0]?.attributes["error.type"], undefined);
   assert.deepEqual(receiver.histograms.map((histogram) => histogram.name).sort(), ["mcp.client.operation.duration", "mcp.server.operation.duration"]);
   const [line] = readFileSync(audit, "utf8").trim().split("\n").map((text) => JSON.parse(text));
   assert.equal(line.trace_id, CLIENT_TRACE);
