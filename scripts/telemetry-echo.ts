@@ -6,7 +6,8 @@
  * Sides: `before` (an executable built without the wiring, if given), `off` (dist/mcp-workbench,
  * no endpoint) and `on` (the same, exporting every span and histogram to a collector that
  * answers 200, in a process of its own: in this one it would slow the timing client's reads).
- * Each round takes the sides in another order.
+ * Each round takes the sides in another order. Also each workbench's own CPU time per call (its
+ * process's user and system time over the measured calls): what the load of the machine moves least.
  */
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -14,6 +15,7 @@ import { createSetup, ONE, openToolbox } from "./bench/setup.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
 import { EXECUTABLE } from "./bench/targets.ts";
 import { median, percentile } from "./bench/stats.ts";
+import { cpuSeconds } from "./bench/cpu-time.ts";
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -51,15 +53,18 @@ try {
     for (let call = 0; call < 300; call++) await clients[side].request("tools/call", ECHO);
   }
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
+  const cpu: Record<string, number> = Object.fromEntries(Object.keys(sides).map((side) => [side, 0]));
   for (let round = 0; round < ROUNDS; round++) {
     const names = Object.keys(sides);
     // Rotated: no side always runs right after another.
     for (const side of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
+      const cpuBefore = cpuSeconds(clients[side]!.pid).total;
       for (let call = 0; call < calls / ROUNDS; call++) {
         const began = performance.now();
         await clients[side]!.request("tools/call", ECHO);
         samples[side]!.push(performance.now() - began);
       }
+      cpu[side]! += cpuSeconds(clients[side]!.pid).total - cpuBefore;
     }
   }
   await Promise.all(Object.values(clients).map((client) => client.close()));
@@ -76,7 +81,8 @@ try {
   for (const side of Object.keys(sides)) {
     const p50 = percentile(samples[side]!, 50) * 1000;
     const p99 = percentile(samples[side]!, 99) * 1000;
-    console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs (${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})`);
+    const cpuUs = (cpu[side]! / samples[side]!.length) * 1e6;
+    console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs, CPU ${cpuUs.toFixed(0)} µs a call (${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})`);
   }
 } finally {
   setup.cleanup();
