@@ -6,11 +6,12 @@
  * time, cancellation sent downstream, every pending call failed when the link ends.
  */
 import { type CallToolResult, type JSONRPCMessage, McpError, type Progress, type RequestId } from "../protocol/sdk.ts";
-import { type CallInput, PASS_INPUT_REQUIRED_KEY } from "../protocol/wire.ts";
+import type { CallInput } from "../protocol/wire.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import { DeadlineSweep, REAL_TIMERS, type Timers } from "./idle-clock.ts";
 import type { SignalSource } from "../transport/write-queue.ts";
 import type { CallCancel } from "./call-cancel.ts";
+import { paramsOf } from "./lane-params.ts";
 
 export type CallFailure =
   /** The server's own error answer: its code and data are kept for the client (a -32042's URLs). */
@@ -44,6 +45,8 @@ export interface LaneCall {
   upstream?: Upstream;
   /** A 2026-07-28 server's call: the client's answers to its input requests, passed on as they came. */
   input?: CallInput;
+  /** Trace context for `_meta` (traceparent...), when tracing is on. */
+  meta?: Readonly<Record<string, string>>;
 }
 
 /** A call in flight, as a request the server makes meanwhile sees it. */
@@ -284,17 +287,4 @@ export function serverAnswer(error: unknown): { code: number; data?: unknown } |
     if (cause instanceof McpError) return { code: cause.code, data: cause.data };
   }
   return undefined;
-}
-
-/**
- * The request's params: a retry's answers and state as the client sent them (never rewritten), and
- * the era link's mark to hand an input_required back as it is (the client answers it itself).
- */
-function paramsOf(call: LaneCall, progressToken: string): Record<string, unknown> {
-  const params: Record<string, unknown> = { name: call.name, arguments: call.arguments };
-  const input = call.input;
-  if (input?.inputResponses !== undefined) params.inputResponses = input.inputResponses;
-  if (input?.requestState !== undefined) params.requestState = input.requestState;
-  params._meta = input?.passInputRequired ? { progressToken, [PASS_INPUT_REQUIRED_KEY]: true } : { progressToken };
-  return params;
 }

@@ -238,7 +238,7 @@ export class ServerSession {
       signal: options.signal, cancel: options.cancel,
       onProgress: options.onProgress,
       relatedRequestId: options.relatedRequestId,
-      upstream: options.upstream,
+      upstream: options.upstream, meta: options.meta,
       // Only a 2026-07-28 server has input requests: a 2025 one never sees these fields.
       input: this.#link instanceof EraLink && this.#link.era === MODERN_VERSION ? options.input : undefined,
     };

@@ -44,4 +44,6 @@ export interface CallOptions {
   upstream?: Upstream;
   /** What a 2026-07-28 client's retry carries for the server. */
   input?: CallInput;
+  /** Trace context for the request's `_meta` (traceparent, tracestate, baggage), when tracing is on. */
+  meta?: Readonly<Record<string, string>>;
 }

@@ -47,7 +47,7 @@ export async function callAsTask(
   idle.restart();
   try {
     const stream = client.experimental.tasks.callToolStream(
-      { name: call.name, arguments: call.arguments },
+      { name: call.name, arguments: call.arguments, ...(call.meta && { _meta: { ...call.meta } }) },
       CallToolResultSchema,
       {
         task: { ttl: call.maxTimeMs },

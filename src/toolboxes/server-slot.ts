@@ -182,9 +182,9 @@ export class ServerSlot {
     return {
       config,
       call(name, args, options) {
-        const { signal, cancel, onProgress, relatedRequestId, upstream, input } = options;
+        const { signal, cancel, onProgress, relatedRequestId, upstream, input, meta } = options;
         // A literal, not a spread of the options: one call each, on every call's way (issue 42).
-        return shared.call(serverSession, name, args, { signal, cancel, onProgress, relatedRequestId, upstream, input, limits });
+        return shared.call(serverSession, name, args, { signal, cancel, onProgress, relatedRequestId, upstream, input, meta, limits });
       },
     };
   }

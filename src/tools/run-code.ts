@@ -55,7 +55,7 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       client: session.clientName,
       call: (server, tool, args, signal) => {
         const id = { toolbox: name, server, name: tool };
-        const inner = { id: request.id, signal, onProgress: request.onProgress };
+        const inner = { id: request.id, signal, onProgress: request.onProgress, span: request.span };
         // A tool the script was not given: its arguments stayed in the sandbox (code/call-budget.ts).
         return args === undefined ? resultOf(runUngivenCall(session, inner, id)) : resultOf(runToolCall(session, inner, id, args));
       },

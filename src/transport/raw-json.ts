@@ -129,6 +129,14 @@ export function rawWithLeadingMember(value: unknown, member: string): Record<str
 }
 
 /**
+ * A result as a span may look at it (issue 50): one still raw whose bytes have no `"isError"`
+ * member is no tool error, and is not parsed to be told so (undefined); any other, itself.
+ */
+export function unreadResult(result: unknown): unknown {
+  return rawIncludes(result, '"isError"') === false ? undefined : result;
+}
+
+/**
  * Whether the bytes of a raw value hold `word` (a word split across two pieces counts); undefined
  * for a value that is not raw, which is then looked into the ordinary way.
  */

@@ -85,6 +85,9 @@ export interface AuditEntry {
   resultBytes: number;
   /** With `"auditArguments": true` only, secrets masked; JSON cut to a string with CUT_MARKER when long. */
   arguments?: unknown;
+  /** With tracing on (issue 50): the call's trace, and its CLIENT span (the client's request's span when it never reached send). */
+  trace_id?: string;
+  span_id?: string;
 }
 
 /** Where the lines go: the platform's append (mode 0600 on creation) and stderr. */

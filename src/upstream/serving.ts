@@ -1,7 +1,8 @@
 /**
  * What serving opens before its first session, over stdio and over HTTP alike: the configuration
  * in force (the file followed, a valid change applied live), the audit log, the instructions'
- * figures and code mode's declarations from the listing cache, and the stop on a signal.
+ * figures and code mode's declarations from the listing cache, telemetry (flushed at the end),
+ * and the stop on a signal.
  */
 import type { Platform } from "../platform/types.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
@@ -16,9 +17,16 @@ import type { SessionOptions } from "./session.ts";
 import { sessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
 import type { Store } from "../store/store.ts";
+import { createTelemetry, resolveTelemetry } from "../telemetry/index.ts";
 
 /** The options every session of the process shares. */
-export type SharedSessionOptions = Pick<SessionOptions, "config" | "audit" | "configPath" | "pool" | "listings" | "cache" | "states">;
+export type SharedSessionOptions = Pick<
+  SessionOptions,
+  "config" | "audit" | "configPath" | "pool" | "listings" | "cache" | "states" | "telemetry"
+>;
+
+/** At exit, how long what telemetry has queued may take to reach the collector before it is given up. */
+const TELEMETRY_EXIT_MS = 5_000;
 
 export interface Serving {
   live: LiveConfig;
@@ -47,15 +55,33 @@ export async function startServing(
   // The audit log's path is the one the workbench started with (a change to it needs a restart).
   const audit = openAuditLog(config, { append: platform.appendPrivateFile, warn: (text) => say(`${NAME}: ${text}`) });
   const listings = await clientListings(live, cache, pool.pins);
+  // Read once at the start, as the audit log's path is: off (no endpoint) it is NOOP_TELEMETRY.
+  const { settings, warnings } = resolveTelemetry(platform.env, config.telemetry);
+  for (const warning of warnings) say(`${NAME}: Telemetry: ${warning}`);
+  const telemetry = createTelemetry(settings, {
+    onProblem: (text) => say(`${NAME}: ${text}`),
+    resource: { "process.runtime.name": platform.runtime },
+  });
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,
-    sessions: { config: live, audit, configPath: path, pool, listings, cache, states: sessionStates(parts.store ?? new MemoryStore(), live) },
+    sessions: {
+      config: live,
+      audit,
+      configPath: path,
+      pool,
+      listings,
+      cache,
+      states: sessionStates(parts.store ?? new MemoryStore(), live),
+      telemetry,
+    },
     stopped,
     stop,
     finish: async () => {
       following.stop();
       await audit?.flushed();
+      // Last: the spans of the sessions just closed are queued by now.
+      await telemetry.shutdown(TELEMETRY_EXIT_MS);
       await parts.store?.close().catch(() => {});
     },
   };

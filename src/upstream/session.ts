@@ -38,6 +38,8 @@ import { toolSession } from "./tool-session.ts";
 import { SessionOffer } from "../toolboxes/session-offer.ts";
 import { type SessionState, sessionStates, type SessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
+import type { Telemetry } from "../telemetry/index.ts";
+import { type NetworkTransport, TracedTransport } from "./traced-transport.ts";
 
 export interface WorkbenchServerOptions {
   /** The configuration, or the one in force when it applies live (read at each use). */
@@ -66,6 +68,10 @@ export interface WorkbenchServerOptions {
   audit?: AuditLog;
   /** Requests of a 2026-07-28 client stand alone (HTTP): use_tool opens a toolbox not open yet. */
   stateless?: boolean;
+  /** Spans and durations of the client's requests and the calls they make (off: NOOP_TELEMETRY, or none). */
+  telemetry?: Telemetry;
+  /** How the client reaches us, for its spans: `pipe` (stdio, the default) or `tcp` (HTTP). */
+  network?: NetworkTransport;
 }
 
 export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "state" | "figures" | "declarations"> & {
@@ -157,7 +163,12 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const server = new Server(serverInfo, { capabilities, jsonSchemaValidator: lazySchemaValidator });
   // What the session may see, asked by every surface: its toolboxes through the configuration it is granted.
   const offer = new SessionOffer(registry, () => live.current, options.cache);
-  const gate = workbenchGate(transport, server, options, live, (skills) => withSkills(liveSkills(registry, skills)));
+  // Off, the client's messages go to the gate as they came: no span is made nor looked up.
+  const telemetry = options.telemetry;
+  const traced = telemetry && (telemetry.tracing || telemetry.metering)
+    ? new TracedTransport(transport, telemetry, options.network ?? "pipe")
+    : undefined;
+  const gate = workbenchGate(traced ?? transport, server, options, live, (skills) => withSkills(liveSkills(registry, skills)));
   // run_code only when code mode is on somewhere: without it the list is exactly the two meta-tools.
   const metaTools = (config: WorkbenchConfig) => [
     openToolboxFor(config),
@@ -171,10 +182,15 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();
-  const skills = serveCatalog(server, offer, uris);
+  const skills = serveCatalog(server, offer, uris, traced && { telemetry: telemetry!, spanOf: (id) => traced.spanOf(id) });
   const session = toolSession(options, { offer, live, uris, skills, search, modern: () => gate.modern });
   // tools/call never reaches the SDK Server: the lane answers every one (see tool-call-intake.ts).
-  serveToolCalls(gate, dispatcher, { session, clientSpeaksModern: () => gate.modern, onCall: options.state?.touch });
+  serveToolCalls(gate, dispatcher, {
+    session,
+    clientSpeaksModern: () => gate.modern,
+    onCall: options.state?.touch,
+    spanOf: traced && ((id) => traced.spanOf(id)),
+  });
   const unfollow = followConfig(live, { registry, dispatcher, metaTools, server, uris });
   server.onclose = () => {
     unfollow();

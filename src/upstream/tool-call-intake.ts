@@ -11,6 +11,7 @@ import type { ToolContext, ToolSession } from "../tools/tool.ts";
 import type { CallRequest } from "../tools/pipeline/step.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { CallCancel } from "../downstream/call-cancel.ts";
+import type { Span } from "../telemetry/index.ts";
 
 /** Where the lane takes its calls and sends its answers: the client's transport. */
 export interface LaneTransport {
@@ -25,6 +26,8 @@ export interface IntakeOptions {
   clientSpeaksModern?: () => boolean;
   /** A call came: what the session keeps lives on (see upstream/session-state.ts). */
   onCall?: () => void;
+  /** The SERVER span of the client's request (telemetry on): the parent of the calls it makes. */
+  spanOf?: (id: RequestId) => Span | undefined;
 }
 
 interface ToolCall {
@@ -38,7 +41,7 @@ interface ToolCall {
 }
 
 export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatcher, options: IntakeOptions): void {
-  const { session, clientSpeaksModern, onCall } = options;
+  const { session, clientSpeaksModern, onCall, spanOf } = options;
   const running = new Map<RequestId, CallCancel>();
 
   async function serve(call: ToolCall): Promise<void> {
@@ -50,7 +53,7 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
     let reply: JSONRPCMessage;
     const progress = progressSender(call.progressToken, send);
     try {
-      const request = requestOf(call, cancel, progress.report, clientSpeaksModern?.() === true);
+      const request = requestOf(call, cancel, progress.report, clientSpeaksModern?.() === true, spanOf?.(call.id));
       const ctx: ToolContext = { session, request };
       const result = await dispatcher.call(call.name, call.arguments, ctx);
       reply = { jsonrpc: "2.0", id: call.id, result };
@@ -89,7 +92,13 @@ export function serveToolCalls(transport: LaneTransport, dispatcher: ToolDispatc
 }
 
 /** What the client's tools/call brings each step of its call (see tools/pipeline/step.ts). */
-function requestOf(call: ToolCall, cancel: CallCancel, onProgress: ((progress: Progress) => void) | undefined, modern: boolean): CallRequest {
+function requestOf(
+  call: ToolCall,
+  cancel: CallCancel,
+  onProgress: ((progress: Progress) => void) | undefined,
+  modern: boolean,
+  span: Span | undefined,
+): CallRequest {
   return {
     id: call.id,
     get signal() {
@@ -99,6 +108,7 @@ function requestOf(call: ToolCall, cancel: CallCancel, onProgress: ((progress: P
     onProgress,
     // Only a 2026-07-28 client retries with answers: a 2025 call carries nothing more.
     input: modern ? { inputResponses: call.inputResponses, requestState: call.requestState, passInputRequired: true } : undefined,
+    span,
   };
 }
 

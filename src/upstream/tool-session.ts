@@ -13,6 +13,7 @@ import { learnUris } from "./catalog/learn-uris.ts";
 import type { ClientUpstream } from "./client-upstream.ts";
 import type { SessionState } from "./session-state.ts";
 import type { AuditLog } from "../trust/audit-log.ts";
+import type { Telemetry } from "../telemetry/index.ts";
 
 /** What the session was opened with that its calls need (see WorkbenchServerOptions). */
 export interface SessionOptionsForCalls {
@@ -22,6 +23,7 @@ export interface SessionOptionsForCalls {
   clientName?: string;
   audit?: AuditLog;
   stateless?: boolean;
+  telemetry?: Telemetry;
 }
 
 /** What the session made before its calls: its offer, its URI table, skills and search, and whether its client speaks 2026-07-28. */
@@ -54,6 +56,7 @@ export function toolSession(options: SessionOptionsForCalls, parts: SessionParts
     clientName: options.clientName,
     approvals: options.state?.approvals,
     audit: options.audit,
+    telemetry: options.telemetry,
     opensToolboxes: () => options.stateless === true && parts.modern(),
     search: parts.search,
     skills: parts.skills,

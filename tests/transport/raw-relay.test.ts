@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "../helpers/sdk.ts";
 import { RAW_FROM_BYTES, StreamTransport } from "../../src/transport/stream-transport.ts";
-import { rawJsonOf } from "../../src/transport/raw-json.ts";
+import { lazyJsonObject, rawJsonOf, unreadResult } from "../../src/transport/raw-json.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -104,4 +104,15 @@ test("raw relay: long messages of any other shape are parsed and checked as befo
   assert.match(errors[1].message, /^Refused a message \(id "wb-3", \d+ bytes\): Invalid Request: nested deeper than 1000 levels$/);
   assert.equal((errors[1] as { tooDeep?: boolean }).tooDeep, true);
   assert.match(errors[2].message, /^Refused a message \(id "wb-4", \d+ bytes\): Invalid Request: jsonrpc must be "2\.0"$/);
+});
+
+test("raw relay: a span looks at a raw result without parsing it, unless its bytes name isError", () => {
+  const bytes = (text: string) => [new TextEncoder().encode(text)];
+  const plain = lazyJsonObject(bytes('{"content":[{"type":"text","text":"isError: true"}]}'));
+  assert.equal(unreadResult(plain), undefined);
+  assert.ok(rawJsonOf(plain), "still the server's bytes");
+  const failed = lazyJsonObject(bytes('{"content":[],"isError":true}'));
+  assert.equal((unreadResult(failed) as { isError?: boolean }).isError, true);
+  const parsed = { content: [], isError: true };
+  assert.equal(unreadResult(parsed), parsed);
 });

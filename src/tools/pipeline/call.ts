@@ -22,6 +22,7 @@ export function send(call: ToolCall): CallResult {
       relatedRequestId: request.id,
       upstream: session.upstream,
       input: request.input,
+      meta: call.meta,
     });
   } catch (error) {
     calling = Promise.reject(error);
@@ -30,6 +31,7 @@ export function send(call: ToolCall): CallResult {
     session.onToolResult?.(id, result);
     return Success(result);
   }).catch((error) => {
+    call.note.thrown = error;
     const text = `Error executing tool '${id.name}' ${whereOf(id)}: ${messageOf(error)}`;
     return urlRequired(error, text, session.clientOpensUrls?.() ?? false) ?? Failure(text);
   });

@@ -26,7 +26,7 @@ export const record: Step = async (call, next) => {
 };
 
 export interface FinishedCall {
-  call: Pick<ToolCall, "id" | "session" | "request" | "note">;
+  call: Pick<ToolCall, "id" | "session" | "request" | "note" | "span">;
   args: Record<string, unknown>;
   result: Result<CallToolResult>;
   /** Date.now() at the start. */
@@ -59,6 +59,11 @@ export function recordCall(log: AuditLog, finished: FinishedCall): void {
     // Each string is cut (after masking) before the whole is measured: a 12 MB argument is not copied again.
     const shown = shownValue(finished.args, { redact: (text) => redactor.redact(text).slice(0, MAX_ARGUMENT_CHARS + 1) });
     entry.arguments = boundedArguments(shown);
+  }
+  const context = (finished.call.span ?? request.span)?.context;
+  if (context) {
+    entry.trace_id = context.traceId;
+    entry.span_id = context.spanId;
   }
   log.record(entry);
 }

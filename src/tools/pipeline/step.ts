@@ -14,6 +14,7 @@ import type { CallCancel } from "../../downstream/call-cancel.ts";
 import type { CallTarget, ToolFinder } from "../../toolboxes/session-offer.ts";
 import type { AuditLog } from "../../trust/audit-log.ts";
 import type { KeptApprovals } from "../../trust/approvals.ts";
+import type { Span, Telemetry } from "../../telemetry/index.ts";
 import { type CallNote, Failure, type Result, type ToolId } from "./values.ts";
 
 /** What a session gives each of its calls; made once per session. */
@@ -47,6 +48,8 @@ export interface CallSession {
   readonly search?: { readonly found: ReadonlySet<string>; chose?(id: ToolId): void };
   /** A downstream tool's result, for the URIs it names (see src/upstream/catalog/learn-uris.ts). */
   readonly onToolResult?: (id: ToolId, result: CallToolResult) => void;
+  /** Spans and durations (issue 50): a CLIENT span per call (trace.ts); off or absent, nothing. */
+  readonly telemetry?: Telemetry;
 }
 
 /** What the client's request that a call serves brings: its id, cancellation, progress, answers. */
@@ -61,6 +64,8 @@ export interface CallRequest {
   readonly onProgress?: (progress: Progress) => void;
   /** The client's answers to a server's input requests (2026-07-28): a retry's requestState. */
   readonly input?: CallInput;
+  /** The SERVER span of the client's request (telemetry on): the parent of the call's CLIENT span. */
+  readonly span?: Span;
 }
 
 /** One tool call on its way through the steps. */
@@ -75,6 +80,9 @@ export interface ToolCall {
   tool?: McpTool;
   /** Set by approve: the user was asked, and approved. */
   asked?: boolean;
+  /** Set by trace: the call's CLIENT span, and its context for the request's `_meta` (traceparent...). */
+  span?: Span;
+  meta?: Readonly<Record<string, string>>;
   /** What a step before the call decided, where the result alone does not tell (for the record). */
   readonly note: CallNote;
 }

@@ -23,4 +23,6 @@ export const Failure = <T = never>(error: string, rpc?: RpcError): Result<T> => 
 /** What a step before the call decided, where the result alone does not tell (for the audit log). */
 export interface CallNote {
   outcome?: "declined" | "withheld";
+  /** What the send threw, for the CLIENT span's `error.type` (the result holds only its text). */
+  thrown?: unknown;
 }

@@ -5,13 +5,20 @@
  * session's offer shows them (pins: a change withheld is not told; skills changed are told as
  * resources changed).
  */
-import { ErrorCode, type Server, type ServerCapabilities } from "../../protocol/sdk.ts";
+import { ErrorCode, type RequestId, type Server, type ServerCapabilities } from "../../protocol/sdk.ts";
 import type { SessionOffer } from "../../toolboxes/session-offer.ts";
 import type { SharedServer } from "../../toolboxes/shared-server.ts";
 import { EMPTY_LISTING, type ServerListing } from "../../downstream/listing.ts";
 import type { WorkbenchCatalog } from "./catalog.ts";
 import type { UriTable } from "./uri-table.ts";
 import type { SkillFileReader } from "../../tools/tool.ts";
+import type { Span, Telemetry } from "../../telemetry/index.ts";
+
+/** Telemetry on: the session's telemetry, and the SERVER span of each client request being served. */
+export interface CatalogTracing {
+  telemetry: Telemetry;
+  spanOf: (id: RequestId) => Span | undefined;
+}
 
 /** The methods WorkbenchCatalog answers. */
 const METHODS = new Set([
@@ -48,16 +55,16 @@ async function offeredLists(offer: SessionOffer, shared: SharedServer): Promise<
 }
 
 /** Returns the reader of skill files use_tool's read_skill goes through (the catalog's, loaded on first use). */
-export function serveCatalog(server: Server, offer: SessionOffer, table: UriTable): SkillFileReader {
+export function serveCatalog(server: Server, offer: SessionOffer, table: UriTable, tracing?: CatalogTracing): SkillFileReader {
   const registry = offer.registry;
   let loaded: Promise<WorkbenchCatalog> | undefined;
   const catalog = () =>
-    loaded ??= import("./catalog.ts").then(({ WorkbenchCatalog }) => new WorkbenchCatalog(offer, table));
+    loaded ??= import("./catalog.ts").then(({ WorkbenchCatalog }) => new WorkbenchCatalog(offer, table, tracing?.telemetry));
   // Not setRequestHandler, which reads each request schema at start-up: nothing of this runs
   // before a client asks. WorkbenchCatalog checks the params with the same schemas.
-  server.fallbackRequestHandler = async (request) => {
+  server.fallbackRequestHandler = async (request, extra) => {
     if (!METHODS.has(request.method)) throw Object.assign(new Error("Method not found"), { code: ErrorCode.MethodNotFound });
-    return await (await catalog()).handle(request) as never;
+    return await (await catalog()).handle(request, tracing?.spanOf(extra.requestId)) as never;
   };
 
   // What each server's lists were, as this session is offered them, when last told: an unchanged

@@ -37,6 +37,8 @@ import { namePrompts, type PromptOrigin } from "./prompt-names.ts";
 import type { UriOwner, UriTable } from "./uri-table.ts";
 import { ANY_RESULT, SkillRoutes } from "./skills.ts";
 import { checked, labelled } from "./catalog-shapes.ts";
+import { injectMeta, type Span, type Telemetry } from "../../telemetry/index.ts";
+import { downstreamPeer } from "../../tools/pipeline/trace.ts";
 
 /** One empty list for every cached listing's offer: the slot keeps an offer while its lists are the same objects. */
 const NO_TOOLS: Tool[] = [];
@@ -62,9 +64,11 @@ export class WorkbenchCatalog {
   readonly #registry: ToolboxRegistry;
   readonly #table: UriTable;
   readonly #skills: SkillRoutes;
+  readonly #telemetry?: Telemetry;
 
-  constructor(offer: SessionOffer, table: UriTable) {
+  constructor(offer: SessionOffer, table: UriTable, telemetry?: Telemetry) {
     this.#offer = offer;
+    this.#telemetry = telemetry?.tracing || telemetry?.metering ? telemetry : undefined;
     this.#registry = offer.registry;
     this.#table = table;
     this.#skills = new SkillRoutes({
@@ -76,24 +80,24 @@ export class WorkbenchCatalog {
   }
 
   /** One request from the client, its params checked with the SDK's schema as setRequestHandler would. */
-  async handle(request: JSONRPCRequest): Promise<unknown> {
+  async handle(request: JSONRPCRequest, span?: Span): Promise<unknown> {
     switch (request.method) {
       case "prompts/list":
         return this.listPrompts();
       case "prompts/get":
-        return this.getPrompt(checked(GetPromptRequestSchema, request).params);
+        return this.getPrompt(checked(GetPromptRequestSchema, request).params, span);
       case "resources/list":
         return this.listResources();
       case "resources/templates/list":
         return this.listResourceTemplates();
       case "resources/read":
-        return this.readResource(checked(ReadResourceRequestSchema, request).params);
+        return this.readResource(checked(ReadResourceRequestSchema, request).params, span);
       case "resources/subscribe":
         return this.subscribe(checked(SubscribeRequestSchema, request).params.uri);
       case "resources/unsubscribe":
         return this.unsubscribe(checked(UnsubscribeRequestSchema, request).params.uri);
       case "completion/complete":
-        return this.complete(checked(CompleteRequestSchema, request).params);
+        return this.complete(checked(CompleteRequestSchema, request).params, span);
       case "skills/list":
         return this.#skills.list(request.params?.cursor);
       case "skills/get":
@@ -110,9 +114,9 @@ export class WorkbenchCatalog {
     return { prompts: [...named].map(([name, { toolbox, server, definition }]) => ({ ...labelled(definition, toolbox, server), name })) };
   }
 
-  async getPrompt(params: GetPromptRequest["params"]): Promise<unknown> {
+  async getPrompt(params: GetPromptRequest["params"], span?: Span): Promise<unknown> {
     const prompt = await this.#prompt(params.name);
-    return await this.#forward(prompt.configured, "prompts/get", { ...params, name: prompt.prompt }, GetPromptResultSchema);
+    return await this.#forward(prompt.configured, "prompts/get", { ...params, name: prompt.prompt }, GetPromptResultSchema, span);
   }
 
   /** Each URI once, from the first server in configuration order that lists it. */
@@ -142,9 +146,9 @@ export class WorkbenchCatalog {
   }
 
   /** A skill's rewritten URI goes to its server; a withheld URI is not read. */
-  async readResource(params: ReadResourceRequest["params"]): Promise<unknown> {
+  async readResource(params: ReadResourceRequest["params"], span?: Span): Promise<unknown> {
     if (this.#skills.originOf(params.uri)) return await this.#skills.read(params);
-    return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema, { guarded: true });
+    return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema, { guarded: true, span });
   }
 
   /** A file of an offered skill, for use_tool's read_skill (see SkillRoutes.readFile). */
@@ -177,27 +181,34 @@ export class WorkbenchCatalog {
   }
 
   /** A prompt's argument by our prompt name, or a template's variable by its template (or URI). */
-  async complete(params: CompleteRequest["params"]): Promise<unknown> {
+  async complete(params: CompleteRequest["params"], span?: Span): Promise<unknown> {
     const { ref } = params;
     if (ref.type === "ref/prompt") {
       const prompt = await this.#prompt(ref.name);
-      return await this.#forward(prompt.configured, "completion/complete", { ...params, ref: { ...ref, name: prompt.prompt } }, CompleteResultSchema);
+      const named = { ...params, ref: { ...ref, name: prompt.prompt } };
+      return await this.#forward(prompt.configured, "completion/complete", named, CompleteResultSchema, span);
     }
     const owner = await this.#found(() => this.#table.ownerOfTemplate(ref.uri) ?? this.#table.ownerOf(ref.uri));
     if (!owner) throw errorWithCode(ErrorCode.InvalidParams, `Resource template '${ref.uri}' not found in any toolbox`);
-    return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema);
+    return await this.#forward(this.#configured(owner), "completion/complete", params, CompleteResultSchema, span);
   }
 
   /**
    * A request about one URI goes to the server the URI table names; `guarded`: not a URI withheld
    * by the pins (reads and subscriptions, see SkillRoutes.guard), though a template matches it.
    */
-  async #toOwner(uri: string, method: string, params: Record<string, unknown>, schema: Schema, { guarded = false } = {}): Promise<unknown> {
+  async #toOwner(
+    uri: string,
+    method: string,
+    params: Record<string, unknown>,
+    schema: Schema,
+    { guarded = false, span }: { guarded?: boolean; span?: Span } = {},
+  ): Promise<unknown> {
     const owner = await this.#found(() => this.#table.ownerOf(uri));
     const none = `Resource '${uri}' not found: no server lists it, has a template that matches it or returned it from a tool`;
     if (!owner) throw errorWithCode(RESOURCE_NOT_FOUND, none);
     if (guarded) await this.#skills.guard(this.#configured(owner), uri);
-    return await this.#forward(this.#configured(owner), method, params, schema);
+    return await this.#forward(this.#configured(owner), method, params, schema, span);
   }
 
   async #prompt(name: string): Promise<NamedPrompt> {
@@ -230,15 +241,23 @@ export class WorkbenchCatalog {
     return true;
   }
 
-  /** Starts the server if it is not running, then passes the request on. */
-  async #forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>, schema: Schema): Promise<unknown> {
+  /**
+   * Starts the server if it is not running, then passes the request on; with telemetry on, as a
+   * CLIENT span under the client's request's `parent`, its context in the request's `_meta`.
+   */
+  async #forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>, schema: Schema, parent?: Span) {
     const slot = this.#registry.slot(configured);
     const connected = await this.#registry.connected(slot);
     const where = `server '${configured.server}' in toolbox '${configured.toolbox}'`;
     if (!connected.ok) throw errorWithCode(ErrorCode.InternalError, `Cannot reach ${where}: ${connected.error}`);
+    const peer = this.#telemetry && downstreamPeer(configured.config, configured.toolbox, configured.server);
+    const span = peer && this.#telemetry!.clientSpan({ method, params }, parent, peer);
     try {
-      return await slot.shared.request(connected.connection, method, params, schema);
+      const result: unknown = await slot.shared.request(connected.connection, method, span ? injectMeta(params, span) : params, schema);
+      span?.end(result);
+      return result;
     } catch (error) {
+      span?.fail(error);
       if (error instanceof McpError) throw passedOn(error);
       throw errorWithCode(ErrorCode.InternalError, `Request '${method}' to ${where} failed: ${messageOf(error)}`);
     }

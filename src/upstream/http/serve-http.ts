@@ -69,7 +69,7 @@ export async function serveHttp(
         ...serving.sessions,
         client,
         stateKey,
-        stateless: true,
+        stateless: true, network: "tcp",
         onClose,
         onError: (error) => log.line(error.message),
       }),

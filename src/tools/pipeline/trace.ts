@@ -1,0 +1,44 @@
+/**
+ * Step: trace, just before send (issue 50). With telemetry on, the call gets a CLIENT span under
+ * the SERVER span of the client's request (use_tool's, run_code's), named `tools/call {tool}`, with
+ * the toolbox and server, and its context goes to the server in the request's `_meta`. Off, the
+ * next step's promise is the call's: nothing is made, read or added.
+ */
+import type { ServerConfig } from "../../config/index.ts";
+import { serverAnswer } from "../../downstream/call-lane.ts";
+import { type McpPeer, serverOfUrl, type Span, traceHeaders } from "../../telemetry/index.ts";
+import { unreadResult } from "../../transport/raw-json.ts";
+import type { Result } from "./values.ts";
+import type { Step, ToolCall } from "./step.ts";
+
+export const trace: Step = (call, next) => {
+  const telemetry = call.session.telemetry;
+  if (!telemetry || (!telemetry.tracing && !telemetry.metering)) return next(call);
+  const request = { method: "tools/call", params: { name: call.id.name } };
+  const span = telemetry.clientSpan(request, call.request.span, peerOf(call));
+  call.span = span;
+  // A span kept only for its duration (metrics on, traces off) has no context to pass on.
+  if (span.context) call.meta = traceHeaders(span);
+  return next(call).then((result) => {
+    ended(span, call, result);
+    return result;
+  });
+};
+
+function ended(span: Span, call: ToolCall, result: Result<unknown>): void {
+  if (result.ok) return span.end(unreadResult(result.value));
+  const thrown = call.note.thrown;
+  // The server's JSON-RPC error behind what send caught: its code is the span's error.type.
+  const answer = serverAnswer(thrown);
+  span.fail(answer ? { code: answer.code } : thrown);
+}
+
+function peerOf(call: ToolCall): McpPeer {
+  return downstreamPeer(call.target?.config, call.id.toolbox, call.id.server);
+}
+
+/** A server behind the workbench as its CLIENT spans name it: `pipe` or `tcp` with its address, its toolbox and name. */
+export function downstreamPeer(config: ServerConfig | undefined, toolbox: string, server: string): McpPeer {
+  const remote = config && config.transport !== "stdio" ? serverOfUrl(config.url) : undefined;
+  return { transport: remote ? "tcp" : "pipe", ...remote, toolbox, server };
+}

@@ -1,0 +1,207 @@
+/**
+ * Telemetry wired (issue 50), against the workbench as a process over stdio and over
+ * `serve --http`, with an OTLP receiver in the test and a server behind that reports the `_meta`
+ * it got: a SERVER span per client request under the client's `traceparent`, a CLIENT span per
+ * downstream call under it, its context in the call's `_meta`, a run_code script as one tree, the
+ * audit log's trace and span ids, the histograms, everything sent when the workbench exits (the
+ * batch delay is an hour: only the exit's flush sends), and nothing at all when off.
+ */
+import { after, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import process from "node:process";
+import { Client, type CallToolResult } from "../helpers/sdk.ts";
+import { exited, removeTempDirs, startWorkbench, tempDir, textOf } from "../helpers/workbench.ts";
+import { connectLegacy, startHttpWorkbench } from "../helpers/http-workbench.ts";
+import { fixtureServer } from "../helpers/runtime.ts";
+import { startOtlpReceiver } from "../helpers/otlp-receiver.ts";
+import type { ReceivedSpan } from "../helpers/otlp-decode.ts";
+
+after(removeTempDirs);
+
+const CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+const CLIENT_SPAN = "00f067aa0ba902b7";
+const CLIENT_META = { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`, tracestate: "vendor=x" };
+const SERVER = 2;
+const CLIENT = 3;
+
+function configOf(auditLog?: string) {
+  return {
+    ...(auditLog && { auditLog }),
+    codeMode: { timeoutMs: 10_000 },
+    toolboxes: { dev: { mcpServers: { m: fixtureServer("meta-server.ts") } } },
+  };
+}
+
+/** Only the exit's flush sends spans and histograms (an hour's delay): a test that sees them saw it. */
+function otelEnv(url: string, protocol = "http/protobuf"): Record<string, string> {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+    OTEL_BSP_SCHEDULE_DELAY: "3600000",
+    OTEL_METRIC_EXPORT_INTERVAL: "3600000",
+  };
+}
+
+/** Opens the toolbox, then calls the server's `meta` through use_tool with the client's `_meta`. */
+async function useMeta(client: Client, meta?: Record<string, string>): Promise<CallToolResult> {
+  await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+  return await client.callTool({
+    name: "use_tool",
+    arguments: { tool: { toolbox: "dev", server: "m", name: "meta" }, arguments: {} },
+    ...(meta && { _meta: meta }),
+  }) as CallToolResult;
+}
+
+const named = (spans: ReceivedSpan[], name: string) => spans.filter((span) => span.name === name);
+
+/** The trace as an indented tree, each span under its parent (for the note, and to compare whole). */
+function tree(spans: ReceivedSpan[], parent?: string, depth = 0): string[] {
+  const ids = new Set(spans.map((span) => span.spanId));
+  const level = spans.filter((span) => (depth === 0 ? !ids.has(span.parentSpanId ?? "") : span.parentSpanId === parent));
+  const kind = (span: ReceivedSpan) => (span.kind === SERVER ? "SERVER" : span.kind === CLIENT ? "CLIENT" : "INTERNAL");
+  return level.flatMap((span) => [`${"  ".repeat(depth)}${kind(span)} ${span.name}`, ...tree(spans, span.spanId, depth + 1)]);
+}
+
+function assertUseToolTrace(spans: ReceivedSpan[], transport: string): { server: ReceivedSpan; client: ReceivedSpan } {
+  const [server] = named(spans, "tools/call use_tool");
+  const [client] = named(spans, "tools/call meta");
+  assert.ok(server && client, `spans: ${spans.map((span) => span.name).join(", ")}`);
+  assert.equal(server.kind, SERVER);
+  assert.equal(server.traceId, CLIENT_TRACE);
+  assert.equal(server.parentSpanId, CLIENT_SPAN);
+  assert.equal(server.traceState, "vendor=x");
+  assert.equal(server.attributes["gen_ai.tool.name"], "use_tool");
+  assert.equal(server.attributes["network.transport"], transport);
+  assert.equal(server.attributes["mcp.protocol.version"], "2025-11-25");
+  assert.equal(client.kind, CLIENT);
+  assert.equal(client.traceId, CLIENT_TRACE);
+  assert.equal(client.parentSpanId, server.spanId);
+  assert.equal(client.attributes["mcp_workbench.toolbox"], "dev");
+  assert.equal(client.attributes["mcp_workbench.server"], "m");
+  assert.equal(client.attributes["network.transport"], "pipe");
+  return { server, client };
+}
+
+test("telemetry over stdio: use_tool is a SERVER span under the client's traceparent, its call a CLIENT span whose context the server gets; flushed when stdin closes", async () => {
+  const receiver = await startOtlpReceiver();
+  const audit = `${tempDir()}/audit.jsonl`;
+  const session = await startWorkbench(configOf(audit), otelEnv(receiver.url));
+  let got: Record<string, unknown>;
+  try {
+    got = JSON.parse(textOf(await useMeta(session.client, CLIENT_META)));
+    const failed = await session.client.callTool({ name: "use_tool", arguments: { tool: { toolbox: "dev", server: "m", name: "fail" } } });
+    assert.equal(failed.isError, true);
+    assert.deepEqual(receiver.spans, [], "nothing is sent before the batch delay or the exit");
+  } finally {
+    await session.close();
+  }
+  await receiver.waitFor(() => receiver.spans.some((span) => span.name === "tools/call meta"));
+  await receiver.waitFor(() => receiver.histograms.length >= 2);
+  await receiver.close();
+  assert.deepEqual(receiver.problems, []);
+  const { client } = assertUseToolTrace(receiver.spans, "pipe");
+  assert.equal(got.traceparent, `00-${CLIENT_TRACE}-${client.spanId}-01`);
+  assert.equal(got.tracestate, "vendor=x");
+  assert.ok(named(receiver.spans, "initialize").length === 1, "initialize has its span");
+  // A tool's result passes unparsed: its isError is read from the server's bytes.
+  assert.equal(named(receiver.spans, "tools/call fail")[0]?.attributes["error.type"], "tool_error");
+  assert.equal(named(receiver.spans, "tools/call meta")[0]?.attributes["error.type"], undefined);
+  assert.deepEqual(receiver.histograms.map((histogram) => histogram.name).sort(), ["mcp.client.operation.duration", "mcp.server.operation.duration"]);
+  const [line] = readFileSync(audit, "utf8").trim().split("\n").map((text) => JSON.parse(text));
+  assert.equal(line.trace_id, CLIENT_TRACE);
+  assert.equal(line.span_id, client.spanId);
+});
+
+test("telemetry over stdio: a run_code script's three calls are one tree under its SERVER span; flushed on SIGINT", async () => {
+  const receiver = await startOtlpReceiver();
+  const session = await startWorkbench(configOf(), otelEnv(receiver.url, "http/json"));
+  try {
+    const script = "const a = await tools.m.meta({ n: 1 }); const b = await tools.m.meta({ n: 2 }); " +
+      "const c = await tools.m.meta({ n: 3 }); return [a, b, c];";
+    await session.client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const result = await session.client.callTool({ name: "run_code", arguments: { toolbox: "dev", code: script } }) as CallToolResult;
+    assert.equal(result.isError, undefined, textOf(result));
+    const metas = (result.structuredContent as { result: Record<string, string>[] }).result;
+    process.kill(session.pid, "SIGINT");
+    await exited(session.pid, 10_000);
+    await receiver.waitFor(() => named(receiver.spans, "tools/call meta").length === 3);
+    const [script_] = named(receiver.spans, "tools/call run_code");
+    const inner = named(receiver.spans, "tools/call meta");
+    assert.ok(script_);
+    assert.deepEqual(inner.map((span) => [span.traceId, span.parentSpanId]), inner.map(() => [script_.traceId, script_.spanId]));
+    assert.deepEqual(metas.map((meta) => meta.traceparent).sort(), inner.map((span) => `00-${script_.traceId}-${span.spanId}-01`).sort());
+    const trace = receiver.spans.filter((span) => span.traceId === script_.traceId);
+    assert.deepEqual(tree(trace, undefined), ["SERVER tools/call run_code", "  CLIENT tools/call meta", "  CLIENT tools/call meta", "  CLIENT tools/call meta"]);
+    process.stderr.write(`# run_code trace:\n${tree(trace, undefined).map((line) => `#   ${line}`).join("\n")}\n`);
+  } finally {
+    await session.close().catch(() => {});
+    await receiver.close();
+  }
+});
+
+test("telemetry over stdio: prompts/get and resources/read are SERVER spans, each with a CLIENT span whose context the server gets", async () => {
+  const receiver = await startOtlpReceiver();
+  const session = await startWorkbench(configOf(), otelEnv(receiver.url));
+  let prompt: Record<string, string>;
+  let resource: Record<string, string>;
+  try {
+    await session.client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const got = await session.client.getPrompt({ name: "dev__m__meta_prompt", _meta: CLIENT_META });
+    prompt = JSON.parse((got.messages[0]!.content as { text: string }).text);
+    const read = await session.client.readResource({ uri: "meta://here", _meta: CLIENT_META });
+    resource = JSON.parse((read.contents[0] as { text: string }).text);
+  } finally {
+    await session.close();
+  }
+  await receiver.waitFor(() => receiver.spans.filter((span) => span.kind === CLIENT).length === 2);
+  await receiver.close();
+  // The workbench's prompt name upstream, the server's own downstream.
+  const pairs = [["prompts/get dev__m__meta_prompt", "prompts/get meta_prompt", prompt], ["resources/read", "resources/read", resource]] as const;
+  for (const [serverName, clientName, meta] of pairs) {
+    const server = receiver.spans.find((span) => span.name === serverName && span.kind === SERVER);
+    const client = receiver.spans.find((span) => span.name === clientName && span.kind === CLIENT);
+    assert.ok(server && client, `${serverName}: ${receiver.spans.map((span) => span.name).join(", ")}`);
+    assert.equal(server.parentSpanId, CLIENT_SPAN);
+    assert.equal(client.parentSpanId, server.spanId);
+    assert.equal(meta.traceparent, `00-${CLIENT_TRACE}-${client.spanId}-01`);
+  }
+  assert.equal(receiver.spans.find((span) => span.name === "resources/read" && span.kind === CLIENT)!.attributes["mcp.resource.uri"], "meta://here");
+});
+
+test("telemetry over serve --http: use_tool's SERVER span (tcp) and CLIENT span in the client's trace; flushed on SIGTERM", async () => {
+  const receiver = await startOtlpReceiver();
+  const wb = await startHttpWorkbench(configOf(), otelEnv(receiver.url, "http/json"));
+  try {
+    const { client } = await connectLegacy(wb.url);
+    const got = JSON.parse(textOf(await useMeta(client, CLIENT_META)));
+    await client.close();
+    assert.equal(await wb.stop("SIGTERM"), 0);
+    await receiver.waitFor(() => named(receiver.spans, "tools/call meta").length === 1);
+    const { client: span } = assertUseToolTrace(receiver.spans, "tcp");
+    assert.equal(got.traceparent, `00-${CLIENT_TRACE}-${span.spanId}-01`);
+  } finally {
+    await wb.stop("SIGKILL");
+    await receiver.close();
+  }
+});
+
+for (const off of ["no endpoint", "OTEL_SDK_DISABLED"]) {
+  test(`telemetry off (${off}): nothing is sent, the server's _meta gets no trace context, the audit log no ids`, async () => {
+    const receiver = await startOtlpReceiver();
+    const audit = `${tempDir()}/audit.jsonl`;
+    const env = off === "no endpoint" ? {} : { ...otelEnv(receiver.url), OTEL_SDK_DISABLED: "true" };
+    const session = await startWorkbench(configOf(audit), env);
+    try {
+      const got = JSON.parse(textOf(await useMeta(session.client, CLIENT_META)));
+      assert.deepEqual(Object.keys(got), ["progressToken"]);
+    } finally {
+      await session.close();
+      await receiver.close();
+    }
+    assert.deepEqual(receiver.requests, []);
+    const [line] = readFileSync(audit, "utf8").trim().split("\n").map((text) => JSON.parse(text));
+    assert.equal(line.outcome, "ok");
+    assert.equal("trace_id" in line || "span_id" in line, false);
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * The trace step alone (issue 50): with telemetry on, a CLIENT span under the client's request's
+ * span, its context for the call's `_meta`, the server's failure as its error; off, the call goes
+ * on untouched, as the same promise.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { trace } from "../../../src/tools/pipeline/trace.ts";
+import { send } from "../../../src/tools/pipeline/call.ts";
+import { compose } from "../../../src/tools/pipeline/step.ts";
+import { CallError } from "../../../src/downstream/call-lane.ts";
+import { createTelemetry, NOOP_TELEMETRY, resolveTelemetry, SpanKind, type Telemetry } from "../../../src/telemetry/index.ts";
+import type { RecordingSpan } from "../../../src/telemetry/span.ts";
+import { resolvedCall, serverOf, stubNext, stubTarget } from "../../helpers/calls.ts";
+
+/** Tracing on, exporting nowhere (the batch waits an hour): only the spans' own state is read. */
+function tracing(): Telemetry {
+  const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_BSP_SCHEDULE_DELAY: "3600000" });
+  return createTelemetry(settings, { fetch: () => Promise.resolve(new Response(null)) });
+}
+
+test("trace: a CLIENT span under the request's span, named for the tool, its context in the call's meta", async () => {
+  const telemetry = tracing();
+  const parent = telemetry.serverSpan({ method: "tools/call", id: 1, params: { name: "use_tool" } }, { transport: "pipe" });
+  const { next, got } = stubNext();
+  const result = await trace(resolvedCall({ session: { telemetry }, request: { span: parent } }), next);
+  assert.equal(result.ok, true);
+  const span = got[0]!.span as RecordingSpan;
+  assert.equal(span.kind, SpanKind.CLIENT);
+  assert.equal(span.name, "tools/call echo");
+  assert.deepEqual(span.parent, parent.context);
+  assert.equal(span.context!.traceId, parent.context!.traceId);
+  assert.deepEqual(got[0]!.meta, { traceparent: `00-${span.context!.traceId}-${span.context!.spanId}-01` });
+  assert.equal(span.attributes["mcp_workbench.toolbox"], "dev");
+  assert.equal(span.attributes["mcp_workbench.server"], "s");
+  assert.equal(span.attributes["network.transport"], "pipe");
+  assert.ok(span.endMs > 0, "ended with the call");
+  await telemetry.shutdown(100);
+});
+
+test("trace: a remote server's address; the server's JSON-RPC error and a tool error are the span's error.type", async () => {
+  const telemetry = tracing();
+  const remote = serverOf({ command: undefined, url: "https://tools.example.com:8443/mcp" });
+  const failing = stubTarget(remote, () => {
+    throw new Error("Invalid params", { cause: new CallError({ kind: "remote", message: "Invalid params", code: -32602 }) });
+  });
+  const run = compose([trace, send]);
+  const call = resolvedCall({ session: { telemetry }, target: failing.target });
+  assert.equal((await run(call)).ok, false);
+  const span = call.span as RecordingSpan;
+  assert.equal(span.attributes["network.transport"], "tcp");
+  assert.equal(span.attributes["server.address"], "tools.example.com");
+  assert.equal(span.attributes["server.port"], 8443);
+  assert.equal(span.attributes["error.type"], "-32602");
+  assert.equal(failing.sent[0]!.options.meta!.traceparent, `00-${span.context!.traceId}-${span.context!.spanId}-01`);
+  const toolError = resolvedCall({ session: { telemetry }, target: stubTarget(serverOf(), () => ({ content: [], isError: true })).target });
+  await run(toolError);
+  assert.equal((toolError.span as RecordingSpan).attributes["error.type"], "tool_error");
+  await telemetry.shutdown(100);
+});
+
+test("trace: off (no telemetry, or NOOP_TELEMETRY) the call goes on untouched, as next's own promise", () => {
+  for (const telemetry of [undefined, NOOP_TELEMETRY]) {
+    const { next, got } = stubNext();
+    const call = resolvedCall({ session: { telemetry } });
+    const sent = Promise.resolve({ ok: true as const, value: { content: [] } });
+    assert.equal(trace(call, () => sent), sent);
+    void trace(call, next);
+    assert.equal(got[0]!.span, undefined);
+    assert.equal(got[0]!.meta, undefined);
+  }
+});
