@@ -12,7 +12,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import process from "node:process";
-import { createTelemetry, injectMeta, NOOP_TELEMETRY, resolveTelemetry, type Telemetry } from "../src/telemetry/index.ts";
+import { injectMeta, NOOP_TELEMETRY, resolveTelemetry, type Telemetry } from "../src/telemetry/index.ts";
+import { createTelemetry } from "../src/telemetry/telemetry.ts";
 import { startOtlpReceiver } from "../tests/helpers/otlp-receiver.ts";
 import { encodeTracesJson } from "../src/telemetry/otlp-json.ts";
 import { encodeTracesProto } from "../src/telemetry/otlp-proto.ts";

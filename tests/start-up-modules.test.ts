@@ -49,6 +49,7 @@ const LAZY = [
   "src/cli/auth.ts",
   "src/config/json-schema.ts",
   "src/search/index.ts",
+  "src/telemetry/telemetry.ts",
   "@valibot/to-json-schema",
   "src/downstream/links/http-link.ts",
   "src/protocol/sdk-remote.ts",

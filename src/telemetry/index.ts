@@ -3,14 +3,8 @@
  * semantic conventions, exported over OTLP/HTTP (protobuf or JSON) with an encoder of our own
  * (docs/telemetry.md). Imports web-standard APIs and protocol/ only. What the rest of the workbench uses:
  */
-export {
-  createTelemetry,
-  NOOP_TELEMETRY,
-  type ServerSpanOptions,
-  type Telemetry,
-  type TelemetryOptions,
-  type TelemetryStats,
-} from "./telemetry.ts";
+export { openTelemetry } from "./open.ts";
+export { NOOP_TELEMETRY, type ServerSpanOptions, type Telemetry, type TelemetryOptions, type TelemetryStats } from "./off.ts";
 export { type Environment, resolveTelemetry, type TelemetryFileSettings, type TelemetrySettings } from "./settings.ts";
 export { type Attributes, type AttributeValue, NOOP_SPAN, type Span, SpanKind, StatusCode } from "./span.ts";
 export { extractHeaders, extractMeta, injectMeta, type Propagated, traceHeaders, type WithMeta } from "./meta-context.ts";

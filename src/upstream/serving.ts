@@ -17,7 +17,7 @@ import type { SessionOptions } from "./session.ts";
 import { sessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
 import type { Store } from "../store/store.ts";
-import { createTelemetry, resolveTelemetry } from "../telemetry/index.ts";
+import { openTelemetry, resolveTelemetry } from "../telemetry/index.ts";
 
 /** The options every session of the process shares. */
 export type SharedSessionOptions = Pick<
@@ -58,7 +58,7 @@ export async function startServing(
   // Read once at the start, as the audit log's path is: off (no endpoint) it is NOOP_TELEMETRY.
   const { settings, warnings } = resolveTelemetry(platform.env, config.telemetry);
   for (const warning of warnings) say(`${NAME}: Telemetry: ${warning}`);
-  const telemetry = createTelemetry(settings, {
+  const telemetry = await openTelemetry(settings, {
     onProblem: (text) => say(`${NAME}: ${text}`),
     resource: { "process.runtime.name": platform.runtime },
   });

@@ -6,7 +6,8 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { BatchProcessor, type BatchSettings } from "../../src/telemetry/batch-processor.ts";
 import type { ExportOutcome } from "../../src/telemetry/exporter.ts";
-import { createTelemetry, resolveTelemetry } from "../../src/telemetry/index.ts";
+import { resolveTelemetry } from "../../src/telemetry/index.ts";
+import { createTelemetry } from "../../src/telemetry/telemetry.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.ts";
 
 const SLOW: BatchSettings = { scheduleDelayMs: 60_000, maxQueueSize: 5, maxExportBatchSize: 5, exportTimeoutMs: 60_000 };

@@ -5,7 +5,8 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTelemetry, injectMeta, type OtlpProtocol, resolveTelemetry } from "../../src/telemetry/index.ts";
+import { injectMeta, type OtlpProtocol, resolveTelemetry } from "../../src/telemetry/index.ts";
+import { createTelemetry } from "../../src/telemetry/telemetry.ts";
 import { type OtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";

@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createTelemetry, injectMeta, NOOP_SPAN, NOOP_TELEMETRY, resolveTelemetry } from "../../src/telemetry/index.ts";
+import { injectMeta, NOOP_SPAN, NOOP_TELEMETRY, resolveTelemetry } from "../../src/telemetry/index.ts";
+import { createTelemetry } from "../../src/telemetry/telemetry.ts";
 
 /** A request whose every property throws when read. */
 const untouchable = new Proxy({}, {

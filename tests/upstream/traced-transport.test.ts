@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "../../src/protocol/sdk.ts";
 import type { MessageTransport } from "../../src/transport/message-transport.ts";
 import { TracedTransport } from "../../src/upstream/traced-transport.ts";
-import { createTelemetry, resolveTelemetry, SpanKind } from "../../src/telemetry/index.ts";
+import { resolveTelemetry, SpanKind } from "../../src/telemetry/index.ts";
+import { createTelemetry } from "../../src/telemetry/telemetry.ts";
 import type { RecordingSpan } from "../../src/telemetry/span.ts";
 
 /** A client's transport that hands on what the test sends in, and keeps what goes out. */

@@ -9,7 +9,8 @@ import { trace } from "../../../src/tools/pipeline/trace.ts";
 import { send } from "../../../src/tools/pipeline/call.ts";
 import { compose } from "../../../src/tools/pipeline/step.ts";
 import { CallError } from "../../../src/downstream/call-lane.ts";
-import { createTelemetry, NOOP_TELEMETRY, resolveTelemetry, SpanKind, type Telemetry } from "../../../src/telemetry/index.ts";
+import { NOOP_TELEMETRY, resolveTelemetry, SpanKind, type Telemetry } from "../../../src/telemetry/index.ts";
+import { createTelemetry } from "../../../src/telemetry/telemetry.ts";
 import type { RecordingSpan } from "../../../src/telemetry/span.ts";
 import { resolvedCall, serverOf, stubNext, stubTarget } from "../../helpers/calls.ts";
 
