@@ -76,7 +76,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     const listed = slot.shared.tools;
     const held = slot.withheld.filter((tool) => only === undefined || tool.name === only);
     // Prompts, resources, templates and instructions: with the server's tools, or one by its key ("prompt:intro").
-    const textsNow = textPins({ tools: listed, listing: slot.shared.listing, instructions: connected.connection.instructions });
+    const textsNow = textPins({ tools: listed, listing: slot.shared.listing, instructions: connected.serverSession.instructions });
     const heldTexts = slot.withheldTexts.filter((text) => only === undefined || text.name === only);
     // The pins the offer judged by: this name's, or those of the same definition elsewhere (a dry run of a renamed server copies none).
     const oldTexts = slot.offer.pinned?.texts ?? {};

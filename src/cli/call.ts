@@ -35,7 +35,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
       sayError(platform, `Server '${server}' not found in toolbox '${toolbox}'${didYouMean(server, opened.servers.map((s) => s.name))}`);
       return EXIT_USAGE;
     }
-    if (!slot.connection) {
+    if (!slot.serverSession) {
       sayError(platform, `Failed to connect to server '${server}' in toolbox '${toolbox}': ${slot.error ?? "not connected"}`);
       return EXIT_FAILED;
     }

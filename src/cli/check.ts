@@ -92,15 +92,15 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
     const warnings = [
       ...fallbacks.filter(({ location }) => location.startsWith(where) && /^[.[]/.test(location.slice(where.length)))
         .map(({ name, location }) => `${name} is not set or empty: the default of \${${name}:-...} is used at ${location}`),
-      ...(slot.connection ? toolWarnings(slot, config.toolFilters) : []),
+      ...(slot.serverSession ? toolWarnings(slot, config.toolFilters) : []),
     ];
     return {
       toolbox: toolbox.name,
       server: slot.name,
       transport: config.transport,
-      ok: slot.connection !== undefined,
+      ok: slot.serverSession !== undefined,
       tools: tools.length,
-      tokens: slot.connection ? estimateTokens(tools) : null,
+      tokens: slot.serverSession ? estimateTokens(tools) : null,
       startMs: slot.startMs ?? 0,
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
@@ -131,7 +131,7 @@ function disabledReports(config: WorkbenchConfig, toolbox: string): ServerReport
 
 /** toolFilters naming what the server does not have; tool names the server lists twice. */
 function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[] {
-  const names = slot.connection!.tools.map((tool) => tool.name);
+  const names = slot.serverSession!.tools.map((tool) => tool.name);
   const warnings: string[] = [];
   const missing = (filters ?? []).filter((name) => name !== "*" && !names.includes(name));
   if (missing.length > 0) {

@@ -3,7 +3,7 @@ import { SessionOffer } from "../toolboxes/session-offer.ts";
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type WorkbenchConfig } from "../config/index.ts";
 import { homeOf, userConfigFile } from "../config/user-file.ts";
-import type { ConnectionHost } from "../downstream/session-options.ts";
+import type { ServerSessionHost } from "../downstream/session-options.ts";
 import { type RegistryOptions, ToolboxRegistry } from "../toolboxes/registry.ts";
 import { commandUpstream, sessionExtensions } from "./command-upstream.ts";
 import { ListingCache } from "../cache/listing-cache.ts";
@@ -84,7 +84,7 @@ export async function loadForToolbox(
  * still said: it explains why a server runs here and not from a desktop client. Remote servers
  * use the logins `auth` stored, as serving does, and refresh them.
  */
-export function commandHost(platform: Platform, configPath: string): ConnectionHost {
+export function commandHost(platform: Platform, configPath: string): ServerSessionHost {
   const commandSearch = commandSearchFor(platform, platform.writeStderr);
   const auth = storedLogins(new AuthStore(authDir(platform.env, platform.os), platform), configPath, platform.readTextFile);
   return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {}, commandSearch, auth };

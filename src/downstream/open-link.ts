@@ -5,14 +5,14 @@
  */
 import { isRemote } from "../config/index.ts";
 import { EraLink } from "./era/era-link.ts";
-import { type ConnectionTarget, SERVER_ROOM_BYTES, type ServerLink } from "./links/link.ts";
+import { type ServerTarget, SERVER_ROOM_BYTES, type ServerLink } from "./links/link.ts";
 import { ByteRoom } from "../transport/byte-room.ts";
 import { StdioLink } from "./links/stdio-link.ts";
 import { configuredCredentials } from "../address/request-target.ts";
-import type { ConnectionHost } from "./session-options.ts";
+import type { ServerSessionHost } from "./session-options.ts";
 
 /** A child is spawned at once (and may throw); a remote server's link is made when first asked for. */
-export function openLinks(target: ConnectionTarget, host: ConnectionHost): () => ServerLink | Promise<ServerLink> {
+export function openLinks(target: ServerTarget, host: ServerSessionHost): () => ServerLink | Promise<ServerLink> {
   const log = (text: string) => host.writeStderr(`[${target.toolbox}/${target.server}] ${text}\n`);
   const { config } = target;
   const era = (link: ServerLink) => new EraLink(link, config, host.eras);

@@ -16,15 +16,15 @@ import { callAsTask, requiresTask } from "./task-call.ts";
 import { ListingWatch, type ListingOwner } from "./listing-watch.ts";
 import { DownstreamRelay } from "./relay.ts";
 import type { ServerCalls } from "./question-owner.ts";
-import type { CallLimits, CallOptions, ConnectionHost } from "./session-options.ts";
+import type { CallLimits, CallOptions, ServerSessionHost } from "./session-options.ts";
 import { explainFailure, explainStartFailure } from "./call-failure.ts";
 import { openLinks } from "./open-link.ts";
 import { EraLink, ExitedDuringProbe } from "./era/era-link.ts";
-import type { ConnectionTarget, ServerLink } from "./links/link.ts";
+import type { ServerTarget, ServerLink } from "./links/link.ts";
 import { sendOrAnswer, SessionExpired } from "./links/link-errors.ts";
 
 export class ServerSession {
-  readonly target: ConnectionTarget;
+  readonly target: ServerTarget;
   /** Every tool the server lists, as it lists them: toolFilters are each toolbox's own view. */
   tools: Tool[] = [];
   /** What the server's initialize result says about using it, if anything. */
@@ -41,7 +41,7 @@ export class ServerSession {
   lostReason?: string;
   /** What our Client declared to the server: some servers list tools by it. */
   declared: ClientCapabilities = {};
-  readonly #host: ConnectionHost;
+  readonly #host: ServerSessionHost;
   readonly #openLink: () => ServerLink | Promise<ServerLink>;
   /** Set at once for a child (spawned by `open`), on connect for a remote server. */
   #link!: ServerLink;
@@ -61,7 +61,7 @@ export class ServerSession {
   /** The first line the server wrote on stdout that is not JSON (a usage line): the clue of a start that never answers. */
   #notJson?: string;
 
-  private constructor(target: ConnectionTarget, host: ConnectionHost, openLink: () => ServerLink | Promise<ServerLink>) {
+  private constructor(target: ServerTarget, host: ServerSessionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
     this.#host = host;
     this.#openLink = openLink;
@@ -71,7 +71,7 @@ export class ServerSession {
   }
 
   /** Spawns a stdio server (throws if it cannot start) or prepares a remote one. */
-  static open(target: ConnectionTarget, host: ConnectionHost): ServerSession {
+  static open(target: ServerTarget, host: ServerSessionHost): ServerSession {
     return new ServerSession(target, host, openLinks(target, host));
   }
 

@@ -12,7 +12,7 @@ import type { LinkHost } from "./links/link.ts";
 import type { EraMemory } from "./era/era-link.ts";
 import type { CallCancel } from "./call-cancel.ts";
 
-export type ConnectionHost = LinkHost & {
+export type ServerSessionHost = LinkHost & {
   /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
   auth?: RemoteAuth;
   /**

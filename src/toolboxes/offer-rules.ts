@@ -21,5 +21,5 @@ export function listedHere(shared: SharedServer): boolean {
  */
 export function judged(slot: ServerSlot): Promise<void> | undefined {
   if (slot.trusted(CALL_RECHECK_MS)) return undefined;
-  return slot.connection ? slot.trust(CALL_RECHECK_MS) : slot.lockRead(CALL_RECHECK_MS);
+  return slot.serverSession ? slot.trust(CALL_RECHECK_MS) : slot.lockRead(CALL_RECHECK_MS);
 }

@@ -36,7 +36,7 @@ export function graceAfterFirst(opening: Opening, graceMs: number): Promise<void
   let first: Promise<void> | undefined;
   return new Promise((resolve) => {
     for (const [slot, settled] of opening.settled) {
-      void settled.then(() => slot.connection && (first ??= new Promise<void>((after) => setTimeout(after, graceMs)).then(resolve)));
+      void settled.then(() => slot.serverSession && (first ??= new Promise<void>((after) => setTimeout(after, graceMs)).then(resolve)));
     }
   });
 }

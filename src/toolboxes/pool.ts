@@ -19,7 +19,7 @@ import { processSettingsKey, sharedConfig, sharingKey } from "../config/definiti
 import { forClient, LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 import { type MemberSecrets, withSecrets } from "../config/member-secrets.ts";
 import type { ServerSession } from "../downstream/server-session.ts";
-import type { ConnectionHost } from "../downstream/session-options.ts";
+import type { ServerSessionHost } from "../downstream/session-options.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
 import { mirroredCapabilities, withExtensionsOf } from "../downstream/forwarded-capabilities.ts";
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
@@ -71,7 +71,7 @@ interface Entry {
 type Configured = { toolbox: string; server: string; config: ServerConfig };
 
 export class ServerPool {
-  readonly #host: ConnectionHost;
+  readonly #host: ServerSessionHost;
   readonly #options: PoolOptions;
   /** Every configured server by sharing key, in configuration order: one definition's settings are merged. */
   readonly #byKey = new Map<string, Configured[]>();
@@ -82,10 +82,10 @@ export class ServerPool {
   /** The extensions each definition's server declared, as its last process to connect said. */
   readonly #declaredBy = new Map<string, string[]>();
   /** Every live connection, connecting or connected, so that shutdown reaches them all. */
-  readonly #connections = new Set<ServerSession>();
+  readonly #serverSessions = new Set<ServerSession>();
   #closed = false;
 
-  constructor(config: WorkbenchConfig, host: ConnectionHost, options: PoolOptions = {}) {
+  constructor(config: WorkbenchConfig, host: ServerSessionHost, options: PoolOptions = {}) {
     // Each server is given its own sessions: the host's client, if any, is not theirs.
     const { upstream: _, ...rest } = host;
     this.#host = rest;
@@ -111,7 +111,7 @@ export class ServerPool {
 
   /** Server processes (or remote sessions) running now, connecting or connected. */
   get running(): number {
-    return this.#connections.size;
+    return this.#serverSessions.size;
   }
 
   /** The shared server a user gets for a configured server, counting it as a user from now on. */
@@ -201,7 +201,7 @@ export class ServerPool {
   async closeAll({ graceful = true } = {}): Promise<void> {
     this.#closed = true;
     await Promise.allSettled([...this.#entries.values()].map((entry) => entry.shared.close(graceful)));
-    await Promise.allSettled([...this.#connections].map((connection) => connection.close({ graceful })));
+    await Promise.allSettled([...this.#serverSessions].map((serverSession) => serverSession.close({ graceful })));
     // What the servers listed reaches the cache before a command exits.
     await this.#options.cache?.flush();
   }
@@ -239,14 +239,14 @@ export class ServerPool {
     const [first] = configured;
     const sessions = given ? new ServerUsers(given) : undefined;
     const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
-    const connectionHost: ConnectionHost = { ...this.#host, upstream: sessions, chatLogin };
+    const sessionHost: ServerSessionHost = { ...this.#host, upstream: sessions, chatLogin };
     const entry: Entry = { definition, configured, settings, users: new Set(), sessions, given, client, released: false } as Entry;
     entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config }, {
-      connectionHost,
-      live: this.#connections,
+      sessionHost,
+      live: this.#serverSessions,
       closed: () => this.#closed || entry.released,
       onListed: (shared) => {
-        const extensions = shared.connection?.listing.extensions;
+        const extensions = shared.serverSession?.listing.extensions;
         if (extensions) this.#declaredBy.set(definition, extensions);
         this.#remember(entry.configured, shared, client);
       },
@@ -267,7 +267,7 @@ export class ServerPool {
     const cache = this.#options.cache;
     if (!cache) return;
     // The list is the one made for what this connection declared: the cache keeps one per set.
-    const declared = shared.connection && capabilityKey(shared.connection.declared);
+    const declared = shared.serverSession && capabilityKey(shared.serverSession.declared);
     for (const { config } of configured) {
       // A process of one client's own (named for it with ${WORKBENCH_CLIENT} or not) lists what is
       // that client's: it is kept for that client alone (see ListingCache), so its tool count shows.

@@ -8,7 +8,7 @@
  */
 import type { ServerConfig, ToolboxConfig, WorkbenchConfig } from "../config/index.ts";
 import { EmptyResultSchema } from "../protocol/sdk.ts";
-import type { ConnectionHost } from "../downstream/session-options.ts";
+import type { ServerSessionHost } from "../downstream/session-options.ts";
 import type { ListingCache } from "../cache/listing-cache.ts";
 import { samePlaces } from "./offer.ts";
 import { approvedAs } from "../config/member-secrets.ts";
@@ -81,7 +81,7 @@ export class ToolboxRegistry {
   #closed = false;
 
   /** With the process's pool, a session's toolboxes; with a host, a pool of its own (a subcommand's, a test's). */
-  constructor(config: WorkbenchConfig, servers: ConnectionHost | ServerPool, options: RegistryOptions = {}) {
+  constructor(config: WorkbenchConfig, servers: ServerSessionHost | ServerPool, options: RegistryOptions = {}) {
     this.#config = config;
     this.#options = options;
     this.#ownPool = !(servers instanceof ServerPool);
@@ -163,7 +163,7 @@ export class ToolboxRegistry {
       : graceAfterFirst(opening, this.#options.openGraceMs ?? OPEN_GRACE_MS);
     const early = answered.then(() => {
       if (generation !== this.#generation) return undefined;
-      const connected = wanted.some((slot) => slot.connection);
+      const connected = wanted.some((slot) => slot.serverSession);
       if (connected) this.#opened(name, toolbox);
       // One server asked for is answered either way: connected, or with its error.
       return connected || server !== undefined ? toolbox : undefined;
@@ -195,7 +195,7 @@ export class ToolboxRegistry {
     }
     const attempt = Promise.all(settled.values()).then(() => {
       if (generation !== this.#generation) return undefined;
-      const anyConnected = toolbox.servers.length === 0 || toolbox.servers.some((slot) => slot.connection);
+      const anyConnected = toolbox.servers.length === 0 || toolbox.servers.some((slot) => slot.serverSession);
       if (anyConnected) this.#opened(name, toolbox);
       else this.#open.delete(name);
       return toolbox;
@@ -267,9 +267,9 @@ export class ToolboxRegistry {
     for (const shared of this.#pool.serversOf(this.#user)) {
       for (const uri of this.subscriptions) {
         if (!shared.subscriptions.get(uri)?.has(this)) continue;
-        const connection = shared.connection;
-        if (shared.unsubscribed(uri, this) && connection) {
-          void shared.request(connection, "resources/unsubscribe", { uri }, EmptyResultSchema).catch(() => {});
+        const serverSession = shared.serverSession;
+        if (shared.unsubscribed(uri, this) && serverSession) {
+          void shared.request(serverSession, "resources/unsubscribe", { uri }, EmptyResultSchema).catch(() => {});
         }
       }
     }

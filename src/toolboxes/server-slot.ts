@@ -40,13 +40,13 @@ export class ServerSlot {
     this.#trust = trust;
   }
 
-  get connection(): ServerSession | undefined {
-    return this.shared.connection;
+  get serverSession(): ServerSession | undefined {
+    return this.shared.serverSession;
   }
 
   /** Not connected yet, and starting: it joins its open toolbox when it answers. */
   get starting(): boolean {
-    return this.shared.connection === undefined && this.shared.starting;
+    return this.shared.serverSession === undefined && this.shared.starting;
   }
 
   get error(): string | undefined {
@@ -64,7 +64,7 @@ export class ServerSlot {
   /** What the server offers this toolbox now, as last listed (see offer.ts); made again when the listing or the lock changed. */
   get offer(): Offer {
     const { tools, listing } = this.shared;
-    const instructions = this.shared.connection?.instructions;
+    const instructions = this.shared.serverSession?.instructions;
     const lock = this.#trust?.pins.snapshot;
     const made = this.#offerOf;
     if (!made || made[0] !== tools || made[1] !== listing || made[2] !== instructions || made[3] !== lock) {
@@ -140,8 +140,8 @@ export class ServerSlot {
     const { pins, toolbox, same } = this.#trust;
     await pins.refresh(maxAgeMs);
     const lock = pins.snapshot;
-    if (!this.connection || lock.error !== undefined) return;
-    const listed = { tools: this.shared.tools, listing: this.shared.listing, instructions: this.connection.instructions };
+    if (!this.serverSession || lock.error !== undefined) return;
+    const listed = { tools: this.shared.tools, listing: this.shared.listing, instructions: this.serverSession.instructions };
     // Fingerprints are made only at a first sight: a call of a pinned server pays a look-up, not a hash of its texts.
     const textsNew = this.#textsNew(lock);
     // The definition is recorded with the pins, once (approve records it again): pins follow a rename.
@@ -162,7 +162,7 @@ export class ServerSlot {
     if (!this.#trust) return true;
     if (!this.#trust.pins.fresh(maxAgeMs)) return false;
     const lock = this.#trust.pins.snapshot;
-    if (!this.connection || lock.error !== undefined) return true;
+    if (!this.serverSession || lock.error !== undefined) return true;
     return !this.#unpinned(lock) && this.offer.firstSeen === undefined;
   }
 

@@ -6,8 +6,8 @@
 import type { CallToolResult, Tool } from "../protocol/sdk.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { ServerSession } from "../downstream/server-session.ts";
-import type { CallOptions, ConnectionHost } from "../downstream/session-options.ts";
-import type { ConnectionTarget } from "../downstream/links/link.ts";
+import type { CallOptions, ServerSessionHost } from "../downstream/session-options.ts";
+import type { ServerTarget } from "../downstream/links/link.ts";
 import { RestartPolicy } from "../downstream/restart-policy.ts";
 import { isRemote } from "../config/index.ts";
 import { loginNeededIn } from "../auth/chat-login.ts";
@@ -18,10 +18,10 @@ import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
 /** How often drained() looks again. */
 const DRAIN_POLL_MS = 20;
 
-export type Connected = { ok: true; connection: ServerSession } | { ok: false; error: string };
+export type Connected = { ok: true; serverSession: ServerSession } | { ok: false; error: string };
 
 export interface SharedServerHost {
-  connectionHost: ConnectionHost;
+  sessionHost: ServerSessionHost;
   /** Every connection made, until closed: shutdown reaches them all. */
   live: Set<ServerSession>;
   /** The workbench is shutting down, or no session uses the server any more: no new connection. */
@@ -37,8 +37,8 @@ export interface SharedServerHost {
 
 export class SharedServer {
   /** The first toolbox and server (in configuration order) that name it, and the settings all share. */
-  readonly target: ConnectionTarget;
-  connection?: ServerSession;
+  readonly target: ServerTarget;
+  serverSession?: ServerSession;
   /** Why there is no connection, for messages; unset after an idle stop. */
   error?: string;
   readonly restarts = new RestartPolicy();
@@ -56,7 +56,7 @@ export class SharedServer {
   /** URIs subscribed to here, and by whom (each session's registry): while there are any, the idle clock does not run. */
   readonly subscriptions = new Map<string, Set<unknown>>();
 
-  constructor(target: ConnectionTarget, host: SharedServerHost) {
+  constructor(target: ServerTarget, host: SharedServerHost) {
     this.target = target;
     this.#host = host;
     this.#timers = host.timers ?? REAL_TIMERS;
@@ -68,25 +68,25 @@ export class SharedServer {
   }
 
   get live(): boolean {
-    return this.connection !== undefined && this.connection.lostReason === undefined;
+    return this.serverSession !== undefined && this.serverSession.lostReason === undefined;
   }
 
   /** The last tools the server listed (none before it first connected). */
   get tools(): Tool[] {
-    return this.connection?.tools ?? this.#lastTools;
+    return this.serverSession?.tools ?? this.#lastTools;
   }
 
   /** The last prompts, resources and templates the server listed; undefined before it first connected. */
   get listing(): ServerListing | undefined {
-    return this.connection?.listing ?? (this.#started ? this.#lastListing : undefined);
+    return this.serverSession?.listing ?? (this.#started ? this.#lastListing : undefined);
   }
 
   /** Passes a request on (prompts/get, resources/read...); the idle clock waits for it like for a call. */
-  async request<T>(connection: ServerSession, method: string, params: Record<string, unknown>, schema: Parameters<ServerSession["request"]>[2]): Promise<T> {
+  async request<T>(serverSession: ServerSession, method: string, params: Record<string, unknown>, schema: Parameters<ServerSession["request"]>[2]): Promise<T> {
     this.#inFlight++;
     this.#disarm();
     try {
-      return await connection.request<T>(method, params, schema);
+      return await serverSession.request<T>(method, params, schema);
     } finally {
       this.#inFlight--;
       this.#arm();
@@ -106,12 +106,12 @@ export class SharedServer {
    * stopped for being idle starts again at once.
    */
   async connected(signal?: AbortSignal): Promise<Connected> {
-    const live = this.liveConnection();
+    const live = this.liveSession();
     if (live) return live;
-    const lost = this.connection;
+    const lost = this.serverSession;
     if (lost?.lostReason) {
       // Counted once, here, synchronously: concurrent callers then see no connection at all.
-      this.connection = undefined;
+      this.serverSession = undefined;
       this.error = lost.lostReason;
       this.restarts.failed(lost.lostReason);
       void this.#release(lost);
@@ -126,24 +126,24 @@ export class SharedServer {
     await this.restarts.waitForTurn(signal);
     if (signal?.aborted) return { ok: false, error: "cancelled by the client" };
     await this.connect();
-    if (this.connection) return { ok: true, connection: this.connection };
+    if (this.serverSession) return { ok: true, serverSession: this.serverSession };
     return { ok: false, error: `${this.#started ? "restart failed" : "failed to start"}: ${this.error}` };
   }
 
   /** The connection when it is up, without waiting for anything (issue 42); undefined otherwise: ask `connected`. */
-  liveConnection(): Connected | undefined {
+  liveSession(): Connected | undefined {
     if (!this.live) return undefined;
     // The call comes next: the idle clock starts over, so that it cannot stop the server first.
     this.#arm();
-    return { ok: true, connection: this.connection! };
+    return { ok: true, serverSession: this.serverSession! };
   }
 
   /** Calls a tool; while any call is in flight the idle clock does not run. */
-  async call(connection: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  async call(serverSession: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     this.#inFlight++;
     this.#disarm();
     try {
-      const result = await connection.callTool(name, args, options);
+      const result = await serverSession.callTool(name, args, options);
       this.restarts.succeeded();
       return result;
     } finally {
@@ -186,14 +186,14 @@ export class SharedServer {
   /** Stops the idle clock and closes the connection (for shutdown). */
   async close(graceful = true): Promise<void> {
     this.#disarm();
-    const connection = this.connection;
-    if (connection) await this.#release(connection, graceful);
+    const serverSession = this.serverSession;
+    if (serverSession) await this.#release(serverSession, graceful);
   }
 
   async #attempt(): Promise<void> {
     if (this.live) return;
-    const previous = this.connection;
-    this.connection = undefined;
+    const previous = this.serverSession;
+    this.serverSession = undefined;
     if (previous) void this.#release(previous);
     if (this.#host.closed()) {
       this.error = "the workbench is shutting down";
@@ -222,28 +222,28 @@ export class SharedServer {
 
   /** Connects; gives the error if it failed. */
   async #connectOnce(): Promise<unknown> {
-    let connection: ServerSession | undefined;
+    let serverSession: ServerSession | undefined;
     try {
-      connection = ServerSession.open(this.target, this.#host.connectionHost);
-      this.#host.live.add(connection);
-      await connection.connect();
+      serverSession = ServerSession.open(this.target, this.#host.sessionHost);
+      this.#host.live.add(serverSession);
+      await serverSession.connect();
       // Stopped meanwhile (shutdown, or its last session left): nobody is waiting for it.
       if (this.#host.closed()) {
-        void this.#release(connection);
+        void this.#release(serverSession);
         return new Error("the workbench is shutting down");
       }
-      this.connection = connection;
+      this.serverSession = serverSession;
       this.#started = true;
       this.error = undefined;
-      connection.onToolsChanged = () => this.#listed();
-      connection.onListingChanged = () => this.#listingChanged();
-      connection.onResourceUpdated = (uri) => this.#host.onResourceUpdated?.(this, uri);
+      serverSession.onToolsChanged = () => this.#listed();
+      serverSession.onListingChanged = () => this.#listingChanged();
+      serverSession.onResourceUpdated = (uri) => this.#host.onResourceUpdated?.(this, uri);
       this.#listed();
       this.#listingChanged();
       this.#arm();
       return undefined;
     } catch (error) {
-      if (connection) this.#host.live.delete(connection);
+      if (serverSession) this.#host.live.delete(serverSession);
       return error;
     }
   }
@@ -252,19 +252,19 @@ export class SharedServer {
   async #loggedIn(error: unknown): Promise<boolean> {
     const needed = loginNeededIn(error);
     const { config } = this.target;
-    const login = this.#host.connectionHost.chatLogin;
+    const login = this.#host.sessionHost.chatLogin;
     if (!needed || !login || !isRemote(config) || this.#host.closed()) return false;
     return await login.logIn({ ...this.target, config }, needed);
   }
 
   #listed(): void {
-    if (this.connection) this.#lastTools = this.connection.tools;
+    if (this.serverSession) this.#lastTools = this.serverSession.tools;
     this.#host.onListed?.(this);
   }
 
   #listingChanged(): void {
-    if (!this.connection) return;
-    this.#lastListing = this.connection.listing;
+    if (!this.serverSession) return;
+    this.#lastListing = this.serverSession.listing;
     this.#host.onListingChanged?.(this);
   }
 
@@ -284,16 +284,16 @@ export class SharedServer {
   /** Closed the normal way (stdin, SIGTERM, SIGKILL); not a failure, so no backoff. */
   #idleStop(): void {
     this.#idleTimer = undefined;
-    const connection = this.connection;
-    if (this.#inFlight > 0 || this.#connecting || !connection || connection.lostReason) return;
-    this.connection = undefined;
+    const serverSession = this.serverSession;
+    if (this.#inFlight > 0 || this.#connecting || !serverSession || serverSession.lostReason) return;
+    this.serverSession = undefined;
     const { toolbox, server, config } = this.target;
-    this.#host.connectionHost.writeStderr(`[${toolbox}/${server}] stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
-    void this.#release(connection);
+    this.#host.sessionHost.writeStderr(`[${toolbox}/${server}] stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
+    void this.#release(serverSession);
   }
 
-  async #release(connection: ServerSession, graceful = true): Promise<void> {
-    await connection.close({ graceful }).catch(() => {});
-    this.#host.live.delete(connection);
+  async #release(serverSession: ServerSession, graceful = true): Promise<void> {
+    await serverSession.close({ graceful }).catch(() => {});
+    this.#host.live.delete(serverSession);
   }
 }

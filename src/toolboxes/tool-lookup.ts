@@ -61,9 +61,9 @@ export async function findTool(registry: ToolboxRegistry, config: WorkbenchConfi
     const servers = toolbox.servers.map((s) => s.name);
     return { ok: false, error: `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}` };
   }
-  const connected = slot.shared.liveConnection() ?? await slot.shared.connected(signal);
+  const connected = slot.shared.liveSession() ?? await slot.shared.connected(signal);
   if (!connected.ok) return { ok: false, error: `Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}` };
-  const serverSession = connected.connection;
+  const serverSession = connected.serverSession;
   // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
   const judging = judged(slot);
   if (judging) await judging;

@@ -129,7 +129,7 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   const header: ToolboxHeader = {
     toolbox: toolbox.name,
     description: toolbox.config.description,
-    servers_connected: toolbox.servers.filter((server) => server.connection).length,
+    servers_connected: toolbox.servers.filter((server) => server.serverSession).length,
   };
   const starting = toolbox.servers.filter((server) => server.starting).map((server) => `'${server.name}'`);
   if (starting.length > 0) {
@@ -147,7 +147,7 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
     header.read_skills = `Read a skill's SKILL.md, then its files, as resources or with use_tool ` +
       `{"tool": {"toolbox": ${JSON.stringify(toolbox.name)}, "server": "workbench", "name": "read_skill"}, "arguments": {"uri": "<its URI>"}}`;
   }
-  const connected = toolbox.servers.filter((server) => server.connection);
+  const connected = toolbox.servers.filter((server) => server.serverSession);
   const withheld = withheldLine(toolbox.name, connected);
   if (withheld) header.withheld = withheld;
   const withheldTexts = withheldTextsLine(toolbox.name, connected);
@@ -161,7 +161,7 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   } else if (view.detail === "summary") {
     const servers: Record<string, string[]> = {};
     for (const server of toolbox.servers) {
-      if (server.connection) servers[server.name] = server.tools.map(summaryLine);
+      if (server.serverSession) servers[server.name] = server.tools.map(summaryLine);
     }
     result = { ...header, servers };
   } else {
@@ -174,7 +174,7 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
 /** The spec's entries for every tool of the toolbox's connected servers, without outputSchema. */
 export function fullEntries(toolbox: OpenToolbox): ToolInfo[] {
   return toolbox.servers.flatMap((server) =>
-    (server.connection ? server.tools : []).map((tool) => toolInfo(tool, toolbox.name, server.name, false))
+    (server.serverSession ? server.tools : []).map((tool) => toolInfo(tool, toolbox.name, server.name, false))
   );
 }
 
@@ -185,7 +185,7 @@ function selectTools(toolbox: OpenToolbox, names: string[]): { tools: ToolInfo[]
   const found = new Set<string>();
   const known: string[] = [];
   for (const server of toolbox.servers) {
-    for (const tool of server.connection ? server.tools : []) {
+    for (const tool of server.serverSession ? server.tools : []) {
       known.push(tool.name);
       if (!wanted.has(tool.name)) continue;
       found.add(tool.name);
@@ -201,7 +201,7 @@ function selectTools(toolbox: OpenToolbox, names: string[]): { tools: ToolInfo[]
 function serverInstructions(toolbox: OpenToolbox): Record<string, string> | undefined {
   const byText = new Map<string, string[]>();
   for (const server of toolbox.servers) {
-    if (!server.connection || !server.instructions) continue;
+    if (!server.serverSession || !server.instructions) continue;
     byText.set(server.instructions, [...byText.get(server.instructions) ?? [], server.name]);
   }
   if (byText.size === 0) return undefined;
@@ -211,7 +211,7 @@ function serverInstructions(toolbox: OpenToolbox): Record<string, string> | unde
 function listingCounts(toolbox: OpenToolbox): Record<string, ListingCounts> | undefined {
   const counts: Record<string, ListingCounts> = {};
   for (const server of toolbox.servers) {
-    const listing = server.connection ? server.listing : undefined;
+    const listing = server.serverSession ? server.listing : undefined;
     if (!listing) continue;
     const entry: ListingCounts = {};
     if (listing.prompts.length > 0) entry.prompts = listing.prompts.length;
@@ -225,7 +225,7 @@ function listingCounts(toolbox: OpenToolbox): Record<string, ListingCounts> | un
 function skillLines(toolbox: OpenToolbox): Record<string, string[]> | undefined {
   const lines: Record<string, string[]> = {};
   for (const server of toolbox.servers) {
-    const entries = server.connection ? server.listing?.skills?.entries ?? [] : [];
+    const entries = server.serverSession ? server.listing?.skills?.entries ?? [] : [];
     const origin = { toolbox: toolbox.name, server: server.name };
     const mine = entries.map((entry) => `${entry.frontmatter.name}: ${entry.frontmatter.description} <${publicUri(origin, entry.uri)}>`);
     if (mine.length > 0) lines[server.name] = mine;
@@ -240,17 +240,17 @@ export function allFailed(toolbox: OpenToolbox): string | undefined {
 }
 
 function connectErrors(toolbox: OpenToolbox): string[] {
-  return toolbox.servers.filter((server) => !server.connection && !server.starting)
+  return toolbox.servers.filter((server) => !server.serverSession && !server.starting)
     .map((server) => `Failed to connect to server '${server.name}' in toolbox '${toolbox.name}': ${server.error}`);
 }
 
 /** The declarations of the connected servers' tools (after filters). */
 function declarationsOf(toolbox: OpenToolbox): string {
-  const servers = toolbox.servers.filter((server) => server.connection);
+  const servers = toolbox.servers.filter((server) => server.serverSession);
   return toolboxDeclarations(servers.map((server) => ({ name: server.name, tools: server.tools })));
 }
 
-const anyConnected = (toolbox: OpenToolbox) => toolbox.servers.some((server) => server.connection);
+const anyConnected = (toolbox: OpenToolbox) => toolbox.servers.some((server) => server.serverSession);
 
 /** One entry; `$schema` is dropped from schemas: it costs tokens and tells a model nothing. */
 export function toolInfo(tool: McpTool, toolbox: string, server: string, withOutput: boolean): ToolInfo {

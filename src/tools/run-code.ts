@@ -82,7 +82,7 @@ export function codeModeOn(config: WorkbenchConfig): boolean {
 /** What `tools` holds: per connected server, its tools after filters. */
 function toolNames(toolbox: OpenToolbox): Record<string, string[]> {
   const servers: Record<string, string[]> = {};
-  for (const server of toolbox.servers) if (server.connection) servers[server.name] = server.tools.map((tool) => tool.name);
+  for (const server of toolbox.servers) if (server.serverSession) servers[server.name] = server.tools.map((tool) => tool.name);
   return servers;
 }
 

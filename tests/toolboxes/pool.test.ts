@@ -77,7 +77,7 @@ test("pool: drained() waits for a call in flight, and no longer than it is told"
     const connected = await registry.connected(slot);
     assert.ok(connected.ok);
     // A call far longer than the wait, so that a loaded machine's late timers cannot let it end first.
-    const call = slot.on(connected.connection).call("sleep", { ms: 3_000 }, {});
+    const call = slot.on(connected.serverSession).call("sleep", { ms: 3_000 }, {});
     const started = Date.now();
     assert.equal(await slot.shared.drained(50), false, "bounded: the call is still running");
     assert.ok(Date.now() - started < 1_500, "not waited for the call's 3 s");
@@ -136,7 +136,7 @@ test("pool: a server started for a client (${WORKBENCH_CLIENT} in its env) is ke
   const registry = new ToolboxRegistry(before, pool, { client: { name: "alice" } });
   try {
     const opened = await registry.open("a");
-    assert.ok(opened.servers[0].connection, opened.servers[0].error ?? "");
+    assert.ok(opened.servers[0].serverSession, opened.servers[0].error ?? "");
     assert.deepEqual(pool.reconfigure(config("after")), [], "nothing about the server changed");
   } finally {
     await registry.closeAll();
@@ -153,7 +153,7 @@ test("pool: what a process started for one client lists is kept in the listing c
   const registry = new ToolboxRegistry(config, pool, { client: { name: "alice" } });
   try {
     const opened = await registry.open("a");
-    assert.ok(opened.servers.every((slot) => slot.connection), opened.servers.map((slot) => slot.error).join(", "));
+    assert.ok(opened.servers.every((slot) => slot.serverSession), opened.servers.map((slot) => slot.error).join(", "));
     const [kept, notKept] = [config.toolboxes.a.mcpServers.shared, config.toolboxes.a.mcpServers.mine];
     // The listings are written in the background: wait (bounded) for the one that is kept.
     for (let tries = 0; tries < 60 && !(await cache.read(kept, "alice")); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -180,7 +180,7 @@ test("pool: a definition one toolbox shares with all and another keeps per clien
   const registry = new ToolboxRegistry(config, pool, { client: { name: "alice" } });
   try {
     const opened = await registry.open("b");
-    assert.ok(opened.servers.every((slot) => slot.connection), opened.servers.map((slot) => slot.error).join(", "));
+    assert.ok(opened.servers.every((slot) => slot.serverSession), opened.servers.map((slot) => slot.error).join(", "));
     const own = config.toolboxes.b.mcpServers.s;
     for (let tries = 0; tries < 60 && !(await cache.read(own, "alice")); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
     await cache.flush();
@@ -204,7 +204,7 @@ test("pool: sessions that differ only in extensions their server did not declare
   try {
     const first = pool.serverFor(plain, user({ "io.example/a": { setting: 1 } }));
     await first.connect();
-    assert.deepEqual(first.connection?.declared.extensions, { "io.example/a": {} }, "before its declaration was known: every one, as a flag");
+    assert.deepEqual(first.serverSession?.declared.extensions, { "io.example/a": {} }, "before its declaration was known: every one, as a flag");
     const others: (Record<string, object> | undefined)[] = [{ "io.example/b": {} }, undefined, { "io.example/a": { setting: 2 } }];
     for (const extensions of others) {
       assert.equal(pool.serverFor(plain, user(extensions)), first, JSON.stringify(extensions));
@@ -214,7 +214,7 @@ test("pool: sessions that differ only in extensions their server did not declare
     const ui = pool.serverFor(apps, user({ "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] }, "io.example/a": {} }));
     assert.notEqual(ui, none, "the extension it declared: another process");
     await ui.connect();
-    assert.deepEqual(ui.connection?.declared.extensions, { "io.modelcontextprotocol/ui": {} }, "as a flag, alone");
+    assert.deepEqual(ui.serverSession?.declared.extensions, { "io.modelcontextprotocol/ui": {} }, "as a flag, alone");
     assert.deepEqual(ui.tools.map((tool) => tool.name), ["greet", "stable", "panel"]);
     assert.equal(pool.serverFor(apps, user({ "io.modelcontextprotocol/ui": {} })), ui, "other settings of it: the same process");
     assert.equal(pool.running, 3);

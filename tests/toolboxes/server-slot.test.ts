@@ -38,7 +38,7 @@ test("server slot: a call skips trust only while it has nothing to do: the lock 
   try {
     const pins = new PinStore(`${dir}/${LOCK_FILE}`, platform);
     const config = validateConfig({ toolboxes: { dev: { mcpServers: { s: { command: "x" } } } } }).toolboxes.dev.mcpServers.s;
-    const shared = { connection: { instructions: undefined }, tools: [{ name: "echo", inputSchema: { type: "object" } }], listing: undefined };
+    const shared = { serverSession: { instructions: undefined }, tools: [{ name: "echo", inputSchema: { type: "object" } }], listing: undefined };
     const slot = new ServerSlot("s", config, shared as unknown as SharedServer, { toolbox: "dev", pins, same: [] });
     assert.equal(slot.trusted(60_000), false, "the lock never read");
     await pins.refresh();
@@ -61,7 +61,7 @@ test("server slot: a tool new on a pinned server is withheld and not pinned by t
     const pins = new PinStore(`${dir}/${LOCK_FILE}`, platform);
     const config = validateConfig({ toolboxes: { dev: { mcpServers: { s: { command: "x" } } } } }).toolboxes.dev.mcpServers.s;
     const echo = { name: "echo", description: "Echoes.", inputSchema: { type: "object" as const } };
-    const shared = { connection: { instructions: undefined }, tools: [echo], listing: undefined };
+    const shared = { serverSession: { instructions: undefined }, tools: [echo], listing: undefined };
     const slot = new ServerSlot("s", config, shared as unknown as SharedServer, { toolbox: "dev", pins, same: [] });
     await slot.trust();
     assert.deepEqual(Object.keys(pins.snapshot.pinsOf("dev", "s") ?? {}), ["echo"], "first sight: pinned");

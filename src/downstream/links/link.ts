@@ -18,7 +18,7 @@ import type { Redactor } from "../../address/redact.ts";
 export const SERVER_ROOM_BYTES = 16 * 1024 * 1024;
 
 /** The server a link is for: the first toolbox and name that list it, and its settings. */
-export interface ConnectionTarget {
+export interface ServerTarget {
   toolbox: string;
   server: string;
   config: ServerConfig;

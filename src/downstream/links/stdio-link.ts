@@ -5,7 +5,7 @@ import type { RequestId } from "../../protocol/sdk.ts";
 import { StreamTransport } from "../../transport/stream-transport.ts";
 import type { SignalSource } from "../../transport/write-queue.ts";
 import { messageOf } from "../../protocol/errors.ts";
-import type { ConnectionTarget, LinkHost, ServerLink } from "./link.ts";
+import type { ServerTarget, LinkHost, ServerLink } from "./link.ts";
 import { childEnvironment, withheldHint } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { memberValuesOf } from "../../config/member-secrets.ts";
@@ -36,7 +36,7 @@ export class StdioLink implements ServerLink {
 
   private constructor(
     child: ChildProcess,
-    target: ConnectionTarget & { config: StdioServerConfig },
+    target: ServerTarget & { config: StdioServerConfig },
     host: LinkHost,
     log: (text: string) => void,
     room: ByteRoom,
@@ -67,7 +67,7 @@ export class StdioLink implements ServerLink {
    * as the user's shell would find it (host.commandSearch), which takes a moment: a promise then.
    */
   static spawn(
-    target: ConnectionTarget & { config: StdioServerConfig },
+    target: ServerTarget & { config: StdioServerConfig },
     host: LinkHost,
     log: (text: string) => void,
     room: ByteRoom,

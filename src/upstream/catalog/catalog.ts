@@ -253,7 +253,7 @@ export class WorkbenchCatalog {
     const peer = this.#telemetry && downstreamPeer(configured.config, configured.toolbox, configured.server);
     const span = peer && this.#telemetry!.clientSpan({ method, params }, parent, peer);
     try {
-      const result: unknown = await slot.shared.request(connected.connection, method, span ? injectMeta(params, span) : params, schema);
+      const result: unknown = await slot.shared.request(connected.serverSession, method, span ? injectMeta(params, span) : params, schema);
       span?.end(result);
       return result;
     } catch (error) {

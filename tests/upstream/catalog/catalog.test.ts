@@ -107,7 +107,7 @@ test("catalog: resources/read goes to the URI's owner: listed, templated, return
 test("catalog: resources/subscribe reaches the owner, which then keeps the subscription; unsubscribe undoes it", async () => {
   const subscribedOn = async (toolbox: string) => {
     const slot = registry.get(toolbox)!.servers[0];
-    const result = await slot.on(slot.connection!).call("subscribed", {}, {});
+    const result = await slot.on(slot.serverSession!).call("subscribed", {}, {});
     return JSON.parse((result.content[0] as { text: string }).text);
   };
   await request("resources/subscribe", { uri: "btmpl://1" });
@@ -129,7 +129,7 @@ test("catalog: two sessions on one server each keep their subscription; the serv
     const catalogs = sessions.map((session) => new WorkbenchCatalog(new SessionOffer(session, () => config), new UriTable()));
     await sessions[0].open("ops");
     const slot = sessions[0].get("ops")!.servers[0];
-    const subscribedOn = async () => JSON.parse(((await slot.on(slot.connection!).call("subscribed", {}, {})).content[0] as { text: string }).text);
+    const subscribedOn = async () => JSON.parse(((await slot.on(slot.serverSession!).call("subscribed", {}, {})).content[0] as { text: string }).text);
     const ask = (catalog: WorkbenchCatalog, method: string) => catalog.handle({ jsonrpc: "2.0", id: ++nextId, method, params: { uri: "btmpl://2" } } as JSONRPCRequest);
     for (const catalog of catalogs) await catalog.listResourceTemplates();
     for (const catalog of catalogs) await ask(catalog, "resources/subscribe");
@@ -152,7 +152,7 @@ test("catalog: a session that closes while subscribed leaves the server's subscr
     const catalogs = sessions.map((session) => new WorkbenchCatalog(new SessionOffer(session, () => config), new UriTable()));
     await sessions[2].open("ops");
     const slot = sessions[2].get("ops")!.servers[0];
-    const subscribedOn = async () => JSON.parse(((await slot.on(slot.connection!).call("subscribed", {}, {})).content[0] as { text: string }).text);
+    const subscribedOn = async () => JSON.parse(((await slot.on(slot.serverSession!).call("subscribed", {}, {})).content[0] as { text: string }).text);
     const ask = (catalog: WorkbenchCatalog, method: string) => catalog.handle({ jsonrpc: "2.0", id: ++nextId, method, params: { uri: "btmpl://3" } } as JSONRPCRequest);
     for (const catalog of catalogs) await catalog.listResourceTemplates();
     await ask(catalogs[0], "resources/subscribe");
