@@ -56,7 +56,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   const { config, path } = loaded;
   const only = args.options["--toolbox"];
   if (typeof only === "string" && !Object.hasOwn(config.toolboxes, only)) {
-    sayError(platform, toolboxNotFound(config, only));
+    sayError(platform, toolboxNotFound(config, only, path));
     return EXIT_USAGE;
   }
   const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
@@ -94,6 +94,7 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
         .map(({ name, location }) => `${name} is not set or empty: the default of \${${name}:-...} is used at ${location}`),
       ...(slot.connection ? toolWarnings(slot, config.toolFilters) : []),
     ];
+    const how = slot.approveWith;
     return {
       toolbox: toolbox.name,
       server: slot.name,
@@ -105,9 +106,9 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
       withheld: [
-        ...slot.withheld.map((tool) => ({ tool: tool.name, reason: tool.reason, approve: approveCommand(toolbox.name, slot.name, tool.name) })),
+        ...slot.withheld.map((tool) => ({ tool: tool.name, reason: tool.reason, approve: approveCommand(toolbox.name, slot.name, tool.name, how) })),
         // Prompts, resources, templates and instructions: approved with their server's tools.
-        ...slot.withheldTexts.map((text) => ({ tool: text.name, reason: text.reason, approve: approveCommand(toolbox.name, slot.name) })),
+        ...slot.withheldTexts.map((text) => ({ tool: text.name, reason: text.reason, approve: approveCommand(toolbox.name, slot.name, undefined, how) })),
       ],
     };
   });

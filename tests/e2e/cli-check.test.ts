@@ -110,7 +110,7 @@ test("check: every server ok: exit 0 and a table with a line per server; --toolb
   assert.deepEqual((JSON.parse(one.stdout) as CheckReport).servers.map((s) => s.server), ["fx"]);
   const unknown = await check(config, ["--toolbox", "nope"]);
   assert.equal(unknown.code, 2);
-  assert.equal(unknown.stderr, "mcp-workbench: Toolbox 'nope' not found in configuration; available toolboxes: 'notes', 'dev'\n");
+  assert.equal(unknown.stderr, `mcp-workbench: Toolbox 'nope' not found in configuration '${unknown.path}'; available toolboxes: 'notes', 'dev'\n`);
 });
 
 test("check: a failing server's table lines carry the error; a bad file exits 2 listing every problem", async () => {
