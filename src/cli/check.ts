@@ -134,7 +134,7 @@ function disabledReports(config: WorkbenchConfig, toolbox: string): ServerReport
 function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[] {
   const names = slot.connection!.tools.map((tool) => tool.name);
   const warnings: string[] = [];
-  const missing = (filters ?? []).filter((name) => name !== "*" && !names.includes(name));
+  const missing = (filters ?? []).map((name) => name.replace(/^!/, "")).filter((name) => name !== "*" && !names.includes(name));
   if (missing.length > 0) {
     warnings.push(`toolFilters names ${quoteAll(missing)}, which the server does not have`);
   }

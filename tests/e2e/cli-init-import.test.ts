@@ -307,3 +307,18 @@ test("init --from PATH: ${workspaceFolder} is the folder holding the file's .vsc
     assert.deepEqual(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers.a.args, [folder], args.join(" "));
   }
 });
+
+test("init --from windsurf: a tool the user turned off (disabledTools) stays off: toolFilters [\"!name\"], said in the note; the others are offered", async () => {
+  const server = fx("surf") as { command: string; args: string[]; env: Record<string, string> };
+  const { home, work, out } = layout({ "~/.codeium/windsurf/mcp_config.json": { mcpServers: { surf: { ...server, disabledTools: ["echo"] } } } });
+  const result = await runCli(["init", "--from", "windsurf", "--out", out], { env: { HOME: home }, cwd: work });
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(result.stdout.includes(`Server 'surf': 'echo' stays off ("disabledTools"), written as toolFilters ["!echo"]; delete an entry to offer that tool\n`), result.stdout);
+  assert.ok(!result.stdout.includes("not a workbench setting"), result.stdout);
+  assert.deepEqual(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers.surf.toolFilters, ["!echo"]);
+  const tools = await runCli(["tools", "default", "--config", out], { env: { HOME: home }, cwd: work });
+  assert.equal(tools.code, 0, tools.stderr);
+  const names = tools.stdout.split("\n").map((line) => line.split(" ")[0]);
+  assert.ok(!names.includes("surf/echo"), tools.stdout);
+  assert.ok(names.length > 5 && names.some((name) => name.startsWith("surf/")), tools.stdout);
+});
