@@ -41,7 +41,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
   const { config } = loaded;
   const servers = config.toolboxes[toolbox].mcpServers;
   if (!Object.hasOwn(servers, server)) {
-    sayError(platform, `Server '${server}' not found in toolbox '${toolbox}' of '${loaded.path}'${didYouMean(server, Object.keys(servers))}`);
+    const where = `toolbox '${toolbox}' of '${loaded.path}'`;
+    sayError(platform, `Server '${server}' not found in ${where}${didYouMean(server, Object.keys(servers))}`);
     return EXIT_USAGE;
   }
   if (!servers[server].pin) {

@@ -106,9 +106,9 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
       withheld: [
-        ...slot.withheld.map((tool) => ({ tool: tool.name, reason: tool.reason, approve: approveCommand(toolbox.name, slot.name, tool.name, how) })),
+        ...slot.withheld.map(({ name, reason }) => ({ tool: name, reason, approve: approveCommand(toolbox.name, slot.name, name, how) })),
         // Prompts, resources, templates and instructions: approved with their server's tools.
-        ...slot.withheldTexts.map((text) => ({ tool: text.name, reason: text.reason, approve: approveCommand(toolbox.name, slot.name, undefined, how) })),
+        ...slot.withheldTexts.map(({ name, reason }) => ({ tool: name, reason, approve: approveCommand(toolbox.name, slot.name, undefined, how) })),
       ],
     };
   });

@@ -103,7 +103,8 @@ export function convertEntry(entry: Record<string, unknown>): { server: Record<s
 /**
  * The block to paste into the client so that it starts the workbench, in the client's own format;
  * `env` for the workbench's entry (VS Code's inputs, passed on as the variables the file reads);
- * `register`: Claude Code's scope and name for it.
+ * `register`: Claude Code's scope and name for it; `inputs`: VS Code's "inputs" entries that `env`
+ * uses, which the block defines itself: VS Code resolves an `${input:…}` only from the file that holds it.
  */
 export function pasteBlock(
   client: ClientName,
@@ -111,11 +112,13 @@ export function pasteBlock(
   args: string[],
   env: Record<string, string> = {},
   register: { scope: string; name: string } = { scope: "user", name: "workbench" },
+  inputs: Record<string, unknown>[] = [],
 ): string {
   if (client === "claude-code") return ["claude", "mcp", "add", "--scope", register.scope, register.name, "--", command, ...args].map(shellQuote).join(" ");
   const entry = client === "vscode" ? { type: "stdio", command, args } : { command, args };
   if (Object.keys(env).length > 0) Object.assign(entry, { env });
-  return JSON.stringify({ [serversKey(client)]: { workbench: entry } }, null, 2);
+  const defined = client === "vscode" && inputs.length > 0 ? { inputs } : {};
+  return JSON.stringify({ ...defined, [serversKey(client)]: { workbench: entry } }, null, 2);
 }
 
 function shellQuote(word: string): string {

@@ -7,6 +7,7 @@ import type { Platform } from "../platform/types.ts";
 import { pasteBlock } from "./clients.ts";
 import { homeOf, join } from "../config/user-file.ts";
 import type { Imported } from "./init-import.ts";
+import type { InputVariable } from "./init-variables.ts";
 import type { SecretSpot } from "./init-secrets.ts";
 import type { Target } from "./init-targets.ts";
 
@@ -59,9 +60,11 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
   } else {
     // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
     const env = imported.client === "vscode" ? Object.fromEntries(imported.inputs.map(({ id, name }) => [name, `\${input:${id}}`])) : {};
+    const inputs = imported.client === "vscode" ? imported.inputs.map(inputDefinition) : [];
     const also = others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : "";
     const instead = ours ? ` and of its entry '${ours.name}', which serves ${ours.config ? `'${ours.config}'` : "another file"}` : "";
-    lines.push(`Then paste this into '${first}' in place of the servers it now starts${instead}${also}:`, pasteBlock(imported.client, self.command, [...self.args, "--config", out], env));
+    const block = pasteBlock(imported.client, self.command, [...self.args, "--config", out], env, undefined, inputs);
+    lines.push(`Then paste this into '${first}' in place of the servers it now starts${instead}${also}:`, block);
   }
   return [...lines, ""].join("\n");
 }
@@ -130,12 +133,17 @@ function checkCommand(platform: Platform, file: string): string {
   return [self.command, ...self.args, "check", "--config", file].map((word) => quoteForDisplay(word, platform.windows)).join(" ");
 }
 
+/** The block's "inputs" entry for an input: as a file defined it, else one that asks for it (the editor could not resolve it either). */
+function inputDefinition({ id, name, definition }: InputVariable): Record<string, unknown> {
+  return definition ?? { type: "promptString", id, description: name };
+}
+
 /** What the user must set: each VS Code input, then each variable read without a default that is not set here. */
 function variableLines(imported: Imported, unset: string[]): string[] {
   const servers = (list: string[]) => `${list.length === 1 ? "server" : "servers"} ${list.map((name) => `'${name}'`).join(", ")}`;
   const lines = imported.inputs.map(({ id, name, description, servers: users }) =>
     `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ${servers(users)}` +
-    (imported.client === "vscode" ? `; the block below passes it from VS Code (keep the "inputs" entry)` : "")
+    (imported.client === "vscode" ? `; the block below passes it from VS Code and defines it in its own "inputs"` : "")
   );
   const inputs = new Set(imported.inputs.map(({ name }) => name));
   const readers = referencesWithoutDefault(imported.servers);

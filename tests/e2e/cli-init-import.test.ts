@@ -81,14 +81,16 @@ test("init --from vscode: servers + inputs with ${input:ID}, ${env:X}, ${userHom
 
   const lines = result.stdout.split("\n");
   assert.ok(
-    lines.includes("Set API_KEY where the workbench starts: it stands for VS Code's input 'api-key' (API Key), read by server 'code'; the block below passes it from VS Code (keep the \"inputs\" entry)"),
+    lines.includes("Set API_KEY where the workbench starts: it stands for VS Code's input 'api-key' (API Key), read by server 'code'; the block below passes it from VS Code and defines it in its own \"inputs\""),
     result.stdout,
   );
-  assert.ok(lines.includes("Set REGION where the workbench starts: it stands for VS Code's input 'region' (Region), read by server 'code'; the block below passes it from VS Code (keep the \"inputs\" entry)"), result.stdout);
+  assert.ok(lines.includes("Set REGION where the workbench starts: it stands for VS Code's input 'region' (Region), read by server 'code'; the block below passes it from VS Code and defines it in its own \"inputs\""), result.stdout);
   assert.ok(lines.includes("Set MY_KEY where the workbench starts: it is not set here, and server 'code' reads it"), result.stdout);
   assert.ok(lines.some((line) => line.startsWith("Check it (with API_KEY, MY_KEY set): ")), result.stdout);
   const block = JSON.parse(result.stdout.slice(result.stdout.indexOf("{", result.stdout.indexOf("Then paste this"))));
   assert.deepEqual(block.servers.workbench.env, { API_KEY: "${input:api-key}", REGION: "${input:region}" });
+  // VS Code resolves an ${input:…} from the file that holds it: the block brings its own, as the workspace file defined them.
+  assert.deepEqual(block.inputs, vscode.inputs);
 
   // Not set: check names what is missing. Set: it loads, and the server sees the editor's values.
   const unset = await runCli(["check", "--config", out], { env: { HOME: home }, cwd: work });
