@@ -30,6 +30,8 @@ export interface ServerReport {
   warnings: string[];
   /** Tools not offered because they changed, or are new, since the server's tools were pinned. */
   withheld: WithheldReport[];
+  /** The skills offered (Skills extension), when the server lists any: a server of skills alone has no tools. */
+  skills?: number;
 }
 
 export interface WithheldReport {
@@ -95,6 +97,7 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       ...(slot.connection ? toolWarnings(slot, config.toolFilters) : []),
     ];
     const how = slot.approveWith;
+    const skills = slot.connection ? slot.listing?.skills?.entries.length : undefined;
     return {
       toolbox: toolbox.name,
       server: slot.name,
@@ -105,6 +108,7 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       startMs: slot.startMs ?? 0,
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
+      ...(skills !== undefined && skills > 0 && { skills }),
       withheld: [
         ...slot.withheld.map(({ name, reason }) => ({ tool: name, reason, approve: approveCommand(toolbox.name, slot.name, name, how) })),
         // Prompts, resources, templates and instructions: approved with their server's tools.
@@ -166,6 +170,7 @@ function table(report: CheckReport): string {
     lines.push(line(rows[index]));
     if (server.error !== undefined) lines.push(`  error: ${server.error}`);
     for (const warning of server.warnings) lines.push(`  ${server.disabled ? "note" : "warning"}: ${warning}`);
+    if (server.skills) lines.push(`  skills: ${server.skills}, offered as skill:// resources (and to a model through read_skill)`);
     for (const held of server.withheld) lines.push(`  withheld: '${held.tool}' (${held.reason}); review it with: ${held.approve}`);
   });
   const failed = report.servers.filter((server) => !server.ok).length;

@@ -155,3 +155,13 @@ test("serving: a bad file stops the workbench with every problem, and a client-s
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("check: a server of skills alone is not shown as empty: its skills are counted", async () => {
+  const result = await check({ toolboxes: { dev: { mcpServers: { guide: fixtureServer("skills-server.ts") } } } }, ["--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  const [server] = (JSON.parse(result.stdout) as CheckReport).servers;
+  assert.equal(server.tools, 0);
+  assert.ok((server.skills ?? 0) >= 2, result.stdout);
+  const table = await check({ toolboxes: { dev: { mcpServers: { guide: fixtureServer("skills-server.ts") } } } });
+  assert.match(table.stdout, /\n {2}skills: \d+, offered as skill:\/\/ resources \(and to a model through read_skill\)\n/);
+});
