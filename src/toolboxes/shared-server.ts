@@ -7,7 +7,7 @@ import type { CallToolResult, Tool } from "../protocol/sdk.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { ServerSession } from "../downstream/server-session.ts";
 import type { CallOptions, ConnectionHost } from "../downstream/session-options.ts";
-import type { ConnectionTarget } from "../downstream/links/link.ts";
+import { type ConnectionTarget, logPrefix } from "../downstream/links/link.ts";
 import { RestartPolicy } from "../downstream/restart-policy.ts";
 import { isRemote } from "../config/index.ts";
 import { loginNeededIn } from "../auth/chat-login.ts";
@@ -287,8 +287,8 @@ export class SharedServer {
     const connection = this.connection;
     if (this.#inFlight > 0 || this.#connecting || !connection || connection.lostReason) return;
     this.connection = undefined;
-    const { toolbox, server, config } = this.target;
-    this.#host.connectionHost.writeStderr(`[${toolbox}/${server}] stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
+    const { config } = this.target;
+    this.#host.connectionHost.writeStderr(`${logPrefix(this.target)} stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
     void this.#release(connection);
   }
 

@@ -5,7 +5,7 @@ import type { RequestId } from "../../protocol/sdk.ts";
 import { StreamTransport } from "../../transport/stream-transport.ts";
 import type { SignalSource } from "../../transport/write-queue.ts";
 import { messageOf } from "../../protocol/errors.ts";
-import type { ConnectionTarget, LinkHost, ServerLink } from "./link.ts";
+import { type ConnectionTarget, type LinkHost, logPrefix, type ServerLink } from "./link.ts";
 import { childEnvironment, withheldHint } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { Redactor } from "../../address/redact.ts";
@@ -49,7 +49,7 @@ export class StdioLink implements ServerLink {
     this.#redactor = Redactor.forEnv(config.env);
     this.#messageRedactor = Redactor.forEnvMessages(config.env);
     const redact = (text: string) => this.#redactor.redact(text);
-    this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail, redact);
+    this.#stderrDone = relayStderr(child.stderr, logPrefix(target), host.writeStderr, this.#stderrTail, redact);
     this.transport = new StreamTransport(child.stdout, child.stdin, {
       maxMessageBytes: config.maxMessageBytes,
       readGate: host.readGate,
