@@ -9,7 +9,8 @@ import { openSession } from "./upstream/session.ts";
 import { startServing } from "./upstream/serving.ts";
 import { ServerPool } from "./toolboxes/pool.ts";
 import { ListingCache } from "./cache/listing-cache.ts";
-import { lockPathFor, PinStore } from "./toolboxes/pin-store.ts";
+import { pinsForConfig } from "./toolboxes/config-pins.ts";
+import { configToName } from "./config/user-file.ts";
 import { commandSearchFor } from "./downstream/links/command-path.ts";
 import { StreamTransport } from "./transport/stream-transport.ts";
 import { FlowGate } from "./transport/flow-gate.ts";
@@ -108,6 +109,7 @@ export function startedByHand(path: string): string {
  */
 export function servers(platform: Platform, loaded: { path: string; config: WorkbenchConfig }, readGate: FlowGate, sendGate: FlowGate): { pool: ServerPool; cache: ListingCache } {
   const cache = new ListingCache(platform);
+  const say = (line: string) => platform.writeStderr(`${NAME}: ${line}\n`);
   const store = new AuthStore(authDir(platform.env, platform.os), platform);
   const pool = new ServerPool(loaded.config, {
     spawn: platform.spawn,
@@ -122,7 +124,7 @@ export function servers(platform: Platform, loaded: { path: string; config: Work
   }, {
     cache,
     // Beside the configuration file: every workbench and command using that file shares its pins.
-    pins: new PinStore(lockPathFor(loaded.path), platform, (line) => platform.writeStderr(`${NAME}: ${line}\n`)),
+    pins: pinsForConfig(loaded, platform, say, configToName(loaded.path, platform.env, platform.os, platform.cwd)),
     chatLogin: (upstream) => chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
   });
   return { pool, cache };

@@ -15,11 +15,11 @@ import type { Platform } from "../platform/types.ts";
 import { didYouMean } from "../config/suggest.ts";
 import { canonicalJson, type Parts, type Pin, PINNED_PARTS, TEXT_PARTS, type TextKind } from "../toolboxes/fingerprint.ts";
 import { textPins } from "../toolboxes/offer.ts";
-import { lockPathFor, PinStore, type ServerPins } from "../toolboxes/pin-store.ts";
+import type { ServerPins } from "../toolboxes/pin-store.ts";
 import { definitionDigest } from "../toolboxes/lock-format.ts";
 import { approveCommand, currentPin, textWords, type Withheld } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, printable, sayError, writeStdout } from "./common.ts";
+import { commandPins, commandRegistry, EXIT_FAILED, EXIT_USAGE, loadForToolbox, printable, sayError, writeStdout } from "./common.ts";
 import { lineDiff } from "./line-diff.ts";
 import { skillFileLines } from "./skill-files.ts";
 import { askYesNo } from "./ask.ts";
@@ -41,7 +41,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
   const { config } = loaded;
   const servers = config.toolboxes[toolbox].mcpServers;
   if (!Object.hasOwn(servers, server)) {
-    sayError(platform, `Server '${server}' not found in toolbox '${toolbox}'${didYouMean(server, Object.keys(servers))}`);
+    const where = `toolbox '${toolbox}' of '${loaded.path}'`;
+    sayError(platform, `Server '${server}' not found in ${where}${didYouMean(server, Object.keys(servers))}`);
     return EXIT_USAGE;
   }
   if (!servers[server].pin) {
@@ -54,7 +55,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     sayError(platform, `Client '${client}' not found in serve.clients${didYouMean(client, clients)}`);
     return EXIT_USAGE;
   }
-  const pins = new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
+  const pins = commandPins(platform, loaded);
   // A server whose process is each client's own may list a client more than the local user: approve sees what that client's process sees.
   const registry = await commandRegistry(platform, loaded, { pins, ...(client !== undefined && { client: { name: client } }) });
   try {
@@ -125,7 +126,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       ...(heldTexts.length > 0 ? [`approve ${heldTexts.length} other text(s)`] : []),
       ...(gone.length + goneTexts.length > 0 ? [`forget the pins of ${gone.length + goneTexts.length} it no longer lists`] : []),
     ].join(", ");
-    const command = approveCommand(toolbox, server, only, client);
+    const how = { ...(client !== undefined && { client }), ...(pins.configFile !== undefined && { config: pins.configFile }) };
+    const command = approveCommand(toolbox, server, only, how);
     // What is recorded, as a digest: --digest holds --yes to what a dry run showed (the server may change between the two).
     const digest = sha256Hex(canonicalJson({ approved, gone, approvedTexts, goneTexts })).slice(0, 32);
     const asShown = `${command} --yes --digest ${digest}`;

@@ -25,12 +25,12 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
   const browser = args.options["--no-browser"] !== true;
   const toolboxConfig = Object.hasOwn(config.toolboxes, toolbox) ? config.toolboxes[toolbox] : undefined;
   if (!toolboxConfig) {
-    say(toolboxNotFound(config, toolbox));
+    say(toolboxNotFound(config, toolbox, loaded.path));
     return EXIT_USAGE;
   }
   const serverConfig = Object.hasOwn(toolboxConfig.mcpServers, server) ? toolboxConfig.mcpServers[server] : undefined;
   if (!serverConfig) {
-    say(`Server '${server}' not found in toolbox '${toolbox}'`);
+    say(`Server '${server}' not found in toolbox '${toolbox}' of '${loaded.path}'`);
     return EXIT_USAGE;
   }
   if (!isRemote(serverConfig)) {

@@ -32,7 +32,7 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     const opened = await offer.open(toolbox, server);
     const slot = opened.servers.find((candidate) => candidate.name === server);
     if (!slot) {
-      sayError(platform, `Server '${server}' not found in toolbox '${toolbox}'${didYouMean(server, opened.servers.map((s) => s.name))}`);
+      sayError(platform, `Server '${server}' not found in toolbox '${toolbox}' of '${loaded.path}'${didYouMean(server, opened.servers.map((s) => s.name))}`);
       return EXIT_USAGE;
     }
     if (!slot.serverSession) {

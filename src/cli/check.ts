@@ -30,6 +30,8 @@ export interface ServerReport {
   warnings: string[];
   /** Tools not offered because they changed, or are new, since the server's tools were pinned. */
   withheld: WithheldReport[];
+  /** The skills offered (Skills extension), when the server lists any: a server of skills alone has no tools. */
+  skills?: number;
 }
 
 export interface WithheldReport {
@@ -56,7 +58,7 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
   const { config, path } = loaded;
   const only = args.options["--toolbox"];
   if (typeof only === "string" && !Object.hasOwn(config.toolboxes, only)) {
-    sayError(platform, toolboxNotFound(config, only));
+    sayError(platform, toolboxNotFound(config, only, path));
     return EXIT_USAGE;
   }
   const names = typeof only === "string" ? [only] : Object.keys(config.toolboxes);
@@ -94,6 +96,8 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
         .map(({ name, location }) => `${name} is not set or empty: the default of \${${name}:-...} is used at ${location}`),
       ...(slot.serverSession ? toolWarnings(slot, config.toolFilters) : []),
     ];
+    const how = slot.approveWith;
+    const skills = slot.serverSession ? slot.listing?.skills?.entries.length : undefined;
     return {
       toolbox: toolbox.name,
       server: slot.name,
@@ -104,10 +108,11 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       startMs: slot.startMs ?? 0,
       ...(slot.error !== undefined && { error: slot.error }),
       warnings,
+      ...(skills !== undefined && skills > 0 && { skills }),
       withheld: [
-        ...slot.withheld.map((tool) => ({ tool: tool.name, reason: tool.reason, approve: approveCommand(toolbox.name, slot.name, tool.name) })),
+        ...slot.withheld.map(({ name, reason }) => ({ tool: name, reason, approve: approveCommand(toolbox.name, slot.name, name, how) })),
         // Prompts, resources, templates and instructions: approved with their server's tools.
-        ...slot.withheldTexts.map((text) => ({ tool: text.name, reason: text.reason, approve: approveCommand(toolbox.name, slot.name) })),
+        ...slot.withheldTexts.map(({ name, reason }) => ({ tool: name, reason, approve: approveCommand(toolbox.name, slot.name, undefined, how) })),
       ],
     };
   });
@@ -133,7 +138,7 @@ function disabledReports(config: WorkbenchConfig, toolbox: string): ServerReport
 function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[] {
   const names = slot.serverSession!.tools.map((tool) => tool.name);
   const warnings: string[] = [];
-  const missing = (filters ?? []).filter((name) => name !== "*" && !names.includes(name));
+  const missing = (filters ?? []).map((name) => name.replace(/^!/, "")).filter((name) => name !== "*" && !names.includes(name));
   if (missing.length > 0) {
     warnings.push(`toolFilters names ${quoteAll(missing)}, which the server does not have`);
   }
@@ -165,6 +170,7 @@ function table(report: CheckReport): string {
     lines.push(line(rows[index]));
     if (server.error !== undefined) lines.push(`  error: ${server.error}`);
     for (const warning of server.warnings) lines.push(`  ${server.disabled ? "note" : "warning"}: ${warning}`);
+    if (server.skills) lines.push(`  skills: ${server.skills}, offered as skill:// resources (and to a model through read_skill)`);
     for (const held of server.withheld) lines.push(`  withheld: '${held.tool}' (${held.reason}); review it with: ${held.approve}`);
   });
   const failed = report.servers.filter((server) => !server.ok).length;

@@ -77,13 +77,19 @@ const HTTP_TYPES = ["streamableHttp", "streamable-http", "streamable_http"];
 /**
  * The workbench's entry for one client server, and the keys left out. `type: "stdio"` is the
  * workbench's default and is dropped; Windsurf's `serverUrl` is the `url`; `"disabled": true`
- * (Windsurf, Cline) is kept, `false` (the default) dropped; every other carried key goes over unchanged.
+ * (Windsurf, Cline) is kept, `false` (the default) dropped; Windsurf's `disabledTools` (the tools
+ * the user turned off) become toolFilters' "!name" entries, so they stay off (`toolsOff`); every
+ * other carried key goes over unchanged.
  */
-export function convertEntry(entry: Record<string, unknown>): { server: Record<string, unknown>; leftOut: string[] } {
+export function convertEntry(entry: Record<string, unknown>): { server: Record<string, unknown>; leftOut: string[]; toolsOff: string[] } {
   const server: Record<string, unknown> = {};
   const leftOut: string[] = [];
+  const names = (value: unknown): value is string[] => Array.isArray(value) && value.every((name) => typeof name === "string");
+  const toolsOff = names(entry.disabledTools) ? entry.disabledTools : [];
+  if (toolsOff.length > 0) server.toolFilters = toolsOff.map((name) => `!${name}`);
   for (const [key, value] of Object.entries(entry)) {
     if (key === "type" && value === "stdio") continue;
+    if (key === "disabledTools" && names(value)) continue;
     if (key === "disabled" && typeof value === "boolean") {
       if (value) server.disabled = true;
     } else if (key === "type" && HTTP_TYPES.includes(value as string)) server.type = "http";
@@ -91,13 +97,14 @@ export function convertEntry(entry: Record<string, unknown>): { server: Record<s
     else if (CARRIED.includes(key)) server[key] = value;
     else leftOut.push(key);
   }
-  return { server, leftOut };
+  return { server, leftOut, toolsOff };
 }
 
 /**
  * The block to paste into the client so that it starts the workbench, in the client's own format;
  * `env` for the workbench's entry (VS Code's inputs, passed on as the variables the file reads);
- * `register`: Claude Code's scope and name for it.
+ * `register`: Claude Code's scope and name for it; `inputs`: VS Code's "inputs" entries that `env`
+ * uses, which the block defines itself: VS Code resolves an `${input:…}` only from the file that holds it.
  */
 export function pasteBlock(
   client: ClientName,
@@ -105,11 +112,13 @@ export function pasteBlock(
   args: string[],
   env: Record<string, string> = {},
   register: { scope: string; name: string } = { scope: "user", name: "workbench" },
+  inputs: Record<string, unknown>[] = [],
 ): string {
   if (client === "claude-code") return ["claude", "mcp", "add", "--scope", register.scope, register.name, "--", command, ...args].map(shellQuote).join(" ");
   const entry = client === "vscode" ? { type: "stdio", command, args } : { command, args };
   if (Object.keys(env).length > 0) Object.assign(entry, { env });
-  return JSON.stringify({ [serversKey(client)]: { workbench: entry } }, null, 2);
+  const defined = client === "vscode" && inputs.length > 0 ? { inputs } : {};
+  return JSON.stringify({ ...defined, [serversKey(client)]: { workbench: entry } }, null, 2);
 }
 
 function shellQuote(word: string): string {

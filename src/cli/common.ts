@@ -2,7 +2,7 @@
 import { SessionOffer } from "../toolboxes/session-offer.ts";
 import type { Platform } from "../platform/types.ts";
 import { ConfigError, type FallbackObserver, loadConfig, locateConfig, type WorkbenchConfig } from "../config/index.ts";
-import { homeOf, userConfigFile } from "../config/user-file.ts";
+import { configToName, homeOf, userConfigFile } from "../config/user-file.ts";
 import type { ServerSessionHost } from "../downstream/session-options.ts";
 import { type RegistryOptions, ToolboxRegistry } from "../toolboxes/registry.ts";
 import { commandUpstream, sessionExtensions } from "./command-upstream.ts";
@@ -11,7 +11,8 @@ import { commandSearchFor } from "../downstream/links/command-path.ts";
 import { NAME } from "../protocol/version.ts";
 import { AuthStore, authDir } from "../auth/auth-store.ts";
 import { storedLogins } from "../auth/remote-auth.ts";
-import { lockPathFor, PinStore } from "../toolboxes/pin-store.ts";
+import type { PinStore } from "../toolboxes/pin-store.ts";
+import { pinsForConfig } from "../toolboxes/config-pins.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 
 /** Exit code for a usage or configuration error, as most CLIs do. */
@@ -74,7 +75,7 @@ export async function loadForToolbox(
 ): Promise<{ path: string; config: WorkbenchConfig } | undefined> {
   const loaded = await loadForCommand(platform, configPath);
   if (!loaded || Object.hasOwn(loaded.config.toolboxes, toolbox)) return loaded;
-  sayError(platform, toolboxNotFound(loaded.config, toolbox));
+  sayError(platform, toolboxNotFound(loaded.config, toolbox, loaded.path));
   return undefined;
 }
 
@@ -90,6 +91,12 @@ export function commandHost(platform: Platform, configPath: string): ServerSessi
   return { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {}, commandSearch, auth };
 }
 
+/** The pins of a command's configuration file: its own lock, and its name in approve's hints. */
+export function commandPins(platform: Platform, loaded: { path: string; config: WorkbenchConfig }): PinStore {
+  const configFile = configToName(loaded.path, platform.env, platform.os, platform.cwd);
+  return pinsForConfig(loaded, platform, (line) => sayError(platform, line), configFile);
+}
+
 /**
  * The registry of a command that starts servers (check, tools, call): as serving's, it keeps what
  * they list (tools, prompts, resources) and the era they speak in the listing cache, so that the
@@ -102,7 +109,7 @@ export async function commandRegistry(
   options: Omit<RegistryOptions, "cache"> = {},
 ): Promise<ToolboxRegistry> {
   const cache = new ListingCache(platform);
-  const pins = options.pins ?? new PinStore(lockPathFor(loaded.path), platform, (line) => sayError(platform, line));
+  const pins = options.pins ?? commandPins(platform, loaded);
   const servers = Object.values(loaded.config.toolboxes).flatMap((toolbox) => Object.values(toolbox.mcpServers));
   // As the client the command runs as (approve --client) has them: a per-client process's lists are in that client's files.
   const listedFor = (await Promise.all(servers.map((server) => cache.readEntry(server, options.client?.name))))

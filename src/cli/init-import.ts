@@ -109,16 +109,13 @@ export async function importServers(platform: Platform, from: string, places: Pl
         notes.push(`Left out server '${name}' of '${source.file}': the name is the workbench's own (read_result); give it another name there to import it`);
         continue;
       }
-      const { server, leftOut } = convertEntry(entry as Json);
+      const { server, leftOut, toolsOff } = convertEntry(entry as Json);
       if (off.includes(name)) server.disabled = true;
       if (server.disabled === true) {
         const why = off.includes(name) ? `'${sources[0].file}' lists it in "disabledMcpjsonServers"` : `'${source.file}' has "disabled": true`;
         notes.push(`Server '${name}' is imported disabled (${why}): the workbench does not start it; delete its "disabled" key to use it`);
       }
-      if (leftOut.length > 0) {
-        const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
-        notes.push(`Left out of server '${name}': ${leftOut.map((k) => `'${k}'`).join(", ")} (${what})`);
-      }
+      notes.push(...entryNotes(name, leftOut, toolsOff));
       if (Object.hasOwn(servers, name) && source.scope !== undefined) {
         notes.push(`Server '${name}' is also in the ${scopes[name]} scope: the ${source.scope} entry is imported, as ${shape} uses it`);
       }
@@ -143,6 +140,19 @@ export async function importServers(platform: Platform, from: string, places: Pl
     throw new InitError(`No servers found in ${read} (under "${key}")${elsewhere ? `; ${elsewhere}` : ""}`);
   }
   return { client: shape, files: [...files], servers, scopes, origins, inputs: translator.inputs, notes, ours: ourEntries };
+}
+
+/** What an entry's import changed: the keys left out, the tools the user turned off kept off. */
+function entryNotes(name: string, leftOut: string[], toolsOff: string[]): string[] {
+  const quoted = (names: string[]) => names.map((one) => `'${one}'`).join(", ");
+  const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
+  return [
+    ...(toolsOff.length > 0
+      ? [`Server '${name}': ${quoted(toolsOff)} stay${toolsOff.length === 1 ? "s" : ""} off ("disabledTools"), written as toolFilters ` +
+        `${JSON.stringify(toolsOff.map((tool) => `!${tool}`))}; delete an entry to offer that tool`]
+      : []),
+    ...(leftOut.length > 0 ? [`Left out of server '${name}': ${quoted(leftOut)} (${what})`] : []),
+  ];
 }
 
 /** The names in `projects[<folder of .mcp.json>].disabledMcpjsonServers` of ~/.claude.json. */

@@ -7,6 +7,7 @@ import type { Platform } from "../platform/types.ts";
 import { pasteBlock } from "./clients.ts";
 import { homeOf, join } from "../config/user-file.ts";
 import type { Imported } from "./init-import.ts";
+import type { InputVariable } from "./init-variables.ts";
 import type { SecretSpot } from "./init-secrets.ts";
 import type { Target } from "./init-targets.ts";
 
@@ -43,8 +44,9 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
     else if (secret) lines.push(`It holds a value that looks secret (server '${secret.server}', ${secret.field}), so only you can read it (mode 0600)`);
   }
   lines.push(...imported.notes);
-  const unset = unsetVariables(imported, platform.env);
-  lines.push(...variableLines(imported, unset));
+  const taken = writtenOnly(imported, written);
+  const unset = unsetVariables(taken, platform.env);
+  lines.push(...variableLines(taken, unset));
   for (const { target } of written) {
     lines.push(`Check it${unset.length > 0 ? ` (with ${unset.join(", ")} set)` : ""}: ${checkCommand(platform, target.file)}`);
   }
@@ -58,12 +60,26 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
     lines.push(`'${ours.file}' already starts the workbench as '${ours.name}': keep that entry`);
   } else {
     // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
-    const env = imported.client === "vscode" ? Object.fromEntries(imported.inputs.map(({ id, name }) => [name, `\${input:${id}}`])) : {};
+    const env = imported.client === "vscode" ? Object.fromEntries(taken.inputs.map(({ id, name }) => [name, `\${input:${id}}`])) : {};
+    const inputs = imported.client === "vscode" ? taken.inputs.map(inputDefinition) : [];
     const also = others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : "";
     const instead = ours ? ` and of its entry '${ours.name}', which serves ${ours.config ? `'${ours.config}'` : "another file"}` : "";
-    lines.push(`Then paste this into '${first}' in place of the servers it now starts${instead}${also}:`, pasteBlock(imported.client, self.command, [...self.args, "--config", out], env));
+    const block = pasteBlock(imported.client, self.command, [...self.args, "--config", out], env, undefined, inputs);
+    lines.push(`Then paste this into '${first}' in place of the servers it now starts${instead}${also}:`, block);
   }
   return [...lines, ""].join("\n");
+}
+
+/**
+ * What was imported as far as it was written: with --merge only the servers added (those the file
+ * had stay as they were, with the variables they read), and the inputs those read.
+ */
+function writtenOnly(imported: Imported, written: Written[]): Imported {
+  const names = new Set(written.flatMap(({ target, merged }) => merged ? merged.added : Object.keys(target.servers)));
+  const servers = Object.fromEntries(Object.entries(imported.servers).filter(([name]) => names.has(name)));
+  const inputs = imported.inputs.map((input) => ({ ...input, servers: input.servers.filter((name) => names.has(name)) }))
+    .filter((input) => input.servers.length > 0);
+  return { ...imported, servers, inputs };
 }
 
 /**
@@ -130,12 +146,17 @@ function checkCommand(platform: Platform, file: string): string {
   return [self.command, ...self.args, "check", "--config", file].map((word) => quoteForDisplay(word, platform.windows)).join(" ");
 }
 
+/** The block's "inputs" entry for an input: as a file defined it, else one that asks for it (the editor could not resolve it either). */
+function inputDefinition({ id, name, definition }: InputVariable): Record<string, unknown> {
+  return definition ?? { type: "promptString", id, description: name };
+}
+
 /** What the user must set: each VS Code input, then each variable read without a default that is not set here. */
 function variableLines(imported: Imported, unset: string[]): string[] {
   const servers = (list: string[]) => `${list.length === 1 ? "server" : "servers"} ${list.map((name) => `'${name}'`).join(", ")}`;
   const lines = imported.inputs.map(({ id, name, description, servers: users }) =>
     `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ${servers(users)}` +
-    (imported.client === "vscode" ? `; the block below passes it from VS Code (keep the "inputs" entry)` : "")
+    (imported.client === "vscode" ? `; the block below passes it from VS Code and defines it in its own "inputs"` : "")
   );
   const inputs = new Set(imported.inputs.map(({ name }) => name));
   const readers = referencesWithoutDefault(imported.servers);

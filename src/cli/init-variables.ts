@@ -14,7 +14,14 @@ export interface VariableContext {
   /** `${pathSeparator}` and `${/}`. */
   separator: string;
   /** VS Code's "inputs" array, by id: what the editor would have asked the user for. */
-  inputs: ReadonlyMap<string, { description?: string; default?: string }>;
+  inputs: ReadonlyMap<string, InputEntry>;
+}
+
+/** One entry of VS Code's "inputs": its description and default, and the entry as written. */
+export interface InputEntry {
+  description?: string;
+  default?: string;
+  definition?: Record<string, unknown>;
 }
 
 /** One `${input:ID}`, now an environment variable the user must set. */
@@ -23,6 +30,8 @@ export interface InputVariable {
   name: string;
   description?: string;
   servers: string[];
+  /** The "inputs" entry that defines it, as written (none when no file defines it). */
+  definition?: Record<string, unknown>;
 }
 
 /** The editors' names that mean something only inside the editor (the open file, a selection...). */
@@ -92,7 +101,9 @@ export class VariableTranslator {
   private input(id: string, server: string): string {
     let variable = this.byId.get(id);
     if (variable === undefined) {
-      variable = { id, name: this.nameFor(id), description: this.context.inputs.get(id)?.description, servers: [] };
+      const entry = this.context.inputs.get(id);
+      const definition = entry?.definition;
+      variable = { id, name: this.nameFor(id), description: entry?.description, servers: [], ...(definition && { definition }) };
       this.byId.set(id, variable);
     }
     if (!variable.servers.includes(server)) variable.servers.push(server);
@@ -115,14 +126,16 @@ export class VariableTranslator {
 }
 
 /** VS Code's "inputs" array by id; entries without a string id are skipped. */
-export function inputsOf(data: Record<string, unknown>): Map<string, { description?: string; default?: string }> {
-  const inputs = new Map<string, { description?: string; default?: string }>();
+export function inputsOf(data: Record<string, unknown>): Map<string, InputEntry> {
+  const inputs = new Map<string, InputEntry>();
   if (!Array.isArray(data.inputs)) return inputs;
   for (const input of data.inputs) {
     if (typeof input !== "object" || input === null || typeof input.id !== "string") continue;
     inputs.set(input.id, {
       description: typeof input.description === "string" ? input.description : undefined,
       default: typeof input.default === "string" && input.password !== true ? input.default : undefined,
+      // Printed in the block to paste: a password's default is a secret, and stays in the file it is in.
+      definition: Object.fromEntries(Object.entries(input).filter(([key]) => key !== "default" || input.password !== true)),
     });
   }
   return inputs;

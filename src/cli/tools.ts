@@ -5,13 +5,13 @@
 import type { Platform } from "../platform/types.ts";
 import { openToolbox, type OpenToolboxResult } from "../tools/open-toolbox.ts";
 import type { SubcommandArgs } from "./args.ts";
-import { commandOffer, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
+import { commandOffer, EXIT_FAILED, EXIT_USAGE, loadForToolbox, printable, sayError, writeStdout } from "./common.ts";
 
 export async function runTools(platform: Platform, args: SubcommandArgs): Promise<number> {
-  const loaded = await loadForCommand(platform, args.configPath);
+  const [name] = args.positionals;
+  const loaded = await loadForToolbox(platform, args.configPath, name);
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
-  const [name] = args.positionals;
   // Every server is waited for: the command lists them all.
   const offer = await commandOffer(platform, loaded, { openGraceMs: Infinity });
   try {

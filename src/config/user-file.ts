@@ -30,3 +30,12 @@ export function configFolder(places: Places): string {
 export function userConfigFile(places: Places): string {
   return join(configFolder(places), "mcp-workbench/workbench-config.json");
 }
+
+/**
+ * The configuration file as the commands a hint prints name it (`--config FILE`): undefined for the
+ * per-user file, which a command finds from any folder without a workbench-config.json of its own.
+ */
+export function configToName(path: string, env: Record<string, string | undefined>, os: string, cwd: string): string | undefined {
+  const home = homeOf(env);
+  return home !== undefined && userConfigFile({ os, home, cwd, env }) === path ? undefined : path;
+}

@@ -5,7 +5,7 @@
  */
 import { isRemote } from "../config/index.ts";
 import { EraLink } from "./era/era-link.ts";
-import { type ServerTarget, SERVER_ROOM_BYTES, type ServerLink } from "./links/link.ts";
+import { type ServerTarget, logPrefix, SERVER_ROOM_BYTES, type ServerLink } from "./links/link.ts";
 import { ByteRoom } from "../transport/byte-room.ts";
 import { StdioLink } from "./links/stdio-link.ts";
 import { configuredCredentials } from "../address/request-target.ts";
@@ -13,7 +13,7 @@ import type { ServerSessionHost } from "./session-options.ts";
 
 /** A child is spawned at once (and may throw); a remote server's link is made when first asked for. */
 export function openLinks(target: ServerTarget, host: ServerSessionHost): () => ServerLink | Promise<ServerLink> {
-  const log = (text: string) => host.writeStderr(`[${target.toolbox}/${target.server}] ${text}\n`);
+  const log = (text: string) => host.writeStderr(`${logPrefix(target)} ${text}\n`);
   const { config } = target;
   const era = (link: ServerLink) => new EraLink(link, config, host.eras);
   // Each link has one room for what goes to its server, whichever way it goes (issue 38).

@@ -20,7 +20,7 @@ import type { CallLimits, CallOptions, ServerSessionHost } from "./session-optio
 import { explainFailure, explainStartFailure } from "./call-failure.ts";
 import { openLinks } from "./open-link.ts";
 import { EraLink, ExitedDuringProbe } from "./era/era-link.ts";
-import type { ServerTarget, ServerLink } from "./links/link.ts";
+import { type ServerTarget, logPrefix, type ServerLink } from "./links/link.ts";
 import { sendOrAnswer, SessionExpired } from "./links/link-errors.ts";
 
 export class ServerSession {
@@ -295,6 +295,6 @@ export class ServerSession {
   }
 
   #log(text: string): void {
-    this.#host.writeStderr(`[${this.target.toolbox}/${this.target.server}] ${text}\n`);
+    this.#host.writeStderr(`${logPrefix(this.target)} ${text}\n`);
   }
 }

@@ -66,6 +66,23 @@ export function own(toolboxes: Toolboxes, toolbox: string, server: string): Serv
   return servers && Object.hasOwn(servers, server) ? servers[server] : undefined;
 }
 
+/** The entries `keep` takes (by toolbox, server and recorded definition), sections copied. */
+export function keptOf(lock: Lock, keep: (toolbox: string, server: string, definition: string | undefined) => boolean): Lock {
+  const kept = emptyLock();
+  for (const section of ["toolboxes", "texts", "definitions"] as const) {
+    for (const [toolbox, servers] of Object.entries(lock[section])) {
+      for (const [server, entry] of Object.entries(servers)) {
+        const servers = Object.hasOwn(lock.definitions, toolbox) ? lock.definitions[toolbox] : {};
+        const definition = Object.hasOwn(servers, server) ? servers[server] : undefined;
+        if (!keep(toolbox, server, definition)) continue;
+        const into = kept[section][toolbox] ??= {};
+        Object.defineProperty(into, server, { value: entry, enumerable: true, writable: true, configurable: true });
+      }
+    }
+  }
+  return kept;
+}
+
 /** Sets pins (with `onlyNew`, those not pinned yet) and forgets others in one server's entry. */
 export function setPins(toolboxes: Toolboxes, toolbox: string, server: string, pins: ServerPins, forget: string[], onlyNew = false): void {
   const entry = (toolboxes[toolbox] ??= {})[server] ??= {};

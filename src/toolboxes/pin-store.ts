@@ -1,5 +1,5 @@
 /**
- * workbench-lock.json, beside the configuration file: the pins of every toolbox's servers' tools,
+ * The lock file, beside the configuration file and named after it (lockPathFor): the pins of every toolbox's servers' tools,
  * one entry per toolbox, server and tool, and under `texts` those of their prompts, resources,
  * templates and instructions (see offer.ts), keys sorted, mode 0600. One store per process, shared by
  * its sessions; other processes (another client's workbench, `approve`) write the same file, so it
@@ -11,11 +11,13 @@ import type { Tool } from "../protocol/sdk.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { pinOf } from "./fingerprint.ts";
 import { type MutexFiles, whileHolding } from "./file-mutex.ts";
-import { emptyLock, type Lock, lockText, own, parseLock, placesOf, type ServerPins, setDefinition, setPins } from "./lock-format.ts";
+import { emptyLock, keptOf, type Lock, lockText, own, parseLock, placesOf } from "./lock-format.ts";
+import { type ServerPins, setDefinition, setPins } from "./lock-format.ts";
 
 export type { ServerPins };
+export { LOCK_FILE, lockPathFor } from "./lock-path.ts";
+import type { LegacyLock, PinStoreOptions } from "./lock-path.ts";
 
-export const LOCK_FILE = "workbench-lock.json";
 /**
  * How old the lock as last read may be for a call of a tool it offers. Reading it costs 30 to 90 µs
  * for 38 KB (5 servers of 10 tools) on the test machine, next to a call overhead of about 100 µs:
@@ -48,14 +50,10 @@ export interface LockSnapshot {
   placesOf(definition: string): PinPlace[];
 }
 
-/** The lock file beside a configuration file. */
-export function lockPathFor(configPath: string): string {
-  const cut = Math.max(configPath.lastIndexOf("/"), configPath.lastIndexOf("\\"));
-  return `${configPath.slice(0, cut + 1)}${LOCK_FILE}`;
-}
-
 export class PinStore {
   readonly path: string;
+  readonly configFile?: string;
+  readonly #legacy?: LegacyLock;
   readonly #files: MutexFiles;
   readonly #say: (line: string) => void;
   /** The text last read: undefined before the first read, null for a file that is not there. */
@@ -77,8 +75,10 @@ export class PinStore {
   /** The file's text when a write last failed (see addPins). */
   #failedOn: string | null | undefined;
 
-  constructor(path: string, files: MutexFiles, say: (line: string) => void = () => {}) {
+  constructor(path: string, files: MutexFiles, say: (line: string) => void = () => {}, options: PinStoreOptions = {}) {
     this.path = path;
+    this.configFile = options.configFile;
+    this.#legacy = options.legacy;
     this.#files = files;
     this.#say = say;
   }
@@ -221,21 +221,31 @@ export class PinStore {
   async #load(): Promise<Loaded> {
     const seq = ++this.#began;
     this.#readAt = Date.now();
+    const own = await this.#loadFile(this.path, seq);
+    if (!this.#legacy || !("text" in own) || own.text !== null) return own;
+    // Not there yet: the folder's shared lock of before stands in for it, this file's entries only.
+    const legacy = await this.#loadFile(this.#legacy.path, seq, "\u0000legacy\u0000");
+    if (!("lock" in legacy) || legacy.text === null || legacy.lock === this.#lock) return legacy;
+    return { ...legacy, lock: keptOf(legacy.lock, this.#legacy.keep) };
+  }
+
+  /** One file's text and pins; `mark` keeps a stand-in's text apart from the file's own. */
+  async #loadFile(path: string, seq: number, mark = ""): Promise<Loaded> {
     let text: string | null;
     try {
-      text = await this.#files.readTextFile(this.path);
+      text = await this.#files.readTextFile(path);
     } catch (error) {
       if ((error as { name?: unknown } | null)?.name !== "NotFound") {
-        return { error: `Cannot read the lock file '${this.path}': ${messageOf(error)}`, seq };
+        return { error: `Cannot read the lock file '${path}': ${messageOf(error)}`, seq };
       }
       text = null;
     }
-    if (text !== null && text === this.#text) return { text, lock: this.#lock, seq };
+    if (text !== null && mark + text === this.#text) return { text: mark + text, lock: this.#lock, seq };
     const parsed = text === null ? emptyLock() : parseLock(text);
     if (typeof parsed === "string") {
-      return { error: `Invalid lock file '${this.path}': ${parsed}; fix it or delete it to pin every tool again`, seq };
+      return { error: `Invalid lock file '${path}': ${parsed}; fix it or delete it to pin every tool again`, seq };
     }
-    return { text, lock: parsed, seq };
+    return { text: text === null ? null : mark + text, lock: parsed, seq };
   }
 
   /** What was read or written becomes the snapshot, if it differs from the last. */

@@ -241,7 +241,8 @@ export class ServerPool {
     const chatLogin = sessions && this.#options.chatLogin ? this.#options.chatLogin(sessions) : this.#host.chatLogin;
     const sessionHost: ServerSessionHost = { ...this.#host, upstream: sessions, chatLogin };
     const entry: Entry = { definition, configured, settings, users: new Set(), sessions, given, client, released: false } as Entry;
-    entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config }, {
+    const own = client !== null && client !== LOCAL_CLIENT_NAME ? { client } : {};
+    entry.shared = new SharedServer({ toolbox: first.toolbox, server: first.server, config, ...own }, {
       sessionHost,
       live: this.#serverSessions,
       closed: () => this.#closed || entry.released,

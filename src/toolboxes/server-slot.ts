@@ -10,7 +10,7 @@ import type { ServerListing } from "../downstream/listing.ts";
 import type { SharedServer } from "./shared-server.ts";
 import type { LockSnapshot, PinPlace, PinStore } from "./pin-store.ts";
 import { definitionDigest } from "./lock-format.ts";
-import type { Withheld } from "./withheld.ts";
+import type { ApproveWith, Withheld } from "./withheld.ts";
 import { type Listed, type Offer, offerOf, type OfferPins, textPins } from "./offer.ts";
 import type { CallTarget } from "./call-target.ts";
 
@@ -95,9 +95,11 @@ export class ServerSlot {
     return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same, definition: definitionDigest(this.config) };
   }
 
-  /** The client `approve` must start the server as to see what this slot's process lists (see SlotTrust). */
-  get approveAs(): string | undefined {
-    return this.#trust?.approveAs;
+  /** What `approve` must be told: the client to start the server as (see SlotTrust), the configuration file. */
+  get approveWith(): ApproveWith {
+    const trust = this.#trust;
+    const config = trust?.pins.configFile;
+    return { ...(trust?.approveAs !== undefined && { client: trust.approveAs }), ...(config !== undefined && { config }) };
   }
 
   /** The server's tools offered to this toolbox. */

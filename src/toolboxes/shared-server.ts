@@ -7,7 +7,7 @@ import type { CallToolResult, Tool } from "../protocol/sdk.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { ServerSession } from "../downstream/server-session.ts";
 import type { CallOptions, ServerSessionHost } from "../downstream/session-options.ts";
-import type { ServerTarget } from "../downstream/links/link.ts";
+import { type ServerTarget, logPrefix } from "../downstream/links/link.ts";
 import { RestartPolicy } from "../downstream/restart-policy.ts";
 import { isRemote } from "../config/index.ts";
 import { loginNeededIn } from "../auth/chat-login.ts";
@@ -287,8 +287,8 @@ export class SharedServer {
     const serverSession = this.serverSession;
     if (this.#inFlight > 0 || this.#connecting || !serverSession || serverSession.lostReason) return;
     this.serverSession = undefined;
-    const { toolbox, server, config } = this.target;
-    this.#host.sessionHost.writeStderr(`[${toolbox}/${server}] stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
+    const { config } = this.target;
+    this.#host.sessionHost.writeStderr(`${logPrefix(this.target)} stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
     void this.#release(serverSession);
   }
 

@@ -74,7 +74,7 @@ export async function findTool(registry: ToolboxRegistry, config: WorkbenchConfi
   if (held()) await slot.trust();
   const tool = find() ?? (held() ? undefined : await serverSession.toolsSettled().then(find));
   const withheld = held();
-  if (withheld) return { ok: false, withheld: true, error: withheldError(id.toolbox, id.server, withheld, slot.approveAs) };
+  if (withheld) return { ok: false, withheld: true, error: withheldError(id.toolbox, id.server, withheld, slot.approveWith) };
   if (!tool) return { ok: false, error: `Error executing tool: Tool '${id.name}' not found ${whereOf(id)}${elsewhere(toolbox, id.server, id.name)}` };
   return { ok: true, target: slot.on(serverSession), tool };
 }

@@ -30,31 +30,43 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/**
- * The command that shows a server's withheld tools (or one of them) and, after the user's "y",
- * approves them; `client`: the client whose own process lists them (a server whose env or args use
- * ${WORKBENCH_CLIENT}), which approve then starts the server as.
- */
-export function approveCommand(toolbox: string, server: string, tool?: string, client?: string): string {
-  const words = ["mcp-workbench", "approve", toolbox, server, ...(tool === undefined ? [] : [tool]), ...(client === undefined ? [] : ["--client", client])];
+/** What an approve command names besides the server: the client it runs as, the configuration file. */
+export interface ApproveWith {
+  /** The client whose own process lists the tools (a server whose env or args use ${WORKBENCH_CLIENT}): approve starts the server as it. */
+  client?: string;
+  /** The configuration file, when it is not the one approve reads without --config (see configToName). */
+  config?: string;
+}
+
+/** The command that shows a server's withheld tools (or one of them) and, after the user's "y", approves them. */
+export function approveCommand(toolbox: string, server: string, tool?: string, how: ApproveWith = {}): string {
+  const words = [
+    "mcp-workbench",
+    "approve",
+    toolbox,
+    server,
+    ...(tool === undefined ? [] : [tool]),
+    ...(how.client === undefined ? [] : ["--client", how.client]),
+    ...(how.config === undefined ? [] : ["--config", how.config]),
+  ];
   return words.map(shellWord).join(" ");
 }
 
 /** The words of a hint: the command that only shows (--dry-run), and the one that shows, asks and records. */
-function reviewHint(toolbox: string, server: string, tool?: string, client?: string): string {
-  const command = approveCommand(toolbox, server, tool, client);
+function reviewHint(toolbox: string, server: string, tool?: string, how?: ApproveWith): string {
+  const command = approveCommand(toolbox, server, tool, how);
   return `review ${tool === undefined ? "them" : "it"} with: ${command} --dry-run, and approve on a terminal with: ${command}`;
 }
 
 /** use_tool's refusal: what changed, and the command that approves it. */
-export function withheldError(toolbox: string, server: string, held: Withheld, client?: string): string {
+export function withheldError(toolbox: string, server: string, held: Withheld, how?: ApproveWith): string {
   const why = held.changed.length > 0
     ? `its ${held.changed.join(" and ")} changed since it was pinned`
     : held.reason === "new tool"
     ? "it is new since the server's tools were pinned"
     : held.reason;
   return `Error executing tool: Tool '${held.name}' in server '${server}' (toolbox '${toolbox}') is withheld: ${why}; ` +
-    `the user can ${reviewHint(toolbox, server, held.name, client)}`;
+    `the user can ${reviewHint(toolbox, server, held.name, how)}`;
 }
 
 /**
@@ -85,8 +97,11 @@ function counted(server: string, items: Withheld[], noun: (item: Withheld) => st
   });
 }
 
+/** A server as the lines below read it: its name, what it withholds, and what approve must be told. */
+type Held<K extends string> = { name: string; approveWith?: ApproveWith } & Record<K, Withheld[]>;
+
 /** open_toolbox's one line: how many, which and why, and the commands that approve them. */
-export function withheldLine(toolbox: string, servers: { name: string; withheld: Withheld[]; approveAs?: string }[]): string | undefined {
+export function withheldLine(toolbox: string, servers: Held<"withheld">[]): string | undefined {
   const held = servers.filter((server) => server.withheld.length > 0);
   const count = held.reduce((sum, server) => sum + server.withheld.length, 0);
   if (count === 0) return undefined;
@@ -94,7 +109,7 @@ export function withheldLine(toolbox: string, servers: { name: string; withheld:
     ...server.withheld.filter(named).map((tool) => `'${tool.name}' of '${server.name}' (${tool.reason})`),
     ...counted(server.name, server.withheld.filter((tool) => !named(tool)), () => "tool"),
   ]);
-  const hints = held.map((server) => reviewHint(toolbox, server.name, undefined, server.approveAs)).join("; ");
+  const hints = held.map((server) => reviewHint(toolbox, server.name, undefined, server.approveWith)).join("; ");
   return `${count} tool${count === 1 ? " is" : "s are"} withheld because ${count === 1 ? "it" : "they"} changed or appeared ` +
     `since the server's tools were pinned: ${which.join(", ")}; the user can ${hints}`;
 }
@@ -115,14 +130,14 @@ export function textWords(key: string): string {
 }
 
 /** open_toolbox's line for prompts, resources, templates and instructions withheld, and the commands that approve them. */
-export function withheldTextsLine(toolbox: string, servers: { name: string; withheldTexts: Withheld[]; approveAs?: string }[]): string | undefined {
+export function withheldTextsLine(toolbox: string, servers: Held<"withheldTexts">[]): string | undefined {
   const held = servers.filter((server) => server.withheldTexts.length > 0);
   if (held.length === 0) return undefined;
   const which = held.flatMap((server) => [
     ...server.withheldTexts.filter(namedText).map((text) => `${textWords(text.name)} of '${server.name}' (${text.reason})`),
     ...counted(server.name, server.withheldTexts.filter((text) => !namedText(text)), (text) => kindWords(text.name)),
   ]);
-  const commands = held.map((server) => approveCommand(toolbox, server.name, undefined, server.approveAs)).join("; ");
+  const commands = held.map((server) => approveCommand(toolbox, server.name, undefined, server.approveWith)).join("; ");
   return `Withheld because they changed or appeared since the server was pinned: ${which.join(", ")}; ` +
     `the user can review and approve them with: ${commands}`;
 }

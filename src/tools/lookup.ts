@@ -14,9 +14,13 @@ export function closestToolbox(config: WorkbenchConfig, name: string): string {
   return didYouMean(name, Object.keys(config.toolboxes));
 }
 
-/** "Toolbox 'x' not found in configuration; available toolboxes: …. Did you mean …?" for every command. */
-export function toolboxNotFound(config: WorkbenchConfig, name: string): string {
-  return `Toolbox '${name}' not found in configuration; ${availableToolboxes(config)}${closestToolbox(config, name)}`;
+/**
+ * "Toolbox 'x' not found in configuration; available toolboxes: …. Did you mean …?" for every command;
+ * a command names the file it read (`file`): the user may have meant another.
+ */
+export function toolboxNotFound(config: WorkbenchConfig, name: string, file?: string): string {
+  const where = file === undefined ? "configuration" : `configuration '${file}'`;
+  return `Toolbox '${name}' not found in ${where}; ${availableToolboxes(config)}${closestToolbox(config, name)}`;
 }
 
 /** Longest toolbox list in open_toolbox's description, in characters, before "and N more". */

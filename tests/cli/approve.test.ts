@@ -47,7 +47,7 @@ test("approve --dry-run shows every pending change and records nothing", async (
   assert.equal(dry.code, 0, dry.stderr);
   assert.match(
     dry.stdout,
-    /^dev\/pinned\/greet: description changed\n[^]*\nDry run, nothing recorded: to approve 1 tool\(s\) of server 'pinned' in toolbox 'dev' as shown, run: mcp-workbench approve dev pinned --yes --digest [0-9a-f]{32}\n$/,
+    /^dev\/pinned\/greet: description changed\n[^]*\nDry run, nothing recorded: to approve 1 tool\(s\) of server 'pinned' in toolbox 'dev' as shown, run: mcp-workbench approve dev pinned --config \S+\/workbench-config\.json --yes --digest [0-9a-f]{32}\n$/,
   );
   assert.ok(dry.stdout.startsWith(DIFF));
   assert.equal(readFileSync(lock, "utf8"), before);
@@ -64,7 +64,7 @@ test("approve without a terminal shows the change and records only with --yes", 
   assert.equal(piped.stdout, DIFF, "the change is shown");
   assert.equal(
     piped.stderr,
-    `mcp-workbench: Nothing recorded: there is no terminal to ask; to approve 1 tool(s) as shown, run: mcp-workbench approve dev pinned --yes --digest ${digestOf(piped.stderr)}\n`,
+    `mcp-workbench: Nothing recorded: there is no terminal to ask; to approve 1 tool(s) as shown, run: mcp-workbench approve dev pinned --config ${path} --yes --digest ${digestOf(piped.stderr)}\n`,
   );
   assert.equal(pinned(), SAFE, "a 'y' on a pipe approves nothing");
   const yes = await approve(path, { "--yes": true });
@@ -128,5 +128,18 @@ test("ask: one line, yes only for y or yes; a closed stdin or an endless line is
     const { fake, out } = capturedPlatform({ input: text });
     assert.equal(await askYesNo(fake, "Go?"), expected, text);
     assert.equal(out.stderr, "Go? [y/N] ");
+  }
+});
+
+test("approve: a toolbox or server not found names the file it read (another file may have it)", async () => {
+  const dir = tempDir();
+  const path = writeConfig(dir, { toolboxes: { dev: { mcpServers: { pinned: fixtureServer("pinned-server.ts") } } } });
+  for (const [positionals, expected] of [
+    [["dev", "nope"], `Server 'nope' not found in toolbox 'dev' of '${path}'`],
+    [["ops", "pinned"], `Toolbox 'ops' not found in configuration '${path}'; available toolboxes: 'dev'`],
+  ]) {
+    const { fake, out } = capturedPlatform();
+    assert.equal(await runApprove(fake, { configPath: path, options: {}, positionals: positionals as string[] }), 2);
+    assert.equal(out.stderr, `mcp-workbench: ${expected}\n`);
   }
 });

@@ -32,7 +32,7 @@ test("check: exit 0 when every server checked is up, 1 when one failed, 2 for an
 
     const unknown = await check(configPath, { "--toolbox": "nope" });
     assert.equal(unknown.code, 2);
-    assert.equal(unknown.stderr, "mcp-workbench: Toolbox 'nope' not found in configuration; available toolboxes: 'good', 'broken'\n");
+    assert.equal(unknown.stderr, `mcp-workbench: Toolbox 'nope' not found in configuration '${configPath}'; available toolboxes: 'good', 'broken'\n`);
     assert.equal(unknown.stdout, "");
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -55,13 +55,13 @@ test("clients: Claude Code's project key for a folder: exact on POSIX; slashes a
 
 test("clients: entries carry over as they are, remote ones with type, url and headers; type stdio and unknown keys are left out", () => {
   const remote = { type: "http", url: "https://example.invalid/mcp", headers: { Authorization: "Bearer x" } };
-  assert.deepEqual(convertEntry(remote), { server: remote, leftOut: [] });
+  assert.deepEqual(convertEntry(remote), { server: remote, leftOut: [], toolsOff: [] });
   assert.deepEqual(
     convertEntry({ type: "stdio", command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w", disabled: true, autoApprove: [] }),
-    { server: { command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w", disabled: true }, leftOut: ["autoApprove"] },
+    { server: { command: "npx", args: ["a"], env: { K: "v" }, cwd: "/w", disabled: true }, leftOut: ["autoApprove"], toolsOff: [] },
   );
   // Windsurf's serverUrl is the url; "disabled": false is the default and goes.
-  assert.deepEqual(convertEntry({ serverUrl: "https://example.invalid/mcp", disabled: false }), { server: { url: "https://example.invalid/mcp" }, leftOut: [] });
+  assert.deepEqual(convertEntry({ serverUrl: "https://example.invalid/mcp", disabled: false }), { server: { url: "https://example.invalid/mcp" }, leftOut: [], toolsOff: [] });
 });
 
 test("clients: the paste block in each client's own format", () => {

@@ -191,3 +191,25 @@ test("init --from claude-code: with the project's file in the way, neither file 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("init --merge: only the servers it added are advised for: a variable read by a server the file had already is not asked for", async () => {
+  const { dir, home, write, init, out } = place();
+  try {
+    const desktop = `${home}/.config/Claude/claude_desktop_config.json`;
+    write(desktop, { mcpServers: { notes: { command: "notes-server", env: { NOTES_KEY: "${NOTES_KEY}" } } } });
+    assert.equal((await init({ "--from": "claude-desktop" })).code, 0);
+    write(desktop, {
+      mcpServers: {
+        notes: { command: "notes-server", env: { NOTES_KEY: "${NOTES_KEY}" } },
+        fresh: { command: "fresh-server", env: { FRESH_KEY: "${FRESH_KEY}" } },
+      },
+    });
+    const merged = await init({ "--from": "claude-desktop", "--merge": true });
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.ok(merged.stdout.includes("Set FRESH_KEY where the workbench starts: it is not set here, and server 'fresh' reads it\n"), merged.stdout);
+    assert.ok(!merged.stdout.includes("NOTES_KEY"), merged.stdout);
+    assert.match(merged.stdout, /Check it \(with FRESH_KEY set\): /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

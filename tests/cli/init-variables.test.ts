@@ -83,6 +83,9 @@ test("init variables: VS Code's inputs array by id; a password's default is not 
       "junk",
     ],
   });
-  assert.deepEqual([...inputs], [["key", { description: "Key", default: undefined }], ["region", { description: undefined, default: "us" }]]);
+  assert.deepEqual([...inputs], [
+    ["key", { description: "Key", default: undefined, definition: { type: "promptString", id: "key", description: "Key", password: true } }],
+    ["region", { description: undefined, default: "us", definition: { type: "pickString", id: "region", options: ["eu", "us"], default: "us" } }],
+  ]);
   assert.equal(inputsOf({ inputs: {} }).size, 0);
 });

@@ -110,7 +110,7 @@ test("check: every server ok: exit 0 and a table with a line per server; --toolb
   assert.deepEqual((JSON.parse(one.stdout) as CheckReport).servers.map((s) => s.server), ["fx"]);
   const unknown = await check(config, ["--toolbox", "nope"]);
   assert.equal(unknown.code, 2);
-  assert.equal(unknown.stderr, "mcp-workbench: Toolbox 'nope' not found in configuration; available toolboxes: 'notes', 'dev'\n");
+  assert.equal(unknown.stderr, `mcp-workbench: Toolbox 'nope' not found in configuration '${unknown.path}'; available toolboxes: 'notes', 'dev'\n`);
 });
 
 test("check: a failing server's table lines carry the error; a bad file exits 2 listing every problem", async () => {
@@ -154,4 +154,14 @@ test("serving: a bad file stops the workbench with every problem, and a client-s
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("check: a server of skills alone is not shown as empty: its skills are counted", async () => {
+  const result = await check({ toolboxes: { dev: { mcpServers: { guide: fixtureServer("skills-server.ts") } } } }, ["--json"]);
+  assert.equal(result.code, 0, result.stderr);
+  const [server] = (JSON.parse(result.stdout) as CheckReport).servers;
+  assert.equal(server.tools, 0);
+  assert.ok((server.skills ?? 0) >= 2, result.stdout);
+  const table = await check({ toolboxes: { dev: { mcpServers: { guide: fixtureServer("skills-server.ts") } } } });
+  assert.match(table.stdout, /\n {2}skills: \d+, offered as skill:\/\/ resources \(and to a model through read_skill\)\n/);
 });

@@ -81,14 +81,16 @@ test("init --from vscode: servers + inputs with ${input:ID}, ${env:X}, ${userHom
 
   const lines = result.stdout.split("\n");
   assert.ok(
-    lines.includes("Set API_KEY where the workbench starts: it stands for VS Code's input 'api-key' (API Key), read by server 'code'; the block below passes it from VS Code (keep the \"inputs\" entry)"),
+    lines.includes("Set API_KEY where the workbench starts: it stands for VS Code's input 'api-key' (API Key), read by server 'code'; the block below passes it from VS Code and defines it in its own \"inputs\""),
     result.stdout,
   );
-  assert.ok(lines.includes("Set REGION where the workbench starts: it stands for VS Code's input 'region' (Region), read by server 'code'; the block below passes it from VS Code (keep the \"inputs\" entry)"), result.stdout);
+  assert.ok(lines.includes("Set REGION where the workbench starts: it stands for VS Code's input 'region' (Region), read by server 'code'; the block below passes it from VS Code and defines it in its own \"inputs\""), result.stdout);
   assert.ok(lines.includes("Set MY_KEY where the workbench starts: it is not set here, and server 'code' reads it"), result.stdout);
   assert.ok(lines.some((line) => line.startsWith("Check it (with API_KEY, MY_KEY set): ")), result.stdout);
   const block = JSON.parse(result.stdout.slice(result.stdout.indexOf("{", result.stdout.indexOf("Then paste this"))));
   assert.deepEqual(block.servers.workbench.env, { API_KEY: "${input:api-key}", REGION: "${input:region}" });
+  // VS Code resolves an ${input:…} from the file that holds it: the block brings its own, as the workspace file defined them.
+  assert.deepEqual(block.inputs, vscode.inputs);
 
   // Not set: check names what is missing. Set: it loads, and the server sees the editor's values.
   const unset = await runCli(["check", "--config", out], { env: { HOME: home }, cwd: work });
@@ -306,4 +308,19 @@ test("init --from PATH: ${workspaceFolder} is the folder holding the file's .vsc
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers.a.args, [folder], args.join(" "));
   }
+});
+
+test("init --from windsurf: a tool the user turned off (disabledTools) stays off: toolFilters [\"!name\"], said in the note; the others are offered", async () => {
+  const server = fx("surf") as { command: string; args: string[]; env: Record<string, string> };
+  const { home, work, out } = layout({ "~/.codeium/windsurf/mcp_config.json": { mcpServers: { surf: { ...server, disabledTools: ["echo"] } } } });
+  const result = await runCli(["init", "--from", "windsurf", "--out", out], { env: { HOME: home }, cwd: work });
+  assert.equal(result.code, 0, result.stderr);
+  assert.ok(result.stdout.includes(`Server 'surf': 'echo' stays off ("disabledTools"), written as toolFilters ["!echo"]; delete an entry to offer that tool\n`), result.stdout);
+  assert.ok(!result.stdout.includes("not a workbench setting"), result.stdout);
+  assert.deepEqual(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers.surf.toolFilters, ["!echo"]);
+  const tools = await runCli(["tools", "default", "--config", out], { env: { HOME: home }, cwd: work });
+  assert.equal(tools.code, 0, tools.stderr);
+  const names = tools.stdout.split("\n").map((line) => line.split(" ")[0]);
+  assert.ok(!names.includes("surf/echo"), tools.stdout);
+  assert.ok(names.length > 5 && names.some((name) => name.startsWith("surf/")), tools.stdout);
 });

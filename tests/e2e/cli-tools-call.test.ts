@@ -76,7 +76,7 @@ test("tools: a server that fails is said on stderr with its stderr lines and exi
   );
   const unknown = await cli(["tools", "nope"]);
   assert.equal(unknown.code, 2);
-  assert.equal(unknown.stderr, "mcp-workbench: Toolbox 'nope' not found in configuration; available toolboxes: 'dev', 'multiline', 'broken'\n");
+  assert.match(unknown.stderr, /^mcp-workbench: Toolbox 'nope' not found in configuration '\S+\/workbench-config\.json'; available toolboxes: 'dev', 'multiline', 'broken'\n$/);
 });
 
 test("call: success prints the text as it is, from ARGS given inline, from @file and from stdin", async () => {
@@ -122,9 +122,9 @@ test("call: bad ARGS, a missing ARGS file and an unknown toolbox exit 2", async 
   assert.equal(noToolbox.code, 2);
   const misspelt = await cli(["call", "dve", "fx", "echo", "{}"]);
   assert.equal(misspelt.code, 2);
-  assert.equal(
+  assert.match(
     misspelt.stderr,
-    "mcp-workbench: Toolbox 'dve' not found in configuration; available toolboxes: 'dev', 'multiline', 'broken'. Did you mean 'dev'?\n",
+    /^mcp-workbench: Toolbox 'dve' not found in configuration '\S+\/workbench-config\.json'; available toolboxes: 'dev', 'multiline', 'broken'\. Did you mean 'dev'\?\n$/,
   );
   // Arguments that do not fit the tool's schema are a failed call, not a usage error.
   const badFit = await cli(["call", "dev", "fx", "echo", '{"text": 5}']);

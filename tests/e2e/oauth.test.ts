@@ -101,7 +101,7 @@ test("oauth: auth refuses a stdio server and an unknown server, naming them", as
   assert.match(local.output, /^mcp-workbench: Server 'local' in toolbox 'dev' is started as a command: only servers with a url log in$/m);
   const missing = await login(["dev", "nope", "--config", configPath], { WORKBENCH_AUTH_DIR: `${dir}/auth` });
   assert.equal(missing.code, 2);
-  assert.match(missing.output, /^mcp-workbench: Server 'nope' not found in toolbox 'dev'$/m);
+  assert.match(missing.output, /^mcp-workbench: Server 'nope' not found in toolbox 'dev' of '.*\/workbench-config\.json'$/m);
   rmSync(dir, { recursive: true, force: true });
 });
 

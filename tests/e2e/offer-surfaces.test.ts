@@ -164,7 +164,7 @@ test("offer: a tool listed only to a client that declares an extension is withhe
   };
   const first = await withApps();
   assert.deepEqual(toolsOf(first, "pinned"), ["greet", "stable"]);
-  assert.match(first.withheld ?? "", /: 1 new tool of 'pinned'; .*mcp-workbench approve dev pinned$/);
+  assert.match(first.withheld ?? "", /: 1 new tool of 'pinned'; .*mcp-workbench approve dev pinned --config \S+\/workbench-config\.json$/);
   const approved = await runCli(["approve", "dev", "pinned", "--yes", "--config", path], env);
   assert.equal(approved.code, 0, approved.stderr);
   assert.match(approved.stdout, /^dev\/pinned\/panel: new tool\n/, "approve is listed what the session was");

@@ -86,14 +86,14 @@ test("pins: a changed description and a new tool are withheld and refused; appro
       value.withheld,
       "2 tools are withheld because they changed or appeared since the server's tools were pinned: " +
         "'greet' of 'pinned' (description changed), 1 new tool of 'pinned'; " +
-        "the user can review them with: mcp-workbench approve dev pinned --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned",
+        `the user can review them with: mcp-workbench approve dev pinned --config ${path} --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --config ${path}`,
     );
     assert.equal(
       errorText(await session.use("pinned", "greet", { name: "x" })),
       "Error executing tool: Tool 'greet' in server 'pinned' (toolbox 'dev') is withheld: its description changed since it was pinned; " +
-        "the user can review it with: mcp-workbench approve dev pinned greet --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned greet",
+        `the user can review it with: mcp-workbench approve dev pinned greet --config ${path} --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned greet --config ${path}`,
     );
-    assert.match(errorText(await session.use("pinned", "extra")), /Tool 'extra' .* is withheld: it is new since the server's tools were pinned; .*mcp-workbench approve dev pinned extra$/);
+    assert.match(errorText(await session.use("pinned", "extra")), /Tool 'extra' .* is withheld: it is new since the server's tools were pinned; .*mcp-workbench approve dev pinned extra --config \S+$/);
     assert.deepEqual(calls("pinned"), [], "a withheld tool's call never reaches the server");
     assert.equal(okText(await session.use("free", "greet")), "greet called");
 
@@ -101,8 +101,8 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     assert.equal(check.code, 0, check.stderr);
     const report = JSON.parse(check.stdout) as CheckReport;
     assert.deepEqual(report.servers.map((server) => server.withheld), [[
-      { tool: "greet", reason: "description changed", approve: "mcp-workbench approve dev pinned greet" },
-      { tool: "extra", reason: "new tool", approve: "mcp-workbench approve dev pinned extra" },
+      { tool: "greet", reason: "description changed", approve: `mcp-workbench approve dev pinned greet --config ${path}` },
+      { tool: "extra", reason: "new tool", approve: `mcp-workbench approve dev pinned extra --config ${path}` },
     ], []]);
 
     const tools = await runCli(["tools", "dev", "--config", path]);
@@ -115,7 +115,7 @@ test("pins: a changed description and a new tool are withheld and refused; appro
     // Without a terminal (stdin is a pipe here), nothing is recorded without --yes.
     const piped = await runCli(["approve", "dev", "pinned", "greet", "--config", path], { input: "y\n" });
     assert.equal(piped.code, 2);
-    assert.match(piped.stderr, /Nothing recorded: there is no terminal to ask; .* run: mcp-workbench approve dev pinned greet --yes --digest [0-9a-f]{32}\n$/);
+    assert.match(piped.stderr, /Nothing recorded: there is no terminal to ask; .* run: mcp-workbench approve dev pinned greet --config \S+ --yes --digest [0-9a-f]{32}\n$/);
     assert.match(errorText(await session.use("pinned", "greet", { name: "x" })), /is withheld/);
     const approved = await runCli(["approve", "dev", "pinned", "greet", "--yes", "--config", path]);
     assert.equal(approved.code, 0, approved.stderr);
@@ -207,7 +207,7 @@ test("pins: a tool a per-client server lists one client alone is withheld with a
   } finally {
     await wb.stop();
   }
-  assert.match(withheld, /: 2 new tools of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice$/);
+  assert.match(withheld, /: 2 new tools of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --config \S+ --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice --config \S+$/);
   const local = await runCli(["approve", "dev", "pinned", "--yes", "--config", served], env);
   assert.match(local.stdout, /Nothing to approve/, "the local user's process does not list it");
   const typo = await runCli(["approve", "dev", "pinned", "--client", "alicia", "--config", served], env);
@@ -273,7 +273,7 @@ test("pins: a tool a pinned server adds while it runs is withheld; check's table
   writeFileSync(`${dir}/workbench-lock.json`, JSON.stringify(pins));
   const check = await runCli(["check", "--config", path]);
   assert.equal(check.code, 0, check.stderr);
-  assert.match(check.stdout, /\n {2}withheld: 'echo' \(new tool\); review it with: mcp-workbench approve dev fx echo\n/);
+  assert.match(check.stdout, /\n {2}withheld: 'echo' \(new tool\); review it with: mcp-workbench approve dev fx echo --config \S+\n/);
   assert.match(check.stdout, /\n1 tool\(s\) withheld: changed or new since their server's tools were pinned\n$/);
 });
 

@@ -9,6 +9,9 @@ import { canonicalJson, changedParts, pinOf } from "../../src/toolboxes/fingerpr
 import { LOCK_FILE, type LockSnapshot, lockPathFor, PinStore } from "../../src/toolboxes/pin-store.ts";
 import { withheldError, withheldLine } from "../../src/toolboxes/withheld.ts";
 import { offerOf } from "../../src/toolboxes/offer.ts";
+import { pinsForConfig } from "../../src/toolboxes/config-pins.ts";
+import { definitionDigest } from "../../src/toolboxes/lock-format.ts";
+import type { ServerConfig, WorkbenchConfig } from "../../src/config/index.ts";
 
 /** The tools of a server's offer with no filters, and those withheld. */
 function trustedView(tools: Tool[], lock: LockSnapshot, toolbox: string, server: string) {
@@ -49,6 +52,39 @@ test("fingerprint: key order does not count; each pinned part does, and is named
 test("lock file: beside the configuration file", () => {
   assert.equal(lockPathFor("/home/me/.config/mcp-workbench/workbench-config.json"), `/home/me/.config/mcp-workbench/${LOCK_FILE}`);
   assert.equal(lockPathFor("C:\\Users\\me\\workbench-config.json"), `C:\\Users\\me\\${LOCK_FILE}`);
+  // Named after its file: two configurations in one folder never share pins.
+  assert.equal(lockPathFor("/p/workbench-config.shop.json"), "/p/workbench-lock.shop.json");
+  assert.equal(lockPathFor("/p/team.json"), "/p/team.lock.json");
+  assert.equal(lockPathFor("C:\\p\\team.jsonc"), "C:\\p\\team.lock.json");
+});
+
+test("lock file: the folder's shared lock of before stands in for a file's own, for that file's servers and definitions only", async () => {
+  await withDir(async (dir) => {
+    const server = (command: string) => ({ transport: "stdio", command, args: [], env: {}, pin: true }) as unknown as ServerConfig;
+    const mine = server("mine");
+    const config = { toolboxes: { default: { mcpServers: { memory: mine, plain: server("plain") } } } } as unknown as WorkbenchConfig;
+    const shared = new PinStore(`${dir}/${LOCK_FILE}`, platform);
+    await shared.pinServer("default", "memory", [tool("a", "Mine")], undefined, [], definitionDigest(mine));
+    await shared.pinServer("default", "plain", [tool("p", "Plain")]);
+    await shared.pinServer("other", "memory", [tool("o", "Other")]);
+    const sharedText = readFileSync(`${dir}/${LOCK_FILE}`, "utf8");
+    const pins = pinsForConfig({ path: `${dir}/workbench-config.shop.json`, config }, platform, () => {});
+    assert.equal(pins.path, `${dir}/workbench-lock.shop.json`);
+    await pins.refresh();
+    assert.deepEqual(Object.keys(pins.snapshot.pinsOf("default", "memory") ?? {}), ["a"]);
+    assert.deepEqual(Object.keys(pins.snapshot.pinsOf("default", "plain") ?? {}), ["p"], "an entry without a definition is taken");
+    assert.equal(pins.snapshot.pinsOf("other", "memory"), undefined, "another file's toolbox is left out");
+    // The same name made for another definition (another file's server) is left out too.
+    const theirs = { toolboxes: { default: { mcpServers: { memory: server("theirs") } } } } as unknown as WorkbenchConfig;
+    const other = pinsForConfig({ path: `${dir}/workbench-config.blog.json`, config: theirs }, platform, () => {});
+    await other.refresh();
+    assert.equal(other.snapshot.pinsOf("default", "memory"), undefined);
+    // The first write copies into the file's own lock; the shared one is left as it was.
+    await pins.pinServer("default", "fresh", [tool("f", "Fresh")]);
+    const own = JSON.parse(readFileSync(`${dir}/workbench-lock.shop.json`, "utf8"));
+    assert.deepEqual(Object.keys(own.toolboxes.default).sort(), ["fresh", "memory", "plain"]);
+    assert.equal(readFileSync(`${dir}/${LOCK_FILE}`, "utf8"), sharedText);
+  });
 });
 
 test("lock file: first sight pins every tool; mode 0600, keys sorted at every depth, readable in a diff", async () => {

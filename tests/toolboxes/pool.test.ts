@@ -222,3 +222,25 @@ test("pool: sessions that differ only in extensions their server did not declare
     await pool.closeAll();
   }
 });
+
+test("pool: a process of a client's own names that client in its log lines; the local user's does not (issue 52)", async () => {
+  const lines: string[] = [];
+  const logging = { ...host, writeStderr: (text: string) => void lines.push(text) };
+  const config = validateConfig({ toolboxes: { a: { mcpServers: { s: server("one", { env: { FIXTURE_LABEL: "for ${WORKBENCH_CLIENT}" } }) } } } });
+  const pool = new ServerPool(config, logging);
+  const registries = [new ToolboxRegistry(config, pool, { client: { name: "alice" } }), new ToolboxRegistry(config, pool)];
+  try {
+    for (const [index, registry] of registries.entries()) {
+      const [slot] = (await registry.open("a")).servers;
+      assert.ok(slot.serverSession, slot.error ?? "");
+      await slot.serverSession.callTool("log", { text: `line ${index}` });
+    }
+    // The stderr relay writes as lines come: wait (bounded) for both.
+    for (let tries = 0; tries < 60 && lines.filter((line) => line.includes("line ")).length < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(lines.includes("[a/s for alice] line 0\n"), lines.join(""));
+    assert.ok(lines.includes("[a/s] line 1\n"), lines.join(""));
+  } finally {
+    for (const registry of registries) await registry.closeAll();
+    await pool.closeAll();
+  }
+});

@@ -56,7 +56,9 @@ interface Peer {
 /** One session over a pool of its own, with the cache and the lock in `dir`; everything stopped after. */
 async function session(dir: string, config: WorkbenchConfig, lock: string, body: (peer: Peer) => Promise<void>): Promise<void> {
   const cache = new ListingCache({ ...platform, env: { ...platform.env, WORKBENCH_CACHE_DIR: `${dir}/cache` } });
-  const pool = new ServerPool(config, host, { cache, pins: new PinStore(lock, platform) });
+  // As serving names a file that is not the per-user one: the hints say --config.
+  const pins = new PinStore(lock, platform, () => {}, { configFile: `${dir}/workbench-config.json` });
+  const pool = new ServerPool(config, host, { cache, pins });
   const up = new TransformStream<Uint8Array, Uint8Array>();
   const down = new TransformStream<Uint8Array, Uint8Array>();
   const opened = await openSession(new StreamTransport(up.readable, down.writable), {
@@ -185,7 +187,7 @@ test("read_skill goes through the pins and the digests: a withheld skill is refu
     for (const uri of ["skill://dev/a/refunds/SKILL.md", "skill://dev/a/refunds/references/NEW.md"]) {
       const held = await peer.readSkill(uri);
       assert.equal(held.isError, true, uri);
-      assert.match(textOf(held), /belongs to skill "skill:\/\/dev\/a\/refunds\/SKILL\.md", withheld: frontmatter, files changed \(the user can review it with: mcp-workbench approve dev a --dry-run, and approve on a terminal with: mcp-workbench approve dev a\)$/);
+      assert.match(textOf(held), /belongs to skill "skill:\/\/dev\/a\/refunds\/SKILL\.md", withheld: frontmatter, files changed \(the user can review it with: mcp-workbench approve dev a --config \S+\/workbench-config\.json --dry-run, and approve on a terminal with: mcp-workbench approve dev a --config \S+\/workbench-config\.json\)$/);
     }
     assert.equal((await peer.readSkill("skill://dev/a/refunds/templates/email/body.md")).isError, true, "under the withheld skill's root");
   });

@@ -22,6 +22,13 @@ export interface ServerTarget {
   toolbox: string;
   server: string;
   config: ServerConfig;
+  /** The client a process of its own runs for (serving over HTTP), named in its log lines. */
+  client?: string;
+}
+
+/** What each of a server's log lines starts with: `[toolbox/server]`, `[toolbox/server for alice]` for a client's own process. */
+export function logPrefix(target: ServerTarget): string {
+  return `[${target.toolbox}/${target.server}${target.client === undefined ? "" : ` for ${target.client}`}]`;
 }
 
 /** What a link needs of the machine and of the flow around it. */

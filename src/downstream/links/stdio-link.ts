@@ -5,7 +5,7 @@ import type { RequestId } from "../../protocol/sdk.ts";
 import { StreamTransport } from "../../transport/stream-transport.ts";
 import type { SignalSource } from "../../transport/write-queue.ts";
 import { messageOf } from "../../protocol/errors.ts";
-import type { ServerTarget, LinkHost, ServerLink } from "./link.ts";
+import { type ServerTarget, type LinkHost, logPrefix, type ServerLink } from "./link.ts";
 import { childEnvironment, withheldHint } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { memberValuesOf } from "../../config/member-secrets.ts";
@@ -51,7 +51,7 @@ export class StdioLink implements ServerLink {
     this.#redactor = Redactor.forEnv(config.env).with(memberValuesOf(config));
     this.#messageRedactor = Redactor.forEnvMessages(config.env).with(memberValuesOf(config));
     const redact = (text: string) => this.#redactor.redact(text);
-    this.#stderrDone = relayStderr(child.stderr, `[${target.toolbox}/${target.server}]`, host.writeStderr, this.#stderrTail, redact);
+    this.#stderrDone = relayStderr(child.stderr, logPrefix(target), host.writeStderr, this.#stderrTail, redact);
     this.transport = new StreamTransport(child.stdout, child.stdin, {
       maxMessageBytes: config.maxMessageBytes,
       readGate: host.readGate,

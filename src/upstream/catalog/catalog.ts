@@ -76,6 +76,7 @@ export class WorkbenchCatalog {
       configured: () => this.#offer.configured,
       forward: (configured, method, params) => this.#forward(configured, method, params, ANY_RESULT),
       withheld: (configured) => this.#offer.withheldTexts(configured),
+      approveWith: (configured) => this.#registry.slot(configured).approveWith,
     });
   }
 

@@ -18,7 +18,7 @@ import { errorWithCode } from "../../protocol/errors.ts";
 import { checkSkillEntry, publicEntry, publicUri, type SkillEntry, type SkillResource } from "../../protocol/skills.ts";
 import { skillFiles } from "../../toolboxes/fingerprint.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
-import { approveCommand, type Withheld } from "../../toolboxes/withheld.ts";
+import { approveCommand, type ApproveWith, type Withheld } from "../../toolboxes/withheld.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
 
@@ -37,6 +37,8 @@ export interface SkillHost {
   forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>): Promise<unknown>;
   /** The server's withheld texts once it is connected and its pins read. */
   withheld(configured: ConfiguredServer): Promise<Withheld[]>;
+  /** What the approve command must be told besides the server (its configuration file, a client). */
+  approveWith?(configured: ConfiguredServer): ApproveWith;
 }
 
 export class SkillRoutes {
@@ -44,6 +46,12 @@ export class SkillRoutes {
 
   constructor(host: SkillHost) {
     this.#host = host;
+  }
+
+  /** The same words as open_toolbox's hints (withheld.ts): the dry run first, shell-quoted. */
+  #approveHint(configured: ConfiguredServer): string {
+    const command = approveCommand(configured.toolbox, configured.server, undefined, this.#host.approveWith?.(configured));
+    return `the user can review it with: ${command} --dry-run, and approve on a terminal with: ${command}`;
   }
 
   /** The server a rewritten URI names, and the URI as that server knows it; undefined for any other URI. */
@@ -76,7 +84,7 @@ export class SkillRoutes {
     const checked = checkSkillEntry(result.skill);
     if (!("entry" in checked)) throw errorWithCode(ErrorCode.InternalError, checked.reason);
     if (pinOf(checked.entry) !== pinOf(offered)) {
-      throw errorWithCode(ErrorCode.InvalidParams, `Skill "${uri}" changed since it was approved: it is withheld (${approveHint(origin.configured)})`);
+      throw errorWithCode(ErrorCode.InvalidParams, `Skill "${uri}" changed since it was approved: it is withheld (${this.#approveHint(origin.configured)})`);
     }
     return { ...result, resultType: "complete", skill: publicEntry(origin.configured, checked.entry) };
   }
@@ -142,10 +150,10 @@ export class SkillRoutes {
     );
     if (held) {
       const skill = publicUri(configured, held.name.slice("skill:".length));
-      throw errorWithCode(ErrorCode.InvalidParams, `"${publicUri(configured, uri)}" belongs to skill "${skill}", withheld: ${held.reason} (${approveHint(configured)})`);
+      throw errorWithCode(ErrorCode.InvalidParams, `"${publicUri(configured, uri)}" belongs to skill "${skill}", withheld: ${held.reason} (${this.#approveHint(configured)})`);
     }
     const resource = withheld.find((text) => text.name === `resource:${uri}`);
-    if (resource) throw errorWithCode(ErrorCode.InvalidParams, `Resource "${publicUri(configured, uri)}" is withheld: ${resource.reason} (${approveHint(configured)})`);
+    if (resource) throw errorWithCode(ErrorCode.InvalidParams, `Resource "${publicUri(configured, uri)}" is withheld: ${resource.reason} (${this.#approveHint(configured)})`);
   }
 
   /**
@@ -200,11 +208,6 @@ const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" };
 
 const pinOf = (entry: SkillEntry) => canonicalJson({ frontmatter: entry.frontmatter, files: skillFiles(entry.resources) });
 
-/** The same words as open_toolbox's hints (withheld.ts): the dry run first, shell-quoted. */
-const approveHint = (configured: ConfiguredServer) => {
-  const command = approveCommand(configured.toolbox, configured.server);
-  return `the user can review it with: ${command} --dry-run, and approve on a terminal with: ${command}`;
-};
 
 /**
  * What the client is told of the extension at initialize, before any server starts: declared when
