@@ -1,8 +1,9 @@
 /**
  * Issue 54's figures: `bun scripts/paged-unread.ts [--target bin|bun|deno] [--calls 300]
- * [--mib 1] [--stall-ms 12000] [--max-result-tokens N] [--runs 3]` opens a toolbox with one
- * stdio echo fixture, stops reading, writes the calls at once, waits, and prints the workbench's
- * peak RSS, whether each call was answered once, and how many results read_result reads to the end.
+ * [--mib 1] [--stall-ms 12000] [--max-result-tokens N] [--runs 3] [--bin PATH] [--nice N]`
+ * opens a toolbox with one stdio echo server (tests/fixtures/bench-server.ts), stops reading,
+ * writes the calls at once, waits, and prints the workbench's peak RSS, whether each call was
+ * answered once, and how many results read_result reads to the end.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,7 +37,9 @@ for (let run = 1; run <= runs; run++) {
       ...(limit === undefined ? {} : { maxResultTokens: limit }),
     };
     writeFileSync(configPath, JSON.stringify({ toolboxes: { dev: { mcpServers: { echo } } } }));
-    const workbench = workbenchCommand(target, configPath);
+    // --bin PATH: another build of the executable (a before and an after side by side).
+    const bin = flag("--bin", "");
+    const workbench = bin ? { command: bin, args: ["--config", configPath] } : workbenchCommand(target, configPath);
     // --nice N: run the workbench (and its server) at that niceness, as on a quiet machine.
     const nice = flag("--nice", "");
     const { command, args } = nice ? { command: "nice", args: ["-n", nice, workbench.command, ...workbench.args] } : workbench;

@@ -3,8 +3,9 @@
  * JSON-RPC over stdio (2025-11-25): initialize, open a toolbox with one stdio echo server, one
  * warm-up `use_tool` echo of a 1 MiB text (answered as a page), then stop reading the workbench's
  * stdout, write all the calls at once (each a 1 MiB text, so each result is cut into a page), wait,
- * and read again. The workbench's RSS is sampled every 50 ms (its VmHWM read last); then each
- * answer is counted and the rest of the results still kept is read with `read_result`. Used by
+ * and read again. The workbench's RSS is sampled every 50 ms until the last call is answered (its
+ * VmHWM read last); then each answer is counted and the rest of the results still kept is read
+ * with `read_result`. Used by
  * tests/e2e/paged-unread.test.ts and `bun scripts/paged-unread.ts` (the figures).
  */
 import { spawn } from "node:child_process";
@@ -27,14 +28,12 @@ export interface PagedUnreadOptions {
   server: string;
   /** False when results are not cut (maxResultTokens 0): the warm-up is not a page, nor the answers. */
   paged?: boolean;
-  /** How many calls the server had when the stall ended (read from its request log), for the figures. */
-  serverCalls?: () => number;
 }
 
 export interface PagedUnreadRun {
   /** VmRSS once the warm-up call was answered. */
   baselineBytes: number;
-  /** The peak: the largest VmRSS sample and the VmHWM at the end of the stall. */
+  /** The peak from the stall to the last answer: the largest VmRSS sample and the VmHWM then. */
   peakBytes: number;
   answeredOnce: number;
   /** Ids never answered, answered twice, or answered with a wrong first page (the first few). */
@@ -50,8 +49,6 @@ export interface PagedUnreadRun {
   /** Results read_result answered wrongly (the first few). */
   readWrong: string[];
   drainMs: number;
-  /** Calls the server had when the stall ended (when serverCalls is given). */
-  serverCallsAtPeak?: number;
 }
 
 const FIRST_ID = 1_000;
@@ -121,9 +118,6 @@ export async function pagedUnread(options: PagedUnreadOptions): Promise<PagedUnr
     child.stdin!.write(all);
     all = "";
     await new Promise((resolve) => setTimeout(resolve, options.stallMs));
-    clearInterval(sampler);
-    peakBytes = Math.max(peakBytes, residentBytes(child.pid!, "VmHWM"));
-    const serverCallsAtPeak = options.serverCalls?.();
 
     const resumed = Date.now();
     child.stdout!.resume();
@@ -134,10 +128,13 @@ export async function pagedUnread(options: PagedUnreadOptions): Promise<PagedUnr
     };
     await until(() => answered() === options.calls, 120_000, `answer to all ${options.calls} calls`);
     const drainMs = Date.now() - resumed;
+    clearInterval(sampler);
+    // The peak of the whole load: the stall, and the drain once the client reads again (issue 54).
+    peakBytes = Math.max(peakBytes, residentBytes(child.pid!, "VmHWM"));
     // A second answer would come right behind the first.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const run: PagedUnreadRun = {
-      baselineBytes, peakBytes, answeredOnce: 0, missing: [], twice: [], wrong: [], paged: 0, readWhole: 0, gone: 0, readWrong: [], drainMs, serverCallsAtPeak,
+      baselineBytes, peakBytes, answeredOnce: 0, missing: [], twice: [], wrong: [], paged: 0, readWhole: 0, gone: 0, readWrong: [], drainMs,
     };
     const notes = new Map<number, { resultId: string; first: string }>();
     for (let id = FIRST_ID; id < FIRST_ID + options.calls; id++) {

@@ -50,7 +50,15 @@ export async function startServing(
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,
-    sessions: { config: live, audit, configPath: path, pool, listings, cache, states: sessionStates(parts.store ?? new MemoryStore(), live) },
+    sessions: {
+      config: live,
+      audit,
+      configPath: path,
+      pool,
+      listings,
+      cache,
+      states: sessionStates(parts.store ?? new MemoryStore(), live, platform.collectGarbage),
+    },
     stopped,
     stop,
     finish: async () => {
