@@ -179,7 +179,7 @@ export interface Platform extends LoginSupport {
   /**
    * A full collection now, where the runtime offers one (Bun.gc; Deno: none without a V8 flag):
    * large strings let go of are otherwise given back late (issue 54: 300 paged 1 MiB results,
-   * 268 of them pushed out of the session's store, peaked at 347 MiB, 232 with a collection).
+   * 268 of them pushed out of the session's store, peaked at 287 to 401 MiB, 200 collecting).
    */
   collectGarbage?(): void;
   /**

@@ -11,7 +11,7 @@ export const MAX_BYTES = 64 * 1024 * 1024;
 /** 30 minutes: a model reads on within its turn, or soon after. */
 export const MAX_AGE_MS = 30 * 60 * 1000;
 /** After this many bytes of results forgotten, `collect` is called (see StoreLimits.collect). */
-export const COLLECT_AFTER_BYTES = 16 * 1024 * 1024;
+export const COLLECT_AFTER_BYTES = 4 * 1024 * 1024;
 
 /** One kept result: its items in order (a text item for structuredContent last, when it had one). */
 export interface KeptResult {
@@ -36,8 +36,8 @@ export interface StoreLimits {
   /**
    * Gives back the memory of forgotten results (a full collection), called after every
    * COLLECT_AFTER_BYTES of them: a session that keeps paging large results pushes out one for each
-   * it keeps, and the runtime's collector left those strings for later (issue 54: 347 MiB at the
-   * peak for 300 results of 1 MiB, 232 MiB collecting).
+   * it keeps, and the runtime's collector left those strings for later (issue 54: 287 to 401 MiB
+   * at the peak for 300 results of 1 MiB; 224 to 262 collecting after every 16 MiB, 200 after 4).
    */
   collect?: () => void;
 }

@@ -2,7 +2,7 @@
  * A client that stops reading while paged results pile up (issue 54): 300 `use_tool` echo calls
  * of 1 MiB each, written at once with the default maxResultTokens (each answer is a page), and
  * not read for 12 s, keep the executable's peak RSS under 300 MiB from the stall to the last answer
- * (347 MiB before: the results pushed out of the session's store waited for the collector, see
+ * (287 to 401 MiB before: the results pushed out of the session's store waited for the collector, see
  * StoreLimits.collect); every call is answered once,
  * and the results the session still keeps (its store is bounded: the newest) are read to their
  * end with read_result, equal to what the server answered. Against WORKBENCH_BIN on Linux only:

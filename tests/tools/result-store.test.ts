@@ -49,23 +49,23 @@ test("result store: a result not read for the age bound is gone; each read resta
   assert.equal(store.bytes, 0);
 });
 
-test("result store: after every 16 MiB of results forgotten, their memory is given back (collect), not before (issue 54)", () => {
-  assert.equal(COLLECT_AFTER_BYTES, 16 * 1024 * 1024);
+test("result store: after every 4 MiB of results forgotten, their memory is given back (collect), not before (issue 54)", () => {
+  assert.equal(COLLECT_AFTER_BYTES, 4 * 1024 * 1024);
   let collections = 0;
   // Each result of 1 MiB characters counts 2 MiB; the store keeps 4 of them.
   const store = new ResultStore({ maxBytes: 8 * 1024 * 1024, collect: () => collections++ });
   const result = () => store.keep("dev", 10, [text("x".repeat(1024 * 1024))]);
-  for (let kept = 0; kept < 4 + 7; kept++) result();
-  assert.equal(collections, 0, "7 results (14 MiB) forgotten: not yet");
+  for (let kept = 0; kept < 4 + 1; kept++) result();
+  assert.equal(collections, 0, "one result (2 MiB) forgotten: not yet");
   result();
-  assert.equal(collections, 1, "the 8th (16 MiB)");
-  for (let kept = 0; kept < 8; kept++) result();
-  assert.equal(collections, 2, "16 more");
+  assert.equal(collections, 1, "the second (4 MiB)");
+  for (let kept = 0; kept < 4; kept++) result();
+  assert.equal(collections, 3, "8 MiB more");
   // An age past the bound forgets too.
   let now = 0;
   const aging = new ResultStore({ maxAgeMs: 10, now: () => now, collect: () => collections++ });
-  for (let kept = 0; kept < 8; kept++) aging.keep("dev", 10, [text("y".repeat(1024 * 1024))]);
+  for (let kept = 0; kept < 2; kept++) aging.keep("dev", 10, [text("y".repeat(1024 * 1024))]);
   now = 100;
   aging.get("r1");
-  assert.equal(collections, 3);
+  assert.equal(collections, 4);
 });
