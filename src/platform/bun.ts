@@ -243,6 +243,7 @@ export const platform: Platform = {
     // The executable starts with the JIT held back (--compile-jit-policy); `bun src/main.ts` did not.
     Bun.unsafe.setJITPolicy(1);
   },
+  collectGarbage: () => Bun.gc(true),
   sha256Hex: (text) => new Bun.CryptoHasher("sha256").update(text).digest("hex"),
   // Loaded when a Redis store is configured, not at start.
   connectRedis: async (address, timings, events) =>

@@ -65,16 +65,7 @@ export function pageFrom(kept: Pick<KeptResult, "items" | "starts">, offset: num
  * surrogate pair, and at least one character (a whole pair) so that every page moves on.
  */
 export function cutLength(text: string, room: number): number {
-  const fits = (n: number) => utf8Bytes(JSON.stringify(text.slice(0, n))) <= room;
-  // A character is at least one byte of JSON: no prefix longer than the room fits.
-  let low = 0;
-  let high = Math.min(text.length, Math.max(0, room));
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (fits(middle)) low = middle;
-    else high = middle - 1;
-  }
-  let length = low;
+  let length = longestFit(text, room);
   if (length > 0 && length < text.length) {
     const line = text.lastIndexOf("\n", length - 1) + 1;
     if (line >= length / 2) length = line;
@@ -86,4 +77,39 @@ export function cutLength(text: string, room: number): number {
     length = text.length > 1 && isHighSurrogate(text.charCodeAt(0)) && isLowSurrogate(text.charCodeAt(1)) ? 2 : 1;
   }
   return length;
+}
+
+/**
+ * The longest prefix of `text` whose JSON string (quotes and escapes included) fits `room` UTF-8
+ * bytes, measured in one pass: trying prefixes by their JSON copies cost about 17 copies of a page
+ * for each page cut (issue 54: 300 pages of 1 MiB results unread, 500 MB to collect).
+ */
+function longestFit(text: string, room: number): number {
+  let used = 2;
+  let fit = 0;
+  for (let index = 0; index < text.length;) {
+    const code = text.charCodeAt(index);
+    if (isHighSurrogate(code) && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1))) {
+      // Cut between its halves, the high one is alone and escaped (\udXXX); whole, the pair is 4 bytes.
+      if (used + 6 <= room) fit = index + 1;
+      used += 4;
+      if (used > room) break;
+      index += 2;
+      fit = index;
+      continue;
+    }
+    used += jsonBytesOf(code);
+    if (used > room) break;
+    fit = ++index;
+  }
+  return fit;
+}
+
+/** UTF-8 bytes of one UTF-16 unit in a JSON string as JSON.stringify writes it (a surrogate here is alone). */
+function jsonBytesOf(code: number): number {
+  if (code === 0x22 || code === 0x5c) return 2;
+  if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  return code >= 0xd800 && code <= 0xdfff ? 6 : 3;
 }

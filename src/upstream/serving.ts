@@ -72,7 +72,7 @@ export async function startServing(
       pool,
       listings,
       cache,
-      states: sessionStates(parts.store ?? new MemoryStore(), live),
+      states: sessionStates(parts.store ?? new MemoryStore(), live, platform.collectGarbage),
       telemetry,
     },
     stopped,

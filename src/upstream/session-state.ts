@@ -19,11 +19,11 @@ import type { WorkbenchConfig } from "../config/index.ts";
 const UNSERVED_TTL_MS = 24 * 60 * 60_000;
 
 /** The states of a process's sessions in `store`, each living as long as an idle session does (`serve.sessionIdleMinutes`). */
-export function sessionStates(store: Store, live: { readonly current: WorkbenchConfig }): SessionStates {
+export function sessionStates(store: Store, live: { readonly current: WorkbenchConfig }, collect?: () => void): SessionStates {
   return new SessionStates(store, () => {
     const minutes = live.current.serve?.sessionIdleMinutes;
     return minutes === undefined ? UNSERVED_TTL_MS : minutes * 60_000;
-  });
+  }, collect);
 }
 
 /** What one session keeps. */
@@ -45,17 +45,21 @@ export class SessionStates {
   /** When this process last moved each session's expiry on: at most once in a tenth of the expiry. */
   readonly #touched = new Map<string, number>();
 
+  /** Gives back forgotten results' memory (the platform's collectGarbage; see StoreLimits.collect). */
+  readonly #collect?: () => void;
+
   /** `ttlMs`: how long a session's state outlives its last use (read at each use: the configuration may change). */
-  constructor(store: Store, ttlMs: () => number) {
+  constructor(store: Store, ttlMs: () => number, collect?: () => void) {
     this.store = store;
     this.#ttlMs = ttlMs;
+    this.#collect = collect;
   }
 
   /** The state of session `key`: what it kept, in the store; empty for a key never seen. */
   of(key: string): SessionState {
     let results = this.#results.get(key);
     if (!results) {
-      results = new ResultStore();
+      results = new ResultStore({ collect: this.#collect });
       this.#results.set(key, results);
     }
     return {

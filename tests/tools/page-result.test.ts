@@ -195,3 +195,36 @@ test("pageResult: a result still in the server's bytes and under the cap is pass
   assert.equal(pageResult(result, new ResultStore(), 25_000, "dev"), result);
   assert.ok(rawJsonOf(result), "nothing looked inside it");
 });
+
+/** The longest prefix whose JSON fits, as cutLength found it before it measured in one pass (before its line and pair rules). */
+function fitsByCopies(text: string, room: number): number {
+  let fit = 0;
+  for (let n = 1; n <= text.length; n++) if (new TextEncoder().encode(JSON.stringify(text.slice(0, n))).length <= room) fit = n;
+  return fit;
+}
+
+test("page result: a cut measures the text once, without a JSON copy, and cuts where the copies' measure cuts", () => {
+  // Quotes, backslashes, control characters, 2- and 3-byte characters, pairs, and surrogates alone.
+  const alphabet = ["a", "\"", "\\", "\n", "\u0001", "\u007f", "é", "€", "😀", "\ud800", "\udc00", " "];
+  let seed = 54;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  for (let round = 0; round < 300; round++) {
+    const text = Array.from({ length: 1 + Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("")
+      .replaceAll("\n", "-");
+    const room = Math.floor(random() * 80);
+    const fit = fitsByCopies(text, room);
+    // No line breaks, so only the pair rule and the one-character floor move the cut.
+    const pairSplit = fit > 0 && fit < text.length && /[\ud800-\udbff]/.test(text[fit - 1]) && /[\udc00-\udfff]/.test(text[fit]);
+    const expected = fit === 0 ? (text.length > 1 && /[\ud800-\udbff]/.test(text[0]) && /[\udc00-\udfff]/.test(text[1]) ? 2 : 1) : fit - (pairSplit ? 1 : 0);
+    assert.equal(cutLength(text, room), expected, `${JSON.stringify(text)} in ${room} bytes`);
+  }
+  const stringify = JSON.stringify;
+  let copies = 0;
+  JSON.stringify = ((...args: Parameters<typeof stringify>) => (copies++, stringify(...args))) as typeof stringify;
+  try {
+    assert.equal(cutLength("x".repeat(1_048_576), 100_000), 99_998);
+  } finally {
+    JSON.stringify = stringify;
+  }
+  assert.equal(copies, 0, "JSON copies of the text made to measure it");
+});

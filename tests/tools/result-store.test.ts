@@ -1,7 +1,7 @@
 /** The session's kept results (issue 28): bounded in bytes (oldest first) and in age since the last read. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_AGE_MS, MAX_BYTES, ResultStore } from "../../src/tools/result-store.ts";
+import { COLLECT_AFTER_BYTES, MAX_AGE_MS, MAX_BYTES, ResultStore } from "../../src/tools/result-store.ts";
 
 const text = (value: string) => ({ type: "text" as const, text: value });
 
@@ -47,4 +47,25 @@ test("result store: a result not read for the age bound is gone; each read resta
   now = 5_000;
   assert.equal(store.get(a.id), undefined);
   assert.equal(store.bytes, 0);
+});
+
+test("result store: after every 4 MiB of results forgotten, their memory is given back (collect), not before (issue 54)", () => {
+  assert.equal(COLLECT_AFTER_BYTES, 4 * 1024 * 1024);
+  let collections = 0;
+  // Each result of 1 MiB characters counts 2 MiB; the store keeps 4 of them.
+  const store = new ResultStore({ maxBytes: 8 * 1024 * 1024, collect: () => collections++ });
+  const result = () => store.keep("dev", 10, [text("x".repeat(1024 * 1024))]);
+  for (let kept = 0; kept < 4 + 1; kept++) result();
+  assert.equal(collections, 0, "one result (2 MiB) forgotten: not yet");
+  result();
+  assert.equal(collections, 1, "the second (4 MiB)");
+  for (let kept = 0; kept < 4; kept++) result();
+  assert.equal(collections, 3, "8 MiB more");
+  // An age past the bound forgets too.
+  let now = 0;
+  const aging = new ResultStore({ maxAgeMs: 10, now: () => now, collect: () => collections++ });
+  for (let kept = 0; kept < 2; kept++) aging.keep("dev", 10, [text("y".repeat(1024 * 1024))]);
+  now = 100;
+  aging.get("r1");
+  assert.equal(collections, 4);
 });
