@@ -16,7 +16,7 @@ import { StreamTransport } from "./transport/stream-transport.ts";
 import { FlowGate } from "./transport/flow-gate.ts";
 import { BoundedLog } from "./transport/bounded-log.ts";
 import { NAME, VERSION } from "./protocol/version.ts";
-import { AuthStore, authDir } from "./auth/auth-store.ts";
+import { authDir, AuthStore } from "./auth/auth-store.ts";
 import { chatLogin } from "./auth/chat-login.ts";
 import { parseScope, SCOPE_VARIABLE, scoped, unknownInScope } from "./upstream/access/scope.ts";
 import { LOCAL_USER } from "./upstream/client-identity.ts";
@@ -53,7 +53,11 @@ export async function serve(platform: Platform, loaded: { path: string; config: 
   const unknown = scopeText === undefined ? [] : scope ? unknownInScope(scope, Object.keys(config.toolboxes)) : [scopeText];
   if (unknown.length > 0) {
     const from = toolboxes !== undefined ? "--toolboxes" : SCOPE_VARIABLE;
-    say(`${NAME}: ${from} names ${unknown.map((name) => `'${name}'`).join(", ")}, not a toolbox of ${path}; available toolboxes: ${Object.keys(config.toolboxes).map((name) => `'${name}'`).join(", ")}`);
+    say(
+      `${NAME}: ${from} names ${unknown.map((name) => `'${name}'`).join(", ")}, not a toolbox of ${path}; available toolboxes: ${
+        Object.keys(config.toolboxes).map((name) => `'${name}'`).join(", ")
+      }`,
+    );
     return 2;
   }
   const backpressure = new FlowGate();
@@ -107,7 +111,12 @@ export function startedByHand(path: string): string {
  * The pool of servers behind every session, with the listing cache and stored logins. Servers
  * start after a client's initialize: by then it is known what the client declared.
  */
-export function servers(platform: Platform, loaded: { path: string; config: WorkbenchConfig }, readGate: FlowGate, sendGate: FlowGate): { pool: ServerPool; cache: ListingCache } {
+export function servers(
+  platform: Platform,
+  loaded: { path: string; config: WorkbenchConfig },
+  readGate: FlowGate,
+  sendGate: FlowGate,
+): { pool: ServerPool; cache: ListingCache } {
   const cache = new ListingCache(platform);
   const say = (line: string) => platform.writeStderr(`${NAME}: ${line}\n`);
   const store = new AuthStore(authDir(platform.env, platform.os), platform);

@@ -30,7 +30,9 @@ function maskInPlace(value: object, redactor: Redactor): void {
     const name = redactor.redact(key);
     if (name !== key) delete record[key];
     // Defined, not assigned: a key "__proto__" stays a key.
-    if (name !== key || masked !== item) Object.defineProperty(record, name, { value: masked, writable: true, enumerable: true, configurable: true });
+    if (name !== key || masked !== item) {
+      Object.defineProperty(record, name, { value: masked, writable: true, enumerable: true, configurable: true });
+    }
   }
 }
 

@@ -23,7 +23,9 @@ export function dumpMeaning(error: unknown): string | undefined {
   const text = messageOf(error);
   const status = /^HTTP (\d{3})\b/.exec(text)?.[1];
   if (/Invalid OAuth error response|Raw body:/.test(text)) {
-    return `the server answered an OAuth request with HTTP ${status ?? "error"} and no OAuth error: it does not seem to offer an OAuth login (if it wants a token, set it in headers.Authorization)`;
+    return `the server answered an OAuth request with HTTP ${
+      status ?? "error"
+    } and no OAuth error: it does not seem to offer an OAuth login (if it wants a token, set it in headers.Authorization)`;
   }
   if (isParseError(error, text)) {
     return "the server answered an OAuth request with something that is not JSON (an HTML page?): it does not seem to offer an OAuth login (if it wants a token, set it in headers.Authorization)";

@@ -118,7 +118,9 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       sections.push(difference(`${toolbox}/${server}: ${textWords(withheld.name)}`, withheld, pin, textsNow[withheld.name], parts));
     }
     for (const name of gone) sections.push(`${toolbox}/${server}/${name}: no longer listed by the server; its pin is forgotten\n`);
-    for (const key of goneTexts) sections.push(`${toolbox}/${server}: ${textWords(key)}: no longer listed by the server; its pin is forgotten\n`);
+    for (const key of goneTexts) {
+      sections.push(`${toolbox}/${server}: ${textWords(key)}: no longer listed by the server; its pin is forgotten\n`);
+    }
     // Everything pending is shown before anything is recorded.
     await writeStdout(platform, printable(sections.join("\n")));
     const what = [
@@ -132,11 +134,17 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     const digest = sha256Hex(canonicalJson({ approved, gone, approvedTexts, goneTexts })).slice(0, 32);
     const asShown = `${command} --yes --digest ${digest}`;
     if (dryRun) {
-      await writeStdout(platform, `\nDry run, nothing recorded: to ${what} of server '${server}' in toolbox '${toolbox}' as shown, run: ${asShown}\n`);
+      await writeStdout(
+        platform,
+        `\nDry run, nothing recorded: to ${what} of server '${server}' in toolbox '${toolbox}' as shown, run: ${asShown}\n`,
+      );
       return 0;
     }
     if (given !== undefined && given !== digest) {
-      sayError(platform, `Nothing recorded: what server '${server}' in toolbox '${toolbox}' has pending changed since digest '${given}' was shown (it is '${digest}' now, shown above)`);
+      sayError(
+        platform,
+        `Nothing recorded: what server '${server}' in toolbox '${toolbox}' has pending changed since digest '${given}' was shown (it is '${digest}' now, shown above)`,
+      );
       return EXIT_FAILED;
     }
     if (!yes) {
@@ -150,7 +158,12 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       }
     }
     await pins.approve(toolbox, server, approved, gone, { pins: approvedTexts, forget: goneTexts }, definitionDigest(servers[server]));
-    await writeStdout(platform, `${yes ? "\n" : ""}Server '${server}' in toolbox '${toolbox}': ${done(held.length, gone.length, heldTexts.length + goneTexts.length)}; recorded in ${pins.path}\n`);
+    await writeStdout(
+      platform,
+      `${yes ? "\n" : ""}Server '${server}' in toolbox '${toolbox}': ${
+        done(held.length, gone.length, heldTexts.length + goneTexts.length)
+      }; recorded in ${pins.path}\n`,
+    );
     return 0;
   } catch (error) {
     sayError(platform, error instanceof Error ? error.message : String(error));

@@ -24,7 +24,10 @@ export const SUBCOMMANDS = {
     options: {
       "--http": { value: "[HOST:]PORT", about: "Serve over HTTP on HOST (default 127.0.0.1) and PORT (0: any free port)" },
       "--toolboxes": { value: "NAMES", about: "On stdio, serve only these toolboxes, e.g. dev,docs (also $WORKBENCH_TOOLBOXES)" },
-      "--store": { value: "URL", about: "Over HTTP, keep sessions in this store, shared by replicas: redis://HOST:PORT (over serve.store)" },
+      "--store": {
+        value: "URL",
+        about: "Over HTTP, keep sessions in this store, shared by replicas: redis://HOST:PORT (over serve.store)",
+      },
     },
     positionals: [],
   },
@@ -57,7 +60,10 @@ export const SUBCOMMANDS = {
       "--dry-run": { about: "Show what is pending and record nothing" },
       "--yes": { about: "Record without asking (needed when stdin is no terminal)" },
       "--digest": { value: "D", about: "Record only if what is pending is what the dry run that printed D showed" },
-      "--client": { value: "NAME", about: "Start the server as it runs for this client (a server whose env or args use ${WORKBENCH_CLIENT})" },
+      "--client": {
+        value: "NAME",
+        about: "Start the server as it runs for this client (a server whose env or args use ${WORKBENCH_CLIENT})",
+      },
     },
     positionals: ["toolbox", "server", "tool"],
     optional: 1,
@@ -161,7 +167,9 @@ function readArgs(args: readonly string[], sub: SubcommandName | undefined): Sub
     const option = equals === -1 ? arg : arg.slice(0, equals);
     const known = option === CONFIG
       ? { value: "PATH" }
-      : sub === undefined && option === TOOLBOXES ? SUBCOMMANDS.serve.options[TOOLBOXES] : spec?.options[option];
+      : sub === undefined && option === TOOLBOXES
+      ? SUBCOMMANDS.serve.options[TOOLBOXES]
+      : spec?.options[option];
     if (!known) return { kind: "usage-error", message: `Unknown option '${arg}' (see --help)` };
     if (known.value === undefined) {
       if (equals !== -1) return { kind: "usage-error", message: `Option '${option}' takes no value (see --help)` };

@@ -23,7 +23,11 @@ export async function checkClientCredentials(
   try {
     const { resourceMetadataUrl, scope } = await challengeOf(serverConfig);
     const serverUrl = serverUrlOf(serverConfig);
-    const result = await auth(provider, { serverUrl, resourceMetadataUrl, scope: joinScopes(scope, serverConfig.oauth?.scopes?.join(" ")) });
+    const result = await auth(provider, {
+      serverUrl,
+      resourceMetadataUrl,
+      scope: joinScopes(scope, serverConfig.oauth?.scopes?.join(" ")),
+    });
     if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue a token");
     platform.writeStderr(
       `Server '${server}' in toolbox '${toolbox}' uses client credentials: a token was issued; ` +

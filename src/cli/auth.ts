@@ -9,7 +9,7 @@ import { checkClientCredentials } from "./auth-client-credentials.ts";
 import { messageOf } from "../protocol/errors.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { EXIT_USAGE, loadForCommand, sayError } from "./common.ts";
-import { AuthStore, authDir } from "../auth/auth-store.ts";
+import { authDir, AuthStore } from "../auth/auth-store.ts";
 import { Redactor } from "../address/redact.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import { logIn } from "../auth/login.ts";
@@ -39,7 +39,9 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
   }
   const credentials = configuredCredentials(serverConfig);
   if (credentials !== undefined) {
-    say(`Server '${server}' in toolbox '${toolbox}' needs no OAuth login: the workbench sends ${credentials}. To change the token, edit that header; 'mcp-workbench check' shows whether the server accepts it`);
+    say(
+      `Server '${server}' in toolbox '${toolbox}' needs no OAuth login: the workbench sends ${credentials}. To change the token, edit that header; 'mcp-workbench check' shows whether the server accepts it`,
+    );
     return EXIT_USAGE;
   }
   const redactor = Redactor.forServer(serverConfig);
@@ -62,7 +64,9 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
     return 0;
   } catch (error) {
     if (error instanceof NoLoginNeeded) {
-      platform.writeStderr(`Server '${server}' in toolbox '${toolbox}' needs no login: it answered initialize and tools/list without a token\n`);
+      platform.writeStderr(
+        `Server '${server}' in toolbox '${toolbox}' needs no login: it answered initialize and tools/list without a token\n`,
+      );
       return 0;
     }
     say(`Login to server '${server}' in toolbox '${toolbox}' failed: ${redactor.redact(messageOf(error))}`);

@@ -23,7 +23,10 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
   if (!loaded) return EXIT_USAGE;
   const { config } = loaded;
   if (config.toolboxes[toolbox].disabledServers?.includes(server)) {
-    sayError(platform, `Server '${server}' in toolbox '${toolbox}' is disabled ("disabled": true in '${loaded.path}'): delete that key to use it`);
+    sayError(
+      platform,
+      `Server '${server}' in toolbox '${toolbox}' is disabled ("disabled": true in '${loaded.path}'): delete that key to use it`,
+    );
     return EXIT_USAGE;
   }
   const offer = await commandOffer(platform, loaded);
@@ -32,7 +35,10 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
     const opened = await offer.open(toolbox, server);
     const slot = opened.servers.find((candidate) => candidate.name === server);
     if (!slot) {
-      sayError(platform, `Server '${server}' not found in toolbox '${toolbox}' of '${loaded.path}'${didYouMean(server, opened.servers.map((s) => s.name))}`);
+      sayError(
+        platform,
+        `Server '${server}' not found in toolbox '${toolbox}' of '${loaded.path}'${didYouMean(server, opened.servers.map((s) => s.name))}`,
+      );
       return EXIT_USAGE;
     }
     if (!slot.serverSession) {

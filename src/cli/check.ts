@@ -9,7 +9,7 @@ import type { OpenToolbox, ServerSlot } from "../toolboxes/registry.ts";
 import { fullEntries } from "../tools/open-toolbox.ts";
 import { estimateTokens } from "../upstream/toolbox-figures.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
-import { serveLines, serveSummary, type ServeSummary } from "../upstream/access/summary.ts";
+import { serveLines, type ServeSummary, serveSummary } from "../upstream/access/summary.ts";
 import { approveCommand } from "../toolboxes/withheld.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandOffer, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
@@ -112,7 +112,11 @@ function reportToolbox(toolbox: OpenToolbox, fallbacks: { name: string; location
       withheld: [
         ...slot.withheld.map(({ name, reason }) => ({ tool: name, reason, approve: approveCommand(toolbox.name, slot.name, name, how) })),
         // Prompts, resources, templates and instructions: approved with their server's tools.
-        ...slot.withheldTexts.map(({ name, reason }) => ({ tool: name, reason, approve: approveCommand(toolbox.name, slot.name, undefined, how) })),
+        ...slot.withheldTexts.map(({ name, reason }) => ({
+          tool: name,
+          reason,
+          approve: approveCommand(toolbox.name, slot.name, undefined, how),
+        })),
       ],
     };
   });

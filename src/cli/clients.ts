@@ -36,10 +36,16 @@ export function clientSources(client: ClientName, places: Places, project: strin
       ];
     }
     case "cursor":
-      return [{ file: join(places.home, ".cursor/mcp.json"), scope: "global" }, { file: join(project, ".cursor/mcp.json"), scope: "project" }];
+      return [{ file: join(places.home, ".cursor/mcp.json"), scope: "global" }, {
+        file: join(project, ".cursor/mcp.json"),
+        scope: "project",
+      }];
     case "vscode":
       // The user's own file (Code/User/mcp.json in the platform's config folder), then the workspace's, which wins a name.
-      return [{ file: join(configFolder(places), "Code/User/mcp.json"), scope: "user" }, { file: join(project, ".vscode/mcp.json"), scope: "workspace" }];
+      return [{ file: join(configFolder(places), "Code/User/mcp.json"), scope: "user" }, {
+        file: join(project, ".vscode/mcp.json"),
+        scope: "workspace",
+      }];
     case "windsurf":
       return [{ file: join(places.home, ".codeium/windsurf/mcp_config.json") }];
   }
@@ -114,7 +120,9 @@ export function pasteBlock(
   register: { scope: string; name: string } = { scope: "user", name: "workbench" },
   inputs: Record<string, unknown>[] = [],
 ): string {
-  if (client === "claude-code") return ["claude", "mcp", "add", "--scope", register.scope, register.name, "--", command, ...args].map(shellQuote).join(" ");
+  if (client === "claude-code") {
+    return ["claude", "mcp", "add", "--scope", register.scope, register.name, "--", command, ...args].map(shellQuote).join(" ");
+  }
   const entry = client === "vscode" ? { type: "stdio", command, args } : { command, args };
   if (Object.keys(env).length > 0) Object.assign(entry, { env });
   const defined = client === "vscode" && inputs.length > 0 ? { inputs } : {};

@@ -51,11 +51,19 @@ export function commandUpstream(say: (line: string) => void, extensions?: Record
     request(method, _params, options) {
       if (method === "roots/list") return Promise.resolve({ roots: [] });
       if (method === "elicitation/create") {
-        if (!toldQuestion) say(`${options.from ? `[${options.from}] ` : ""}A server asked a question, which a command cannot answer: declined (ask it from a chat client instead)`);
+        if (!toldQuestion) {
+          say(
+            `${
+              options.from ? `[${options.from}] ` : ""
+            }A server asked a question, which a command cannot answer: declined (ask it from a chat client instead)`,
+          );
+        }
         toldQuestion = true;
         return Promise.resolve({ action: "decline" });
       }
-      return Promise.reject(errorWithCode(METHOD_NOT_FOUND, `A command cannot answer '${method}': use the workbench from a chat client for it`));
+      return Promise.reject(
+        errorWithCode(METHOD_NOT_FOUND, `A command cannot answer '${method}': use the workbench from a chat client for it`),
+      );
     },
     notify: () => Promise.resolve(),
     onLogLevel: () => () => {},

@@ -9,7 +9,7 @@ import { commandUpstream, sessionExtensions } from "./command-upstream.ts";
 import { ListingCache } from "../cache/listing-cache.ts";
 import { commandSearchFor } from "../downstream/links/command-path.ts";
 import { NAME } from "../protocol/version.ts";
-import { AuthStore, authDir } from "../auth/auth-store.ts";
+import { authDir, AuthStore } from "../auth/auth-store.ts";
 import { storedLogins } from "../auth/remote-auth.ts";
 import type { PinStore } from "../toolboxes/pin-store.ts";
 import { pinsForConfig } from "../toolboxes/config-pins.ts";
@@ -35,8 +35,10 @@ export async function writeStdout(platform: Platform, text: string): Promise<voi
  * erase a line or reorder what follows, and the user would approve text other than what they saw.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) =>
-    `\\u{${char.codePointAt(0)!.toString(16)}}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`,
+  );
 }
 
 /** One line (or a few) on stderr, after the program's name. */
@@ -115,7 +117,12 @@ export async function commandRegistry(
   const listedFor = (await Promise.all(servers.map((server) => cache.readEntry(server, options.client?.name))))
     .flatMap((entry) => Object.keys(entry?.lists ?? {}));
   const upstream = options.upstream ?? commandUpstream((line) => sayError(platform, line), sessionExtensions(listedFor));
-  const registry = new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, { ...options, pins, cache, upstream });
+  const registry = new ToolboxRegistry(loaded.config, { ...commandHost(platform, loaded.path), eras: cache }, {
+    ...options,
+    pins,
+    cache,
+    upstream,
+  });
   stopOnSignal(platform, registry);
   return registry;
 }

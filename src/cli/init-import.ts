@@ -13,11 +13,11 @@ import {
   clientSources,
   convertEntry,
   projectKey,
-  type ServerSource,
   serversKey,
+  type ServerSource,
   stripJsonComments,
 } from "./clients.ts";
-import { type InputVariable, inputsOf, VariableTranslator } from "./init-variables.ts";
+import { inputsOf, type InputVariable, VariableTranslator } from "./init-variables.ts";
 import { type SelfContext, workbenchEntry } from "./init-self.ts";
 import { WORKBENCH_SERVER } from "../config/schema.ts";
 
@@ -44,7 +44,13 @@ class NoSuchFile extends InitError {}
 type Json = Record<string, unknown>;
 
 /** `project` is the folder given with --project, if any. */
-export async function importServers(platform: Platform, from: string, places: Places, project?: string, self?: SelfContext): Promise<Imported> {
+export async function importServers(
+  platform: Platform,
+  from: string,
+  places: Places,
+  project?: string,
+  self?: SelfContext,
+): Promise<Imported> {
   const client = (CLIENTS as readonly string[]).includes(from) ? from as ClientName : undefined;
   const named = client === undefined ? resolveConfigPath({ flag: from, env: {}, cwd: places.cwd }) : undefined;
   const sources: ServerSource[] = client ? clientSources(client, places, project ?? places.cwd) : [{ file: named! }];
@@ -52,13 +58,16 @@ export async function importServers(platform: Platform, from: string, places: Pl
   const found: { source: ServerSource; data: Json }[] = [];
   for (const source of sources) {
     if (!texts.has(source.file)) {
-      texts.set(source.file, await readClientFile(platform, source.file, client === undefined).catch((error) => {
-        // A bare word that names no file was meant as a client's name.
-        if (client === undefined && error instanceof NoSuchFile && !/[\\/.]/.test(from)) {
-          throw new InitError(`Unknown client '${from}': expected ${CLIENTS.map((name) => `'${name}'`).join(", ")} or a file's path`);
-        }
-        throw error;
-      }));
+      texts.set(
+        source.file,
+        await readClientFile(platform, source.file, client === undefined).catch((error) => {
+          // A bare word that names no file was meant as a client's name.
+          if (client === undefined && error instanceof NoSuchFile && !/[\\/.]/.test(from)) {
+            throw new InitError(`Unknown client '${from}': expected ${CLIENTS.map((name) => `'${name}'`).join(", ")} or a file's path`);
+          }
+          throw error;
+        }),
+      );
     }
     const data = texts.get(source.file);
     if (data) found.push({ source, data });
@@ -93,7 +102,9 @@ export async function importServers(platform: Platform, from: string, places: Pl
     files.add(source.file);
     const before = translator.problems.length;
     // Claude Code keeps the .mcp.json servers the user turned off in ~/.claude.json, by project.
-    const off = source.scope === "project" && client === "claude-code" ? disabledProjectServers(texts.get(sources[0].file), source.file, places.os) : [];
+    const off = source.scope === "project" && client === "claude-code"
+      ? disabledProjectServers(texts.get(sources[0].file), source.file, places.os)
+      : [];
     for (const [name, entry] of Object.entries(entries)) {
       if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
         notes.push(`Left out server '${name}': its entry is not an object`);
@@ -102,17 +113,26 @@ export async function importServers(platform: Platform, from: string, places: Pl
       const ours = self && await workbenchEntry(entry as Json, self);
       if (ours !== undefined) {
         notes.push(`Skipped '${name}' in '${source.file}': it is this workbench (${ours.why}), not a server to import`);
-        ourEntries.push({ name, file: source.file, ...(source.scope !== undefined && { scope: source.scope }), ...(ours.config !== undefined && { config: ours.config }) });
+        ourEntries.push({
+          name,
+          file: source.file,
+          ...(source.scope !== undefined && { scope: source.scope }),
+          ...(ours.config !== undefined && { config: ours.config }),
+        });
         continue;
       }
       if (name === WORKBENCH_SERVER) {
-        notes.push(`Left out server '${name}' of '${source.file}': the name is the workbench's own (read_result); give it another name there to import it`);
+        notes.push(
+          `Left out server '${name}' of '${source.file}': the name is the workbench's own (read_result); give it another name there to import it`,
+        );
         continue;
       }
       const { server, leftOut, toolsOff } = convertEntry(entry as Json);
       if (off.includes(name)) server.disabled = true;
       if (server.disabled === true) {
-        const why = off.includes(name) ? `'${sources[0].file}' lists it in "disabledMcpjsonServers"` : `'${source.file}' has "disabled": true`;
+        const why = off.includes(name)
+          ? `'${sources[0].file}' lists it in "disabledMcpjsonServers"`
+          : `'${source.file}' has "disabled": true`;
         notes.push(`Server '${name}' is imported disabled (${why}): the workbench does not start it; delete its "disabled" key to use it`);
       }
       notes.push(...entryNotes(name, leftOut, toolsOff));
@@ -126,10 +146,10 @@ export async function importServers(platform: Platform, from: string, places: Pl
     if (translator.problems.length > before) {
       const problems = translator.problems.slice(before);
       throw new InitError(
-        problems.length === 1
-          ? `${problems[0]}; change it in '${source.file}' (nothing was written)`
-          : [`${problems.length} variables have no value outside the editor; change them in '${source.file}' (nothing was written):`,
-            ...problems.map((problem) => `  - ${problem}`)].join("\n"),
+        problems.length === 1 ? `${problems[0]}; change it in '${source.file}' (nothing was written)` : [
+          `${problems.length} variables have no value outside the editor; change them in '${source.file}' (nothing was written):`,
+          ...problems.map((problem) => `  - ${problem}`),
+        ].join("\n"),
       );
     }
   }
@@ -148,8 +168,10 @@ function entryNotes(name: string, leftOut: string[], toolsOff: string[]): string
   const what = leftOut.length === 1 ? "not a workbench setting" : "not workbench settings";
   return [
     ...(toolsOff.length > 0
-      ? [`Server '${name}': ${quoted(toolsOff)} stay${toolsOff.length === 1 ? "s" : ""} off ("disabledTools"), written as toolFilters ` +
-        `${JSON.stringify(toolsOff.map((tool) => `!${tool}`))}; delete an entry to offer that tool`]
+      ? [
+        `Server '${name}': ${quoted(toolsOff)} stay${toolsOff.length === 1 ? "s" : ""} off ("disabledTools"), written as toolFilters ` +
+        `${JSON.stringify(toolsOff.map((tool) => `!${tool}`))}; delete an entry to offer that tool`,
+      ]
       : []),
     ...(leftOut.length > 0 ? [`Left out of server '${name}': ${quoted(leftOut)} (${what})`] : []),
   ];

@@ -21,7 +21,9 @@ export interface Merged {
 export function mergeServers(existing: unknown, file: string, toolbox: string, servers: Record<string, Json>, description: string): Merged {
   const toolboxes = isObject(existing) ? existing.toolboxes : undefined;
   if (!isObject(existing) || !isObject(toolboxes)) {
-    throw new InitError(`Cannot merge into '${file}': it is not a workbench configuration (no "toolboxes"); give another --out, or --force to overwrite it`);
+    throw new InitError(
+      `Cannot merge into '${file}': it is not a workbench configuration (no "toolboxes"); give another --out, or --force to overwrite it`,
+    );
   }
   const target = toolboxes[toolbox];
   if (target !== undefined && (!isObject(target) || (target.mcpServers !== undefined && !isObject(target.mcpServers)))) {
@@ -31,7 +33,9 @@ export function mergeServers(existing: unknown, file: string, toolbox: string, s
   const added: string[] = [];
   const kept: Merged["kept"] = [];
   for (const [name, entry] of Object.entries(servers)) {
-    const same = Object.entries(toolboxes).find(([, box]) => isObject(box) && isObject(box.mcpServers) && sameEntry(box.mcpServers[name], entry));
+    const same = Object.entries(toolboxes).find(([, box]) =>
+      isObject(box) && isObject(box.mcpServers) && sameEntry(box.mcpServers[name], entry)
+    );
     if (same) kept.push({ name, why: `already in toolbox '${same[0]}'` });
     else if (Object.hasOwn(into, name)) kept.push({ name, why: `toolbox '${toolbox}' has another server of that name, kept as it is` });
     else {
@@ -39,7 +43,9 @@ export function mergeServers(existing: unknown, file: string, toolbox: string, s
       added.push(name);
     }
   }
-  const box = isObject(target) ? { ...target, ...ownDescription(target, into, description), mcpServers: into } : { description, mcpServers: into };
+  const box = isObject(target)
+    ? { ...target, ...ownDescription(target, into, description), mcpServers: into }
+    : { description, mcpServers: into };
   return { config: { ...existing, toolboxes: { ...toolboxes, [toolbox]: box } }, added, kept };
 }
 

@@ -21,7 +21,10 @@ export interface SelfContext {
  * mcp-workbench package through npx, bunx or pnpm dlx; or when its `--config` names the file init
  * writes, the per-user file, or any file that holds "toolboxes" (a workbench configuration).
  */
-export async function workbenchEntry(entry: Record<string, unknown>, context: SelfContext): Promise<{ why: string; config?: string } | undefined> {
+export async function workbenchEntry(
+  entry: Record<string, unknown>,
+  context: SelfContext,
+): Promise<{ why: string; config?: string } | undefined> {
   const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === "string") : [];
   const given = configArgument(args);
   const config = given ? resolveConfigPath({ flag: given, env: {}, cwd: context.cwd }) : undefined;
@@ -30,7 +33,12 @@ export async function workbenchEntry(entry: Record<string, unknown>, context: Se
 }
 
 /** The rule that makes the entry ours, in words, or undefined; `config` is its --config, resolved. */
-async function reason(entry: Record<string, unknown>, args: string[], config: string | undefined, context: SelfContext): Promise<string | undefined> {
+async function reason(
+  entry: Record<string, unknown>,
+  args: string[],
+  config: string | undefined,
+  context: SelfContext,
+): Promise<string | undefined> {
   const command = typeof entry.command === "string" ? entry.command : undefined;
   if (command === undefined) return undefined;
   if (/(?:^|[\\/])mcp-workbench(?:\.exe)?$/i.test(command)) return `its command is '${command}'`;

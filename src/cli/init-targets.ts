@@ -30,7 +30,11 @@ export function targetsOf(imported: Imported, out: string, project: string): Tar
   }
   if (Object.keys(local).length > 0) {
     const slug = (project.split(/[\\/]/).filter(Boolean).at(-1) ?? "project").replace(/[^A-Za-z0-9_-]+/g, "-");
-    targets.push({ file: `${out.replace(/\.json$/i, "")}.${slug}.json`, servers: local, register: { scope: "local", name: `workbench-${slug}`, folder: project } });
+    targets.push({
+      file: `${out.replace(/\.json$/i, "")}.${slug}.json`,
+      servers: local,
+      register: { scope: "local", name: `workbench-${slug}`, folder: project },
+    });
   }
   return targets;
 }

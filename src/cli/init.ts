@@ -41,15 +41,26 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
 
   const projectOption = args.options["--project"];
   const project = typeof projectOption === "string" ? resolveConfigPath({ flag: projectOption, env: {}, cwd: platform.cwd }) : undefined;
-  if (project !== undefined && (typeof from !== "string" || ((CLIENTS as readonly string[]).includes(from) && !readsProject(from as ClientName)))) {
+  if (
+    project !== undefined &&
+    (typeof from !== "string" || ((CLIENTS as readonly string[]).includes(from) && !readsProject(from as ClientName)))
+  ) {
     const readers = CLIENTS.filter(readsProject).join(", ");
-    sayError(platform, `Option '--project' is for --from ${readers} or a file's path: it names the project folder their servers are read for`);
+    sayError(
+      platform,
+      `Option '--project' is for --from ${readers} or a file's path: it names the project folder their servers are read for`,
+    );
     return EXIT_USAGE;
   }
 
   const merge = args.options["--merge"] === true;
   if (merge && (typeof from !== "string" || args.options["--force"] === true)) {
-    sayError(platform, typeof from !== "string" ? "Option '--merge' needs --from: it adds a client's servers to the file" : "Options '--merge' and '--force' contradict each other (give one)");
+    sayError(
+      platform,
+      typeof from !== "string"
+        ? "Option '--merge' needs --from: it adds a client's servers to the file"
+        : "Options '--merge' and '--force' contradict each other (give one)",
+    );
     return EXIT_USAGE;
   }
 
@@ -60,18 +71,28 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     if (typeof from === "string") imported = await importServers(platform, from, places, project, self);
     if (imported && Object.keys(imported.servers).length === 0 && !merge) {
       const [ours] = imported.ours;
-      throw new InitError(`Nothing to import: '${ours.file}' starts only the workbench ('${ours.name}'); to add a server it has next to it, run init with --merge`);
+      throw new InitError(
+        `Nothing to import: '${ours.file}' starts only the workbench ('${ours.name}'); to add a server it has next to it, run init with --merge`,
+      );
     }
     const targets = imported ? targetsOf(imported, out, project ?? platform.cwd) : [{ file: out, servers: {} }];
     for (const target of targets) {
-      const existing = merge ? await platform.readTextFile(target.file).catch((error) => {
-        if ((error as Error | undefined)?.name === "NotFound") return undefined;
-        throw new InitError(`Cannot read '${target.file}': ${messageOf(error)}`);
-      }) : undefined;
+      const existing = merge
+        ? await platform.readTextFile(target.file).catch((error) => {
+          if ((error as Error | undefined)?.name === "NotFound") return undefined;
+          throw new InitError(`Cannot read '${target.file}': ${messageOf(error)}`);
+        })
+        : undefined;
       let config = imported ? importedConfig(imported, toolbox, target.servers) : starterConfig(toolbox);
       let merged: Written["merged"];
       if (existing !== undefined) {
-        const result = mergeServers(parseJson(existing, target.file), target.file, toolbox, target.servers, description(imported!, target.servers));
+        const result = mergeServers(
+          parseJson(existing, target.file),
+          target.file,
+          toolbox,
+          target.servers,
+          description(imported!, target.servers),
+        );
         config = result.config;
         merged = { added: result.added, kept: result.kept };
       }
@@ -91,7 +112,11 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
   }
   const overwrite = (item: Planned) => item.merged !== undefined || args.options["--force"] === true;
   const exists = (error: unknown) => (error as Error | undefined)?.name === "AlreadyExists";
-  const fileExists = (file: string) => sayError(platform, `File exists: '${file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)`);
+  const fileExists = (file: string) =>
+    sayError(
+      platform,
+      `File exists: '${file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)`,
+    );
   // With two files to write (Claude Code's project servers), neither is written when the other is in the way.
   for (const item of written.slice(1)) {
     if (!overwrite(item) && await platform.readTextFile(item.target.file).then(() => true, () => false)) {
@@ -176,4 +201,3 @@ function starterConfig(toolbox: string): Record<string, unknown> {
     },
   };
 }
-

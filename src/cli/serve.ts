@@ -18,7 +18,9 @@ export async function runServe(platform: Platform, args: SubcommandArgs): Promis
   }
   const toolboxes = args.options["--toolboxes"];
   if (address && toolboxes !== undefined) {
-    platform.writeStderr(`${NAME}: Option '--toolboxes' is for stdio: over HTTP an agent asks for its toolboxes in the path, /mcp/dev,docs\n`);
+    platform.writeStderr(
+      `${NAME}: Option '--toolboxes' is for stdio: over HTTP an agent asks for its toolboxes in the path, /mcp/dev,docs\n`,
+    );
     return EXIT_USAGE;
   }
   const store = args.options["--store"];

@@ -17,8 +17,14 @@ export function skillFileLines(before: unknown, after: unknown): string[] {
   const now = filesOf(after);
   if (now === "dynamic" || old === "dynamic") {
     const was = old === undefined ? [] : [`was: ${old === "dynamic" ? `"dynamic"` : counted(Object.keys(old).length)}`];
-    const is = now === "dynamic" ? `"dynamic": the server publishes no digests, its files cannot be verified` : counted(Object.keys(now ?? {}).length);
-    return [...was, `now: ${is}`, ...(now !== "dynamic" && now ? Object.entries(now).map(([uri, file]) => `added    ${uri} (${shown(file)})`) : [])];
+    const is = now === "dynamic"
+      ? `"dynamic": the server publishes no digests, its files cannot be verified`
+      : counted(Object.keys(now ?? {}).length);
+    return [
+      ...was,
+      `now: ${is}`,
+      ...(now !== "dynamic" && now ? Object.entries(now).map(([uri, file]) => `added    ${uri} (${shown(file)})`) : []),
+    ];
   }
   const lines: string[] = [];
   let same = 0;

@@ -4,7 +4,13 @@
  * has no asyncified host calls, so a host call returns a QuickJS promise that is resolved when
  * the answer comes, and the runtime's pending jobs are run until the script's promise settles.
  */
-import type { CustomizeVariantOptions, QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSWASMModule } from "quickjs-emscripten-core";
+import type {
+  CustomizeVariantOptions,
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSWASMModule,
+} from "quickjs-emscripten-core";
 import type { DoneMessage, RunMessage } from "./messages.ts";
 import { PRELUDE } from "./prelude.ts";
 import { describeFailure, type Stop, syntaxError } from "./failures.ts";
@@ -39,7 +45,9 @@ function moduleFor(memoryMiB: number): Promise<QuickJSWASMModule> {
   const quiet = { print: () => {}, printErr: () => {} } as CustomizeVariantOptions["emscriptenModule"];
   // Imported when first needed: measured in the executable, the static form held about 100 MiB more at the first run.
   const module = Promise.all([import("quickjs-emscripten-core"), import("@jitl/quickjs-singlefile-mjs-release-sync")])
-    .then(([core, variant]) => core.newQuickJSWASMModuleFromVariant(core.newVariant(variant.default, { wasmMemory, emscriptenModule: quiet })));
+    .then(([core, variant]) =>
+      core.newQuickJSWASMModuleFromVariant(core.newVariant(variant.default, { wasmMemory, emscriptenModule: quiet }))
+    );
   loaded = { memoryMiB, memory: wasmMemory, module };
   return module;
 }
@@ -113,7 +121,10 @@ async function evaluate(
   let wake: () => void = () => {};
   const given = { servers: run.servers, maxCalls: limits.maxCalls };
   const calls = new CallBudget(context, host, pending, () => wake(), () => setStop("memory"), given);
-  const hostCall = context.newFunction("hostCall", (server, name, args) => calls.add(context.getString(server), context.getString(name), args));
+  const hostCall = context.newFunction(
+    "hostCall",
+    (server, name, args) => calls.add(context.getString(server), context.getString(name), args),
+  );
   const hostLog = context.newFunction("hostLog", (line) => {
     host.log(context.getString(line));
   });
@@ -121,7 +132,15 @@ async function evaluate(
   try {
     const started = startScript(context, source, run, { hostCall, hostLog }, handles);
     if ("error" in started) return fail(started.error);
-    return await settled(context, started.promise, { deadline, stopped, setStop, fail, pending, waiting: (resolve) => wake = resolve, wake: () => wake() });
+    return await settled(context, started.promise, {
+      deadline,
+      stopped,
+      setStop,
+      fail,
+      pending,
+      waiting: (resolve) => wake = resolve,
+      wake: () => wake(),
+    });
   } finally {
     calls.dispose();
     for (const deferred of pending) if (deferred.alive) deferred.dispose();

@@ -185,11 +185,16 @@ class Supervision {
     if (message.type === "log") return this.#log(message.line);
     if (message.type === "started") {
       clearTimeout(this.#backstop);
-      this.#backstop = setTimeout(() => this.#fail(`Script stopped: it ran past the time limit: timeoutMs (${limits.timeoutMs} ms)`), limits.timeoutMs + GRACE_MS);
+      this.#backstop = setTimeout(
+        () => this.#fail(`Script stopped: it ran past the time limit: timeoutMs (${limits.timeoutMs} ms)`),
+        limits.timeoutMs + GRACE_MS,
+      );
       return;
     }
     if (message.type === "call") {
-      if (this.#calls >= limits.maxCalls) return this.#fail(`Script stopped: it made more tool calls than the limit: maxCalls (${limits.maxCalls})`);
+      if (this.#calls >= limits.maxCalls) {
+        return this.#fail(`Script stopped: it made more tool calls than the limit: maxCalls (${limits.maxCalls})`);
+      }
       this.#calls++;
       void this.#answer(message.id, message.server, message.name, message.args);
       return;
@@ -197,7 +202,10 @@ class Supervision {
     if (!message.ok) return this.#fail(message.error, !message.broken);
     const bytes = utf8Bytes(message.json);
     if (bytes > limits.maxOutputBytes) {
-      return this.#fail(`Script stopped: its result is larger than the limit: maxOutputBytes (${bytes} bytes of ${limits.maxOutputBytes})`, true);
+      return this.#fail(
+        `Script stopped: its result is larger than the limit: maxOutputBytes (${bytes} bytes of ${limits.maxOutputBytes})`,
+        true,
+      );
     }
     this.#finish({ ok: true, result: JSON.parse(message.json), logs: this.#logs, calls: this.#calls }, true);
   }
@@ -212,7 +220,12 @@ class Supervision {
   async #answer(id: number, server: string, name: string, argsJson: string | null): Promise<void> {
     let result: CallToolResult;
     try {
-      result = await this.#run.call(server, name, argsJson === null ? undefined : JSON.parse(argsJson) as Record<string, unknown>, this.#inner);
+      result = await this.#run.call(
+        server,
+        name,
+        argsJson === null ? undefined : JSON.parse(argsJson) as Record<string, unknown>,
+        this.#inner,
+      );
     } catch (error) {
       result = { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
     }

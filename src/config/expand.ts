@@ -148,7 +148,9 @@ type Expand = (text: string, path: PathSegment[], client?: ClientReference) => s
 const EMPTY_AFTER_EXPANDING = "expected a non-empty string after expanding environment variables";
 
 function expandServer(server: ServerConfig, path: PathSegment[], expand: Expand, problems: string[]): ServerConfig {
-  const expanded = server.transport === "stdio" ? expandStdio(server, path, expand, problems) : expandRemote(server, path, expand, problems);
+  const expanded = server.transport === "stdio"
+    ? expandStdio(server, path, expand, problems)
+    : expandRemote(server, path, expand, problems);
   // Not enumerable: the configuration as data (compared, printed, listed) is what the file says, expanded.
   return Object.defineProperty(expanded, "written", { value: sharingKey(server), enumerable: false });
 }
@@ -229,7 +231,9 @@ function expandStdio(server: StdioServerConfig, path: PathSegment[], expand: Exp
   };
   // One process for every client has no one client's name to give.
   if (server.share === "all" && usesClient(expanded)) {
-    problems.push(invalidAt([...path, "share"], `"all" cannot be used with ${CLIENT_REFERENCE} in env or args: one process serves every client`));
+    problems.push(
+      invalidAt([...path, "share"], `"all" cannot be used with ${CLIENT_REFERENCE} in env or args: one process serves every client`),
+    );
   }
   refuseSharedSecrets(expanded, path, problems);
   if (server.cwd !== undefined) {

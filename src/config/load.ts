@@ -71,11 +71,13 @@ function joinPath(base: string, relative: string): string {
  * Reads, parses, validates and expands the configuration file at `path`.
  * `env` supplies the variables for `${NAME}` references.
  */
-export async function loadConfig(options: ConfigLocation & {
-  readTextFile: (path: string) => Promise<string>;
-  env: Environment;
-  onFallback?: FallbackObserver;
-}): Promise<LoadedConfig> {
+export async function loadConfig(
+  options: ConfigLocation & {
+    readTextFile: (path: string) => Promise<string>;
+    env: Environment;
+    onFallback?: FallbackObserver;
+  },
+): Promise<LoadedConfig> {
   const { path, text } = await readConfigFile(options, options.readTextFile);
   // Invalid JSON names the file in its own words.
   const data = parseJson(text, path);

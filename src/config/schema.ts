@@ -17,7 +17,7 @@ import {
 } from "./schema-parts.ts";
 import { telemetrySchema } from "./telemetry.ts";
 import * as serve from "./serve.ts";
-import { CONFIRM_WORDS, type ConfirmPolicy, DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerSettings, type ServerConfig } from "./types.ts";
+import { CONFIRM_WORDS, type ConfirmPolicy, DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerConfig, type ServerSettings } from "./types.ts";
 
 // Messages name what was expected, never what was received: values can be secrets.
 const EXPECTED_STRING_ARRAY = "expected an array of strings";
@@ -47,8 +47,7 @@ function namedItems<const TItem extends v.GenericSchema>(item: TItem, notObjectM
   );
 }
 
-const stringArray = () =>
-  custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY, { type: "array", items: { type: "string" } });
+const stringArray = () => custom<string[]>(isStringArray, EXPECTED_STRING_ARRAY, { type: "array", items: { type: "string" } });
 
 /** Every key optional and without a default: an absent one falls back to the top level, then to DEFAULT_SETTINGS. */
 const settingsEntries = {
@@ -176,7 +175,8 @@ const isRemoteKind = (server: ServerEntries) => {
 };
 
 /** A server as the file gives it: settings it does not set are filled in later from the top level. */
-export type ServerEntry = ServerConfig extends infer T ? T extends ServerConfig ? Omit<T, keyof ServerSettings> & Partial<ServerSettings> : never
+export type ServerEntry = ServerConfig extends infer T
+  ? T extends ServerConfig ? Omit<T, keyof ServerSettings> & Partial<ServerSettings> : never
   : never;
 
 /** A server as the file gives it, with `disabled` when the file says so (validate.ts sets those aside). */
@@ -208,7 +208,10 @@ export const serverSchema = v.pipe(
     ["url"],
   ),
   v.forward(
-    v.check((server) => kindProblem(server) !== undefined || isRemoteKind(server) || server.command !== undefined, EXPECTED_NON_EMPTY_STRING),
+    v.check(
+      (server) => kindProblem(server) !== undefined || isRemoteKind(server) || server.command !== undefined,
+      EXPECTED_NON_EMPTY_STRING,
+    ),
     ["command"],
   ),
   v.forward(
@@ -225,7 +228,10 @@ const toolboxSchema = strictJsonObject({
   mcpServers: v.optional(
     v.pipe(
       custom<Record<string, unknown>>(isJsonObject, "expected an object of servers", { type: "object" }),
-      v.check((servers) => !Object.hasOwn(servers, WORKBENCH_SERVER), `name '${WORKBENCH_SERVER}' is reserved for the workbench's own tools (read_result, read_skill)`),
+      v.check(
+        (servers) => !Object.hasOwn(servers, WORKBENCH_SERVER),
+        `name '${WORKBENCH_SERVER}' is reserved for the workbench's own tools (read_result, read_skill)`,
+      ),
       namedItems(serverSchema, "expected an object of servers"),
     ),
     () => ({}),
@@ -236,8 +242,14 @@ const toolboxSchema = strictJsonObject({
 // serve: who may use the workbench served over HTTP. The rules' words and checks are in serve.ts.
 const serveClientSchema = strictJsonObject({
   tokenSha256: v.optional(custom<string>(serve.isSha256Hex, serve.EXPECTED_SHA256, { type: "string", pattern: serve.SHA256_HEX.source })),
-  token: v.optional(custom<string>(serve.isTokenReference, serve.EXPECTED_TOKEN, { type: "string", pattern: serve.TOKEN_REFERENCE.source })),
-  toolboxes: custom<string[]>(serve.isNameList, serve.EXPECTED_GRANTS, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }),
+  token: v.optional(
+    custom<string>(serve.isTokenReference, serve.EXPECTED_TOKEN, { type: "string", pattern: serve.TOKEN_REFERENCE.source }),
+  ),
+  toolboxes: custom<string[]>(serve.isNameList, serve.EXPECTED_GRANTS, {
+    type: "array",
+    items: { type: "string", minLength: 1 },
+    minItems: 1,
+  }),
   secrets: v.optional(stringRecord()),
 }, "expected an object");
 
@@ -246,12 +258,18 @@ const serveSchema = strictJsonObject({
   oauth: v.optional(strictJsonObject({
     issuer: nonEmptyString(),
     jwksUri: custom<string>(serve.isFetchableUrl, serve.EXPECTED_JWKS_URI, { type: "string", format: "uri" }),
-    audience: custom<string[]>(serve.isNameList, serve.EXPECTED_AUDIENCE, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }),
+    audience: custom<string[]>(serve.isNameList, serve.EXPECTED_AUDIENCE, {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      minItems: 1,
+    }),
   }, "expected an object")),
   allowedOrigins: v.optional(custom<string[]>(serve.isOriginList, serve.EXPECTED_ORIGINS, { type: "array", items: { type: "string" } })),
   sessionIdleMinutes: boundedInteger(serve.MAX_SESSION_IDLE_MINUTES, serve.EXPECTED_IDLE_MINUTES),
   // Where sessions keep their state, shared by replicas (issue 48): redis://, rediss://, valkey://.
-  store: v.optional(custom<string>(serve.isStoreUrl, serve.EXPECTED_STORE, { type: "string", pattern: "^(redis|rediss|valkey|valkeys)://" })),
+  store: v.optional(
+    custom<string>(serve.isStoreUrl, serve.EXPECTED_STORE, { type: "string", pattern: "^(redis|rediss|valkey|valkeys)://" }),
+  ),
 }, "expected an object");
 
 /** The shape of a parsed configuration file, before environment variables are expanded. */

@@ -18,13 +18,15 @@ export const TOKEN_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
 export const MAX_SESSION_IDLE_MINUTES = 35_791;
 
 export const EXPECTED_SHA256 = "expected the token's SHA-256 as 64 hex digits";
-export const EXPECTED_TOKEN = `expected a reference to an environment variable such as "\${CI_TOKEN}" (or the token's SHA-256 in 'tokenSha256')`;
+export const EXPECTED_TOKEN =
+  `expected a reference to an environment variable such as "\${CI_TOKEN}" (or the token's SHA-256 in 'tokenSha256')`;
 export const EXPECTED_GRANTS = 'expected an array of toolbox names, or ["*"] for every toolbox';
 export const EXPECTED_JWKS_URI = "expected an https URL (http only on loopback)";
 export const EXPECTED_AUDIENCE = "expected an array of one or more audiences (the URLs clients use for this server)";
 export const EXPECTED_ORIGINS = 'expected an array of origins such as "https://app.example.com" (no path)';
 export const EXPECTED_IDLE_MINUTES = `expected a positive integer of minutes (at most ${MAX_SESSION_IDLE_MINUTES})`;
-export const EXPECTED_STORE = 'expected a store URL such as "redis://host:6379" (also rediss://, valkey://, valkeys://; ${VAR} for a password)';
+export const EXPECTED_STORE =
+  'expected a store URL such as "redis://host:6379" (also rediss://, valkey://, valkeys://; ${VAR} for a password)';
 const EXPECTED_SECRET_NAME = "expected a secret's name as ${client:NAME} writes it: letters, digits and '_', not first a digit";
 const EXPECTED_TOKEN_SOURCE = "expected either 'tokenSha256' or 'token'";
 
@@ -44,7 +46,8 @@ export function isSafeClientName(name: string): boolean {
 }
 
 /** A store's URL by its scheme (the rest is checked when it is opened, after `${VAR}` is expanded). */
-export const isStoreUrl = (value: unknown): value is string => typeof value === "string" && /^(redis|rediss|valkey|valkeys):\/\/./i.test(value);
+export const isStoreUrl = (value: unknown): value is string =>
+  typeof value === "string" && /^(redis|rediss|valkey|valkeys):\/\/./i.test(value);
 
 /** A URL the workbench fetches keys from: https, or http on loopback (a proxy on the same host, a test). */
 export function isFetchableUrl(value: unknown): value is string {
@@ -84,15 +87,21 @@ export function resolveServe(entries: ServeEntries, toolboxes: readonly string[]
   const holders = new Map<string, string>();
   const clients = Object.entries(entries.clients ?? {}).map(([name, client]): [string, ServeClientConfig] => {
     const at: PathSegment[] = ["serve", "clients", name];
-    if (!isSafeClientName(name)) problems.push(invalidAt(at, "expected a client name without '/', '\\' or control characters, and not '.' or '..'"));
-    if (name === LOCAL_CLIENT_NAME) problems.push(invalidAt(at, `expected another name: '${LOCAL_CLIENT_NAME}' is the user over stdio and of the subcommands`));
+    if (!isSafeClientName(name)) {
+      problems.push(invalidAt(at, "expected a client name without '/', '\\' or control characters, and not '.' or '..'"));
+    }
+    if (name === LOCAL_CLIENT_NAME) {
+      problems.push(invalidAt(at, `expected another name: '${LOCAL_CLIENT_NAME}' is the user over stdio and of the subcommands`));
+    }
     if ((client.tokenSha256 === undefined) === (client.token === undefined)) {
       problems.push(invalidAt(at, client.token === undefined ? EXPECTED_TOKEN_SOURCE : `${EXPECTED_TOKEN_SOURCE}, not both`));
     }
     const digest = client.tokenSha256?.toLowerCase();
     if (digest !== undefined) {
       const holder = holders.get(digest);
-      if (holder !== undefined) problems.push(invalidAt([...at, "tokenSha256"], `expected a token of its own: client '${holder}' has this one`));
+      if (holder !== undefined) {
+        problems.push(invalidAt([...at, "tokenSha256"], `expected a token of its own: client '${holder}' has this one`));
+      }
       holders.set(digest, name);
     }
     client.toolboxes.forEach((toolbox, index) => {
@@ -137,7 +146,8 @@ export function expandServe(
     if (client.token === undefined) return [name, client];
     const at = ["serve", "clients", name, "token"];
     const { value: token, missing } = alone(() => expand(client.token!, at));
-    const unreadable = missing ?? (token.trim() === "" ? `${invalidAt(at, "the token is empty after expanding environment variables")}` : undefined);
+    const unreadable = missing ??
+      (token.trim() === "" ? `${invalidAt(at, "the token is empty after expanding environment variables")}` : undefined);
     if (unreadable !== undefined) return [name, { toolboxes: client.toolboxes, unreadable }];
     return [name, { ...client, token }];
   });

@@ -4,7 +4,15 @@ import { ConfigError, invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
 import { configFileSchema } from "./schema.ts";
 import { resolveServe } from "./serve.ts";
-import { type CodeModeLimits, DEFAULT_CODE_MODE, DEFAULT_OPEN_DETAIL, DEFAULT_SETTINGS, type ServerConfig, type ServerSettings, type WorkbenchConfig } from "./types.ts";
+import {
+  type CodeModeLimits,
+  DEFAULT_CODE_MODE,
+  DEFAULT_OPEN_DETAIL,
+  DEFAULT_SETTINGS,
+  type ServerConfig,
+  type ServerSettings,
+  type WorkbenchConfig,
+} from "./types.ts";
 
 /**
  * Checks parsed JSON against the configuration schema and applies defaults. Throws one ConfigError
@@ -19,8 +27,17 @@ export function validateConfig(data: unknown, source?: string): WorkbenchConfig 
   });
   if (!result.success) throw ConfigError.of(describeIssues(data, result.issues, source), source);
   const {
-    toolboxes, $schema: _schema, $comment: _comment, openDetail, codeMode, serve: serveEntries,
-    auditLog, auditArguments, toolSearch, telemetry, ...topLevel
+    toolboxes,
+    $schema: _schema,
+    $comment: _comment,
+    openDetail,
+    codeMode,
+    serve: serveEntries,
+    auditLog,
+    auditArguments,
+    toolSearch,
+    telemetry,
+    ...topLevel
   } = result.output;
   const resolved = Object.entries(toolboxes).map(([name, toolbox]) => {
     // A disabled server is set aside by name: nothing starts, lists or expands it.
@@ -110,8 +127,7 @@ type GivenSettings = { [K in keyof ServerSettings]?: ServerSettings[K] };
 
 /** Each setting from the server, else from the top of the file, else the default. */
 function settingsFor(server: GivenSettings, topLevel: GivenSettings): ServerSettings {
-  const pick = <K extends keyof ServerSettings>(key: K): ServerSettings[K] =>
-    server[key] ?? topLevel[key] ?? DEFAULT_SETTINGS[key];
+  const pick = <K extends keyof ServerSettings>(key: K): ServerSettings[K] => server[key] ?? topLevel[key] ?? DEFAULT_SETTINGS[key];
   return {
     connectTimeoutMs: pick("connectTimeoutMs"),
     callTimeoutMs: pick("callTimeoutMs"),

@@ -20,7 +20,11 @@ export interface FailureContext {
 }
 
 /** The words for a failed call: a crash names the exit, a timeout names its limit. */
-export async function explainFailure(error: unknown, { callTimeoutMs, maxCallTimeMs }: CallLimits, context: FailureContext): Promise<string> {
+export async function explainFailure(
+  error: unknown,
+  { callTimeoutMs, maxCallTimeMs }: CallLimits,
+  context: FailureContext,
+): Promise<string> {
   if (!(error instanceof CallError)) return messageOf(error);
   switch (error.failure.kind) {
     case "remote":
@@ -55,7 +59,9 @@ export async function explainStartFailure(
   // A usage line or a banner on stdout, where only MCP messages may go: the clue of a server that never
   // answers, or that exited saying nothing on stderr (a crash's own stderr says more).
   const clue = notJson !== undefined && (timedOut || !(await link.saidAnything?.()));
-  const reason = !clue ? said : `${said}; it wrote on stdout, where only MCP messages may go: ${notJson} (does it need an argument to serve MCP over stdio?)`;
+  const reason = !clue
+    ? said
+    : `${said}; it wrote on stdout, where only MCP messages may go: ${notJson} (does it need an argument to serve MCP over stdio?)`;
   // MCP clients hide our stderr: what the server said last goes into the message itself.
   return await link.explain?.(reason) ?? reason;
 }

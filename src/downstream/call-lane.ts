@@ -178,13 +178,16 @@ export class ToolCallLane {
 
   call(call: LaneCall): Promise<CallToolResult> {
     if (this.#closed) return Promise.reject(new CallError({ kind: "closed" }));
-    if ((call.cancel ?? call.signal)?.aborted) return Promise.reject(new CallError({ kind: "cancelled", reason: (call.cancel ?? call.signal)!.reason }));
+    if ((call.cancel ?? call.signal)?.aborted) {
+      return Promise.reject(new CallError({ kind: "cancelled", reason: (call.cancel ?? call.signal)!.reason }));
+    }
     const id = `${ID_PREFIX}${this.#nextId++}`;
     return new Promise<CallToolResult>((resolve, reject) => {
       const inFlight = new LaneInFlight(id, call, resolve, reject, this.#core, this.#deadlines.now());
       this.#pending.set(id, inFlight);
       this.#deadlines.due(Math.min(inFlight.idleAt, inFlight.totalAt));
-      if (call.cancel) call.cancel.watch(inFlight); else call.signal?.addEventListener("abort", inFlight);
+      if (call.cancel) call.cancel.watch(inFlight);
+      else call.signal?.addEventListener("abort", inFlight);
       if (this.#queue.whenRoom) this.#queue.whenRoom(() => this.#go(inFlight), () => inFlight.abandoned);
       else this.#go(inFlight);
     });
@@ -193,14 +196,17 @@ export class ToolCallLane {
   #go(inFlight: LaneInFlight): void {
     inFlight.sent = true;
     const { call, requestId: id } = inFlight;
-    this.#send({ jsonrpc: "2.0", id, method: "tools/call", params: paramsOf(call, id) }).catch(() => this.#fail(inFlight, { kind: "closed" }));
+    this.#send({ jsonrpc: "2.0", id, method: "tools/call", params: paramsOf(call, id) }).catch(() =>
+      this.#fail(inFlight, { kind: "closed" })
+    );
   }
 
   /** Out of the pending calls; the last one out takes the timer with it. */
   #settle(inFlight: LaneInFlight): void {
     this.#pending.delete(inFlight.requestId);
     if (this.#pending.size === 0) this.#deadlines.stop();
-    if (inFlight.call.cancel) inFlight.call.cancel.watch(undefined); else inFlight.call.signal?.removeEventListener("abort", inFlight);
+    if (inFlight.call.cancel) inFlight.call.cancel.watch(undefined);
+    else inFlight.call.signal?.removeEventListener("abort", inFlight);
   }
 
   #fail(inFlight: LaneInFlight, failure: CallFailure): void {

@@ -5,15 +5,15 @@
  */
 import {
   type Client,
-  ListToolsResultSchema,
-  ResultSchema,
-  type Tool,
   ListPromptsResultSchema,
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
+  ListToolsResultSchema,
   type Prompt,
   type Resource,
   type ResourceTemplate,
+  ResultSchema,
+  type Tool,
 } from "../protocol/sdk.ts";
 import { checkSkillEntry, type SkillEntry, skillsDeclaration } from "../protocol/skills.ts";
 
@@ -69,7 +69,11 @@ export async function listServerListing(client: Client, timeout: number, log: (t
   };
   const [prompts, resources, resourceTemplates] = await Promise.all([
     capabilities.prompts ? list<Prompt>("prompts/list", "prompts", ListPromptsResultSchema) : [],
-    capabilities.resources ? list<Resource>("resources/list", "resources", ListResourcesResultSchema, MAX_LISTED_RESOURCES).then((all) => firstResources(all, log)) : [],
+    capabilities.resources
+      ? list<Resource>("resources/list", "resources", ListResourcesResultSchema, MAX_LISTED_RESOURCES).then((all) =>
+        firstResources(all, log)
+      )
+      : [],
     capabilities.resources
       ? list<ResourceTemplate>("resources/templates/list", "resourceTemplates", ListResourceTemplatesResultSchema)
       : [],
@@ -82,7 +86,12 @@ export async function listServerListing(client: Client, timeout: number, log: (t
 }
 
 /** The server's skills, page by page (at most MAX_SKILL_PAGES); a failed listing is empty, with a log line. */
-export async function listSkills(client: Client, directoryRead: boolean, timeout: number, log: (text: string) => void): Promise<ServerSkills> {
+export async function listSkills(
+  client: Client,
+  directoryRead: boolean,
+  timeout: number,
+  log: (text: string) => void,
+): Promise<ServerSkills> {
   const skills: ServerSkills = { directoryRead, entries: [], refused: [] };
   let cursor: string | undefined;
   try {

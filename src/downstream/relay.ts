@@ -12,10 +12,10 @@ import {
   CreateMessageRequestSchema,
   ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
+  ErrorCode,
   ListRootsRequestSchema,
   type LoggingLevel,
   LoggingMessageNotificationSchema,
-  ErrorCode,
   McpError,
   type RequestId,
 } from "../protocol/sdk.ts";
@@ -71,7 +71,10 @@ export class DownstreamRelay {
     if (roots) client.setRequestHandler(ListRootsRequestSchema, (request, extra) => this.#relay(request, extra));
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
       const prefix = `${this.#target.toolbox}/${this.#target.server}`;
-      return this.#notify({ method: "notifications/message", params: { ...params, logger: params.logger ? `${prefix}/${params.logger}` : prefix } });
+      return this.#notify({
+        method: "notifications/message",
+        params: { ...params, logger: params.logger ? `${prefix}/${params.logger}` : prefix },
+      });
     });
   }
 
@@ -96,11 +99,14 @@ export class DownstreamRelay {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
   }
 
-  async #relay(request: { method: string; params?: Record<string, unknown> }, { requestId, signal }: { requestId: RequestId; signal: AbortSignal }) {
+  async #relay(
+    request: { method: string; params?: Record<string, unknown> },
+    { requestId, signal }: { requestId: RequestId; signal: AbortSignal },
+  ) {
     const { call, guessed } = questionOwner({ id: requestId, meta: request.params?._meta }, this.#calls);
     const session = this.#sessionAsked(call, guessed);
     let carrier = call;
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       try {
         return await this.#ask(request, session, carrier, signal);
       } catch (error) {
@@ -133,14 +139,22 @@ export class DownstreamRelay {
     }
     if (call) return this.#sessionOf(call);
     if (sessions.length <= 1) return sessions[0] ?? this.#upstream;
-    throw errorWithCode(ErrorCode.InvalidRequest, `The server is shared by ${sessions.length} sessions and the question belongs to no call of one of them`);
+    throw errorWithCode(
+      ErrorCode.InvalidRequest,
+      `The server is shared by ${sessions.length} sessions and the question belongs to no call of one of them`,
+    );
   }
 
   #sessionOf(call: CallInFlight): Upstream {
     return call.upstream ?? this.#upstream;
   }
 
-  async #ask(request: { method: string; params?: Record<string, unknown> }, session: Upstream, call: CallInFlight | undefined, signal: AbortSignal) {
+  async #ask(
+    request: { method: string; params?: Record<string, unknown> },
+    session: Upstream,
+    call: CallInFlight | undefined,
+    signal: AbortSignal,
+  ) {
     const release = call?.hold();
     // Counted until answered: the next question goes to a call that carries none, where that is a choice.
     if (call) call.questions++;

@@ -29,7 +29,9 @@ export interface SkillEntry {
 }
 
 /** What a server declares of the extension, or undefined when it does not declare it. */
-export function skillsDeclaration(capabilities: { extensions?: Record<string, unknown> } | undefined): { directoryRead: boolean } | undefined {
+export function skillsDeclaration(
+  capabilities: { extensions?: Record<string, unknown> } | undefined,
+): { directoryRead: boolean } | undefined {
   const declared = capabilities?.extensions?.[SKILLS_EXTENSION];
   if (declared === undefined || declared === null || typeof declared !== "object") return undefined;
   return { directoryRead: (declared as { directoryRead?: unknown }).directoryRead === true };

@@ -101,7 +101,9 @@ const MODERN_CLIENT_CAPABILITIES = ["experimental", "sampling", "elicitation", "
 /** A client's declared capabilities, reduced to the keys 2026-07-28 has. */
 export function modernClientCapabilities(capabilities: unknown): Json {
   if (!isObject(capabilities)) return {};
-  return Object.fromEntries(MODERN_CLIENT_CAPABILITIES.filter((key) => capabilities[key] !== undefined).map((key) => [key, capabilities[key]]));
+  return Object.fromEntries(
+    MODERN_CLIENT_CAPABILITIES.filter((key) => capabilities[key] !== undefined).map((key) => [key, capabilities[key]]),
+  );
 }
 
 export interface Envelope {

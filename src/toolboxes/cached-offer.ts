@@ -26,20 +26,27 @@ export interface CachedToolbox {
 }
 
 /** `client`: whose files (a server whose processes are each client's own is read from that client's file alone). */
-export async function cachedToolboxes(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore, client?: string): Promise<CachedToolbox[]> {
+export async function cachedToolboxes(
+  config: WorkbenchConfig,
+  cache: ListingCache,
+  pins?: PinStore,
+  client?: string,
+): Promise<CachedToolbox[]> {
   await pins?.refresh();
-  return await Promise.all(Object.entries(config.toolboxes).map(async ([name, toolbox]): Promise<CachedToolbox> => {
-    const servers = Object.entries(toolbox.mcpServers);
-    const entries = await Promise.all(servers.map(([, definition]) => cache.readEntry(definition, client)));
-    if (entries.some((entry) => entry === undefined)) return { name };
-    return {
-      name,
-      servers: servers.map(([server, definition], index) => ({
-        server,
-        definition,
-        entry: entries[index]!,
-        offered: (tools: Tool[]) => offerOf({ tools }, definition.toolFilters, pinsAt(pins, config, name, server)).tools,
-      })),
-    };
-  }));
+  return await Promise.all(
+    Object.entries(config.toolboxes).map(async ([name, toolbox]): Promise<CachedToolbox> => {
+      const servers = Object.entries(toolbox.mcpServers);
+      const entries = await Promise.all(servers.map(([, definition]) => cache.readEntry(definition, client)));
+      if (entries.some((entry) => entry === undefined)) return { name };
+      return {
+        name,
+        servers: servers.map(([server, definition], index) => ({
+          server,
+          definition,
+          entry: entries[index]!,
+          offered: (tools: Tool[]) => offerOf({ tools }, definition.toolFilters, pinsAt(pins, config, name, server)).tools,
+        })),
+      };
+    }),
+  );
 }

@@ -43,7 +43,9 @@ export const TEXT_PARTS: Record<TextKind, Parts> = {
 };
 
 /** What a skill's pin keeps of its files: "<digest> <size>" by URI, or "dynamic" (nothing to verify). */
-export function skillFiles(resources: readonly { uri: string; digest: string; size: number }[] | "dynamic"): Record<string, string> | "dynamic" {
+export function skillFiles(
+  resources: readonly { uri: string; digest: string; size: number }[] | "dynamic",
+): Record<string, string> | "dynamic" {
   if (resources === "dynamic") return "dynamic";
   return Object.fromEntries(resources.map((file) => [file.uri, `${file.digest} ${file.size}`]));
 }

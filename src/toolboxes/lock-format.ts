@@ -102,15 +102,17 @@ export function parseLock(text: string): Lock | string {
   } catch {
     return "not valid JSON";
   }
-  const isObject = (item: unknown): item is Record<string, unknown> =>
-    typeof item === "object" && item !== null && !Array.isArray(item);
+  const isObject = (item: unknown): item is Record<string, unknown> => typeof item === "object" && item !== null && !Array.isArray(item);
   if (!isObject(value) || value.version !== VERSION || !isObject(value.toolboxes)) {
     return `expected {"toolboxes": {...}, "version": ${VERSION}}`;
   }
   const texts = value.texts ?? {};
   if (!isObject(texts)) return `"texts" is not an object`;
   const definitions = value.definitions ?? {};
-  if (!isObject(definitions) || !Object.values(definitions).every((servers) => isObject(servers) && Object.values(servers).every((one) => typeof one === "string"))) {
+  if (
+    !isObject(definitions) ||
+    !Object.values(definitions).every((servers) => isObject(servers) && Object.values(servers).every((one) => typeof one === "string"))
+  ) {
     return `"definitions" is not an object of strings by toolbox and server`;
   }
   for (const [section, word] of [[value.toolboxes, "tool"], [texts, "text"]] as const) {

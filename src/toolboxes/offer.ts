@@ -88,7 +88,15 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
     const texts = textsOf(listed).map(({ key }) => ({ name: key, changed: [], reason }));
     return {
       tools: [],
-      ...(listed.listing && { listing: { prompts: [], resources: [], resourceTemplates: [], ...(listed.listing.skills && { skills: { ...listed.listing.skills, entries: [] } }) } }),
+      ...(listed.listing &&
+        {
+          listing: {
+            prompts: [],
+            resources: [],
+            resourceTemplates: [],
+            ...(listed.listing.skills && { skills: { ...listed.listing.skills, entries: [] } }),
+          },
+        }),
       withheld: filtered.map((tool) => ({ name: tool.name, changed: [], reason })),
       withheldTexts: texts,
     };
@@ -100,8 +108,17 @@ export function offerOf(listed: Listed, filters: string[] | undefined, pins: Off
   const pinned = { tools: pinsOf(lock.pinsOf), texts: pinsOf(lock.textsOf) };
   const tools = toolView(filtered, pinned.tools);
   const texts = textView(listed, pinned.texts);
-  const firstSeen = tools.upgrade || texts.added || texts.forget ? { tools: tools.upgrade, texts: texts.added, forget: texts.forget } : undefined;
-  return { ...texts.offered, tools: tools.offered, withheld: tools.withheld, withheldTexts: texts.withheld, pinned, ...(firstSeen && { firstSeen }) };
+  const firstSeen = tools.upgrade || texts.added || texts.forget
+    ? { tools: tools.upgrade, texts: texts.added, forget: texts.forget }
+    : undefined;
+  return {
+    ...texts.offered,
+    tools: tools.offered,
+    withheld: tools.withheld,
+    withheldTexts: texts.withheld,
+    pinned,
+    ...(firstSeen && { firstSeen }),
+  };
 }
 
 /** A server not pinned yet offers every tool: its first sight pins them (see ServerSlot.trust). */
@@ -152,12 +169,15 @@ function textView(listed: Listed, pinned: ServerPins | undefined) {
   // A withheld skill's files are not offered as resources either: a new one would show its text.
   const heldRoots = [...refused].filter((key) => key.startsWith("skill:")).map((key) => key.slice("skill:".length, -"SKILL.md".length));
   const underHeld = (uri: string) => heldRoots.some((root) => uri.startsWith(root));
-  for (const key of Object.keys(added ?? {})) if (key.startsWith("resource:") && underHeld(key.slice("resource:".length))) delete added![key];
+  for (const key of Object.keys(added ?? {})) {
+    if (key.startsWith("resource:") && underHeld(key.slice("resource:".length))) delete added![key];
+  }
   if (added && Object.keys(added).length === 0) added = undefined;
-  const keep = <T>(kind: TextKind, items: T[], keyOf: (item: T) => string) => items.filter((item) => {
-    const key = textKey(kind, keyOf(item));
-    return kept.has(key) && !refused.has(key) && !(kind === "resource" && underHeld(keyOf(item)));
-  });
+  const keep = <T>(kind: TextKind, items: T[], keyOf: (item: T) => string) =>
+    items.filter((item) => {
+      const key = textKey(kind, keyOf(item));
+      return kept.has(key) && !refused.has(key) && !(kind === "resource" && underHeld(keyOf(item)));
+    });
   const { listing, instructions } = listed;
   const offered = {
     ...(listing && {
@@ -194,7 +214,11 @@ function textsOf(listed: Listed): Text[] {
     add("skill", skill.uri, { frontmatter: skill.frontmatter, files: skillFiles(skill.resources) });
   }
   if (listed.instructions !== undefined) {
-    texts.push({ kind: "instructions", key: textKey("instructions"), pin: pinParts("instructions", { text: listed.instructions }, TEXT_PARTS.instructions) });
+    texts.push({
+      kind: "instructions",
+      key: textKey("instructions"),
+      pin: pinParts("instructions", { text: listed.instructions }, TEXT_PARTS.instructions),
+    });
   }
   return texts;
 }
@@ -203,7 +227,13 @@ function textsOf(listed: Listed): Text[] {
 export function pinsAt(pins: PinStore | undefined, config: WorkbenchConfig, toolbox: string, server: string): OfferPins | undefined {
   const definition = config.toolboxes[toolbox].mcpServers[server];
   if (!pins || !definition.pin) return undefined;
-  return { lock: pins.snapshot, toolbox, server, same: samePlaces(config, toolbox, server, definition), definition: definitionDigest(definition) };
+  return {
+    lock: pins.snapshot,
+    toolbox,
+    server,
+    same: samePlaces(config, toolbox, server, definition),
+    definition: definitionDigest(definition),
+  };
 }
 
 /** The other toolboxes' pinned names for a server definition: pins belong to the definition. */

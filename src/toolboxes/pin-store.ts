@@ -60,7 +60,13 @@ export class PinStore {
   #text: string | null | undefined;
   #lock: Lock = emptyLock();
   #error?: string;
-  #snapshot: LockSnapshot = { loaded: false, pinsOf: () => undefined, textsOf: () => undefined, definitionOf: () => undefined, placesOf: () => [] };
+  #snapshot: LockSnapshot = {
+    loaded: false,
+    pinsOf: () => undefined,
+    textsOf: () => undefined,
+    definitionOf: () => undefined,
+    placesOf: () => [],
+  };
   #reading?: Promise<void>;
   /** When the file was last read (Date.now()), for refresh's maxAgeMs. */
   #readAt = -Infinity;
@@ -274,7 +280,8 @@ export class PinStore {
     const recorded = (from: Lock["definitions"], toolbox: string, server: string) =>
       Object.hasOwn(from, toolbox) && Object.hasOwn(from[toolbox], server) ? from[toolbox][server] : undefined;
     // What this process could not write counts first: it is what this process last meant.
-    const definitionOf = (toolbox: string, server: string) => recorded(unwritten.definitions, toolbox, server) ?? recorded(definitions, toolbox, server);
+    const definitionOf = (toolbox: string, server: string) =>
+      recorded(unwritten.definitions, toolbox, server) ?? recorded(definitions, toolbox, server);
     this.#snapshot = {
       loaded: true,
       ...(error !== undefined && { error }),

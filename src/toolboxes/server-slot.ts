@@ -82,7 +82,10 @@ export class ServerSlot {
   offerOf(listed: Listed): Offer {
     const lock = this.#trust?.pins.snapshot;
     const last = this.#cachedOffer;
-    if (last && last.tools === listed.tools && last.listing === listed.listing && last.instructions === listed.instructions && last.lock === lock) {
+    if (
+      last && last.tools === listed.tools && last.listing === listed.listing && last.instructions === listed.instructions &&
+      last.lock === lock
+    ) {
       return last.offer;
     }
     const offer = offerOf(listed, this.config.toolFilters, this.#pinsAt(lock));
@@ -92,7 +95,8 @@ export class ServerSlot {
   #cachedOffer?: Listed & { lock: LockSnapshot | undefined; offer: Offer };
 
   #pinsAt(lock: LockSnapshot | undefined): OfferPins | undefined {
-    return lock && { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same, definition: definitionDigest(this.config) };
+    return lock &&
+      { lock, toolbox: this.#trust!.toolbox, server: this.name, same: this.#trust!.same, definition: definitionDigest(this.config) };
   }
 
   /** What `approve` must be told: the client to start the server as (see SlotTrust), the configuration file. */

@@ -63,7 +63,10 @@ export class ServerUsers implements Upstream {
     if (sessions.length === 1) return sessions[0].request(method, params, options);
     if (sessions.length === 0) return Promise.reject(new Error("No client is connected"));
     return Promise.reject(
-      errorWithCode(ErrorCode.InvalidRequest, `The server is shared by ${sessions.length} sessions and the question belongs to no call of one of them`),
+      errorWithCode(
+        ErrorCode.InvalidRequest,
+        `The server is shared by ${sessions.length} sessions and the question belongs to no call of one of them`,
+      ),
     );
   }
 

@@ -39,12 +39,17 @@ export function useToolToolboxNotFound(config: WorkbenchConfig, name: string): s
   return `Error executing tool: Toolbox '${name}' not found in configuration${didYouMean(name, Object.keys(config.toolboxes))}`;
 }
 
-
 /**
  * The tool a call names: its toolbox open (opened here when `opens`, or when the session opened it
  * on another replica), its server connected and pinned, the tool listed and not withheld.
  */
-export async function findTool(registry: ToolboxRegistry, config: WorkbenchConfig, id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found> {
+export async function findTool(
+  registry: ToolboxRegistry,
+  config: WorkbenchConfig,
+  id: ToolName,
+  signal: AbortSignal,
+  opens: boolean,
+): Promise<Found> {
   if (!Object.hasOwn(config.toolboxes, id.toolbox)) return { ok: false, error: useToolToolboxNotFound(config, id.toolbox) };
   // Only the server called is waited for: another of its toolbox may still be starting.
   // A toolbox the session opened on another replica (its name is in the store) is opened here.
@@ -53,13 +58,18 @@ export async function findTool(registry: ToolboxRegistry, config: WorkbenchConfi
   if (!toolbox) {
     return {
       ok: false,
-      error: `Error executing tool: Toolbox '${id.toolbox}' is not open; call open_toolbox with {"toolbox_name": ${JSON.stringify(id.toolbox)}} first`,
+      error: `Error executing tool: Toolbox '${id.toolbox}' is not open; call open_toolbox with {"toolbox_name": ${
+        JSON.stringify(id.toolbox)
+      }} first`,
     };
   }
   const slot = toolbox.servers.find((s) => s.name === id.server);
   if (!slot) {
     const servers = toolbox.servers.map((s) => s.name);
-    return { ok: false, error: `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}` };
+    return {
+      ok: false,
+      error: `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}`,
+    };
   }
   const connected = slot.shared.liveSession() ?? await slot.shared.connected(signal);
   if (!connected.ok) return { ok: false, error: `Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}` };
@@ -75,7 +85,12 @@ export async function findTool(registry: ToolboxRegistry, config: WorkbenchConfi
   const tool = find() ?? (held() ? undefined : await serverSession.toolsSettled().then(find));
   const withheld = held();
   if (withheld) return { ok: false, withheld: true, error: withheldError(id.toolbox, id.server, withheld, slot.approveWith) };
-  if (!tool) return { ok: false, error: `Error executing tool: Tool '${id.name}' not found ${whereOf(id)}${elsewhere(toolbox, id.server, id.name)}` };
+  if (!tool) {
+    return {
+      ok: false,
+      error: `Error executing tool: Tool '${id.name}' not found ${whereOf(id)}${elsewhere(toolbox, id.server, id.name)}`,
+    };
+  }
   return { ok: true, target: slot.on(serverSession), tool };
 }
 

@@ -6,7 +6,7 @@
 import * as z from "zod";
 import type { Tool as McpTool } from "../protocol/sdk.ts";
 import type { OpenDetail, WorkbenchConfig } from "../config/index.ts";
-import { Failure, Success, type Tool, textResult } from "./tool.ts";
+import { Failure, Success, textResult, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";
 import { toolboxListing, toolboxNotFound } from "./lookup.ts";
@@ -145,7 +145,9 @@ export function describeToolbox(toolbox: OpenToolbox, view: View = { detail: "fu
   if (skills && !("tools" in view)) {
     header.skills = skills;
     header.read_skills = `Read a skill's SKILL.md, then its files, as resources or with use_tool ` +
-      `{"tool": {"toolbox": ${JSON.stringify(toolbox.name)}, "server": "workbench", "name": "read_skill"}, "arguments": {"uri": "<its URI>"}}`;
+      `{"tool": {"toolbox": ${
+        JSON.stringify(toolbox.name)
+      }, "server": "workbench", "name": "read_skill"}, "arguments": {"uri": "<its URI>"}}`;
   }
   const connected = toolbox.servers.filter((server) => server.serverSession);
   const withheld = withheldLine(toolbox.name, connected);

@@ -17,7 +17,11 @@ export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolC
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
   if (!Object.hasOwn(ctx.session.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.session.config, id.toolbox));
   if (id.name !== READ_RESULT) {
-    return Failure(`Error executing tool: Tool '${id.name}' not found ${where}${didYouMean(id.name, [READ_RESULT, READ_SKILL]) || `. Its tools are '${READ_RESULT}' and '${READ_SKILL}'`}`);
+    return Failure(
+      `Error executing tool: Tool '${id.name}' not found ${where}${
+        didYouMean(id.name, [READ_RESULT, READ_SKILL]) || `. Its tools are '${READ_RESULT}' and '${READ_SKILL}'`
+      }`,
+    );
   }
   const problems = argumentProblems(args);
   if (problems.length > 0) {

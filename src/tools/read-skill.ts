@@ -25,7 +25,9 @@ export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: 
     ...(typeof args.uri !== "string" || args.uri === "" ? ["'uri': expected the URI of a skill's file, a non-empty string"] : []),
     ...unknown.map((key) => `'${key}': unknown argument (expected 'uri')`),
   ];
-  if (problems.length > 0) return Failure(`Invalid arguments for tool '${READ_SKILL}' ${where}:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  if (problems.length > 0) {
+    return Failure(`Invalid arguments for tool '${READ_SKILL}' ${where}:\n${problems.map((p) => `- ${p}`).join("\n")}`);
+  }
   const uri = args.uri as string;
   const failed = (detail: string) => Failure<CallToolResult>(`Error executing tool '${READ_SKILL}' ${where}: ${detail}`);
   const prefix = `skill://${encodeURIComponent(id.toolbox)}/`;
@@ -43,9 +45,10 @@ export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: 
     : `a file of a "dynamic" skill: its bytes cannot be verified`;
   const about = `File ${uri} of server '${server}' in toolbox '${id.toolbox}', as the server serves it; ${check}.`;
   const files: ContentBlock[] = read.contents.map((content) =>
-    content.text !== undefined
-      ? { type: "text", text: content.text }
-      : { type: "resource", resource: { uri: content.uri, ...(content.mimeType && { mimeType: content.mimeType }), blob: content.blob ?? "" } }
+    content.text !== undefined ? { type: "text", text: content.text } : {
+      type: "resource",
+      resource: { uri: content.uri, ...(content.mimeType && { mimeType: content.mimeType }), blob: content.blob ?? "" },
+    }
   );
   const result: CallToolResult = { content: [{ type: "text", text: about }, ...files] };
   return Success(pageResult(result, ctx.session.results, resultLimit(ctx.session.config, id.toolbox, server), id.toolbox));

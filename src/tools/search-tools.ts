@@ -71,19 +71,28 @@ const MAX_LINE_BYTES = 270;
 
 export const searchTools: Tool<typeof schema, SearchAnswer> = {
   name: "search_tools",
-  description: "Find tools in every toolbox by what they do. Example: {\"query\": \"read a file\"}. " +
+  description: 'Find tools in every toolbox by what they do. Example: {"query": "read a file"}. ' +
     "Each result gives toolbox, server and name: call it with use_tool directly (no open_toolbox needed); " +
     'open_toolbox {"toolbox_name": ..., "tools": [name]} gives its full schema. ' +
     "Servers' skills (instructions for a task) are found too, by the URI of their SKILL.md.",
   schema,
   invalidInputPrefix: "Invalid parameters",
   async run({ query, toolbox, limit }, ctx) {
-    if (toolbox !== undefined && !Object.hasOwn(ctx.session.config.toolboxes, toolbox)) return Failure(toolboxNotFound(ctx.session.config, toolbox));
-    if (!ctx.session.search) return Failure("Tool search is off: turn it on with \"toolSearch\": true at the top of the configuration");
+    if (toolbox !== undefined && !Object.hasOwn(ctx.session.config.toolboxes, toolbox)) {
+      return Failure(toolboxNotFound(ctx.session.config, toolbox));
+    }
+    if (!ctx.session.search) return Failure('Tool search is off: turn it on with "toolSearch": true at the top of the configuration');
     const answer = await ctx.session.search.search(ctx.session.offer, query, limit ?? DEFAULT_SEARCH_LIMIT, toolbox);
     const results = answer.hits.map((hit): SearchResult =>
       hit.skill !== undefined
-        ? { kind: "skill", toolbox: hit.toolbox, server: hit.server, name: hit.name, description: firstSentence(hit.description ?? ""), uri: hit.skill }
+        ? {
+          kind: "skill",
+          toolbox: hit.toolbox,
+          server: hit.server,
+          name: hit.name,
+          description: firstSentence(hit.description ?? ""),
+          uri: hit.skill,
+        }
         : {
           toolbox: hit.toolbox,
           server: hit.server,
@@ -104,16 +113,18 @@ export const searchTools: Tool<typeof schema, SearchAnswer> = {
 /** The value as structuredContent, and as text: one line per tool or skill, best first. */
 export function presentSearch(value: SearchAnswer): CallToolResult {
   const skills = value.results.some((result) => result.kind === "skill");
-  const lines = value.results.length === 0
-    ? nothingFits(value.toolboxes ?? [])
-    : skills
-    ? [`${value.results.length} results, best first; call a tool with use_tool {"tool": {"toolbox", "server", "name"}, "arguments"}, ` +
-      `read a skill with use_tool {"tool": {"toolbox", "server": "workbench", "name": "${READ_SKILL}"}, "arguments": {"uri"}}:`]
+  const lines = value.results.length === 0 ? nothingFits(value.toolboxes ?? []) : skills
+    ? [
+      `${value.results.length} results, best first; call a tool with use_tool {"tool": {"toolbox", "server", "name"}, "arguments"}, ` +
+      `read a skill with use_tool {"tool": {"toolbox", "server": "workbench", "name": "${READ_SKILL}"}, "arguments": {"uri"}}:`,
+    ]
     : [`${value.results.length} tools, best first; call one with use_tool {"tool": {"toolbox", "server", "name"}, "arguments"}:`];
   for (const result of value.results) {
     const about = result.description === "" ? "" : `: ${result.description}`;
     // A skill's URI names its toolbox and server, and comes before the description, which is cut first.
-    const line = result.kind === "skill" ? `skill ${result.name} <${result.uri}>${about}` : `${result.toolbox}/${result.server} ${result.signature}${about}`;
+    const line = result.kind === "skill"
+      ? `skill ${result.name} <${result.uri}>${about}`
+      : `${result.toolbox}/${result.server} ${result.signature}${about}`;
     lines.push(cutBytes(line, MAX_LINE_BYTES));
   }
   if (value.not_listed) {

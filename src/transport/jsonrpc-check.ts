@@ -73,7 +73,9 @@ export function checkMessage(value: unknown): Checked {
   const problem = paramsProblem(message.params);
   if (problem) return refused(INVALID_PARAMS, `Invalid params: ${problem}`);
   const checked = value as JSONRPCMessage;
-  return shape === "notification" ? { kind: "notification", message: checked, method } : { kind: "request", message: checked, id: id!, method };
+  return shape === "notification"
+    ? { kind: "notification", message: checked, method }
+    : { kind: "request", message: checked, id: id!, method };
 }
 
 /** Refuses a message whose id cannot be trusted or is taken: answered with id null. */

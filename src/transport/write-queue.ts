@@ -95,7 +95,14 @@ export class WriteQueue {
     let bytes = 0;
     for (let index = 0; index < frames.length; index++) {
       const last = index === frames.length - 1;
-      this.#frames.push({ bytes: frames[index], answers: last ? answers : undefined, held: last ? held : 0, request, first: index === 0, seq: ++this.#pushed });
+      this.#frames.push({
+        bytes: frames[index],
+        answers: last ? answers : undefined,
+        held: last ? held : 0,
+        request,
+        first: index === 0,
+        seq: ++this.#pushed,
+      });
       bytes += frames[index].length + (last ? held : 0);
     }
     this.#bytes += bytes;
@@ -214,7 +221,9 @@ export class WriteQueue {
     }
     let count = 1;
     let bytes = frames[0].bytes.length;
-    while (count < frames.length && frames[count].bytes.length < WRITTEN_ALONE_BYTES && bytes + frames[count].bytes.length <= MAX_BATCH_BYTES) {
+    while (
+      count < frames.length && frames[count].bytes.length < WRITTEN_ALONE_BYTES && bytes + frames[count].bytes.length <= MAX_BATCH_BYTES
+    ) {
       bytes += frames[count++].bytes.length;
     }
     const taken = frames.splice(0, count);

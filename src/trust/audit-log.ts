@@ -142,7 +142,9 @@ export class AuditLog {
   #drop(): void {
     if (this.#dropped) return;
     this.#dropped = true;
-    this.#sink.warn(`Audit log '${this.path}' is not being written: over ${MAX_PENDING_LINES} lines wait, later ones are dropped (this is said once)`);
+    this.#sink.warn(
+      `Audit log '${this.path}' is not being written: over ${MAX_PENDING_LINES} lines wait, later ones are dropped (this is said once)`,
+    );
   }
 
   #failed(error: unknown): void {

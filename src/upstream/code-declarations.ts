@@ -11,7 +11,12 @@ import type { PinStore } from "../toolboxes/pin-store.ts";
 import { cachedToolboxes } from "../toolboxes/cached-offer.ts";
 
 /** By toolbox name; empty when code mode is off everywhere (nothing is read then). */
-export async function cachedDeclarations(config: WorkbenchConfig, cache: ListingCache, pins?: PinStore, client?: string): Promise<Record<string, string>> {
+export async function cachedDeclarations(
+  config: WorkbenchConfig,
+  cache: ListingCache,
+  pins?: PinStore,
+  client?: string,
+): Promise<Record<string, string>> {
   const declared: Record<string, string> = {};
   if (!Object.values(config.toolboxes).some((toolbox) => toolbox.codeMode)) return declared;
   for (const { name, servers } of await cachedToolboxes(config, cache, pins, client)) {

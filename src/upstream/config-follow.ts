@@ -59,8 +59,12 @@ export function followConfigFile(options: FollowOptions): Following {
     const toolboxes = Object.keys(config.toolboxes).length;
     say(`${NAME}: applied the configuration from ${path}: ${toolboxes} toolbox(es), ${retired.length} server(s) stopping`);
     // Read once at start: the HTTP idle time, and the audit log. Said, never ignored silently.
-    const later = Object.keys(AT_NEXT_START).filter((key) => JSON.stringify(AT_NEXT_START[key](config)) !== JSON.stringify(AT_NEXT_START[key](started)));
-    if (later.length > 0) say(`${NAME}: ${later.map((key) => `'${key}'`).join(", ")} changed: applies at the next start, not while serving`);
+    const later = Object.keys(AT_NEXT_START).filter((key) =>
+      JSON.stringify(AT_NEXT_START[key](config)) !== JSON.stringify(AT_NEXT_START[key](started))
+    );
+    if (later.length > 0) {
+      say(`${NAME}: ${later.map((key) => `'${key}'`).join(", ")} changed: applies at the next start, not while serving`);
+    }
     for (const shared of retired) void retire(shared, drainMs, say);
   };
   const watch = watchConfigFile({

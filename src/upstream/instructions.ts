@@ -32,6 +32,10 @@ export function buildInstructions(
     `Then call use_tool {"tool": {"toolbox": ${example}, "server": "<source_server>", "name": "<name>"}, ` +
     `"arguments": {...}} with the toolbox_name, source_server and name of a listed tool.`,
     // Only with tool search on: the instructions are otherwise what they were.
-    ...(config.toolSearch ? ['Not sure which toolbox? search_tools {"query": "what the tool should do"} finds tools in all of them; use_tool calls one directly.'] : []),
+    ...(config.toolSearch
+      ? [
+        'Not sure which toolbox? search_tools {"query": "what the tool should do"} finds tools in all of them; use_tool calls one directly.',
+      ]
+      : []),
   ].join("\n");
 }

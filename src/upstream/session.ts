@@ -36,7 +36,7 @@ import { LiveConfig } from "../config/live.ts";
 import { followConfig } from "./live-session.ts";
 import { toolSession } from "./tool-session.ts";
 import { SessionOffer } from "../toolboxes/session-offer.ts";
-import { type SessionState, sessionStates, type SessionStates } from "./session-state.ts";
+import { type SessionState, type SessionStates, sessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
 import type { Telemetry } from "../telemetry/index.ts";
 import { type NetworkTransport, TracedTransport } from "./traced-transport.ts";
@@ -74,18 +74,20 @@ export interface WorkbenchServerOptions {
   network?: NetworkTransport;
 }
 
-export type SessionOptions = Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "state" | "figures" | "declarations"> & {
-  /** The instructions' figures and run_code's declarations for each client, from the listing cache. */
-  listings?: ClientListings;
-  /** The process's shared servers. */
-  pool: ServerPool;
-  /** Where sessions keep their state (see session-state.ts); one of its own when not said. */
-  states?: SessionStates;
-  /** The key of this session's state: a 2026-07-28 hub's key; a new one when not said. */
-  stateKey?: string;
-  /** Who the session works for; LOCAL_USER when not said (stdio). */
-  client?: ClientIdentity;
-};
+export type SessionOptions =
+  & Omit<WorkbenchServerOptions, "registry" | "upstream" | "sessionId" | "clientName" | "state" | "figures" | "declarations">
+  & {
+    /** The instructions' figures and run_code's declarations for each client, from the listing cache. */
+    listings?: ClientListings;
+    /** The process's shared servers. */
+    pool: ServerPool;
+    /** Where sessions keep their state (see session-state.ts); one of its own when not said. */
+    states?: SessionStates;
+    /** The key of this session's state: a 2026-07-28 hub's key; a new one when not said. */
+    stateKey?: string;
+    /** Who the session works for; LOCAL_USER when not said (stdio). */
+    client?: ClientIdentity;
+  };
 
 export interface UpstreamSession {
   /** The client as the servers behind see it. */
@@ -154,7 +156,8 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   const serverInfo = { name: NAME, version: VERSION };
   // listChanged: open_toolbox's description names the toolboxes, which change with the configuration.
   const base = { tools: { listChanged: true }, logging: {}, ...CATALOG_CAPABILITIES };
-  const withSkills = (skills: { directoryRead: boolean } | undefined) => skills ? { ...base, extensions: { [SKILLS_EXTENSION]: skills } } : base;
+  const withSkills = (skills: { directoryRead: boolean } | undefined) =>
+    skills ? { ...base, extensions: { [SKILLS_EXTENSION]: skills } } : base;
   // What initialize says (a 2025-11-25 client hears it once): the Skills extension as the listing cache knew it.
   const capabilities = withSkills(options.skills);
   // The tool counts depend on the client (some servers list tools by its capabilities): the gate
@@ -212,7 +215,11 @@ function workbenchGate(
   capabilitiesNow: (cached: { directoryRead: boolean } | undefined) => ServerCapabilities,
 ): UpstreamGate {
   const forClient = () =>
-    buildInstructions(live.current, options.configPath, options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()));
+    buildInstructions(
+      live.current,
+      options.configPath,
+      options.figures?.(options.upstream ? options.upstream.capabilities : server.getClientCapabilities()),
+    );
   return new UpstreamGate(transport, {
     // server/discover is asked again by a 2026-07-28 client (its ttlMs is 0): once a server of the
     // session's offer has declared the extension (a first session, the cache empty), it is declared.
@@ -228,7 +235,9 @@ function workbenchGate(
 
 /** The Skills extension as declared at initialize, or as the servers of the offer listed now declare it. */
 function liveSkills(registry: ToolboxRegistry, cached: { directoryRead: boolean } | undefined): { directoryRead: boolean } | undefined {
-  const listed = registry.configured.map((configured) => registry.slot(configured).listing?.skills).filter((skills) => skills !== undefined);
+  const listed = registry.configured.map((configured) => registry.slot(configured).listing?.skills).filter((skills) =>
+    skills !== undefined
+  );
   if (listed.length === 0) return cached;
   return { directoryRead: cached?.directoryRead === true || listed.some((skills) => skills.directoryRead) };
 }

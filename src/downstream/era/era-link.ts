@@ -156,7 +156,11 @@ export class EraLink implements ServerLink {
     const params = (initialize as { params?: { capabilities?: unknown } }).params;
     const envelope = { clientInfo: CLIENT_INFO, clientCapabilities: modernClientCapabilities(params?.capabilities) };
     const probe = this.#probe = new Probe(`era-discover-${crypto.randomUUID()}`);
-    const outcome = await probe.run((message) => this.#inner.transport.send(message), envelope, probeTimeout(this.#config.connectTimeoutMs));
+    const outcome = await probe.run(
+      (message) => this.#inner.transport.send(message),
+      envelope,
+      probeTimeout(this.#config.connectTimeoutMs),
+    );
     if (outcome.era === "legacy") return outcome.answered ? "legacy" : "unanswered";
     if (outcome.era !== "modern") return outcome.era;
     this.#memory?.rememberEra(this.#config, MODERN_VERSION);

@@ -15,9 +15,9 @@ import {
   isInputRequired,
   LEGACY_VERSION,
   MODERN_VERSION,
+  modernClientCapabilities,
   PASS_INPUT_REQUIRED_KEY,
   SERVER_INFO_KEY,
-  modernClientCapabilities,
   withEnvelope,
   withoutResourceSubscribe,
 } from "../../protocol/wire.ts";
@@ -27,7 +27,6 @@ export const MAX_INPUT_ROUNDS = 8;
 /** Ids of what we make up: no clash with the Client's numbers, the lane's "wb-" or each other. */
 const INPUT_ID_PREFIX = "era-input-";
 const RETRY_ID_PREFIX = "era-retry-";
-
 
 export interface ModernPeer {
   /** Sends to the server. */
@@ -134,7 +133,11 @@ export class ModernSession {
         return this.#answer(id, {});
       case "resources/subscribe":
       case "resources/unsubscribe":
-        return this.#fail(id, ErrorCode.MethodNotFound, `Resource subscriptions do not exist in MCP ${MODERN_VERSION}: '${method}' not sent`);
+        return this.#fail(
+          id,
+          ErrorCode.MethodNotFound,
+          `Resource subscriptions do not exist in MCP ${MODERN_VERSION}: '${method}' not sent`,
+        );
     }
     const enveloped = withEnvelope(params, this.#envelope());
     const meta = enveloped._meta as Json;
@@ -180,14 +183,24 @@ export class ModernSession {
   #ask(exchange: Exchange, result: InputRequiredResult): void {
     exchange.inFlight = undefined;
     if (exchange.rounds >= MAX_INPUT_ROUNDS) {
-      return this.#failExchange(exchange, ErrorCode.InternalError, `Server asked for input more than ${MAX_INPUT_ROUNDS} times for one request: given up`);
+      return this.#failExchange(
+        exchange,
+        ErrorCode.InternalError,
+        `Server asked for input more than ${MAX_INPUT_ROUNDS} times for one request: given up`,
+      );
     }
     exchange.rounds++;
     const requests = Object.entries(result.inputRequests ?? {});
-    if (requests.length === 0) return this.#failExchange(exchange, ErrorCode.InternalError, "Server asked for input but named no input request");
+    if (requests.length === 0) {
+      return this.#failExchange(exchange, ErrorCode.InternalError, "Server asked for input but named no input request");
+    }
     const unknown = requests.find(([, request]) => !INPUT_METHODS.has(String(request?.method)));
     if (unknown) {
-      return this.#failExchange(exchange, ErrorCode.InternalError, `Server asked for input by an unknown method: '${String(unknown[1]?.method)}'`);
+      return this.#failExchange(
+        exchange,
+        ErrorCode.InternalError,
+        `Server asked for input by an unknown method: '${String(unknown[1]?.method)}'`,
+      );
     }
     exchange.requestState = result.requestState;
     exchange.responses = {};
@@ -225,7 +238,11 @@ export class ModernSession {
     };
     this.#peer.toServer({ jsonrpc: "2.0", id, method: exchange.method, params }).catch((error) => {
       const text = error instanceof Error ? error.message : String(error);
-      this.#failExchange(exchange, ErrorCode.InternalError, `Sending the answers to the server failed: ${this.#peer.redact?.(text) ?? text}`);
+      this.#failExchange(
+        exchange,
+        ErrorCode.InternalError,
+        `Sending the answers to the server failed: ${this.#peer.redact?.(text) ?? text}`,
+      );
     });
   }
 
@@ -235,7 +252,11 @@ export class ModernSession {
     if (exchange.inFlight !== undefined) this.#exchanges.delete(exchange.inFlight);
     for (const id of exchange.waiting.keys()) {
       this.#inputs.delete(id);
-      this.#peer.toClient({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "the request was given up" } });
+      this.#peer.toClient({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, reason: "the request was given up" },
+      });
     }
     exchange.waiting.clear();
   }

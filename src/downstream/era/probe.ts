@@ -4,7 +4,14 @@
  * refused send or no answer in time is a legacy server, to be initialized on the same link.
  */
 import type { JSONRPCMessage } from "../../protocol/sdk.ts";
-import { DISCOVER_METHOD, type DiscoverResult, type Envelope, isDiscoverResult, MODERN_VERSION, withEnvelope } from "../../protocol/wire.ts";
+import {
+  DISCOVER_METHOD,
+  type DiscoverResult,
+  type Envelope,
+  isDiscoverResult,
+  MODERN_VERSION,
+  withEnvelope,
+} from "../../protocol/wire.ts";
 
 /** How long a server gets to answer the probe: a 2025 server that ignores unknown methods costs this once. */
 export const PROBE_MS = 2_000;
@@ -38,9 +45,18 @@ export class Probe {
 
   /** Sends the probe and waits at most `timeoutMs` for its answer. */
   async run(send: (message: JSONRPCMessage) => Promise<void>, envelope: Envelope, timeoutMs: number): Promise<ProbeOutcome> {
-    const timer = setTimeout(() => this.settle({ era: "legacy", why: `no answer to ${DISCOVER_METHOD} within ${timeoutMs} ms`, answered: false }), timeoutMs);
+    const timer = setTimeout(
+      () => this.settle({ era: "legacy", why: `no answer to ${DISCOVER_METHOD} within ${timeoutMs} ms`, answered: false }),
+      timeoutMs,
+    );
     send({ jsonrpc: "2.0", id: this.id, method: DISCOVER_METHOD, params: withEnvelope({}, envelope) })
-      .catch((error) => this.settle({ era: "legacy", why: `${DISCOVER_METHOD} refused: ${error instanceof Error ? error.message : String(error)}`, answered: true }));
+      .catch((error) =>
+        this.settle({
+          era: "legacy",
+          why: `${DISCOVER_METHOD} refused: ${error instanceof Error ? error.message : String(error)}`,
+          answered: true,
+        })
+      );
     try {
       return await this.outcome;
     } finally {
@@ -55,7 +71,9 @@ export class Probe {
     else {
       const result = (message as { result?: unknown }).result;
       const modern = isDiscoverResult(result) && result.supportedVersions.includes(MODERN_VERSION);
-      this.settle(modern ? { era: "modern", result } : { era: "legacy", why: `${DISCOVER_METHOD} does not list ${MODERN_VERSION}`, answered: true });
+      this.settle(
+        modern ? { era: "modern", result } : { era: "legacy", why: `${DISCOVER_METHOD} does not list ${MODERN_VERSION}`, answered: true },
+      );
     }
     return true;
   }

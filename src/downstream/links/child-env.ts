@@ -6,14 +6,40 @@
  */
 const INHERITED = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 const INHERITED_WINDOWS = [
-  "APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE",
-  "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES",
+  "APPDATA",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "LOCALAPPDATA",
+  "PATH",
+  "PROCESSOR_ARCHITECTURE",
+  "SYSTEMDRIVE",
+  "SYSTEMROOT",
+  "TEMP",
+  "USERNAME",
+  "USERPROFILE",
+  "PROGRAMFILES",
 ];
 /** Network, certificates, locale and temp files, on every system (docs/configuration.md names them). */
 export const INHERITED_EVERYWHERE = [
-  "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "no_proxy", "all_proxy",
-  "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
-  "LANG", "LANGUAGE", "TZ", "TMPDIR", "TMP", "TEMP",
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "ALL_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "no_proxy",
+  "all_proxy",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "REQUESTS_CA_BUNDLE",
+  "CURL_CA_BUNDLE",
+  "LANG",
+  "LANGUAGE",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
 ];
 /** Every `LC_*` locale variable (LC_ALL, LC_CTYPE, …). */
 const LOCALE = /^LC_[A-Z]+$/;
@@ -24,7 +50,11 @@ export function childEnvironment(
   windows = false,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  const keys = [...(windows ? INHERITED_WINDOWS : INHERITED), ...INHERITED_EVERYWHERE, ...Object.keys(ours).filter((key) => LOCALE.test(key))];
+  const keys = [
+    ...(windows ? INHERITED_WINDOWS : INHERITED),
+    ...INHERITED_EVERYWHERE,
+    ...Object.keys(ours).filter((key) => LOCALE.test(key)),
+  ];
   for (const key of keys) {
     const value = ours[key];
     // Exported shell functions start with "()" and are a known injection vector.

@@ -33,4 +33,3 @@ function reasonGiven(text: string): string {
   const line = said.split("\n", 1)[0].trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
-

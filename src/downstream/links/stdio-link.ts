@@ -5,7 +5,7 @@ import type { RequestId } from "../../protocol/sdk.ts";
 import { StreamTransport } from "../../transport/stream-transport.ts";
 import type { SignalSource } from "../../transport/write-queue.ts";
 import { messageOf } from "../../protocol/errors.ts";
-import { type ServerTarget, type LinkHost, logPrefix, type ServerLink } from "./link.ts";
+import { type LinkHost, logPrefix, type ServerLink, type ServerTarget } from "./link.ts";
 import { childEnvironment, withheldHint } from "./child-env.ts";
 import { relayStderr, StderrTail } from "./stderr-relay.ts";
 import { memberValuesOf } from "../../config/member-secrets.ts";
@@ -75,7 +75,8 @@ export class StdioLink implements ServerLink {
     const { command, args, env, cwd, inheritEnv, withheldEnv = [] } = target.config;
     const inherited = () => Object.fromEntries(Object.entries(host.env).filter(([name]) => !withheldEnv.includes(name)));
     const childEnv = inheritEnv ? { ...inherited(), ...env } : childEnvironment(host.env, env, host.windows);
-    const start = (childEnv: Record<string, string>) => new StdioLink(host.spawn(command, args, { env: childEnv, cwd }), target, host, log, room);
+    const start = (childEnv: Record<string, string>) =>
+      new StdioLink(host.spawn(command, args, { env: childEnv, cwd }), target, host, log, room);
     if (!host.commandSearch) return start(childEnv);
     return host.commandSearch.start(command, childEnv, env, `[${target.toolbox}/${target.server}]`, start);
   }

@@ -11,7 +11,7 @@ import type { Tool as McpTool } from "../../protocol/sdk.ts";
 import { isInputRequired } from "../../protocol/wire.ts";
 import { rawJsonOf } from "../../transport/raw-json.ts";
 import { needsApproval } from "../../trust/confirm-policy.ts";
-import { type ApprovalRequest, approvalQuestion, asksForms, cannotAsk, readAnswer } from "../../trust/confirm.ts";
+import { approvalQuestion, type ApprovalRequest, asksForms, cannotAsk, readAnswer } from "../../trust/confirm.ts";
 import { approvalKey } from "../../trust/approvals.ts";
 import { serverRedactor } from "../../trust/shown-arguments.ts";
 import { messageOf } from "../../protocol/errors.ts";
@@ -55,7 +55,10 @@ export const approve: Step = async (call, next) => {
 };
 
 /** Whether the call may go, asking the user when the server's `confirm` covers the tool. */
-export async function approveCall(call: Pick<ToolCall, "id" | "args" | "tool" | "session" | "request">, config: ServerConfig): Promise<Approval> {
+export async function approveCall(
+  call: Pick<ToolCall, "id" | "args" | "tool" | "session" | "request">,
+  config: ServerConfig,
+): Promise<Approval> {
   const { id, args, session, request } = call;
   const tool = call.tool as McpTool;
   if (!needsApproval(config.confirm, tool)) return { approved: true, asked: false, args };
@@ -80,10 +83,19 @@ export async function approveCall(call: Pick<ToolCall, "id" | "args" | "tool" | 
   return approval;
 }
 
-async function ask(shown: ApprovalRequest, session: CallSession, request: CallRequest, config: ServerConfig): Promise<Approval & { forSession?: boolean }> {
+async function ask(
+  shown: ApprovalRequest,
+  session: CallSession,
+  request: CallRequest,
+  config: ServerConfig,
+): Promise<Approval & { forSession?: boolean }> {
   const upstream = session.upstream;
-  if (!upstream && !session.askUser) return refused(cannotAsk(shown, "there is no client to ask (the call subcommand asks only in a terminal)"));
-  if (upstream && !asksForms(upstream.capabilities)) return refused(cannotAsk(shown, "the client cannot ask the user: it declared no form elicitation"));
+  if (!upstream && !session.askUser) {
+    return refused(cannotAsk(shown, "there is no client to ask (the call subcommand asks only in a terminal)"));
+  }
+  if (upstream && !asksForms(upstream.capabilities)) {
+    return refused(cannotAsk(shown, "the client cannot ask the user: it declared no form elicitation"));
+  }
   const question = approvalQuestion(shown);
   if (!question.ok) return refused(question.reason);
   if (!upstream) {
@@ -99,7 +111,9 @@ async function ask(shown: ApprovalRequest, session: CallSession, request: CallRe
       from: APPROVAL_FROM,
     });
   } catch (error) {
-    if (request.signal.aborted) return { approved: false, reason: "the client cancelled the call while the user was asked", cancelled: true };
+    if (request.signal.aborted) {
+      return { approved: false, reason: "the client cancelled the call while the user was asked", cancelled: true };
+    }
     return refused(`the user declined the call: the client did not ask (${shown.redact(messageOf(error))})`);
   }
   const answer = readAnswer(result);

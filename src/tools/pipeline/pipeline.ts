@@ -25,7 +25,11 @@ const run = compose(STEPS);
  * the script started, saying so; recorded as any refused call.
  */
 const listedLater: Step = (call) =>
-  Promise.resolve(Failure(`Error executing tool '${call.id.name}' ${whereOf(call.id)}: it was listed after the script started; call it from a new run_code`));
+  Promise.resolve(
+    Failure(
+      `Error executing tool '${call.id.name}' ${whereOf(call.id)}: it was listed after the script started; call it from a new run_code`,
+    ),
+  );
 const refuse = compose([record, resolve, listedLater]);
 
 export function runUngivenCall(session: CallSession, request: CallRequest, id: ToolId): CallResult {

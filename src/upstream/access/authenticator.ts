@@ -27,7 +27,10 @@ export interface AuthenticatorOptions extends JwtOptions {
   compare?: DigestCompare;
 }
 
-export function authenticatorFor(serve: ServeConfig | undefined, options: AuthenticatorOptions): (request: Request) => Promise<Identity | Response> {
+export function authenticatorFor(
+  serve: ServeConfig | undefined,
+  options: AuthenticatorOptions,
+): (request: Request) => Promise<Identity | Response> {
   const open = !tokensRequired(serve);
   const clients = new StaticTokens(serve?.clients ?? {}, options.compare);
   const jwt = serve?.oauth && new JwtVerifier(serve.oauth, options);
@@ -53,10 +56,14 @@ export function authenticatorFor(serve: ServeConfig | undefined, options: Authen
     // Clients are kept apart by name (processes, ${WORKBENCH_CLIENT} files): a subject may not be a static client.
     const name = await clientNameOf(outcome.subject);
     if (name === LOCAL_USER.name) {
-      return forbidden(`The token's subject '${LOCAL_USER.name}' is the name of the user over stdio: the two would share its processes and files`);
+      return forbidden(
+        `The token's subject '${LOCAL_USER.name}' is the name of the user over stdio: the two would share its processes and files`,
+      );
     }
     if (clients.has(name)) {
-      return forbidden(`The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`);
+      return forbidden(
+        `The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`,
+      );
     }
     return { name, toolboxes };
   };

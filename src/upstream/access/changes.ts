@@ -28,7 +28,9 @@ export function revokedBy(previous: ServeConfig | undefined, next: ServeConfig |
   };
 }
 
-function who({ secrets: _secrets, secretsUnreadable: _unreadable, ...client }: ServeClientConfig): Omit<ServeClientConfig, "secrets" | "secretsUnreadable"> {
+function who(
+  { secrets: _secrets, secretsUnreadable: _unreadable, ...client }: ServeClientConfig,
+): Omit<ServeClientConfig, "secrets" | "secretsUnreadable"> {
   return client;
 }
 

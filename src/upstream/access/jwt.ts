@@ -79,6 +79,10 @@ export class JwtVerifier {
 function scopesOf(payload: Record<string, unknown>): string[] {
   const { scope, scp } = payload;
   const words = (value: unknown): string[] =>
-    typeof value === "string" ? value.split(" ").filter(Boolean) : Array.isArray(value) ? value.filter((item) => typeof item === "string") : [];
+    typeof value === "string"
+      ? value.split(" ").filter(Boolean)
+      : Array.isArray(value)
+      ? value.filter((item) => typeof item === "string")
+      : [];
   return [...words(scope), ...words(scp)];
 }

@@ -19,7 +19,12 @@ export function resourceMetadataUrl(request: Request): string {
  */
 export function unauthorized(request: Request, description: string, invalid: boolean, oauth: boolean): Response {
   const params = [...(oauth ? [`resource_metadata="${resourceMetadataUrl(request)}"`] : []), ...(invalid ? ['error="invalid_token"'] : [])];
-  return challenge(401, params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer", invalid ? "invalid_token" : "unauthorized", description);
+  return challenge(
+    401,
+    params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer",
+    invalid ? "invalid_token" : "unauthorized",
+    description,
+  );
 }
 
 /** 403: a valid token that grants no toolbox; `scope` names the scopes that would. */
@@ -35,7 +40,10 @@ export function forbidden(description: string): Response {
 
 /** 503: the authorization server's keys could not be fetched; the token may well be good. */
 export function keysUnavailable(description: string): Response {
-  return Response.json({ error: "temporarily_unavailable", error_description: description }, { status: 503, headers: { "Retry-After": "5" } });
+  return Response.json({ error: "temporarily_unavailable", error_description: description }, {
+    status: 503,
+    headers: { "Retry-After": "5" },
+  });
 }
 
 /** 403 for a request from a web page on an origin not let in; a JSON-RPC error without an id, as the transport spec allows. */

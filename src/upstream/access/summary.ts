@@ -39,10 +39,18 @@ export function serveLines(summary: ServeSummary): string[] {
   for (const client of summary.clients) {
     const grants = client.toolboxes === "*" ? "every toolbox" : `toolboxes ${quoted(client.toolboxes)}`;
     const token = client.token === "sha256" ? "token given by its SHA-256" : "token from the environment";
-    lines.push(`  client '${client.name}': ${client.unreadable !== undefined ? `refused, its token cannot be read: ${client.unreadable}` : `${grants} (${token})`}`);
+    lines.push(
+      `  client '${client.name}': ${
+        client.unreadable !== undefined ? `refused, its token cannot be read: ${client.unreadable}` : `${grants} (${token})`
+      }`,
+    );
   }
   if (summary.oauth) {
-    lines.push(`  tokens of '${summary.oauth.issuer}' for ${quoted(summary.oauth.audience)}: the toolboxes of their scopes toolbox:NAME (toolbox:* for all)`);
+    lines.push(
+      `  tokens of '${summary.oauth.issuer}' for ${
+        quoted(summary.oauth.audience)
+      }: the toolboxes of their scopes toolbox:NAME (toolbox:* for all)`,
+    );
   }
   if (summary.clients.length === 0 && !summary.oauth) lines.push("  one open user, on loopback only (no clients and no oauth)");
   lines.push(`  web pages from loopback${summary.allowedOrigins.length > 0 ? ` and ${quoted(summary.allowedOrigins)}` : " only"}`);

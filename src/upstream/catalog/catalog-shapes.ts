@@ -6,7 +6,10 @@ import { ErrorCode } from "../../protocol/sdk.ts";
 import { errorWithCode } from "../../protocol/errors.ts";
 
 /** The request as the schema reads it; one it rejects is an invalid-params error. */
-export function checked<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } }, request: unknown): T {
+export function checked<T>(
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: Error } },
+  request: unknown,
+): T {
   const result = schema.safeParse(request);
   if (!result.success) throw errorWithCode(ErrorCode.InvalidParams, `Invalid params: ${result.error.message}`);
   return result.data;

@@ -70,7 +70,9 @@ export class SkillRoutes {
       (listing.skills?.entries ?? []).map((entry) => publicEntry(configured, entry))
     );
     const start = cursor === undefined ? 0 : Number(cursor);
-    if (!Number.isInteger(start) || start < 0 || start > all.length) throw errorWithCode(ErrorCode.InvalidParams, `Invalid cursor "${String(cursor)}"`);
+    if (!Number.isInteger(start) || start < 0 || start > all.length) {
+      throw errorWithCode(ErrorCode.InvalidParams, `Invalid cursor "${String(cursor)}"`);
+    }
     const end = start + SKILLS_PAGE;
     return { resultType: "complete", skills: all.slice(start, end), ...(end < all.length && { nextCursor: String(end) }), ...CACHE_HINT };
   }
@@ -84,7 +86,10 @@ export class SkillRoutes {
     const checked = checkSkillEntry(result.skill);
     if (!("entry" in checked)) throw errorWithCode(ErrorCode.InternalError, checked.reason);
     if (pinOf(checked.entry) !== pinOf(offered)) {
-      throw errorWithCode(ErrorCode.InvalidParams, `Skill "${uri}" changed since it was approved: it is withheld (${this.#approveHint(origin.configured)})`);
+      throw errorWithCode(
+        ErrorCode.InvalidParams,
+        `Skill "${uri}" changed since it was approved: it is withheld (${this.#approveHint(origin.configured)})`,
+      );
     }
     return { ...result, resultType: "complete", skill: publicEntry(origin.configured, checked.entry) };
   }
@@ -125,7 +130,12 @@ export class SkillRoutes {
    */
   async readFile(uri: string): Promise<{ contents: Content[]; verified?: { digest: string; size: number } }> {
     const origin = this.originOf(uri);
-    if (!origin) throw errorWithCode(ErrorCode.InvalidParams, `"${uri}" is not a skill file: its URI names its toolbox and server (skill://<toolbox>/<server>/<path>)`);
+    if (!origin) {
+      throw errorWithCode(
+        ErrorCode.InvalidParams,
+        `"${uri}" is not a skill file: its URI names its toolbox and server (skill://<toolbox>/<server>/<path>)`,
+      );
+    }
     await this.guard(origin.configured, origin.uri);
     const entries = (await this.#host.sources()).find((one) => one.configured === origin.configured)?.listing.skills?.entries ?? [];
     const dynamic = entries.some((entry) => entry.resources === "dynamic" && origin.uri.startsWith(entry.uri.slice(0, -"SKILL.md".length)));
@@ -150,10 +160,18 @@ export class SkillRoutes {
     );
     if (held) {
       const skill = publicUri(configured, held.name.slice("skill:".length));
-      throw errorWithCode(ErrorCode.InvalidParams, `"${publicUri(configured, uri)}" belongs to skill "${skill}", withheld: ${held.reason} (${this.#approveHint(configured)})`);
+      throw errorWithCode(
+        ErrorCode.InvalidParams,
+        `"${publicUri(configured, uri)}" belongs to skill "${skill}", withheld: ${held.reason} (${this.#approveHint(configured)})`,
+      );
     }
     const resource = withheld.find((text) => text.name === `resource:${uri}`);
-    if (resource) throw errorWithCode(ErrorCode.InvalidParams, `Resource "${publicUri(configured, uri)}" is withheld: ${resource.reason} (${this.#approveHint(configured)})`);
+    if (resource) {
+      throw errorWithCode(
+        ErrorCode.InvalidParams,
+        `Resource "${publicUri(configured, uri)}" is withheld: ${resource.reason} (${this.#approveHint(configured)})`,
+      );
+    }
   }
 
   /**
@@ -207,7 +225,6 @@ function decodeBase64(blob: string): Uint8Array<ArrayBuffer> | undefined {
 const CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" };
 
 const pinOf = (entry: SkillEntry) => canonicalJson({ frontmatter: entry.frontmatter, files: skillFiles(entry.resources) });
-
 
 /**
  * What the client is told of the extension at initialize, before any server starts: declared when

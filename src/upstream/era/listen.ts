@@ -66,8 +66,12 @@ export class ListenSubscriptions {
    * unsubscribed behind us), when MAX_LISTENS are open, or when it names too many URIs.
    */
   #refusal(id: RequestId, params: unknown): string | undefined {
-    if (this.#open.has(id)) return `Invalid params: subscriptions/listen ${JSON.stringify(id)} is already open: cancel it first or use another id`;
-    if (this.#open.size >= MAX_LISTENS) return `Invalid params: ${MAX_LISTENS} listens are open, the most a connection may have: cancel one first`;
+    if (this.#open.has(id)) {
+      return `Invalid params: subscriptions/listen ${JSON.stringify(id)} is already open: cancel it first or use another id`;
+    }
+    if (this.#open.size >= MAX_LISTENS) {
+      return `Invalid params: ${MAX_LISTENS} listens are open, the most a connection may have: cancel one first`;
+    }
     const uris = (params as { notifications?: { resourceSubscriptions?: unknown } } | undefined)?.notifications?.resourceSubscriptions;
     if (Array.isArray(uris) && uris.length > MAX_URIS_PER_LISTEN) {
       return `Invalid params: notifications.resourceSubscriptions has ${uris.length} URIs, over the limit of ${MAX_URIS_PER_LISTEN}`;

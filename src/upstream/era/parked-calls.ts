@@ -105,7 +105,9 @@ export class ParkedCalls {
     if (expected !== undefined && tool !== expected) {
       return `Invalid params: requestState belongs to a call of ${expected}, not of ${clipped(tool)}`;
     }
-    if (this.#byReply.has(message.id)) return `Invalid params: id ${clipped(JSON.stringify(message.id))} is already in use by a retry in flight`;
+    if (this.#byReply.has(message.id)) {
+      return `Invalid params: id ${clipped(JSON.stringify(message.id))} is already in use by a retry in flight`;
+    }
     return answersRefusal(params?.inputResponses);
   }
 
@@ -229,16 +231,22 @@ export class ParkedCalls {
 function toolOf(params: unknown): string {
   const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: { tool?: Record<string, unknown> } };
   const used = args?.tool;
-  const inner = name === "use_tool" && typeof used === "object" && used !== null ? ` (${JSON.stringify([used.toolbox, used.server, used.name])})` : "";
+  const inner = name === "use_tool" && typeof used === "object" && used !== null
+    ? ` (${JSON.stringify([used.toolbox, used.server, used.name])})`
+    : "";
   return `${JSON.stringify(name)}${inner}`;
 }
 
 /** Each answer to a question is an object (an elicitation's or a sampling's result). */
 function answersRefusal(responses: unknown): string | undefined {
   if (responses === undefined) return undefined;
-  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) return "Invalid params: inputResponses must be an object";
+  if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
+    return "Invalid params: inputResponses must be an object";
+  }
   for (const [key, response] of Object.entries(responses)) {
-    if (Array.isArray(response)) return `Invalid params: inputResponses[${clipped(JSON.stringify(key))}] is an array: an answer is an object`;
+    if (Array.isArray(response)) {
+      return `Invalid params: inputResponses[${clipped(JSON.stringify(key))}] is an array: an answer is an object`;
+    }
   }
   return undefined;
 }

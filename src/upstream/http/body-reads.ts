@@ -41,7 +41,9 @@ export class BodyReads {
     const declared = Number(length ?? "0");
     if (declared > limit) return tooLarge(limit);
     if (!request.body) return "";
-    if (this.#reads.size >= this.#max) this.#yielder()?.stop("Request timeout: the request body was not sent whole while other requests waited to be read: send it at once");
+    if (this.#reads.size >= this.#max) {
+      this.#yielder()?.stop("Request timeout: the request body was not sent whole while other requests waited to be read: send it at once");
+    }
     let stopped: string | undefined;
     let wake: () => void = () => {};
     const halt = new Promise<undefined>((resolve) => wake = () => resolve(undefined));
@@ -51,7 +53,10 @@ export class BodyReads {
       stop: (why) => (stopped ??= why, this.#reads.delete(read), wake()),
     };
     this.#reads.add(read);
-    const timer = setTimeout(() => read.stop(`Request timeout: the request body did not arrive whole within ${this.#timeoutMs / 1000} s`), this.#timeoutMs);
+    const timer = setTimeout(
+      () => read.stop(`Request timeout: the request body did not arrive whole within ${this.#timeoutMs / 1000} s`),
+      this.#timeoutMs,
+    );
     try {
       // A short declared length (HTTP framing holds the body to it) is taken whole, in one step: no
       // reader and no race per chunk (issue 42). Else chunk by chunk, counted: a read given up can

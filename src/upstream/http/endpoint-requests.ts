@@ -3,8 +3,8 @@
  * revision it speaks, an initialize) and the refusals it words when a bound is reached.
  */
 import type { ClientIdentity } from "../client-identity.ts";
-import { DISCOVER_METHOD, MODERN_VERSION, claimedVersion } from "../../protocol/wire.ts";
-import { DEFAULT_MAX_WAITING, BODY_WAIT_MS } from "./body-budget.ts";
+import { claimedVersion, DISCOVER_METHOD, MODERN_VERSION } from "../../protocol/wire.ts";
+import { BODY_WAIT_MS, DEFAULT_MAX_WAITING } from "./body-budget.ts";
 import { jsonRpcError, TRANSPORT_ERROR } from "./replies.ts";
 import { parseScope } from "../access/scope.ts";
 
@@ -31,13 +31,25 @@ export function tooManyBytes(who: ClientIdentity, why: "full" | "waited", maxWai
   const text = why === "full"
     ? `the line of requests waiting for them is full (${maxWaiting} for one client, ${DEFAULT_MAX_WAITING} for all)`
     : `this request waited ${BODY_WAIT_MS / 1000} s in the line for them`;
-  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: client ${JSON.stringify(who.name)} has the most bytes of requests in flight and ${text}: retry once an answer came`, {
-    "Retry-After": "5",
-  });
+  return jsonRpcError(
+    503,
+    TRANSPORT_ERROR,
+    `Service unavailable: client ${
+      JSON.stringify(who.name)
+    } has the most bytes of requests in flight and ${text}: retry once an answer came`,
+    {
+      "Retry-After": "5",
+    },
+  );
 }
 
 export function tooManySessions(max: number): Response {
-  return jsonRpcError(503, TRANSPORT_ERROR, `Service unavailable: ${max} sessions are live, the most allowed: end one (DELETE) or try later`, { "Retry-After": "5" });
+  return jsonRpcError(
+    503,
+    TRANSPORT_ERROR,
+    `Service unavailable: ${max} sessions are live, the most allowed: end one (DELETE) or try later`,
+    { "Retry-After": "5" },
+  );
 }
 
 /** `application/json`, parameters aside, as its essence: never a substring match (`text/plain; x=application/json`). */

@@ -24,7 +24,12 @@ import { type SessionRecord, type SessionRecords, StoreUnavailable } from "./ses
  * Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side;
  * `stateKey` finds what it keeps (a 2026-07-28 hub's key; a new one when not said).
  */
-export type OpenSession = (transport: MessageTransport, client: ClientIdentity, onClose: () => void, stateKey?: string) => Promise<UpstreamSession>;
+export type OpenSession = (
+  transport: MessageTransport,
+  client: ClientIdentity,
+  onClose: () => void,
+  stateKey?: string,
+) => Promise<UpstreamSession>;
 
 /** One live session: its transport, its session, whose it is and when it was last used. */
 export interface LiveSession extends Tracked {
@@ -205,7 +210,9 @@ class SessionTransport implements MessageTransport {
       const token = progressTokenOf(message);
       if (token !== undefined) this.#progress.set(token, (message as { id: RequestId }).id);
       this.claim?.(message);
-      if ("method" in message && message.method === "notifications/cancelled") this.#cancelled(message.params?.requestId as RequestId | undefined);
+      if ("method" in message && message.method === "notifications/cancelled") {
+        this.#cancelled(message.params?.requestId as RequestId | undefined);
+      }
     };
     http.onclose = () => (this.plain.close(), this.onclose?.());
     http.onerror = (error) => this.onerror?.(error);

@@ -69,7 +69,13 @@ export class ModernHubs extends TrackedSet<Hub> {
     const accept = request.headers.get("accept") ?? "";
     const streams = accept.includes("text/event-stream");
     if (message.method === "subscriptions/listen" && !streams) {
-      return { response: jsonRpcError(406, TRANSPORT_ERROR, "Not Acceptable: subscriptions/listen answers with an event stream: accept text/event-stream") };
+      return {
+        response: jsonRpcError(
+          406,
+          TRANSPORT_ERROR,
+          "Not Acceptable: subscriptions/listen answers with an event stream: accept text/event-stream",
+        ),
+      };
     }
     // An event stream when the request may hear something before its answer; else plain JSON.
     const eventful = message.method === "tools/call" || message.method === "subscriptions/listen" || progressTokenOf(message) !== undefined;
@@ -79,7 +85,9 @@ export class ModernHubs extends TrackedSet<Hub> {
       // Closing a request's event stream cancels it; so does notifications/cancelled naming its id.
       // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
       // Plain JSON all the same when the answer comes before anything else (pending-reply.ts).
-      if (streams && eventful) return { response: await this.#reply(hub, message), live: hub, lasting: message.method === "subscriptions/listen" };
+      if (streams && eventful) {
+        return { response: await this.#reply(hub, message), live: hub, lasting: message.method === "subscriptions/listen" };
+      }
       return { response: await this.#json(hub, message) };
     } finally {
       hub.inFlight--;
@@ -133,7 +141,11 @@ export class ModernHubs extends TrackedSet<Hub> {
       heartbeat: ": \n\n",
       cancel: () => hub.transport.cancel(internal),
     });
-    internal = hub.transport.exchange(message, { event: (event) => reply.event(event), finish: (answer) => reply.finish(answer), end: () => reply.end() });
+    internal = hub.transport.exchange(message, {
+      event: (event) => reply.event(event),
+      finish: (answer) => reply.finish(answer),
+      end: () => reply.end(),
+    });
     // A listen is answered only when it ends: its stream starts at once.
     if (message.method === "subscriptions/listen") reply.stream();
     return reply.response;
@@ -202,7 +214,11 @@ class HubTransport implements MessageTransport {
   /** The client closed the request: it is cancelled (a listen ends). */
   cancel(internal: string): void {
     if (!this.#exchanges.delete(internal)) return;
-    this.claim?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: internal, reason: "The client closed the HTTP request" } });
+    this.claim?.({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: internal, reason: "The client closed the HTTP request" },
+    });
   }
 
   /** The client cancelled its request `id`: it is cancelled, and its response ends unanswered. */

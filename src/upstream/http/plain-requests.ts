@@ -73,7 +73,11 @@ export class PlainRequests {
   close(): void {
     this.#closed = true;
     for (const [id, reply] of this.#replies) {
-      reply.finish({ jsonrpc: "2.0", id, error: { code: TRANSPORT_ERROR, message: "The session ended before the answer: send the request again in a new session" } });
+      reply.finish({
+        jsonrpc: "2.0",
+        id,
+        error: { code: TRANSPORT_ERROR, message: "The session ended before the answer: send the request again in a new session" },
+      });
     }
     this.#replies.clear();
   }

@@ -19,7 +19,13 @@ export interface Routed {
   lasting?: boolean;
 }
 
-export function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}, id: RequestId | null = null): Response {
+export function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: RequestId | null = null,
+): Response {
   return wholeJson(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), status, headers);
 }
 

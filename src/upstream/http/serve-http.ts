@@ -12,7 +12,15 @@ import { BoundedLog } from "../../transport/bounded-log.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { openSession } from "../session.ts";
 import { type Serving, startServing } from "../serving.ts";
-import { accessOf, authenticatorFor, bindingRefusal, protectedResourceMetadata, refusedClients, RESOURCE_METADATA_PATH, revokedBy } from "../access/index.ts";
+import {
+  accessOf,
+  authenticatorFor,
+  bindingRefusal,
+  protectedResourceMetadata,
+  refusedClients,
+  RESOURCE_METADATA_PATH,
+  revokedBy,
+} from "../access/index.ts";
 import { ENDPOINT_PATH, type HttpEndpoint, httpEndpoint } from "./endpoint.ts";
 import type { Authenticate } from "../client-identity.ts";
 import type { ServeConfig } from "../../config/index.ts";
@@ -56,7 +64,11 @@ export async function serveHttp(
   }
   const serving = await startServing(platform, loaded, { ...parts, store });
   // The toolboxes a scope may grant are those configured now; who may connect too (see below).
-  const scoped = { get toolboxes() { return Object.keys(serving.live.current.toolboxes); } };
+  const scoped = {
+    get toolboxes() {
+      return Object.keys(serving.live.current.toolboxes);
+    },
+  };
   const access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
   const endpoint = httpEndpoint({
     authenticate: (request) => access.authenticate(request),
@@ -69,7 +81,8 @@ export async function serveHttp(
         ...serving.sessions,
         client,
         stateKey,
-        stateless: true, network: "tcp",
+        stateless: true,
+        network: "tcp",
         onClose,
         onError: (error) => log.line(error.message),
       }),
@@ -130,13 +143,26 @@ function followAccess(
     access.serve = next.serve;
     access.authenticate = authenticatorFor(next.serve, parts.scoped);
     void endpoint.endClients(revoked).then((ended) => {
-      log.line(`Applied the change to 'serve': who may connect is the new configuration's${ended > 0 ? `; ${ended} session(s) of revoked clients ended` : ""}`);
+      log.line(
+        `Applied the change to 'serve': who may connect is the new configuration's${
+          ended > 0 ? `; ${ended} session(s) of revoked clients ended` : ""
+        }`,
+      );
     }, (error) => log.line(`Ending revoked sessions failed: ${error instanceof Error ? error.message : String(error)}`));
   });
 }
 
 /** The stop: no new requests, a grace for the calls in flight, then every session, the listener and every server end. */
-async function stop(parts: { say: (text: string) => void; reason: string; endpoint: HttpEndpoint; listener: HttpListener; pool: ServerPool; serving: Serving }) {
+async function stop(
+  parts: {
+    say: (text: string) => void;
+    reason: string;
+    endpoint: HttpEndpoint;
+    listener: HttpListener;
+    pool: ServerPool;
+    serving: Serving;
+  },
+) {
   const { say, endpoint } = parts;
   say(`${NAME}: stopping (${parts.reason}): calls in flight have ${STOP_GRACE_MS / 1000} s to finish`);
   const left = await endpoint.drain(STOP_GRACE_MS);
