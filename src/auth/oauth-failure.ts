@@ -28,7 +28,8 @@ export function dumpMeaning(error: unknown): string | undefined {
     } and no OAuth error: it does not seem to offer an OAuth login (if it wants a token, set it in headers.Authorization)`;
   }
   if (isParseError(error, text)) {
-    return "the server answered an OAuth request with something that is not JSON (an HTML page?): it does not seem to offer an OAuth login (if it wants a token, set it in headers.Authorization)";
+    return "the server answered an OAuth request with something that is not JSON (an HTML page?): it does not seem to offer an OAuth " +
+      "login (if it wants a token, set it in headers.Authorization)";
   }
   if (/^\s*\[\s*\{[\s\S]*"(expected|code)"/.test(text)) {
     return "the server's OAuth metadata is not valid (it lacks or misspells required fields): it does not seem to offer an OAuth login";

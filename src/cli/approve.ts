@@ -7,7 +7,8 @@
  * digest of what it showed: with --digest, only that is recorded (else nothing). Without a tool,
  * every withheld tool of the server, and its withheld prompts, resources, templates and
  * instructions (see offer.ts), and skills (their frontmatter as a diff, their files one line each,
- * see skill-files.ts); the pins of what the server no longer lists are forgotten. A running workbench sees the approval at its next listing or call.
+ * see skill-files.ts); the pins of what the server no longer lists are forgotten. A running workbench sees the approval at its next
+ * listing or call.
  * --client NAME starts a server whose process is each client's own as it runs for that client.
  * What the server sent is shown with its control characters escaped (printable).
  */
@@ -97,7 +98,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
       const first = pinnedBefore
         ? ""
         : dryRun
-        ? `Server '${server}' in toolbox '${toolbox}' is not pinned yet: its ${listed.length} tool(s) are pinned as they are when a session or approve first sees it\n`
+        ? `Server '${server}' in toolbox '${toolbox}' is not pinned yet: its ${listed.length} tool(s) are pinned as they are when a ` +
+          `session or approve first sees it\n`
         : `Pinned ${listed.length} tool(s) of server '${server}' in toolbox '${toolbox}' in ${pins.path}\n`;
       await writeStdout(platform, `${first}Nothing to approve: every tool of server '${server}' in toolbox '${toolbox}' matches its pin\n`);
       return 0;
@@ -143,7 +145,8 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
     if (given !== undefined && given !== digest) {
       sayError(
         platform,
-        `Nothing recorded: what server '${server}' in toolbox '${toolbox}' has pending changed since digest '${given}' was shown (it is '${digest}' now, shown above)`,
+        `Nothing recorded: what server '${server}' in toolbox '${toolbox}' has pending changed since digest '${given}' was shown (it ` +
+          `is '${digest}' now, shown above)`,
       );
       return EXIT_FAILED;
     }

@@ -40,7 +40,8 @@ export async function runAuth(platform: Platform, args: SubcommandArgs): Promise
   const credentials = configuredCredentials(serverConfig);
   if (credentials !== undefined) {
     say(
-      `Server '${server}' in toolbox '${toolbox}' needs no OAuth login: the workbench sends ${credentials}. To change the token, edit that header; 'mcp-workbench check' shows whether the server accepts it`,
+      `Server '${server}' in toolbox '${toolbox}' needs no OAuth login: the workbench sends ${credentials}. To change the token, ` +
+        `edit that header; 'mcp-workbench check' shows whether the server accepts it`,
     );
     return EXIT_USAGE;
   }

@@ -31,7 +31,8 @@ export async function runCall(platform: Platform, args: SubcommandArgs): Promise
   }
   const offer = await commandOffer(platform, loaded);
   try {
-    // Only this server is waited for. What opening reported is the reason a call cannot be made: said as it is, not as use_tool would tell a model.
+    // Only this server is waited for. What opening reported is the reason a call cannot be made: said as it is, not as use_tool would
+    // tell a model.
     const opened = await offer.open(toolbox, server);
     const slot = opened.servers.find((candidate) => candidate.name === server);
     if (!slot) {

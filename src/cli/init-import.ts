@@ -123,7 +123,8 @@ export async function importServers(
       }
       if (name === WORKBENCH_SERVER) {
         notes.push(
-          `Left out server '${name}' of '${source.file}': the name is the workbench's own (read_result); give it another name there to import it`,
+          `Left out server '${name}' of '${source.file}': the name is the workbench's own (read_result); give it another name there ` +
+            `to import it`,
         );
         continue;
       }

@@ -40,8 +40,10 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
       const list = Object.keys(target.servers);
       lines.push(`Wrote '${target.file}': toolbox '${toolbox}' with ${list.length} server(s) from ${from}: ${names(list)}`);
     }
-    if (secret?.field === "env" || secret?.field === "headers") lines.push("It holds env or headers values, so only you can read it (mode 0600)");
-    else if (secret) lines.push(`It holds a value that looks secret (server '${secret.server}', ${secret.field}), so only you can read it (mode 0600)`);
+    if (secret?.field === "env" || secret?.field === "headers") lines.push("It holds env or headers values, so only you can read it " +
+      "(mode 0600)");
+    else if (secret) lines.push(`It holds a value that looks secret (server '${secret.server}', ${secret.field}), so only you can ` +
+      `read it (mode 0600)`);
   }
   lines.push(...imported.notes);
   const taken = writtenOnly(imported, written);
@@ -99,7 +101,8 @@ function removalLines(imported: Imported, written: Written[]): string[] {
   const served = servedNames(imported, written);
   return imported.files.flatMap((file) => {
     const names = Object.keys(imported.servers).filter((name) => served.has(name) && (imported.origins[name] === file));
-    return names.length === 0 ? [] : [`Remove from '${file}' (the workbench starts them now, so they would run twice): ${names.map((n) => `'${n}'`).join(", ")}`];
+    return names.length === 0 ? [] : [`Remove from '${file}' (the workbench starts them now, so they would run twice): ` +
+      `${names.map((n) => `'${n}'`).join(", ")}`];
   });
 }
 
@@ -126,7 +129,8 @@ function claudeCodeSteps(platform: Platform, imported: Imported, written: Writte
     const register = target.register!;
     const already = imported.ours.find(({ scope }) => (scope === "user") === (register.scope === "user"));
     const where = register.folder ? ` in '${register.folder}'` : "";
-    if (already && serves(already, target.file)) lines.push(`Claude Code already starts the workbench${where} as '${already.name}' (${already.scope} scope): keep it`);
+    if (already && serves(already, target.file)) lines.push(`Claude Code already starts the workbench${where} as '${already.name}' ` +
+      `(${already.scope} scope): keep it`);
     else {
       // An entry of ours that serves another file gives way: the name is taken otherwise.
       const replace = already ? [`claude mcp remove --scope ${already.scope} ${already.name}`] : [];
@@ -155,14 +159,16 @@ function inputDefinition({ id, name, definition }: InputVariable): Record<string
 function variableLines(imported: Imported, unset: string[]): string[] {
   const servers = (list: string[]) => `${list.length === 1 ? "server" : "servers"} ${list.map((name) => `'${name}'`).join(", ")}`;
   const lines = imported.inputs.map(({ id, name, description, servers: users }) =>
-    `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ${servers(users)}` +
+    `Set ${name} where the workbench starts: it stands for VS Code's input '${id}'${description ? ` (${description})` : ""}, read by ` +
+      `${servers(users)}` +
     (imported.client === "vscode" ? `; the block below passes it from VS Code and defines it in its own "inputs"` : "")
   );
   const inputs = new Set(imported.inputs.map(({ name }) => name));
   const readers = referencesWithoutDefault(imported.servers);
   for (const name of unset) {
     const users = readers.get(name) ?? [];
-    if (!inputs.has(name)) lines.push(`Set ${name} where the workbench starts: it is not set here, and ${servers(users)} ${users.length === 1 ? "reads" : "read"} it`);
+    if (!inputs.has(name)) lines.push(`Set ${name} where the workbench starts: it is not set here, and ${servers(users)} ` +
+      `${users.length === 1 ? "reads" : "read"} it`);
   }
   return lines;
 }

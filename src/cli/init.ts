@@ -72,7 +72,8 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     if (imported && Object.keys(imported.servers).length === 0 && !merge) {
       const [ours] = imported.ours;
       throw new InitError(
-        `Nothing to import: '${ours.file}' starts only the workbench ('${ours.name}'); to add a server it has next to it, run init with --merge`,
+        `Nothing to import: '${ours.file}' starts only the workbench ('${ours.name}'); to add a server it has next to it, run init ` +
+          `with --merge`,
       );
     }
     const targets = imported ? targetsOf(imported, out, project ?? platform.cwd) : [{ file: out, servers: {} }];

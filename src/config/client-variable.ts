@@ -10,7 +10,10 @@ export const CLIENT_VARIABLE = "WORKBENCH_CLIENT";
 /** The reference as loading leaves it, whatever form the file gave (a default never applies: a client always has a name). */
 export const CLIENT_REFERENCE = "${WORKBENCH_CLIENT}";
 
-/** The variable's value for the one user over stdio and for the subcommands: the local user's name (LOCAL_USER, upstream/access/identity.ts). */
+/**
+ * The variable's value for the one user over stdio and for the subcommands: the local user's name (LOCAL_USER,
+ * upstream/access/identity.ts).
+ */
 export const LOCAL_CLIENT_NAME = "local";
 
 /** Where the variable may be used, for the error that says it is used elsewhere. */

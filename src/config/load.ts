@@ -118,7 +118,8 @@ async function readConfigFile(
   const looked = orElse === undefined ? `'${path}'` : `'${path}' nor '${orElse}'`;
   const init = orElse === undefined ? "" : "write one with mcp-workbench init, or ";
   throw new ConfigError(
-    `Configuration file not found: ${looked} (${init}set another path with --config PATH or the ${CONFIG_PATH_VARIABLE} environment variable)`,
+    `Configuration file not found: ${looked} (${init}set another path with --config PATH or the ${CONFIG_PATH_VARIABLE} environment ` +
+      `variable)`,
     { cause: notFound },
   );
 }

@@ -16,7 +16,10 @@ export type ServerPins = Record<string, Pin>;
 type Toolboxes = Record<string, Record<string, ServerPins>>;
 type Definitions = Record<string, Record<string, string>>;
 
-/** The tools' pins by toolbox and server, the other texts' (prompts, resources, templates, instructions) by textKey, and each server's definition digest. */
+/**
+ * The tools' pins by toolbox and server, the other texts' (prompts, resources, templates, instructions) by textKey, and each server's
+ * definition digest.
+ */
 export interface Lock {
   toolboxes: Toolboxes;
   texts: Toolboxes;

@@ -137,7 +137,8 @@ function progress(kept: KeptResult, from: number, end: number): string {
     ? ""
     : ` The last ${kept.dropped} characters were over what the workbench keeps for a session and are gone.`;
   const shown = mixed
-    ? `Result '${kept.id}': positions ${from} to ${end} of ${total} shown (a character of text counts 1, and so does an item that is not text).${lost}`
+    ? `Result '${kept.id}': positions ${from} to ${end} of ${total} shown (a character of text counts 1, and so does an item that is ` +
+      `not text).${lost}`
     : `Result '${kept.id}': characters ${from} to ${end} of ${total} shown.${lost}`;
   if (end >= total) return `${shown} This is the end of it.`;
   const call = {

@@ -72,5 +72,6 @@ export function withheldHint(mentioned: readonly string[], ours: Record<string, 
   if (withheld.length === 0) return "";
   const names = withheld.map((name) => `'${name}'`).join(", ");
   const example = withheld.map((name) => `"${name}": "\${${name}}"`).join(", ");
-  return `; it names ${names}, which the workbench has but does not pass to servers: add "env": {${example}} to the server, or "inheritEnv": true`;
+  return `; it names ${names}, which the workbench has but does not pass to servers: add "env": {${example}} to the server, or ` +
+    `"inheritEnv": true`;
 }

@@ -19,7 +19,10 @@ export function refusalOf(error: unknown, config: RemoteServerConfig, redact: (t
   return `the server refused ${credentials} (HTTP ${code})${said ? `: ${redact(said)}` : ""}`;
 }
 
-/** What a refusal's body says, if anything: an OAuth `error_description`, a JSON-RPC error's message, else its text (one line, 200 characters). */
+/**
+ * What a refusal's body says, if anything: an OAuth `error_description`, a JSON-RPC error's message, else its text (one line, 200
+ * characters).
+ */
 function reasonGiven(text: string): string {
   const body = text.replace(/^[\s\S]*?Error POSTing to endpoint: /, "").replace(/^SSE error: (Non-200 status code \(\d+\))?/, "").trim();
   let said = body;

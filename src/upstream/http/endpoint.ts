@@ -127,7 +127,8 @@ class Endpoint implements HttpEndpoint {
     const maxInFlight = this.#options.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT;
     if (held >= maxInFlight) {
       body.held?.();
-      return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the most allowed: wait for an answer`, {
+      return jsonRpcError(429, TRANSPORT_ERROR, `Too many requests: client ${JSON.stringify(who.name)} has ${held} in flight, the ` +
+        `most allowed: wait for an answer`, {
         "Retry-After": "1",
       });
     }
@@ -139,7 +140,8 @@ class Endpoint implements HttpEndpoint {
     const url = new URL(request.url);
     const scope = scopeOfPath(url.pathname);
     if (scope === null) {
-      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ${ENDPOINT_PATH}, or ${ENDPOINT_PATH}/<toolbox>[,<toolbox>…]`);
+      return jsonRpcError(404, TRANSPORT_ERROR, `Not found: ${JSON.stringify(url.pathname.slice(0, 200))}: the MCP endpoint is ` +
+        `${ENDPOINT_PATH}, or ${ENDPOINT_PATH}/<toolbox>[,<toolbox>…]`);
     }
     if (!["POST", "GET", "DELETE"].includes(request.method)) {
       return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
@@ -151,7 +153,8 @@ class Endpoint implements HttpEndpoint {
     const who = scoped(granted, scope);
     const configured = (name: string) => (this.#options.toolboxes?.() ?? [name]).includes(name);
     const missing = scope === undefined ? [] : scope.filter((name) => who.toolboxes === "*" || !who.toolboxes.includes(name) || !configured(name));
-    if (missing.length > 0) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: toolbox ${JSON.stringify(missing[0].slice(0, 200))} is not in the configuration`);
+    if (missing.length > 0) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: toolbox ` +
+      `${JSON.stringify(missing[0].slice(0, 200))} is not in the configuration`);
     return who;
   }
 
@@ -238,13 +241,15 @@ class Endpoint implements HttpEndpoint {
       return await this.#legacy.initialize(request, body, who);
     }
     if (request.method === "POST" && isModern(request, body)) {
-      if (Array.isArray(body)) return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: a 2026-07-28 request stands alone, not in a batch") };
+      if (Array.isArray(body)) return { response: jsonRpcError(400, INVALID_REQUEST, "Invalid Request: a 2026-07-28 request stands " +
+        "alone, not in a batch") };
       const refused = this.#modern.has(who, body) ? undefined : this.#full(who);
       if (refused) return { response: refused };
       return await this.#modern.handle(request, body, who);
     }
     if (request.method === "GET") {
-      return { response: jsonRpcError(405, TRANSPORT_ERROR, "Method not allowed: GET needs an Mcp-Session-Id (2025-11-25); in 2026-07-28 use subscriptions/listen", { Allow: "POST" }) };
+      return { response: jsonRpcError(405, TRANSPORT_ERROR, "Method not allowed: GET needs an Mcp-Session-Id (2025-11-25); in " +
+        "2026-07-28 use subscriptions/listen", { Allow: "POST" }) };
     }
     return { response: jsonRpcError(400, TRANSPORT_ERROR, "Bad Request: Mcp-Session-Id header is required") };
   }
@@ -268,7 +273,8 @@ class Endpoint implements HttpEndpoint {
     if (this.sessions >= maxSessions) return tooManySessions(maxSessions);
     const owned = this.#legacy.countOf(who.name) + this.#modern.countOf(who.name);
     if (owned < (this.#options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT)) return undefined;
-    return jsonRpcError(429, TRANSPORT_ERROR, `Too many sessions: client ${JSON.stringify(who.name)} has ${owned} live, the most allowed: end one (DELETE) or try later`, {
+    return jsonRpcError(429, TRANSPORT_ERROR, `Too many sessions: client ${JSON.stringify(who.name)} has ${owned} live, the most ` +
+      `allowed: end one (DELETE) or try later`, {
       "Retry-After": "5",
     });
   }

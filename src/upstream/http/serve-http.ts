@@ -70,23 +70,7 @@ export async function serveHttp(
     },
   };
   const access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
-  const endpoint = httpEndpoint({
-    authenticate: (request) => access.authenticate(request),
-    idleMs: config.serve && config.serve.sessionIdleMinutes * 60_000,
-    toolboxes: () => Object.keys(serving.live.current.toolboxes),
-    store: serving.sessions.states?.store,
-    onError: (error) => log.line(`A request failed: ${error.message}`),
-    open: (transport, client, onClose, stateKey) =>
-      openSession(transport, {
-        ...serving.sessions,
-        client,
-        stateKey,
-        stateless: true,
-        network: "tcp",
-        onClose,
-        onError: (error) => log.line(error.message),
-      }),
-  });
+  const endpoint = endpointOf(serving, access, log);
   followAccess(serving, { access, endpoint, hostname: address.hostname, log, scoped });
   let listener;
   try {
@@ -109,6 +93,28 @@ export async function serveHttp(
   log.flush();
   await stop({ say, reason, endpoint, listener, pool, serving });
   return 0;
+}
+
+/** The endpoint of the serving: who a request is (the access as it stands), and a session for each client that opens one. */
+function endpointOf(serving: Serving, access: Access, log: BoundedLog) {
+  const serve = access.serve;
+  return httpEndpoint({
+    authenticate: (request) => access.authenticate(request),
+    idleMs: serve && serve.sessionIdleMinutes * 60_000,
+    toolboxes: () => Object.keys(serving.live.current.toolboxes),
+    store: serving.sessions.states?.store,
+    onError: (error) => log.line(`A request failed: ${error.message}`),
+    open: (transport, client, onClose, stateKey) =>
+      openSession(transport, {
+        ...serving.sessions,
+        client,
+        stateKey,
+        stateless: true,
+        network: "tcp",
+        onClose,
+        onError: (error) => log.line(error.message),
+      }),
+  });
 }
 
 /**
