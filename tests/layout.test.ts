@@ -153,7 +153,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "transport/json-scan.ts scanJson": "a measured hot loop (its comment says why it is one function)",
   "cli/approve.ts runApprove": "to split (issue 47)",
   "cli/init-import.ts importServers": "to split (issue 47)",
-  "cli/init.ts runInit": "to split (issue 47)",
 };
 /** Lines over 140 characters in src/ at most (issue 47: 208 before, 19 after; most left are messages and patterns). */
 const WIDE_LINES_AT_MOST = 20;

@@ -21,13 +21,40 @@ import { homeOf, type Places, userConfigFile } from "../config/user-file.ts";
 import { EXIT_FAILED, EXIT_USAGE, sayError, writeStdout } from "./common.ts";
 
 export async function runInit(platform: Platform, args: SubcommandArgs): Promise<number> {
+  const options = initOptions(platform, args);
+  if (typeof options === "number") return options;
+  let planned: { imported?: Imported; written: Planned[] };
+  try {
+    planned = await plan(platform, options);
+  } catch (error) {
+    if (!(error instanceof InitError) && !(error instanceof ConfigError)) throw error;
+    sayError(platform, error.message);
+    return EXIT_USAGE;
+  }
+  const failed = await writePlanned(platform, planned.written, args.options["--force"] === true);
+  if (failed !== undefined) return failed;
+  await writeStdout(platform, report(platform, planned.imported, options.toolbox, planned.written));
+  return 0;
+}
+
+/** What init was asked for, read from its options; a usage error is said here and its exit code returned. */
+interface InitOptions {
+  places: Places;
+  from?: string;
+  toolbox: string;
+  out: string;
+  project?: string;
+  merge: boolean;
+}
+
+function initOptions(platform: Platform, args: SubcommandArgs): InitOptions | number {
   const home = homeOf(platform.env);
   if (home === undefined) {
     sayError(platform, "Cannot find your home folder: neither HOME nor USERPROFILE is set");
     return EXIT_USAGE;
   }
   const places: Places = { os: platform.os, home, cwd: platform.cwd, env: platform.env };
-  const from = args.options["--from"];
+  const from = typeof args.options["--from"] === "string" ? args.options["--from"] : undefined;
   const toolbox = typeof args.options["--toolbox"] === "string" ? args.options["--toolbox"] : "default";
   if (toolbox.trim() === "") {
     sayError(platform, "Option '--toolbox' needs a name that is not blank");
@@ -38,86 +65,76 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
     sayError(platform, out.message);
     return EXIT_USAGE;
   }
-
   const projectOption = args.options["--project"];
   const project = typeof projectOption === "string" ? resolveConfigPath({ flag: projectOption, env: {}, cwd: platform.cwd }) : undefined;
-  if (
-    project !== undefined &&
-    (typeof from !== "string" || ((CLIENTS as readonly string[]).includes(from) && !readsProject(from as ClientName)))
-  ) {
+  const readsNoProject = from !== undefined && (CLIENTS as readonly string[]).includes(from) && !readsProject(from as ClientName);
+  if (project !== undefined && (from === undefined || readsNoProject)) {
     const readers = CLIENTS.filter(readsProject).join(", ");
-    sayError(
-      platform,
-      `Option '--project' is for --from ${readers} or a file's path: it names the project folder their servers are read for`,
-    );
+    sayError(platform, `Option '--project' is for --from ${readers} or a file's path: it names the project folder their servers are ` +
+      `read for`);
     return EXIT_USAGE;
   }
-
   const merge = args.options["--merge"] === true;
-  if (merge && (typeof from !== "string" || args.options["--force"] === true)) {
+  if (merge && (from === undefined || args.options["--force"] === true)) {
     sayError(
       platform,
-      typeof from !== "string"
+      from === undefined
         ? "Option '--merge' needs --from: it adds a client's servers to the file"
         : "Options '--merge' and '--force' contradict each other (give one)",
     );
     return EXIT_USAGE;
   }
+  return { places, from, toolbox, out, project, merge };
+}
 
+/** The servers imported and each file's text, each checked as check loads it; throws InitError or ConfigError. */
+async function plan(platform: Platform, { places, from, toolbox, out, project, merge }: InitOptions) {
   let imported: Imported | undefined;
   const written: Planned[] = [];
-  try {
-    const self = { platform, files: [out, userConfigFile(places)], cwd: platform.cwd };
-    if (typeof from === "string") imported = await importServers(platform, from, places, project, self);
-    if (imported && Object.keys(imported.servers).length === 0 && !merge) {
-      const [ours] = imported.ours;
-      throw new InitError(
-        `Nothing to import: '${ours.file}' starts only the workbench ('${ours.name}'); to add a server it has next to it, run init ` +
-          `with --merge`,
-      );
-    }
-    const targets = imported ? targetsOf(imported, out, project ?? platform.cwd) : [{ file: out, servers: {} }];
-    for (const target of targets) {
-      const existing = merge
-        ? await platform.readTextFile(target.file).catch((error) => {
-          if ((error as Error | undefined)?.name === "NotFound") return undefined;
-          throw new InitError(`Cannot read '${target.file}': ${messageOf(error)}`);
-        })
-        : undefined;
-      let config = imported ? importedConfig(imported, toolbox, target.servers) : starterConfig(toolbox);
-      let merged: Written["merged"];
-      if (existing !== undefined) {
-        const result = mergeServers(
-          parseJson(existing, target.file),
-          target.file,
-          toolbox,
-          target.servers,
-          description(imported!, target.servers),
-        );
-        config = result.config;
-        merged = { added: result.added, kept: result.kept };
-      }
-      const text = `${JSON.stringify(config, null, 2)}\n`;
-      // The file is loaded as check and serving load it before it is written, so none is left that does not load.
-      const problems = loadProblems(text, target.file, platform.env);
-      if (problems.length > 0) {
-        const details = problems.length === 1 ? ` ${problems[0]}` : problems.map((problem) => `\n  - ${problem}`).join("");
-        throw new InitError(`The ${merged ? "merged" : "imported"} servers would not load, so nothing was written:${details}`);
-      }
-      written.push({ target, ...(merged && { merged }), text, secret: allSecret(config) });
-    }
-  } catch (error) {
-    if (!(error instanceof InitError) && !(error instanceof ConfigError)) throw error;
-    sayError(platform, error.message);
-    return EXIT_USAGE;
+  const self = { platform, files: [out, userConfigFile(places)], cwd: platform.cwd };
+  if (from !== undefined) imported = await importServers(platform, from, places, project, self);
+  if (imported && Object.keys(imported.servers).length === 0 && !merge) {
+    const [ours] = imported.ours;
+    throw new InitError(
+      `Nothing to import: '${ours.file}' starts only the workbench ('${ours.name}'); to add a server it has next to it, run init ` +
+        `with --merge`,
+    );
   }
-  const overwrite = (item: Planned) => item.merged !== undefined || args.options["--force"] === true;
+  const targets = imported ? targetsOf(imported, out, project ?? platform.cwd) : [{ file: out, servers: {} }];
+  for (const target of targets) {
+    const existing = merge
+      ? await platform.readTextFile(target.file).catch((error) => {
+        if ((error as Error | undefined)?.name === "NotFound") return undefined;
+        throw new InitError(`Cannot read '${target.file}': ${messageOf(error)}`);
+      })
+      : undefined;
+    let config = imported ? importedConfig(imported, toolbox, target.servers) : starterConfig(toolbox);
+    let merged: Written["merged"];
+    if (existing !== undefined) {
+      const about = description(imported!, target.servers);
+      const result = mergeServers(parseJson(existing, target.file), target.file, toolbox, target.servers, about);
+      config = result.config;
+      merged = { added: result.added, kept: result.kept };
+    }
+    const text = `${JSON.stringify(config, null, 2)}\n`;
+    // The file is loaded as check and serving load it before it is written, so none is left that does not load.
+    const problems = loadProblems(text, target.file, platform.env);
+    if (problems.length > 0) {
+      const details = problems.length === 1 ? ` ${problems[0]}` : problems.map((problem) => `\n  - ${problem}`).join("");
+      throw new InitError(`The ${merged ? "merged" : "imported"} servers would not load, so nothing was written:${details}`);
+    }
+    written.push({ target, ...(merged && { merged }), text, secret: allSecret(config) });
+  }
+  return { imported, written };
+}
+
+/** Writes the planned files (a merge with nothing added leaves its file alone); an exit code when one cannot be. */
+async function writePlanned(platform: Platform, written: Planned[], force: boolean): Promise<number | undefined> {
+  const overwrite = (item: Planned) => item.merged !== undefined || force;
   const exists = (error: unknown) => (error as Error | undefined)?.name === "AlreadyExists";
   const fileExists = (file: string) =>
-    sayError(
-      platform,
-      `File exists: '${file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite it)`,
-    );
+    sayError(platform, `File exists: '${file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite ` +
+      `it)`);
   // With two files to write (Claude Code's project servers), neither is written when the other is in the way.
   for (const item of written.slice(1)) {
     if (!overwrite(item) && await platform.readTextFile(item.target.file).then(() => true, () => false)) {
@@ -135,8 +152,7 @@ export async function runInit(platform: Platform, args: SubcommandArgs): Promise
       return EXIT_FAILED;
     }
   }
-  await writeStdout(platform, report(platform, imported, toolbox, written));
-  return 0;
+  return undefined;
 }
 
 /** A file to write: what the report says of it, and its text. */
