@@ -243,7 +243,7 @@ test("pins: a server that runs with a member's secret (${client:NAME}) is that m
   } finally {
     await wb.stop();
   }
-  assert.match(withheld, /: 2 new tools of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice$/);
+  assert.match(withheld, /: 2 new tools of 'pinned'; the user can review them with: mcp-workbench approve dev pinned --client alice --config \S+ --dry-run, and approve on a terminal with: mcp-workbench approve dev pinned --client alice --config \S+$/);
   const local = await runCli(["approve", "dev", "pinned", "--yes", "--config", served], env);
   assert.match(local.stdout, /Nothing to approve/, "the local user's process does not list it");
   const typo = await runCli(["approve", "dev", "pinned", "--client", "alicia", "--config", served], env);
