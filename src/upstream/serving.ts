@@ -17,7 +17,7 @@ import type { SessionOptions } from "./session.ts";
 import { sessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
 import type { Store } from "../store/store.ts";
-import { openTelemetry, resolveTelemetry } from "../telemetry/index.ts";
+import { openTelemetry, PROCESS_RUNTIME_NAME, resolveTelemetry } from "../telemetry/index.ts";
 
 /** The options every session of the process shares. */
 export type SharedSessionOptions = Pick<
@@ -60,7 +60,7 @@ export async function startServing(
   for (const warning of warnings) say(`${NAME}: Telemetry: ${warning}`);
   const telemetry = await openTelemetry(settings, {
     onProblem: (text) => say(`${NAME}: ${text}`),
-    resource: { "process.runtime.name": platform.runtime },
+    resource: { [PROCESS_RUNTIME_NAME]: platform.runtime },
   });
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {

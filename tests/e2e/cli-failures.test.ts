@@ -58,7 +58,7 @@ test("cli failures: call says why the server could not be reached, not that the 
   );
   const unknown = await inDir(config, (path) => runCli(["call", "dev", "dwn", "echo", "--config", path]));
   assert.equal(unknown.code, 2);
-  assert.equal(unknown.stderr, "mcp-workbench: Server 'dwn' not found in toolbox 'dev'. Did you mean 'down'?\n");
+  assert.match(unknown.stderr, /^mcp-workbench: Server 'dwn' not found in toolbox 'dev' of '[^']+workbench-config\.json'\. Did you mean 'down'\?\n$/);
 });
 
 /** The absolute path of a program on the test's PATH (the workbench's PATH has none), if it runs. */

@@ -19,6 +19,8 @@ const dir = tempDir();
 const spawns = `${dir}/spawns.log`;
 let remote: HttpFixture;
 let configPath = "";
+/** The remote server alone, with no secret: counting its requests starts nothing else (a call starts its whole toolbox). */
+let countPath = "";
 
 before(async () => {
   remote = await startHttpFixture();
@@ -33,6 +35,7 @@ before(async () => {
       },
     },
   });
+  countPath = writeConfig(tempDir(), { toolboxes: { count: { mcpServers: { remote: { type: "http", url: remote.url("/mcp") } } } } });
 });
 
 after(async () => {
@@ -56,7 +59,8 @@ test("commands: the local user's ${client:API_TOKEN} is the environment variable
 
 test("commands: without the variable, call, tools and check name it; nothing is started or sent", async () => {
   const before = started();
-  const requests = async () => Number((await cli(["call", "dev", "remote", "requests"], { API_TOKEN: SECRET })).stdout);
+  const count = ["call", "count", "remote", "requests", "--config", countPath];
+  const requests = async () => Number((await runCli(count, { cwd: dir })).stdout);
   const first = await requests();
   const second = await requests();
   const message = /Secret 'API_TOKEN' is not set: set the environment variable API_TOKEN/;

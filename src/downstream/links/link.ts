@@ -26,7 +26,7 @@ export interface ServerTarget {
   client?: string;
 }
 
-/** What each of a server's log lines starts with: `[toolbox/server]`, `[toolbox/server for alice]` for a client's own process. */
+/** What each of a server's log lines starts with: `[toolbox/server]`, or `[toolbox/server for alice]` where it runs for one client. */
 export function logPrefix(target: ServerTarget): string {
   return `[${target.toolbox}/${target.server}${target.client === undefined ? "" : ` for ${target.client}`}]`;
 }
