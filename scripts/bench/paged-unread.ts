@@ -8,7 +8,7 @@
  * with `read_result`. Used by
  * tests/e2e/paged-unread.test.ts and `bun scripts/paged-unread.ts` (the figures).
  */
-import { spawn } from "node:child_process";
+import { startRawChild } from "./raw-child.ts";
 import { residentBytes } from "./memory.ts";
 
 export interface PagedUnreadOptions {
@@ -60,38 +60,15 @@ export function callText(id: number, chars: number): string {
 }
 
 export async function pagedUnread(options: PagedUnreadOptions): Promise<PagedUnreadRun> {
-  const child = spawn(options.command, options.args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
-  child.stdin!.on("error", () => {});
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr = (stderr + text).slice(-4_000)));
   const replies = new Map<unknown, Record<string, any>[]>();
-  let wake: (() => void) | undefined;
-  let pending = "";
-  child.stdout!.setEncoding("utf8").on("data", (text: string) => {
-    pending += text;
-    let start = 0;
-    for (let end = pending.indexOf("\n"); end >= 0; start = end + 1, end = pending.indexOf("\n", start)) {
-      const reply = JSON.parse(pending.slice(start, end));
-      if (reply.id === undefined) continue;
-      replies.set(reply.id, [...replies.get(reply.id) ?? [], reply]);
-    }
-    pending = pending.slice(start);
-    wake?.();
+  const { child, until: untilEvery } = startRawChild(options, (reply) => {
+    if (reply.id !== undefined) replies.set(reply.id, [...replies.get(reply.id) ?? [], reply]);
   });
   const line = (id: unknown, name: string, args: Record<string, unknown>) =>
     JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } }) + "\n";
   const useTool = (id: unknown, name: string, args: Record<string, unknown>, server = options.server) =>
     line(id, "use_tool", { tool: { toolbox: options.toolbox, server, name }, arguments: args });
-  const until = async (done: () => boolean, boundMs: number, what: string) => {
-    const deadline = Date.now() + boundMs;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`No ${what} within ${boundMs} ms; stderr: ${stderr}`);
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, 50);
-      });
-    }
-  };
+  const until = (done: () => boolean, boundMs: number, what: string) => untilEvery(done, boundMs, what, 50);
   const ask = async (id: string, text: string) => {
     child.stdin!.write(text);
     await until(() => replies.has(id), 30_000, `answer to ${id}`);

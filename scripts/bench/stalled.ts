@@ -4,7 +4,7 @@
  * again and counts each call's answers. Used by tests/e2e/stalled-client.test.ts and by
  * `bun scripts/bench/stalled-cli.ts` for the figures (peak RSS, bytes per call waiting).
  */
-import { spawn } from "node:child_process";
+import { startRawChild } from "./raw-child.ts";
 import { once } from "node:events";
 import { residentBytes } from "./memory.ts";
 
@@ -52,44 +52,21 @@ const CHUNK = 500;
 
 export async function stalledClient(options: StalledOptions): Promise<StalledRun> {
   const { calls, tool } = options;
-  const child = spawn(options.command, options.args, { env: options.env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
-  child.stdin!.on("error", () => {});
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr = (stderr + text).slice(-4_000)));
   const counts = new Uint8Array(calls);
   const wrong: string[] = [];
   const others = new Map<unknown, unknown>();
   let answered = 0;
-  let wake: (() => void) | undefined;
-  let pending = "";
-  child.stdout!.setEncoding("utf8").on("data", (text: string) => {
-    pending += text;
-    let start = 0;
-    for (let end = pending.indexOf("\n"); end >= 0; start = end + 1, end = pending.indexOf("\n", start)) {
-      const reply = JSON.parse(pending.slice(start, end));
-      const index = typeof reply.id === "number" ? reply.id - FIRST_ID : -1;
-      if (index < 0 || index >= calls) {
-        others.set(reply.id, reply);
-        continue;
-      }
-      if (counts[index]++ === 0) answered++;
-      const got = reply.result?.content?.[0]?.text;
-      if (got !== options.expected(options.text(reply.id)) && wrong.length < 5) wrong.push(JSON.stringify(reply).slice(0, 300));
+  const { child, until } = startRawChild(options, (reply) => {
+    const index = typeof reply.id === "number" ? reply.id - FIRST_ID : -1;
+    if (index < 0 || index >= calls) {
+      others.set(reply.id, reply);
+      return;
     }
-    pending = pending.slice(start);
-    wake?.();
+    if (counts[index]++ === 0) answered++;
+    const got = reply.result?.content?.[0]?.text;
+    if (got !== options.expected(options.text(reply.id)) && wrong.length < 5) wrong.push(JSON.stringify(reply).slice(0, 300));
   });
   const write = (line: unknown) => child.stdin!.write(JSON.stringify(line) + "\n");
-  const until = async (done: () => boolean, boundMs: number, what: string) => {
-    const deadline = Date.now() + boundMs;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`No ${what} within ${boundMs} ms; stderr: ${stderr}`);
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, 100);
-      });
-    }
-  };
   const callLine = (id: number) =>
     JSON.stringify({
       jsonrpc: "2.0",
