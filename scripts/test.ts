@@ -28,10 +28,39 @@ function run(title: string, command: string, args: string[], extraEnv: Record<st
   const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
   process.stdout.write(output);
   if (result.status !== 0) {
+    // Again at the end, where a log cut to its tail still shows why (a CI record keeps only the tail).
+    const details = failureDetails(output);
+    if (details) console.error(`\n=== What failed in ${title}, again:\n${details}`);
     console.error(`\n${title} failed (exit ${result.status ?? result.signal})`);
     process.exit(1);
   }
   return output;
+}
+
+/** Most lines of failure detail repeated at the end. */
+const DETAIL_LINES = 120;
+
+/**
+ * Bun's report of each failed test: the lines between the previous test's line and its `(fail)`
+ * line (what it logged, its assertion and stack; the first and last lines when long); Deno's ERRORS section.
+ */
+function failureDetails(output: string): string {
+  const lines = output.split("\n");
+  const errors = lines.findIndex((line) => line.trim() === "ERRORS");
+  if (errors >= 0) return lines.slice(errors, errors + DETAIL_LINES).join("\n");
+  const blocks: string[] = [];
+  let from = 0;
+  for (let index = 0; index < lines.length && !/^\d+ tests? failed:$/.test(lines[index]); index++) {
+    if (/^\(fail\) /.test(lines[index])) blocks.push(shortened(lines.slice(from, index + 1)));
+    if (/^\((pass|fail|skip|todo)\) |^\S.*\.test\.ts:$/.test(lines[index])) from = index + 1;
+  }
+  return blocks.join("\n\n").split("\n").slice(-DETAIL_LINES).join("\n");
+}
+
+/** A long block's first 30 lines (the assertion) and last 15 (the stack, the test's name). */
+function shortened(block: string[]): string {
+  if (block.length <= 45) return block.join("\n");
+  return [...block.slice(0, 30), `[${block.length - 45} lines]`, ...block.slice(-15)].join("\n");
 }
 
 function count(output: string, pattern: RegExp, runtime: string): number {
