@@ -102,6 +102,31 @@ test("cli failures: a real Node.js and Python crash at start is reported by the 
   if (!python) t.skip("no python3 on PATH: the Python case was left out");
 });
 
+/**
+ * A wrapper of a remote server as mcp-remote is: Node's fetch to a port nobody listens on, its
+ * error logged with a `[pid]` prefix (a stack, then `[cause]: …`, then the cause's fields), exit 1.
+ */
+const WRAPPER = `const server = require("node:net").createServer().listen(0, "127.0.0.1", () => {
+  const port = server.address().port;
+  server.close(() => fetch("http://127.0.0.1:" + port + "/mcp").catch((error) => {
+    console.error("[" + process.pid + "] Connection error:", error);
+    process.exit(1);
+  }));
+});`;
+
+test("cli failures: a wrapper's (mcp-remote's) failure to reach its remote server is reported by its error and cause line, in check", async (t) => {
+  const node = executable("node", ["-p", "process.execPath"]);
+  if (!node) return t.skip("no node on PATH");
+  const config = { toolboxes: { dev: { mcpServers: { remote: { command: node, args: ["-e", WRAPPER] } } } } };
+  const result = await inDir(config, (path) => runCli(["check", "--config", path, "--json"]));
+  assert.equal(result.code, 1, result.stderr);
+  const [server] = (JSON.parse(result.stdout) as CheckReport).servers;
+  assert.match(
+    server.error ?? "",
+    /^server exited with code 1 during initialization; its stderr said: Connection error: TypeError: fetch failed … \[cause\]: Error: connect ECONNREFUSED 127\.0\.0\.1:\d+$/,
+  );
+});
+
 test("cli failures: a server that crashes during a call names its exit and its last stderr lines, in call and in use_tool", async () => {
   const crasher = fx("A", {}, { FIXTURE_FAILURES: "1" });
   const config = { toolboxes: { dev: { mcpServers: { fx: crasher } } } };

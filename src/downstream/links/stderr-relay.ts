@@ -18,7 +18,14 @@ const WINDOW_LINES = 100;
  * `Exception in thread "main" ...` (Java).
  */
 const ERROR_LINE =
-  /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:|(?:error|fatal|panic)(?:\[\w+\])?:|Exception in thread |thread '[^']*' panicked)/i;
+  /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:|(?:[A-Z]\w* )?(?:error|fatal|panic)(?:\[\w+\])?:|Exception in thread |thread '[^']*' panicked)/i;
+/**
+ * A wrapper's log prefix before its lines: mcp-remote's `[pid] ` (twice, at times), a bracketed
+ * time. Not Node's `[cause]:`, which has no space after its bracket.
+ */
+const LOG_PREFIX = /^(?:\[[^\]\s]*\]\s+)+/;
+/** The error under the error, as Node (`[cause]: Error: connect ECONNREFUSED …`) and Java (`Caused by: …`) print it. */
+const CAUSE_LINE = /^(?:\[cause\]|Caused by):\s*\S/;
 /**
  * A launcher's own failure line, which says why the server never started: npm's (`npx`) `npm error
  * 404 Not Found - GET …` and `'x@*' is not in this registry` (not its code, its hints about
@@ -43,6 +50,8 @@ interface Kept {
   error: boolean;
   /** A launcher (npx, uvx, pipx, docker) says why the server never started. */
   launcher: boolean;
+  /** It says what an error line above it came from: a wrapper's (mcp-remote's) real reason. */
+  cause: boolean;
 }
 
 /**
@@ -55,10 +64,11 @@ export class StderrTail {
   #inTraceback = false;
 
   push(line: string): void {
-    const text = line.trim();
+    const text = line.trim().replace(LOG_PREFIX, "");
     if (text === "") return;
+    const cause = CAUSE_LINE.test(text);
     // Python's exception groups draw their tracebacks in a frame of `|` and `+`.
-    let error = ERROR_LINE.test(text.replace(/^[|+\s]+/, ""));
+    let error = cause || ERROR_LINE.test(text.replace(/^[|+\s]+/, ""));
     if (this.#inTraceback && !/^\s/.test(line)) {
       this.#inTraceback = false;
       error = true;
@@ -67,14 +77,14 @@ export class StderrTail {
     // A line of only punctuation (`}`, `^^^^`) says nothing.
     if (!/[\p{L}\p{N}]/u.test(text)) return;
     const launcher = LAUNCHER_LINE.test(text) && !NPM_NOISE.test(text);
-    this.#lines.push({ text: shortened(text), error, launcher });
+    this.#lines.push({ text: shortened(text), error, launcher, cause });
     if (this.#lines.length > WINDOW_LINES) this.#lines.shift();
   }
 
   /**
    * At most 3 lines and 300 characters: the first line that says what failed (its start kept)
-   * when it is not among the last ones, then the last lines (the latest kept), joined by " | ";
-   * "" when nothing was written.
+   * when it is not among the last ones, then its cause when one follows it, else the last lines
+   * (the latest kept), joined by " | "; "" when nothing was written.
    */
   text(): string {
     const { first, last } = this.#parts();
@@ -104,6 +114,9 @@ export class StderrTail {
       return { last: keepEnd(lines.slice(-TAIL_LINES).map((line) => line.text).join(" | "), TAIL_CHARS) };
     }
     const first = keepStart(error.text, FIRST_ERROR_CHARS);
+    // A wrapper prints its error, a stack, then what caused it, then fields of it: the cause is the story.
+    const cause = lines.slice(lines.indexOf(error) + 1).find((line) => line.cause);
+    if (cause) return { first, last: keepStart(cause.text, TAIL_CHARS - first.length - " … ".length) };
     const last = lines.slice(-(TAIL_LINES - 1)).map((line) => line.text).join(" | ");
     return { first, last: keepEnd(last, TAIL_CHARS - first.length - " … ".length) };
   }

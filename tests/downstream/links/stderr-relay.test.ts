@@ -128,6 +128,49 @@ test("stderr tail: with an error line first, the whole stays within 300 characte
   assert.equal(huge.text(), `Error: ${"e".repeat(192)}… … …${"c".repeat(95)}d`);
 });
 
+/** What mcp-remote 0.1 writes for a remote server that refuses the connection (paths shortened, frames cut). */
+const MCP_REMOTE_REFUSED = `[8151] Using callback port derived from the server URL: 41998
+[8151] Discovering OAuth server configuration...
+[8151] [8151] Connecting to remote server: http://127.0.0.1:39999/mcp
+[8151] Using transport strategy: http-first
+[8151] Connection error: TypeError: fetch failed
+    at Object.processResponse (/n/undici/lib/web/fetch/index.js:237:16)
+    at async StreamableHTTPClientTransport._send (file:///n/mcp-remote/dist/chunk-KJCT2FXL.js:31410:24) {
+  [cause]: Error: connect ECONNREFUSED 127.0.0.1:39999
+      at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1611:16) {
+    errno: -111,
+    code: 'ECONNREFUSED',
+    syscall: 'connect',
+    address: '127.0.0.1',
+    port: 39999
+  }
+}
+[8151] Fatal error: TypeError: fetch failed
+    at Object.processResponse (/n/undici/lib/web/fetch/index.js:237:16) {
+  [cause]: Error: connect ECONNREFUSED 127.0.0.1:39999
+      at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1611:16) {
+    errno: -111,
+    port: 39999
+  }
+}
+`;
+
+test("stderr tail: a wrapper's (mcp-remote's) error is shown with its cause line, not the fields that end its dump", async () => {
+  const tail = await tailOf(MCP_REMOTE_REFUSED);
+  assert.equal(
+    tail.explain("server exited with code 1 during initialization"),
+    "server exited with code 1 during initialization; its stderr said: Connection error: TypeError: fetch failed … " +
+      "[cause]: Error: connect ECONNREFUSED 127.0.0.1:39999",
+  );
+  const java = await tailOf(
+    "Exception in thread \"main\" java.lang.RuntimeException: cannot start\n\tat Main.main(Main.java:3)\n" +
+      "Caused by: java.net.ConnectException: Connection refused\n\tat Main.open(Main.java:9)\n\t... 1 more\n",
+  );
+  assert.equal(java.text(), "Exception in thread \"main\" java.lang.RuntimeException: cannot start … Caused by: java.net.ConnectException: Connection refused");
+  // A log prefix is no cause: `[INFO] ready` is the line `ready`.
+  assert.equal((await tailOf("[INFO] starting\n[12] [12] ready\n")).text(), "starting | ready");
+});
+
 /** What `npx -y` writes for a package that is not in the registry (npm 10 and 11; older npm says `npm ERR!`). */
 const NPX_NOT_FOUND = `npm error code E404
 npm error 404 Not Found - GET https://registry.example/@acme%2fno-such-server - Not found
