@@ -126,7 +126,7 @@ export function pasteBlock(
   const entry = client === "vscode" ? { type: "stdio", command, args } : { command, args };
   if (Object.keys(env).length > 0) Object.assign(entry, { env });
   const defined = client === "vscode" && inputs.length > 0 ? { inputs } : {};
-  return JSON.stringify({ ...defined, [serversKey(client)]: { workbench: entry } }, null, 2);
+  return JSON.stringify({ ...defined, [serversKey(client)]: { [register.name]: entry } }, null, 2);
 }
 
 function shellQuote(word: string): string {

@@ -54,22 +54,29 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
   }
   lines.push("");
   if (imported.client === "claude-code") return [...lines, ...claudeCodeSteps(platform, imported, written)].join("\n");
-  const [first, ...others] = imported.files;
-  const out = written[0].target.file;
-  const ours = imported.ours.find(({ file }) => file === first) ?? imported.ours[0];
   lines.push(...removalLines(imported, written));
-  if (ours && serves(ours, out)) {
-    lines.push(`'${ours.file}' already starts the workbench as '${ours.name}': keep that entry`);
-  } else {
-    // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
-    const env = imported.client === "vscode" ? Object.fromEntries(taken.inputs.map(({ id, name }) => [name, `\${input:${id}}`])) : {};
-    const inputs = imported.client === "vscode" ? taken.inputs.map(inputDefinition) : [];
-    const also = others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : "";
-    const instead = ours ? ` and of its entry '${ours.name}', which serves ${ours.config ? `'${ours.config}'` : "another file"}` : "";
-    const block = pasteBlock(imported.client, self.command, [...self.args, "--config", out], env, undefined, inputs);
-    lines.push(`Then paste this into '${first}' in place of the servers it now starts${instead}${also}:`, block);
-  }
+  for (const { target } of written) lines.push(...pasteLines(platform, imported, taken, target));
   return [...lines, ""].join("\n");
+}
+
+/**
+ * Where the client is to start the workbench that serves `target`: in place of the servers it now
+ * starts, in the client file they came from (the project's own file for the project's workbench).
+ */
+function pasteLines(platform: Platform, imported: Imported, taken: Imported, target: Target): string[] {
+  const self = platform.selfCommand();
+  const names = Object.keys(target.servers);
+  const into = imported.origins[names[0]] ?? imported.files[0];
+  const ours = imported.ours.find(({ file }) => file === into) ?? (target.register?.folder ? undefined : imported.ours[0]);
+  if (ours && serves(ours, target.file)) return [`'${ours.file}' already starts the workbench as '${ours.name}': keep that entry`];
+  // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
+  const used = imported.client === "vscode" ? taken.inputs.filter(({ servers }) => servers.some((name) => names.includes(name))) : [];
+  const env = Object.fromEntries(used.map(({ id, name }) => [name, `\${input:${id}}`]));
+  const others = [...new Set(names.map((name) => imported.origins[name]).filter((file) => file !== undefined && file !== into))];
+  const also = others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : "";
+  const instead = ours ? ` and of its entry '${ours.name}', which serves ${ours.config ? `'${ours.config}'` : "another file"}` : "";
+  const block = pasteBlock(imported.client, self.command, [...self.args, "--config", target.file], env, target.register, used.map(inputDefinition));
+  return [`Then paste this into '${into}' in place of the servers it now starts${instead}${also}:`, block];
 }
 
 /**

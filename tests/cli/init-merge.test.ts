@@ -138,8 +138,16 @@ test("init --from vscode: the user's Code/User/mcp.json and the workspace's file
     write(`${dir}/work/.vscode/mcp.json`, { servers: { both: { command: "workspace-both" } } });
     const result = await init({ "--from": "vscode" });
     assert.equal(result.code, 0, result.stderr);
-    assert.ok(result.stdout.startsWith(`Wrote '${out}': toolbox 'default' with 2 server(s) from '${user}', '${dir}/work/.vscode/mcp.json': mine (user), both (workspace)\n`), result.stdout);
-    assert.deepEqual(servers(out), { mine: { command: "mine", args: [`\${DATA_DIR:-${home}/data}`] }, both: { command: "workspace-both" } });
+    const from = `'${user}', '${dir}/work/.vscode/mcp.json'`;
+    const ownFile = out.replace(/\.json$/, ".work.json");
+    assert.ok(result.stdout.startsWith(`Wrote '${out}': toolbox 'default' with 1 server(s) from ${from}: mine (user)\n`), result.stdout);
+    assert.ok(result.stdout.includes(`\nWrote '${ownFile}': toolbox 'default' with 1 server(s) from ${from}: both (workspace)\n`), result.stdout);
+    assert.deepEqual(servers(out), { mine: { command: "mine", args: [`\${DATA_DIR:-${home}/data}`] } });
+    // The workspace's servers are that folder's: a file of their own, started from the workspace's file.
+    assert.deepEqual(servers(ownFile), { both: { command: "workspace-both" } });
+    const block = result.stdout.slice(result.stdout.indexOf(`Then paste this into '${dir}/work/.vscode/mcp.json'`));
+    assert.match(block, /"workbench-work": \{/);
+    assert.doesNotMatch(block, /"inputs"/, "the workspace's workbench uses no input");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -66,8 +66,11 @@ test("init --from vscode: servers + inputs with ${input:ID}, ${env:X}, ${userHom
   const { home, work, out } = layout({ "./.vscode/mcp.json": `// made by VS Code\n${JSON.stringify(vscode, null, 2)}` });
   const result = await runCli(["init", "--from", "vscode", "--out", out], { env: { HOME: home }, cwd: work });
   assert.equal(result.code, 0, result.stderr);
+  // A workspace's servers are that folder's alone: a file of their own, which the workspace's own file starts.
+  const ownFile = out.replace(/\.json$/, ".my-app.json");
+  assert.equal(existsSync(out), false, "no file for the user's servers: there are none");
 
-  const written = JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers.code;
+  const written = JSON.parse(readFileSync(ownFile, "utf8")).toolboxes.default.mcpServers.code;
   assert.deepEqual(written.env, {
     ...server.env,
     API_KEY: "${API_KEY}",
@@ -87,19 +90,21 @@ test("init --from vscode: servers + inputs with ${input:ID}, ${env:X}, ${userHom
   assert.ok(lines.includes("Set REGION where the workbench starts: it stands for VS Code's input 'region' (Region), read by server 'code'; the block below passes it from VS Code and defines it in its own \"inputs\""), result.stdout);
   assert.ok(lines.includes("Set MY_KEY where the workbench starts: it is not set here, and server 'code' reads it"), result.stdout);
   assert.ok(lines.some((line) => line.startsWith("Check it (with API_KEY, MY_KEY set): ")), result.stdout);
+  assert.ok(result.stdout.includes(`Then paste this into '${work}/.vscode/mcp.json' in place of the servers it now starts:\n`), result.stdout);
   const block = JSON.parse(result.stdout.slice(result.stdout.indexOf("{", result.stdout.indexOf("Then paste this"))));
-  assert.deepEqual(block.servers.workbench.env, { API_KEY: "${input:api-key}", REGION: "${input:region}" });
+  assert.deepEqual(block.servers["workbench-my-app"].args.slice(-2), ["--config", ownFile]);
+  assert.deepEqual(block.servers["workbench-my-app"].env, { API_KEY: "${input:api-key}", REGION: "${input:region}" });
   // VS Code resolves an ${input:…} from the file that holds it: the block brings its own, as the workspace file defined them.
   assert.deepEqual(block.inputs, vscode.inputs);
 
   // Not set: check names what is missing. Set: it loads, and the server sees the editor's values.
-  const unset = await runCli(["check", "--config", out], { env: { HOME: home }, cwd: work });
+  const unset = await runCli(["check", "--config", ownFile], { env: { HOME: home }, cwd: work });
   assert.equal(unset.code, 1);
   assert.match(unset.stdout, /Environment variable API_KEY is not set \(used at toolboxes\.default\.mcpServers\.code\.env\.API_KEY\)/);
   const env = { HOME: home, API_KEY: "k-123", MY_KEY: "mine" };
-  const checked = await runCli(["check", "--config", out], { env, cwd: work });
+  const checked = await runCli(["check", "--config", ownFile], { env, cwd: work });
   assert.equal(checked.code, 0, checked.stdout + checked.stderr);
-  const seen = await serverEnv(out, "code", env, "/");
+  const seen = await serverEnv(ownFile, "code", env, "/");
   assert.equal(seen.API_KEY, "k-123");
   assert.equal(seen.REGION, "eu");
   assert.equal(seen.MY_KEY, "mine");
@@ -107,7 +112,7 @@ test("init --from vscode: servers + inputs with ${input:ID}, ${env:X}, ${userHom
   assert.equal(seen.APP, "my-app");
 });
 
-test("init --from cursor: the global and the project file, ${env:X}, ${userHome} and ${workspaceFolder}; the project's entry wins a name; the file loads", async () => {
+test("init --from cursor: the global and the project file, ${env:X}, ${userHome} and ${workspaceFolder}; the project's entry wins a name; the project's servers go into a file of their own that the project's file starts; both load", async () => {
   const server = fx("cur") as { command: string; args: string[]; env: Record<string, string> };
   const entry = (label: string, env: Record<string, string>) => ({ command: server.command, args: server.args, env: { ...server.env, FIXTURE_LABEL: label, ...env } });
   const { home, work, out } = layout({
@@ -121,19 +126,32 @@ test("init --from cursor: the global and the project file, ${env:X}, ${userHome}
   });
   const result = await runCli(["init", "--from", "cursor", "--out", out], { env: { HOME: home }, cwd: work });
   assert.equal(result.code, 0, result.stderr);
-  assert.ok(
-    result.stdout.startsWith(`Wrote '${out}': toolbox 'default' with 2 server(s) from '${home}/.cursor/mcp.json', '${work}/.cursor/mcp.json': notes (global), shared (project)\n`),
-    result.stdout,
-  );
+  const from = `'${home}/.cursor/mcp.json', '${work}/.cursor/mcp.json'`;
+  const ownFile = out.replace(/\.json$/, ".my-app.json");
+  assert.ok(result.stdout.startsWith(`Wrote '${out}': toolbox 'default' with 1 server(s) from ${from}: notes (global)\n`), result.stdout);
+  assert.ok(result.stdout.includes(`\nWrote '${ownFile}': toolbox 'default' with 1 server(s) from ${from}: shared (project)\n`), result.stdout);
   assert.ok(result.stdout.includes("Server 'shared' is also in the global scope: the project entry is imported, as cursor uses it"), result.stdout);
-  assert.ok(result.stdout.includes(`(and take them out of '${work}/.cursor/mcp.json')`), result.stdout);
+  // Each workbench is started where its servers were: every folder's from the global file, the project's from the project's file.
+  const pasted = (file: string) => {
+    const at = result.stdout.indexOf(`Then paste this into '${file}' in place of the servers it now starts:\n`);
+    assert.ok(at >= 0, result.stdout);
+    const start = result.stdout.indexOf("{", at);
+    return JSON.parse(result.stdout.slice(start, result.stdout.indexOf("\n}", start) + 2)).mcpServers;
+  };
+  assert.deepEqual(pasted(`${home}/.cursor/mcp.json`).workbench.args.slice(-2), ["--config", out]);
+  assert.deepEqual(pasted(`${work}/.cursor/mcp.json`)["workbench-my-app"].args.slice(-2), ["--config", ownFile]);
   const servers = JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers;
+  assert.deepEqual(Object.keys(servers), ["notes"]);
   assert.equal(servers.notes.env.NOTES_DIR, `${home}/notes`);
   assert.equal(servers.notes.env.TOKEN, "${NOTES_TOKEN}");
-  assert.equal(servers.shared.env.FIXTURE_LABEL, "project-shared");
-  assert.equal(servers.shared.env.ROOT, work);
-  const checked = await runCli(["check", "--config", out], { env: { HOME: home, NOTES_TOKEN: "t" }, cwd: "/" });
-  assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  const own = JSON.parse(readFileSync(ownFile, "utf8")).toolboxes.default.mcpServers;
+  assert.deepEqual(Object.keys(own), ["shared"]);
+  assert.equal(own.shared.env.FIXTURE_LABEL, "project-shared");
+  assert.equal(own.shared.env.ROOT, work);
+  for (const file of [out, ownFile]) {
+    const checked = await runCli(["check", "--config", file], { env: { HOME: home, NOTES_TOKEN: "t" }, cwd: "/" });
+    assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  }
 });
 
 test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.json), ./.mcp.json and the user scope, local > project > user; the project's servers in a file of their own; disabledMcpjsonServers imported disabled; --project for another folder", async () => {

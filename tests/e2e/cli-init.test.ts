@@ -51,7 +51,8 @@ const CASES: Case[] = [
   {
     source: "vscode",
     files: {
-      "./.vscode/mcp.json": `// VS Code allows comments and trailing commas\n${
+      // The user's own file: a workspace's servers go into a file of their own (cli-init-import).
+      "~/.config/Code/User/mcp.json": `// VS Code allows comments and trailing commas\n${
         JSON.stringify({ inputs: [], servers: { code: entry("code", { type: "stdio" }) } }, null, 2).replace(/\n}$/, ",\n}")
       }`,
     },
