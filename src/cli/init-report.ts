@@ -75,7 +75,8 @@ function pasteLines(platform: Platform, imported: Imported, taken: Imported, tar
   const others = [...new Set(names.map((name) => imported.origins[name]).filter((file) => file !== undefined && file !== into))];
   const also = others.length > 0 ? ` (and take them out of ${others.map((f) => `'${f}'`).join(", ")})` : "";
   const instead = ours ? ` and of its entry '${ours.name}', which serves ${ours.config ? `'${ours.config}'` : "another file"}` : "";
-  const block = pasteBlock(imported.client, self.command, [...self.args, "--config", target.file], env, target.register, used.map(inputDefinition));
+  const args = [...self.args, "--config", target.file];
+  const block = pasteBlock(imported.client, self.command, args, env, target.register, used.map(inputDefinition));
   return [`Then paste this into '${into}' in place of the servers it now starts${instead}${also}:`, block];
 }
 

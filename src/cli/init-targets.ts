@@ -33,8 +33,8 @@ export interface Target {
 export function targetsOf(imported: Imported, out: string, project: string): Target[] {
   const projectScopes = PROJECT_SCOPES[imported.client];
   if (!projectScopes) return [{ file: out, servers: imported.servers }];
-  const pick = (inProject: boolean) =>
-    Object.fromEntries(Object.entries(imported.servers).filter(([name]) => projectScopes.includes(imported.scopes[name] ?? "") === inProject));
+  const inProject = (name: string) => projectScopes.includes(imported.scopes[name] ?? "");
+  const pick = (wanted: boolean) => Object.fromEntries(Object.entries(imported.servers).filter(([name]) => inProject(name) === wanted));
   const user = pick(false);
   const local = pick(true);
   const targets: Target[] = [];
