@@ -26,6 +26,11 @@ export interface ApprovalRequest {
   redact: (text: string) => string;
   /** The longest arguments' text the question shows (the server's "confirmMaxChars"). */
   maxChars: number;
+  /**
+   * The team member on whose behalf the call runs (a client of `serve --http`); none for the one
+   * local user. A question shown to a person who approves for others says whose call it is.
+   */
+  member?: string;
 }
 
 /** Accepted (once or for the session), or not: declined, dismissed, or not asked at all. */
@@ -44,7 +49,7 @@ export type Question =
  * question may show are not asked about at all, so that no approval covers a part nobody saw.
  */
 export function approvalQuestion(request: ApprovalRequest): Question {
-  const { toolbox, server, tool } = request;
+  const { toolbox, server, tool, member } = request;
   const text = JSON.stringify(shownValue(request.args, { redact: request.redact }), null, 2) ?? "{}";
   if (text.length > request.maxChars) {
     return {
@@ -64,7 +69,8 @@ export function approvalQuestion(request: ApprovalRequest): Question {
     ok: true,
     digest,
     params: {
-      message: `Allow the call of tool '${tool}' of server '${server}' (toolbox '${toolbox}') with these arguments, ` +
+      message: `Allow the call of tool '${tool}' of server '${server}' (toolbox '${toolbox}')` +
+        `${member === undefined ? "" : ` on behalf of client '${member}'`} with these arguments, ` +
         `all of them (sha-256 ${digest})?\n${text}${masked}`,
       requestedSchema: {
         type: "object",

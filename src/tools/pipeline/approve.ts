@@ -77,6 +77,7 @@ export async function approveCall(
     policy: config.confirm,
     redact: (text) => redactor.redact(text),
     maxChars: config.confirmMaxChars,
+    ...(session.clientName !== undefined && { member: session.clientName }),
   };
   const approval = await ask(shown, session, request, config);
   if (approval.approved && approval.forSession) await session.approvals?.remember(key);

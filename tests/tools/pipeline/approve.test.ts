@@ -73,6 +73,16 @@ test("approve: the client's accept lets the call go; for this session, the next 
   assert.equal(asked.length, 1);
 });
 
+test("approve: the question names the team member whose call it is (a client of serve --http), and no one for the local user", async () => {
+  const asked: { message: string }[] = [];
+  const upstream = client(() => ({ action: "accept" }), asked as unknown[]);
+  const { next } = stubNext();
+  await approve(callOf("destructive", { id: "1" }, { upstream, clientName: "alice" }), next);
+  await approve(callOf("destructive", { id: "1" }, { upstream }), next);
+  assert.match(asked[0].message, /^Allow the call of tool 'delete_item' of server 's' \(toolbox 'dev'\) on behalf of client 'alice' with these arguments/);
+  assert.match(asked[1].message, /^Allow the call of tool 'delete_item' of server 's' \(toolbox 'dev'\) with these arguments/);
+});
+
 test("approve: a decline is noted; a client that cancels the call while asked is not a decline", async () => {
   const { next } = stubNext();
   const declined = callOf("all", {}, { upstream: client(() => ({ action: "decline" })) });
