@@ -135,7 +135,7 @@ async function writePlanned(platform: Platform, written: Planned[], force: boole
   const fileExists = (file: string) =>
     sayError(platform, `File exists: '${file}' (it is left as it is; use --merge to add the new servers to it, or --force to overwrite ` +
       `it)`);
-  // With two files to write (Claude Code's project servers), neither is written when the other is in the way.
+  // With two files to write (a project's servers apart), neither is written when the other is in the way.
   for (const item of written.slice(1)) {
     if (!overwrite(item) && await platform.readTextFile(item.target.file).then(() => true, () => false)) {
       fileExists(item.target.file);
