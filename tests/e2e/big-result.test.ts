@@ -10,6 +10,7 @@ import { rmSync } from "node:fs";
 import process from "node:process";
 import { fixtureServer, workbenchCommand, workbenchEnv } from "../helpers/runtime.ts";
 import { tempDir, writeConfig } from "../helpers/workbench.ts";
+import { HEAVY_TIMEOUT_MS } from "../helpers/peak.ts";
 import { RpcClient } from "../../scripts/bench/rpc-client.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
 
@@ -21,7 +22,7 @@ const MiB = 1024 * 1024;
  */
 const PEAK_LIMIT_MIB = 160;
 
-test("e2e big result: a 32 MiB result is relayed whole and the workbench's peak RSS stays bounded", async (t) => {
+test("e2e big result: a 32 MiB result is relayed whole and the workbench's peak RSS stays bounded", { timeout: HEAVY_TIMEOUT_MS }, async (t) => {
   if (process.platform !== "linux") {
     t.skip("VmHWM is read from /proc (Linux only)");
     return;

@@ -14,7 +14,7 @@ import { call, fx, openToolbox, useTool } from "../helpers/toolbox.ts";
 import { removeTempDirs, startWorkbench, textOf } from "../helpers/workbench.ts";
 import { startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
-import { MiB, watchPeak } from "../helpers/peak.ts";
+import { HEAVY_TIMEOUT_MS, MiB, watchPeak } from "../helpers/peak.ts";
 
 after(removeTempDirs);
 
@@ -23,7 +23,7 @@ const linux = process.platform === "linux";
 
 const SLOW = { FIXTURE_SLOW_READ_MS: "20" };
 
-test("bytes in flight: a run_code script's 200 concurrent calls of 5 MB to a server that reads slowly keep the peak RSS under 400 MiB, and the workbench answers at once after", { skip: !linux && "VmHWM is read from /proc (Linux only)" }, async (t) => {
+test("bytes in flight: a run_code script's 200 concurrent calls of 5 MB to a server that reads slowly keep the peak RSS under 400 MiB, and the workbench answers at once after", { skip: !linux && "VmHWM is read from /proc (Linux only)", timeout: HEAVY_TIMEOUT_MS }, async (t) => {
   const config = {
     codeMode: { timeoutMs: 6_000 },
     toolboxes: { dev: { mcpServers: { slow: fx("slow", {}, SLOW), fast: fx("fast") } } },

@@ -12,7 +12,7 @@ import { openToolbox, useTool } from "../helpers/toolbox.ts";
 import { removeTempDirs, startWorkbench, textOf } from "../helpers/workbench.ts";
 import { startHttpFixture } from "../helpers/http-fixture.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
-import { MiB, watchPeak } from "../helpers/peak.ts";
+import { HEAVY_TIMEOUT_MS, MiB, watchPeak } from "../helpers/peak.ts";
 import { isDeno } from "../helpers/runtime.ts";
 
 after(removeTempDirs);
@@ -30,7 +30,7 @@ const TEXT_BYTES = 4_000_000;
 const SLOW = { FIXTURE_SLOW_READ_MS: "10", FIXTURE_LABEL: "slow" };
 const linux = process.platform === "linux";
 
-test("remote bytes in flight: 100 use_tool calls of 4 MB to a remote server that reads slowly keep the peak RSS under 400 MiB, and go in turn", { skip: !linux && "VmHWM is read from /proc (Linux only)" }, async (t) => {
+test("remote bytes in flight: 100 use_tool calls of 4 MB to a remote server that reads slowly keep the peak RSS under 400 MiB, and go in turn", { skip: !linux && "VmHWM is read from /proc (Linux only)", timeout: HEAVY_TIMEOUT_MS }, async (t) => {
   const remote = await startHttpFixture(SLOW);
   const session = await startWorkbench({ toolboxes: { dev: { mcpServers: { slow: { url: remote.url() } } } } });
   const calls = new AbortController();

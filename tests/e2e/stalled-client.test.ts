@@ -14,6 +14,7 @@ import { fixtureServer, npmServer, workbenchCommand, workbenchEnv } from "../hel
 import { startRaw } from "../helpers/raw-session.ts";
 import { residentBytes } from "../../scripts/bench/memory.ts";
 import { sleep } from "../helpers/toolbox.ts";
+import { HEAVY_TIMEOUT_MS } from "../helpers/peak.ts";
 import { tempDir, writeConfig } from "../helpers/workbench.ts";
 import { stalledClient } from "../../scripts/bench/stalled.ts";
 
@@ -38,13 +39,13 @@ const call = (id: number) =>
     },
   }) + "\n";
 
-test("e2e stalled client: 300 calls of 1 MiB written without reading keep the peak RSS under 300 MB, and all are answered", async (t) => {
+test("e2e stalled client: 300 calls of 1 MiB written without reading keep the peak RSS under 300 MB, and all are answered", { timeout: HEAVY_TIMEOUT_MS }, async (t) => {
   await largeCallsUnread(t, 0);
 });
 
 // Issue 38: with result pages (the default maxResultTokens), each answer is a page and the rest of
 // the result is kept; both count against the bound of what waits for the client (before: 1,009 MiB).
-test("e2e stalled client: 300 calls of 1 MiB written unread with default result pages stay under 300 MB, and each is answered once", async (t) => {
+test("e2e stalled client: 300 calls of 1 MiB written unread with default result pages stay under 300 MB, and each is answered once", { timeout: HEAVY_TIMEOUT_MS }, async (t) => {
   await largeCallsUnread(t, undefined);
 });
 
@@ -103,7 +104,7 @@ const SMALL_CALLS = 120_000;
 /** The issue's bound for small calls written unread. */
 const SMALL_PEAK_LIMIT_MIB = 150;
 
-test(`e2e stalled client: ${SMALL_CALLS} small calls written without reading keep the peak RSS under ${SMALL_PEAK_LIMIT_MIB} MiB, and each is answered once`, async (t) => {
+test(`e2e stalled client: ${SMALL_CALLS} small calls written without reading keep the peak RSS under ${SMALL_PEAK_LIMIT_MIB} MiB, and each is answered once`, { timeout: HEAVY_TIMEOUT_MS }, async (t) => {
   if (process.platform !== "linux") {
     t.skip("VmHWM is read from /proc (Linux only)");
     return;

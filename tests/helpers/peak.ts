@@ -19,3 +19,10 @@ export function watchPeak(pid: number, onRunaway: () => void): { stop(): number 
     },
   };
 }
+
+/**
+ * The timeout of a test that moves hundreds of MiB: above its own 120 s waits, so that on a loaded
+ * machine it ends by its assertions, not by the runner's 60 s (seen: two suites and a CPU-bound
+ * process on 2 cores; what a timed-out test left running then failed the tests after it).
+ */
+export const HEAVY_TIMEOUT_MS = 240_000;
