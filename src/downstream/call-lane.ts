@@ -55,6 +55,8 @@ export interface CallInFlight {
   readonly requestId?: RequestId;
   /** The task the server runs the call as, once it said which (a task call). */
   taskId?: string;
+  /** A task call's: settles once it knows its task's id (or has ended without one). */
+  readonly taskKnown?: Promise<void>;
   relatedRequestId?: RequestId;
   /** The session the call works for (none for a subcommand's call). */
   readonly upstream?: Upstream;

@@ -85,6 +85,30 @@ function knownOwner({ id, meta }: FromServer, calls: ServerCalls): CallInFlight 
   return "unknown";
 }
 
+/**
+ * Resolves once a task's question can be placed: a call holds its task's id, or fewer than two task
+ * calls still wait to learn theirs (then knownOwner decides), or after `waitMs`. The answer that
+ * creates a task is read before the task's first question but learned by its call a few turns
+ * later; with two task calls waiting, deciding at once was a guess (it gave the second call's
+ * question to the first, and the second call waited for ever: 2 runs in 40).
+ */
+export async function taskPlaced(meta: unknown, calls: ServerCalls, waitMs: number): Promise<void> {
+  const taskId = relatedTaskId(meta);
+  if (taskId === undefined) return;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const inFlight = calls.inFlight();
+    if (inFlight.some((call) => call.taskId === taskId)) return;
+    const waiting = inFlight.filter((call) => call.requestId === undefined && call.taskId === undefined);
+    const left = deadline - Date.now();
+    if (waiting.length < 2 || left <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
+    await Promise.race([expired, ...waiting.map((call) => call.taskKnown ?? expired)]);
+    clearTimeout(timer);
+  }
+}
+
 /** The task a request's or notification's `_meta` relates it to, if any. */
 export function relatedTaskId(meta: unknown): string | undefined {
   if (typeof meta !== "object" || meta === null) return undefined;

@@ -19,7 +19,7 @@ import {
   McpError,
   type RequestId,
 } from "../protocol/sdk.ts";
-import { guessedOwner, notificationOwner, questionOwner, type ServerCalls } from "./question-owner.ts";
+import { guessedOwner, notificationOwner, questionOwner, type ServerCalls, taskPlaced } from "./question-owner.ts";
 import type { CallInFlight } from "./call-lane.ts";
 import { errorWithCode, messageOf, passedOn } from "../protocol/errors.ts";
 import type { Upstream } from "../protocol/upstream.ts";
@@ -27,6 +27,8 @@ import { mirroredCapabilities } from "./forwarded-capabilities.ts";
 
 /** Calls one question may go with at most, as each carrier ends before it is answered. */
 const MAX_CARRIERS = 8;
+/** How long a task's question waits for its call to learn the task's id (a few turns, as a rule). */
+const TASK_ID_WAIT_MS = 2_000;
 
 export interface RelayTarget {
   toolbox: string;
@@ -103,6 +105,7 @@ export class DownstreamRelay {
     request: { method: string; params?: Record<string, unknown> },
     { requestId, signal }: { requestId: RequestId; signal: AbortSignal },
   ) {
+    await taskPlaced(request.params?._meta, this.#calls, TASK_ID_WAIT_MS);
     const { call, guessed } = questionOwner({ id: requestId, meta: request.params?._meta }, this.#calls);
     const session = this.#sessionAsked(call, guessed);
     let carrier = call;

@@ -38,7 +38,7 @@ export async function callAsTask(
   };
   // Time the client spends answering the task's questions does not count toward the call timeout.
   const idle = new IdleClock(timers, call.idleTimeoutMs, () => fail({ kind: "idle-timeout" }), () => !failure);
-  const inFlight: CallInFlight = { relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned: abandoned.signal, hold: () => idle.hold(), questions: 0 };
+  const { inFlight, known } = taskInFlight(call, abandoned.signal, idle);
   calls?.add(inFlight);
   const total = timers.set(() => fail({ kind: "max-time" }), call.maxTimeMs);
   const onAbort = () => fail({ kind: "cancelled", reason: call.signal?.reason });
@@ -61,6 +61,7 @@ export async function callAsTask(
       failed: () => failure,
       created: (id, status) => {
         taskId = inFlight.taskId = id;
+        known();
         progressed(status);
       },
       progressed,
@@ -70,10 +71,19 @@ export async function callAsTask(
     throw error;
   } finally {
     calls?.delete(inFlight);
+    known();
     idle.stop();
     timers.clear(total);
     call.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** The call as the server's questions see it, and what settles its taskKnown. */
+function taskInFlight(call: LaneCall, abandoned: AbortSignal, idle: IdleClock): { inFlight: CallInFlight; known: () => void } {
+  let known!: () => void;
+  const taskKnown = new Promise<void>((resolve) => (known = resolve));
+  const hold = () => idle.hold();
+  return { inFlight: { relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned, hold, questions: 0, taskKnown }, known };
 }
 
 /** What following a task's stream needs: the call's failure so far, and what to do with its news. */

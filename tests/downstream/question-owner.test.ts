@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { notificationOwner, questionOwner, RELATED_TASK_KEY, type ServerCalls } from "../../src/downstream/question-owner.ts";
+import { notificationOwner, questionOwner, RELATED_TASK_KEY, type ServerCalls, taskPlaced } from "../../src/downstream/question-owner.ts";
 import type { CallInFlight } from "../../src/downstream/call-lane.ts";
 import type { RequestId } from "../../src/protocol/sdk.ts";
 
@@ -63,6 +63,26 @@ test("question owner: a task's request is its call's by the related-task _meta",
   const other = call(undefined, 4);
   const meta = { [RELATED_TASK_KEY]: { taskId: "task-9" } };
   assert.equal(questionOwner({ id: 33, meta }, server([plain, creating, other])).guessed, true);
+});
+
+test("question owner: a task's question read before two waiting task calls learned their ids waits until its own call learns it", async () => {
+  const learned: (() => void)[] = [];
+  const waiting = (related: number) => ({ ...call(undefined, related), taskKnown: new Promise<void>((resolve) => learned.push(resolve)) });
+  const [first, second] = [waiting(1), waiting(2)];
+  const calls = server([first, second]);
+  const meta = { [RELATED_TASK_KEY]: { taskId: "task-second" } };
+  // The answers creating both tasks were read, and the second task's question after them: the calls learn their ids a turn later.
+  const placed = taskPlaced(meta, calls, 5_000).then(() => questionOwner({ id: 40, meta }, calls));
+  await Promise.resolve();
+  second.taskId = "task-second";
+  learned[1]();
+  assert.deepEqual(await placed, { call: second, guessed: false }, "the second call's, not a guess that gives it to the first");
+  // A question of no task, or with one task call waiting, is placed at once; waiting is bounded.
+  const started = Date.now();
+  await taskPlaced(undefined, calls, 5_000);
+  await taskPlaced({ [RELATED_TASK_KEY]: { taskId: "task-x" } }, server([waiting(3)]), 5_000);
+  await taskPlaced({ [RELATED_TASK_KEY]: { taskId: "task-y" } }, server([waiting(4), waiting(5)]), 50);
+  assert.ok(Date.now() - started < 2_000);
 });
 
 test("question owner: a log message goes to the call it is known to belong to, or to the only call, never guessed among several", () => {
