@@ -72,6 +72,8 @@ export interface WorkbenchServerOptions {
   telemetry?: Telemetry;
   /** How the client reaches us, for its spans: `pipe` (stdio, the default) or `tcp` (HTTP). */
   network?: NetworkTransport;
+  /** A 2025-11-25 HTTP session's `Mcp-Session-Id`, for its spans (mcp.session.id). */
+  httpSessionId?: string;
 }
 
 export type SessionOptions =
@@ -169,7 +171,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   // Off, the client's messages go to the gate as they came: no span is made nor looked up.
   const telemetry = options.telemetry;
   const traced = telemetry && (telemetry.tracing || telemetry.metering)
-    ? new TracedTransport(transport, telemetry, options.network ?? "pipe")
+    ? new TracedTransport(transport, telemetry, options.network ?? "pipe", options.httpSessionId)
     : undefined;
   const gate = workbenchGate(traced ?? transport, server, options, live, (skills) => withSkills(liveSkills(registry, skills)));
   // run_code only when code mode is on somewhere: without it the list is exactly the two meta-tools.

@@ -28,11 +28,14 @@ export class TracedTransport implements MessageTransport {
   readonly #spans = new Map<RequestId, Span>();
   /** Negotiated at initialize (2025), or claimed by each request (2026-07-28). */
   #protocolVersion?: string;
+  /** A 2025-11-25 HTTP session's id (mcp.session.id); none over stdio and for 2026-07-28 requests. */
+  readonly #sessionId?: string;
 
-  constructor(inner: MessageTransport, telemetry: Telemetry, transport: NetworkTransport) {
+  constructor(inner: MessageTransport, telemetry: Telemetry, transport: NetworkTransport, sessionId?: string) {
     this.#inner = inner;
     this.#telemetry = telemetry;
     this.#transport = transport;
+    this.#sessionId = sessionId;
     inner.claim = (message) => {
       this.#inbound(message);
       return this.claim?.(message) ?? false;
@@ -71,7 +74,7 @@ export class TracedTransport implements MessageTransport {
     }
     const claimed = claimedVersion(message.params);
     if (typeof claimed === "string") this.#protocolVersion = claimed;
-    const peer = { transport: this.#transport, protocolVersion: this.#protocolVersion };
+    const peer = { transport: this.#transport, protocolVersion: this.#protocolVersion, sessionId: this.#sessionId };
     const span = this.#telemetry.serverSpan(message, peer);
     // A reused id: the older request is over as far as its span can tell.
     this.#spans.get(message.id)?.end();

@@ -169,17 +169,20 @@ test("telemetry over stdio: prompts/get and resources/read are SERVER spans, eac
   assert.equal(receiver.spans.find((span) => span.name === "resources/read" && span.kind === CLIENT)!.attributes["mcp.resource.uri"], "meta://here");
 });
 
-test("telemetry over serve --http: use_tool's SERVER span (tcp) and CLIENT span in the client's trace; flushed on SIGTERM", async () => {
+test("telemetry over serve --http: use_tool's SERVER span (tcp, its 2025 session's id) and CLIENT span in the client's trace; flushed on SIGTERM", async () => {
   const receiver = await startOtlpReceiver();
   const wb = await startHttpWorkbench(configOf(), otelEnv(receiver.url, "http/json"));
   try {
-    const { client } = await connectLegacy(wb.url);
+    const { client, transport } = await connectLegacy(wb.url);
+    const sessionId = transport.sessionId;
     const got = JSON.parse(textOf(await useMeta(client, CLIENT_META)));
     await client.close();
     assert.equal(await wb.stop("SIGTERM"), 0);
     await receiver.waitFor(() => named(receiver.spans, "tools/call meta").length === 1);
-    const { client: span } = assertUseToolTrace(receiver.spans, "tcp");
+    const { server, client: span } = assertUseToolTrace(receiver.spans, "tcp");
     assert.equal(got.traceparent, `00-${CLIENT_TRACE}-${span.spanId}-01`);
+    assert.ok(sessionId, "the 2025-11-25 session has an Mcp-Session-Id");
+    assert.equal(server.attributes["mcp.session.id"], sessionId);
   } finally {
     await wb.stop("SIGKILL");
     await receiver.close();

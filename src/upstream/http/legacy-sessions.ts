@@ -22,13 +22,15 @@ import { type SessionRecord, type SessionRecords, StoreUnavailable } from "./ses
 
 /**
  * Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side;
- * `stateKey` finds what it keeps (a 2026-07-28 hub's key; a new one when not said).
+ * `stateKey` finds what it keeps (a 2026-07-28 hub's key; a new one when not said); `httpSessionId`
+ * is a 2025-11-25 session's `Mcp-Session-Id` (its spans' mcp.session.id).
  */
 export type OpenSession = (
   transport: MessageTransport,
   client: ClientIdentity,
   onClose: () => void,
   stateKey?: string,
+  httpSessionId?: string,
 ) => Promise<UpstreamSession>;
 
 /** One live session: its transport, its session, whose it is and when it was last used. */
@@ -99,7 +101,7 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     });
     const transport = new SessionTransport(http);
     // Its state is kept under its id: any replica that serves it finds it there.
-    const session = await this.#open(transport, client, () => this.items.delete(id), id);
+    const session = await this.#open(transport, client, () => this.items.delete(id), id, id);
     const response = await first(http);
     if (!live) {
       // The initialize was refused (headers, a second message): no session was made.

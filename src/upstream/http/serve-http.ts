@@ -104,13 +104,14 @@ function endpointOf(serving: Serving, access: Access, log: BoundedLog) {
     toolboxes: () => Object.keys(serving.live.current.toolboxes),
     store: serving.sessions.states?.store,
     onError: (error) => log.line(`A request failed: ${error.message}`),
-    open: (transport, client, onClose, stateKey) =>
+    open: (transport, client, onClose, stateKey, httpSessionId) =>
       openSession(transport, {
         ...serving.sessions,
         client,
         stateKey,
         stateless: true,
         network: "tcp",
+        httpSessionId,
         onClose,
         onError: (error) => log.line(error.message),
       }),
