@@ -14,6 +14,8 @@ import { Client, type CallToolResult } from "../helpers/sdk.ts";
 import { exited, removeTempDirs, startWorkbench, tempDir, textOf } from "../helpers/workbench.ts";
 import { connectLegacy, startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { fixtureServer } from "../helpers/runtime.ts";
+import { startHttpFixture } from "../helpers/http-fixture.ts";
+import { createHash } from "node:crypto";
 import { startOtlpReceiver } from "../helpers/otlp-receiver.ts";
 import type { ReceivedSpan } from "../helpers/otlp-decode.ts";
 
@@ -187,6 +189,32 @@ test("telemetry over serve --http: use_tool's SERVER span (tcp, its 2025 session
     await wb.stop("SIGKILL");
     await receiver.close();
   }
+});
+
+test("telemetry to a remote server: a call's request carries its CLIENT span's traceparent as an HTTP header too, as in _meta", async () => {
+  const receiver = await startOtlpReceiver();
+  const remote = await startHttpFixture();
+  const config = { toolboxes: { dev: { mcpServers: { r: { url: remote.url("/mcp") } } } } };
+  const session = await startWorkbench(config, otelEnv(receiver.url, "http/json"));
+  let digests: string[];
+  try {
+    await session.client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const result = await session.client.callTool({
+      name: "use_tool",
+      arguments: { tool: { toolbox: "dev", server: "r", name: "headers" }, arguments: { name: "traceparent" } },
+      _meta: CLIENT_META,
+    }) as CallToolResult;
+    digests = JSON.parse(textOf(result));
+  } finally {
+    await session.close();
+    await remote.stop();
+  }
+  await receiver.waitFor(() => named(receiver.spans, "tools/call headers").length === 1);
+  await receiver.close();
+  const [span] = named(receiver.spans, "tools/call headers");
+  const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+  // The fixture lists the header of every request it got; the call's own request is the last.
+  assert.equal(digests.at(-1), sha256(`00-${CLIENT_TRACE}-${span.spanId}-01`), JSON.stringify(digests));
 });
 
 for (const off of ["no endpoint", "OTEL_SDK_DISABLED"]) {

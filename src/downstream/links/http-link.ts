@@ -21,6 +21,7 @@ import { withServerHeaders } from "../../address/server-headers.ts";
 import { type RecheckedLogin, recheckingFetch } from "../../auth/token-recheck.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../transport/json-depth.ts";
 import { withEraHeaders } from "./era-headers.ts";
+import { withTraceHeaders } from "./trace-headers.ts";
 import { dumpMeaning } from "../../auth/oauth-failure.ts";
 import { StreamOwners } from "./stream-owners.ts";
 import type { ByteRoom, SignalSource } from "../../transport/byte-room.ts";
@@ -230,7 +231,7 @@ export class HttpLink implements ServerLink, Transport {
     const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
     const watched = this.#owners.watch(boundedFetch(config.maxMessageBytes, readGate));
-    const direct = withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts);
+    const direct = withTraceHeaders(withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts));
     const checked = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
     const fetch: FetchLike = async (input, init) => {
       const response = await checked(input, init);
