@@ -35,11 +35,13 @@ export function clientSources(client: ClientName, places: Places, project: strin
         { file, scope: "local", project },
       ];
     }
-    case "cursor":
-      return [{ file: join(places.home, ".cursor/mcp.json"), scope: "global" }, {
-        file: join(project, ".cursor/mcp.json"),
-        scope: "project",
-      }];
+    case "cursor": {
+      const global = join(places.home, ".cursor/mcp.json");
+      const own = join(project, ".cursor/mcp.json");
+      // Run in the home folder, the project's file is the global one: read once, as global.
+      const same = places.os === "linux" ? own === global : own.toLowerCase() === global.toLowerCase();
+      return same ? [{ file: global, scope: "global" }] : [{ file: global, scope: "global" }, { file: own, scope: "project" }];
+    }
     case "vscode":
       // The user's own file (Code/User/mcp.json in the platform's config folder), then the workspace's, which wins a name.
       return [{ file: join(configFolder(places), "Code/User/mcp.json"), scope: "user" }, {

@@ -138,7 +138,10 @@ export async function importServers(
       }
       notes.push(...entryNotes(name, leftOut, toolsOff));
       if (Object.hasOwn(servers, name) && source.scope !== undefined) {
-        notes.push(`Server '${name}' is also in the ${scopes[name]} scope: the ${source.scope} entry is imported, as ${shape} uses it`);
+        // The other stays where it is (the client may start it elsewhere): it is not among the entries to remove.
+        const kept = origins[name] !== source.file ? `; the ${scopes[name]} one is left as it is in '${origins[name]}'` : "";
+        const which = `the ${source.scope} entry is imported, as ${shape} uses it`;
+        notes.push(`Server '${name}' is also in the ${scopes[name]} scope: ${which}${kept}`);
       }
       servers[name] = translator.server(name, server);
       origins[name] = source.file;

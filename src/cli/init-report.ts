@@ -67,8 +67,10 @@ function pasteLines(platform: Platform, imported: Imported, taken: Imported, tar
   const self = platform.selfCommand();
   const names = Object.keys(target.servers);
   const into = imported.origins[names[0]] ?? imported.files[0];
-  const ours = imported.ours.find(({ file }) => file === into) ?? (target.register?.folder ? undefined : imported.ours[0]);
-  if (ours && serves(ours, target.file)) return [`'${ours.file}' already starts the workbench as '${ours.name}': keep that entry`];
+  const ours = imported.ours.find(({ file }) => file === into);
+  // A project's own file names it: an entry without --config reads another file, never this one.
+  const already = ours && (target.register?.folder ? ours.config === target.file : serves(ours, target.file));
+  if (already) return [`'${ours.file}' already starts the workbench as '${ours.name}': keep that entry`];
   // VS Code still asks for its inputs when it starts the workbench, and hands them on as the variables the file reads.
   const used = imported.client === "vscode" ? taken.inputs.filter(({ servers }) => servers.some((name) => names.includes(name))) : [];
   const env = Object.fromEntries(used.map(({ id, name }) => [name, `\${input:${id}}`]));

@@ -34,6 +34,9 @@ test("clients: Claude Code, Cursor, VS Code and Windsurf files; the platform's c
     { file: "/home/me/.claude.json", scope: "local", project: "/srv/other" },
   ]);
   assert.deepEqual(clientFiles("cursor", windows), ["C:\\Users\\me\\.cursor\\mcp.json", "C:\\work\\.cursor\\mcp.json"]);
+  // Run in the home folder, Cursor's project file is its global one: read once, as global (else its servers went into a project's file).
+  assert.deepEqual(clientSources("cursor", linux, "/home/me"), [{ file: "/home/me/.cursor/mcp.json", scope: "global" }]);
+  assert.deepEqual(clientSources("cursor", windows, "c:\\users\\ME").length, 1, "Windows names are one whatever their case");
   // VS Code: the user's file in the platform's config folder, then the workspace's.
   assert.deepEqual(clientFiles("vscode", mac), ["/Users/me/Library/Application Support/Code/User/mcp.json", "/Users/me/project/.vscode/mcp.json"]);
   assert.deepEqual(clientFiles("vscode", linux), ["/home/me/.config/Code/User/mcp.json", "/home/me/project/.vscode/mcp.json"]);

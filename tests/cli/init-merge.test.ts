@@ -153,6 +153,21 @@ test("init --from vscode: the user's Code/User/mcp.json and the workspace's file
   }
 });
 
+test("init --from cursor: a project file's workbench entry without --config reads another file, so it is not the project's workbench; the global file's is not the project's either", async () => {
+  const { dir, home, write, init } = place();
+  try {
+    write(`${home}/.cursor/mcp.json`, { mcpServers: { workbench: { command: "/opt/bin/mcp-workbench" }, notes: { command: "notes" } } });
+    const project = `${dir}/work/.cursor/mcp.json`;
+    write(project, { mcpServers: { "workbench-work": { command: "/opt/bin/mcp-workbench" }, db: { command: "db" } } });
+    const result = await init({ "--from": "cursor" });
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(result.stdout.includes(`'${home}/.cursor/mcp.json' already starts the workbench as 'workbench': keep that entry`), result.stdout);
+    assert.ok(result.stdout.includes(`Then paste this into '${project}' in place of the servers it now starts and of its entry 'workbench-work'`), result.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("init --from claude-code after `claude mcp add`: the workbench's entry is kept when it serves the file, else replaced; the steps name each entry to remove", async () => {
   const { dir, home, write, init, out } = place();
   try {

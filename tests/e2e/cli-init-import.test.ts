@@ -130,7 +130,9 @@ test("init --from cursor: the global and the project file, ${env:X}, ${userHome}
   const ownFile = out.replace(/\.json$/, ".my-app.json");
   assert.ok(result.stdout.startsWith(`Wrote '${out}': toolbox 'default' with 1 server(s) from ${from}: notes (global)\n`), result.stdout);
   assert.ok(result.stdout.includes(`\nWrote '${ownFile}': toolbox 'default' with 1 server(s) from ${from}: shared (project)\n`), result.stdout);
-  assert.ok(result.stdout.includes("Server 'shared' is also in the global scope: the project entry is imported, as cursor uses it"), result.stdout);
+  // The global 'shared' is no server of either file: it stays where it is, and is not among the entries to remove.
+  assert.ok(result.stdout.includes(`Server 'shared' is also in the global scope: the project entry is imported, as cursor uses it; the global one is left as it is in '${home}/.cursor/mcp.json'\n`), result.stdout);
+  assert.ok(result.stdout.includes(`Remove from '${home}/.cursor/mcp.json' (the workbench starts them now, so they would run twice): 'notes'\n`), result.stdout);
   // Each workbench is started where its servers were: every folder's from the global file, the project's from the project's file.
   const pasted = (file: string) => {
     const at = result.stdout.indexOf(`Then paste this into '${file}' in place of the servers it now starts:\n`);
@@ -203,8 +205,8 @@ test("init --from claude-code: the local scope (projects[<folder>] of ~/.claude.
   const checkedProject = await runCli(["check", "--config", projectOut], { env: { HOME: home }, cwd: "/" });
   assert.equal(checkedProject.code, 0, checkedProject.stdout + checkedProject.stderr);
   assert.match(checkedProject.stdout, /\ndefault +team +- +disabled /);
-  assert.ok(lines.includes("Server 'db' is also in the user scope: the project entry is imported, as claude-code uses it"), result.stdout);
-  assert.ok(lines.includes("Server 'db' is also in the project scope: the local entry is imported, as claude-code uses it"), result.stdout);
+  assert.ok(lines.some((line) => line.startsWith("Server 'db' is also in the user scope: the project entry is imported, as claude-code uses it; the user one is left as it is in '")), result.stdout);
+  assert.ok(lines.some((line) => line.startsWith("Server 'db' is also in the project scope: the local entry is imported, as claude-code uses it; the project one is left as it is in '")), result.stdout);
   assert.ok(lines.includes(`Claude Code also keeps servers for '${other}': import those with --project PATH`), result.stdout);
   assert.deepEqual(Object.keys(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.mcpServers), ["everywhere"]);
   const checked = await runCli(["check", "--config", out], { env: { HOME: home }, cwd: "/" });
