@@ -42,7 +42,8 @@ const DETAIL_LINES = 120;
 
 /**
  * Bun's report of each failed test: the lines between the previous test's line and its `(fail)`
- * line (what it logged, its assertion and stack; the first and last lines when long); Deno's ERRORS section.
+ * line (its assertion and stack, and what it wrote to stderr: stdout comes before all of stderr
+ * here; the first and last lines when long); Deno's ERRORS section.
  */
 function failureDetails(output: string): string {
   const lines = output.split("\n");

@@ -15,15 +15,17 @@ const WINDOW_LINES = 100;
  * A line that says what failed, as runtimes word it: `Error: ...`, `TypeError: ...`,
  * `Error [ERR_MODULE_NOT_FOUND]: ...`, `json.decoder.JSONDecodeError: ...`, `error: ...` (Deno,
  * Bun, Rust), `fatal: ...`, `panic: ...` (Go), `thread 'main' panicked at ...` (Rust),
- * `Exception in thread "main" ...` (Java).
+ * `Exception in thread "main" ...` (Java), and a wrapper's `Fatal error: ...` or `Connection
+ * error: ...` (mcp-remote; a few such words only: "Last error: none" says nothing failed).
  */
 const ERROR_LINE =
-  /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:|(?:[A-Z]\w* )?(?:error|fatal|panic)(?:\[\w+\])?:|Exception in thread |thread '[^']*' panicked)/i;
+  /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:|(?:(?:Fatal|Connection|Unhandled|Uncaught|Internal|Server|Startup|Transport) )?(?:error|fatal|panic)(?:\[\w+\])?:|Exception in thread |thread '[^']*' panicked)/i;
 /**
  * A wrapper's log prefix before its lines: mcp-remote's `[pid] ` (twice, at times), a bracketed
- * time. Not Node's `[cause]:`, which has no space after its bracket.
+ * time. One space after it, so that the indentation of what follows (a traceback's frames) stays;
+ * not Node's `[cause]:`, which has no space after its bracket.
  */
-const LOG_PREFIX = /^(?:\[[^\]\s]*\]\s+)+/;
+const LOG_PREFIX = /^(?:\[[^\]\s]*\](?: |$))+/;
 /** The error under the error, as Node (`[cause]: Error: connect ECONNREFUSED …`) and Java (`Caused by: …`) print it. */
 const CAUSE_LINE = /^(?:\[cause\]|Caused by):\s*\S/;
 /**
@@ -64,12 +66,13 @@ export class StderrTail {
   #inTraceback = false;
 
   push(line: string): void {
-    const text = line.trim().replace(LOG_PREFIX, "");
+    const unprefixed = line.replace(LOG_PREFIX, "");
+    const text = unprefixed.trim();
     if (text === "") return;
     const cause = CAUSE_LINE.test(text);
     // Python's exception groups draw their tracebacks in a frame of `|` and `+`.
     let error = cause || ERROR_LINE.test(text.replace(/^[|+\s]+/, ""));
-    if (this.#inTraceback && !/^\s/.test(line)) {
+    if (this.#inTraceback && !/^\s/.test(unprefixed)) {
       this.#inTraceback = false;
       error = true;
     }
@@ -113,13 +116,28 @@ export class StderrTail {
     if (error === undefined || lines.indexOf(error) >= lines.length - TAIL_LINES) {
       return { last: keepEnd(lines.slice(-TAIL_LINES).map((line) => line.text).join(" | "), TAIL_CHARS) };
     }
-    const first = keepStart(error.text, FIRST_ERROR_CHARS);
-    // A wrapper prints its error, a stack, then what caused it, then fields of it: the cause is the story.
-    const cause = lines.slice(lines.indexOf(error) + 1).find((line) => line.cause);
-    if (cause) return { first, last: keepStart(cause.text, TAIL_CHARS - first.length - " … ".length) };
+    const cause = causeOf(lines, lines.indexOf(error));
+    const first = keepStart((cause?.error ?? error).text, FIRST_ERROR_CHARS);
+    if (cause) return { first, last: keepStart(cause.cause.text, TAIL_CHARS - first.length - " … ".length) };
     const last = lines.slice(-(TAIL_LINES - 1)).map((line) => line.text).join(" | ");
     return { first, last: keepEnd(last, TAIL_CHARS - first.length - " … ".length) };
   }
+}
+
+/**
+ * A wrapper prints its error, a stack, then what caused it, then fields of it: the cause is the
+ * story. The first cause line after line `from`, the error line it belongs to (the last before
+ * it), and the deepest cause of its chain (Node's nested `[cause]`, Java's `Caused by:` lines).
+ */
+function causeOf(lines: Kept[], from: number): { error: Kept; cause: Kept } | undefined {
+  const at = lines.findIndex((line, index) => index > from && line.cause);
+  if (at === -1) return undefined;
+  const ownError = (line: Kept) => line.error && !line.cause;
+  let errorAt = at - 1;
+  while (errorAt > from && !ownError(lines[errorAt])) errorAt--;
+  let deepest = at;
+  for (let index = at + 1; index < lines.length && !ownError(lines[index]); index++) if (lines[index].cause) deepest = index;
+  return { error: lines[errorAt], cause: lines[deepest] };
 }
 
 /** A kept line never shows more than TAIL_CHARS of its start or of its end: the middle need not be held. */

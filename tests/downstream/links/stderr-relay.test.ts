@@ -167,8 +167,18 @@ test("stderr tail: a wrapper's (mcp-remote's) error is shown with its cause line
       "Caused by: java.net.ConnectException: Connection refused\n\tat Main.open(Main.java:9)\n\t... 1 more\n",
   );
   assert.equal(java.text(), "Exception in thread \"main\" java.lang.RuntimeException: cannot start … Caused by: java.net.ConnectException: Connection refused");
-  // A log prefix is no cause: `[INFO] ready` is the line `ready`.
-  assert.equal((await tailOf("[INFO] starting\n[12] [12] ready\n")).text(), "starting | ready");
+  // A log prefix is no cause: `[INFO] ready` is the line `ready`; an empty prefixed line is no line.
+  assert.equal((await tailOf("[INFO] starting\n[12] [12] ready\n[12] \n")).text(), "starting | ready");
+  // The cause goes with the error it follows, not with an earlier one; a chain shows its deepest cause.
+  const later = await tailOf(`Error: optional config missing, using defaults\nlistening\n${MCP_REMOTE_REFUSED.replace("Connection error:", "Fatal error:")}`);
+  assert.match(later.text(), /^Fatal error: TypeError: fetch failed … \[cause\]: Error: connect ECONNREFUSED/);
+  const chain = await tailOf("Exception in thread \"main\" A: top\n\tat x\nCaused by: B: mid\n\tat y\nCaused by: C: root\n\tat z\n");
+  assert.equal(chain.text(), "Exception in thread \"main\" A: top … Caused by: C: root");
+  // A Python traceback behind a log prefix keeps its frames' indentation: the exception is the line after them.
+  const python = await tailOf("[12] Traceback (most recent call last):\n[12]   File \"a.py\", line 3, in <module>\n[12]     f()\n[12] ValueError: bad\n[12] x\n[12] y\n[12] z\n");
+  assert.equal(python.text(), "ValueError: bad … y | z");
+  // Words around "error:" that say nothing failed are not an error line.
+  assert.equal((await tailOf("Last error: none\nfirst\nlistening\nbye\n")).text(), "first | listening | bye");
 });
 
 /** What `npx -y` writes for a package that is not in the registry (npm 10 and 11; older npm says `npm ERR!`). */
