@@ -22,7 +22,7 @@ export function extractMeta(meta: unknown): Propagated {
 }
 
 /** Reads a request's HTTP headers (for the link from an MCP span to the HTTP request that carried it). */
-export function extractHeaders(headers: Headers): Propagated {
+export function extractHeaders(headers: Pick<Headers, "get">): Propagated {
   return fromValues(headers.get("traceparent") ?? undefined, headers.get("tracestate") ?? undefined, headers.get("baggage") ?? undefined);
 }
 

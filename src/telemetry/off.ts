@@ -24,7 +24,7 @@ export interface TelemetryStats {
 
 export interface ServerSpanOptions {
   /** The HTTP request's headers: its `traceparent` becomes a link (the transport's context is not the MCP parent). */
-  httpHeaders?: Headers;
+  httpHeaders?: Pick<Headers, "get">;
   attributes?: Attributes;
 }
 

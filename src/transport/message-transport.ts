@@ -5,9 +5,14 @@
  */
 import type { JSONRPCMessage, TransportSendOptions } from "../protocol/sdk.ts";
 
+/** Where a client's message came from, for what reads more than the message (telemetry): an HTTP request's headers. */
+export interface MessageOrigin {
+  readonly headers?: Pick<Headers, "get">;
+}
+
 export interface MessageTransport {
-  /** Takes each message from the client; the gate sets it and takes them all. */
-  claim?: (message: JSONRPCMessage) => boolean;
+  /** Takes each message from the client (with its origin, over HTTP); the gate sets it and takes them all. */
+  claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   start(): Promise<void>;

@@ -5,7 +5,7 @@
  * client's transport and the gate only when telemetry is on: off, no message meets it.
  */
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../protocol/sdk.ts";
-import type { MessageTransport } from "../transport/message-transport.ts";
+import type { MessageOrigin, MessageTransport } from "../transport/message-transport.ts";
 import { claimedVersion } from "../protocol/wire.ts";
 import { unreadResult } from "../transport/raw-json.ts";
 import { MCP_PROTOCOL_VERSION, type Span, type Telemetry } from "../telemetry/index.ts";
@@ -17,7 +17,7 @@ export type NetworkTransport = "pipe" | "tcp";
 const MAX_OPEN_SPANS = 4096;
 
 export class TracedTransport implements MessageTransport {
-  claim?: (message: JSONRPCMessage) => boolean;
+  claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
@@ -36,9 +36,9 @@ export class TracedTransport implements MessageTransport {
     this.#telemetry = telemetry;
     this.#transport = transport;
     this.#sessionId = sessionId;
-    inner.claim = (message) => {
-      this.#inbound(message);
-      return this.claim?.(message) ?? false;
+    inner.claim = (message, origin) => {
+      this.#inbound(message, origin);
+      return this.claim?.(message, origin) ?? false;
     };
     inner.onclose = () => {
       this.#endAll();
@@ -66,7 +66,7 @@ export class TracedTransport implements MessageTransport {
     return this.#inner.send(message, options);
   }
 
-  #inbound(message: JSONRPCMessage): void {
+  #inbound(message: JSONRPCMessage, origin: MessageOrigin | undefined): void {
     if (!("method" in message)) return;
     if (!("id" in message)) {
       if (message.method === "notifications/cancelled") this.#cancelled(message.params);
@@ -75,7 +75,8 @@ export class TracedTransport implements MessageTransport {
     const claimed = claimedVersion(message.params);
     if (typeof claimed === "string") this.#protocolVersion = claimed;
     const peer = { transport: this.#transport, protocolVersion: this.#protocolVersion, sessionId: this.#sessionId };
-    const span = this.#telemetry.serverSpan(message, peer);
+    // The HTTP request's own traceparent is a link: the MCP parent is the one in _meta.
+    const span = this.#telemetry.serverSpan(message, peer, origin?.headers && { httpHeaders: origin.headers });
     // A reused id: the older request is over as far as its span can tell.
     this.#spans.get(message.id)?.end();
     if (this.#spans.size >= MAX_OPEN_SPANS) this.#endAll();

@@ -12,7 +12,8 @@ import { readFileSync } from "node:fs";
 import process from "node:process";
 import { Client, type CallToolResult } from "../helpers/sdk.ts";
 import { exited, removeTempDirs, startWorkbench, tempDir, textOf } from "../helpers/workbench.ts";
-import { connectLegacy, startHttpWorkbench } from "../helpers/http-workbench.ts";
+import { startHttpWorkbench } from "../helpers/http-workbench.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fixtureServer } from "../helpers/runtime.ts";
 import { startHttpFixture } from "../helpers/http-fixture.ts";
 import { createHash } from "node:crypto";
@@ -24,6 +25,10 @@ after(removeTempDirs);
 const CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CLIENT_SPAN = "00f067aa0ba902b7";
 const CLIENT_META = { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`, tracestate: "vendor=x" };
+/** The HTTP request's own trace context (a proxy's, say): a link of the SERVER span, never its parent. */
+const HTTP_TRACE = "0af7651916cd43dd8448eb211c80319c";
+const HTTP_SPAN = "b7ad6b7169203331";
+const HTTP_HEADERS = { traceparent: `00-${HTTP_TRACE}-${HTTP_SPAN}-01`, tracestate: "proxy=1" };
 const SERVER = 2;
 const CLIENT = 3;
 
@@ -56,6 +61,7 @@ async function useMeta(client: Client, meta?: Record<string, string>): Promise<C
 }
 
 const named = (spans: ReceivedSpan[], name: string) => spans.filter((span) => span.name === name);
+const linksOf = (span: ReceivedSpan) => span.links.map(({ traceId, spanId, traceState }) => ({ traceId, spanId, traceState }));
 
 /** The trace as an indented tree, each span under its parent (for the note, and to compare whole). */
 function tree(spans: ReceivedSpan[], parent?: string, depth = 0): string[] {
@@ -171,11 +177,13 @@ test("telemetry over stdio: prompts/get and resources/read are SERVER spans, eac
   assert.equal(receiver.spans.find((span) => span.name === "resources/read" && span.kind === CLIENT)!.attributes["mcp.resource.uri"], "meta://here");
 });
 
-test("telemetry over serve --http: use_tool's SERVER span (tcp, its 2025 session's id) and CLIENT span in the client's trace; flushed on SIGTERM", async () => {
+test("telemetry over serve --http: use_tool's SERVER span (tcp, its 2025 session's id, linked to the HTTP request's traceparent) and CLIENT span in the client's trace; flushed on SIGTERM", async () => {
   const receiver = await startOtlpReceiver();
   const wb = await startHttpWorkbench(configOf(), otelEnv(receiver.url, "http/json"));
   try {
-    const { client, transport } = await connectLegacy(wb.url);
+    const transport = new StreamableHTTPClientTransport(new URL(wb.url), { requestInit: { headers: HTTP_HEADERS } });
+    const client = new Client({ name: "http-test", version: "1.0.0" });
+    await client.connect(transport);
     const sessionId = transport.sessionId;
     const got = JSON.parse(textOf(await useMeta(client, CLIENT_META)));
     await client.close();
@@ -185,6 +193,49 @@ test("telemetry over serve --http: use_tool's SERVER span (tcp, its 2025 session
     assert.equal(got.traceparent, `00-${CLIENT_TRACE}-${span.spanId}-01`);
     assert.ok(sessionId, "the 2025-11-25 session has an Mcp-Session-Id");
     assert.equal(server.attributes["mcp.session.id"], sessionId);
+    assert.deepEqual(linksOf(server), [{ traceId: HTTP_TRACE, spanId: HTTP_SPAN, traceState: "proxy=1" }]);
+    // open_toolbox came with no _meta (answered by the plain-request path): a trace of its own, linked all the same.
+    const [opened] = named(receiver.spans, "tools/call open_toolbox");
+    assert.notEqual(opened.traceId, HTTP_TRACE);
+    assert.deepEqual(linksOf(opened), [{ traceId: HTTP_TRACE, spanId: HTTP_SPAN, traceState: "proxy=1" }]);
+  } finally {
+    await wb.stop("SIGKILL");
+    await receiver.close();
+  }
+});
+
+test("telemetry over serve --http, 2026-07-28: a request's SERVER span is under its _meta's traceparent, linked to its HTTP header's", async () => {
+  const receiver = await startOtlpReceiver();
+  const wb = await startHttpWorkbench(configOf(), otelEnv(receiver.url, "http/json"));
+  try {
+    const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const response = await fetch(wb.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        ...HTTP_HEADERS,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "open_toolbox", arguments: { toolbox_name: "dev" }, _meta: { ...envelope, ...CLIENT_META } },
+      }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    await response.text();
+    assert.equal(await wb.stop("SIGTERM"), 0);
+    await receiver.waitFor(() => named(receiver.spans, "tools/call open_toolbox").length === 1);
+    const [server] = named(receiver.spans, "tools/call open_toolbox");
+    assert.equal(server.kind, SERVER);
+    assert.equal(server.traceId, CLIENT_TRACE);
+    assert.equal(server.parentSpanId, CLIENT_SPAN);
+    assert.equal(server.attributes["mcp.protocol.version"], "2026-07-28");
+    assert.deepEqual(linksOf(server), [{ traceId: HTTP_TRACE, spanId: HTTP_SPAN, traceState: "proxy=1" }]);
   } finally {
     await wb.stop("SIGKILL");
     await receiver.close();

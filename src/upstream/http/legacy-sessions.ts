@@ -12,7 +12,7 @@
  */
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../../protocol/sdk-http.ts";
-import type { MessageTransport } from "../../transport/message-transport.ts";
+import type { MessageOrigin, MessageTransport } from "../../transport/message-transport.ts";
 import { type ClientIdentity, grantKey } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import { jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "./replies.ts";
@@ -198,20 +198,20 @@ async function replay(http: WebStandardStreamableHTTPServerTransport, id: string
  * request: its token says which one, so that it goes on that request's stream and not the GET one.
  */
 class SessionTransport implements MessageTransport {
-  claim?: (message: JSONRPCMessage) => boolean;
+  claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly #http: WebStandardStreamableHTTPServerTransport;
   readonly #progress = new Map<string | number, RequestId>();
   /** The requests answered here, not by the SDK's transport. */
-  readonly plain = new PlainRequests((message) => this.claim?.(message));
+  readonly plain = new PlainRequests((message, origin) => this.claim?.(message, origin));
 
   constructor(http: WebStandardStreamableHTTPServerTransport) {
     this.#http = http;
-    http.onmessage = (message) => {
+    http.onmessage = (message, extra) => {
       const token = progressTokenOf(message);
       if (token !== undefined) this.#progress.set(token, (message as { id: RequestId }).id);
-      this.claim?.(message);
+      this.claim?.(message, extra?.requestInfo && { headers: headersOf(extra.requestInfo.headers) });
       if ("method" in message && message.method === "notifications/cancelled") {
         this.#cancelled(message.params?.requestId as RequestId | undefined);
       }
@@ -262,4 +262,14 @@ function progressTokenOf(message: JSONRPCMessage): string | number | undefined {
   if (!("method" in message) || !("id" in message)) return undefined;
   const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
   return typeof token === "string" || typeof token === "number" ? token : undefined;
+}
+
+/** The SDK's record of a request's headers (lower-case names) read as Headers are. */
+function headersOf(record: Record<string, string | string[] | undefined>): Pick<Headers, "get"> {
+  return {
+    get: (name) => {
+      const value = record[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
 }

@@ -11,7 +11,7 @@
  * the toolbox itself there, see tools/pipeline/resolve.ts).
  */
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
-import type { MessageTransport } from "../../transport/message-transport.ts";
+import type { MessageOrigin, MessageTransport } from "../../transport/message-transport.ts";
 import { CLIENT_CAPABILITIES_KEY } from "../../protocol/wire.ts";
 import { SUBSCRIPTION_ID_KEY } from "../era/listen.ts";
 import { type ClientIdentity, grantKey } from "../client-identity.ts";
@@ -86,9 +86,9 @@ export class ModernHubs extends TrackedSet<Hub> {
       // (Not request.signal: Deno aborts it once any response is complete, and says so on stderr.)
       // Plain JSON all the same when the answer comes before anything else (pending-reply.ts).
       if (streams && eventful) {
-        return { response: await this.#reply(hub, message), live: hub, lasting: message.method === "subscriptions/listen" };
+        return { response: await this.#reply(hub, message, request), live: hub, lasting: message.method === "subscriptions/listen" };
       }
-      return { response: await this.#json(hub, message) };
+      return { response: await this.#json(hub, message, request) };
     } finally {
       hub.inFlight--;
       hub.lastUsed = Date.now();
@@ -120,18 +120,18 @@ export class ModernHubs extends TrackedSet<Hub> {
     return hub;
   }
 
-  #json(hub: Hub, message: Message): Promise<Response> {
+  #json(hub: Hub, message: Message, request: Request): Promise<Response> {
     return new Promise((resolve) => {
       hub.transport.exchange(message, {
         event: () => {},
         finish: (answer) => resolve(wholeJson(JSON.stringify(answer), 200)),
         // A client that takes no stream gets no body for a request it cancelled.
         end: () => resolve(new Response(null, { status: 204 })),
-      });
+      }, { headers: request.headers });
     });
   }
 
-  #reply(hub: Hub, message: Message): Promise<Response> {
+  #reply(hub: Hub, message: Message, request: Request): Promise<Response> {
     let internal = "";
     const reply = new PendingReply({
       headers: {},
@@ -145,7 +145,7 @@ export class ModernHubs extends TrackedSet<Hub> {
       event: (event) => reply.event(event),
       finish: (answer) => reply.finish(answer),
       end: () => reply.end(),
-    });
+    }, { headers: request.headers });
     // A listen is answered only when it ends: its stream starts at once.
     if (message.method === "subscriptions/listen") reply.stream();
     return reply.response;
@@ -183,7 +183,7 @@ interface Exchange {
 
 /** The hub session's transport: requests in with ids of its own, answers and notices out to their HTTP request. */
 class HubTransport implements MessageTransport {
-  claim?: (message: JSONRPCMessage) => boolean;
+  claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly #exchanges = new Map<string, Exchange>();
@@ -201,13 +201,13 @@ class HubTransport implements MessageTransport {
   }
 
   /** Passes the client's request on under an id of ours; the id. */
-  exchange(message: Message, sink: Sink): string {
+  exchange(message: Message, sink: Sink, origin: MessageOrigin): string {
     const internal = `http-${++this.#count}`;
     const token = progressTokenOf(message);
     this.#exchanges.set(internal, { clientId: message.id!, progressToken: token, sink });
     let params = message.params;
     if (token !== undefined) params = { ...params, _meta: { ...params!._meta as object, progressToken: internal } };
-    this.claim?.({ ...message, id: internal, ...(params && { params }) } as JSONRPCMessage);
+    this.claim?.({ ...message, id: internal, ...(params && { params }) } as JSONRPCMessage, origin);
     return internal;
   }
 

@@ -9,6 +9,7 @@
  * Anything else goes to the SDK's transport as before, so every refusal keeps its wording.
  */
 import { type JSONRPCMessage, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/sdk.ts";
+import type { MessageOrigin } from "../../transport/message-transport.ts";
 import { PendingReply } from "./pending-reply.ts";
 import { TRANSPORT_ERROR } from "./replies.ts";
 
@@ -19,11 +20,11 @@ const STREAM_HEADERS = { "Cache-Control": "no-cache, no-transform", Connection: 
 type PlainRequest = { jsonrpc: "2.0"; id: RequestId; method: string; params?: Record<string, unknown> };
 
 export class PlainRequests {
-  readonly #deliver: (message: JSONRPCMessage) => void;
+  readonly #deliver: (message: JSONRPCMessage, origin: MessageOrigin) => void;
   readonly #replies = new Map<RequestId, PendingReply>();
   #closed = false;
 
-  constructor(deliver: (message: JSONRPCMessage) => void) {
+  constructor(deliver: (message: JSONRPCMessage, origin: MessageOrigin) => void) {
     this.#deliver = deliver;
   }
 
@@ -41,7 +42,7 @@ export class PlainRequests {
       cancel: () => this.#replies.delete(body.id),
     });
     this.#replies.set(body.id, reply);
-    this.#deliver(body as JSONRPCMessage);
+    this.#deliver(body as JSONRPCMessage, { headers: request.headers });
     return reply.response;
   }
 
