@@ -61,7 +61,7 @@ export async function runApprove(platform: Platform, args: SubcommandArgs): Prom
   const registry = await commandRegistry(platform, loaded, { pins, ...(client !== undefined && { client: { name: client } }) });
   try {
     const slot = registry.slot(registry.configured.find((one) => one.toolbox === toolbox && one.server === server)!);
-    const connected = await registry.connected(slot);
+    const connected = await slot.shared.connected();
     if (!connected.ok) {
       sayError(platform, `Failed to connect to server '${server}' in toolbox '${toolbox}': ${connected.error}`);
       return EXIT_FAILED;

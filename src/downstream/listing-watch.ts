@@ -28,6 +28,39 @@ export interface ListingOwner {
   log(text: string): void;
 }
 
+/** A server session as its listing owner is made of it: what a listing sets and tells. */
+export interface WatchedSession {
+  readonly lostReason?: string;
+  readonly target: { readonly config: { readonly connectTimeoutMs: number } };
+  tools: Tool[];
+  listing: ServerListing;
+  onToolsChanged?: () => void;
+  onListingChanged?: () => void;
+  onResourceUpdated?: (uri: string) => void;
+}
+
+/** The owner a session's watch sees: `owns` tells its current Client, `log` masks its secrets. */
+export function listingOwnerOf(session: WatchedSession, owns: (client: Client) => boolean, log: (text: string) => void): ListingOwner {
+  return {
+    owns,
+    get lost() {
+      return session.lostReason !== undefined;
+    },
+    timeoutMs: session.target.config.connectTimeoutMs,
+    toolsListed: (tools) => {
+      // A new array: each toolbox's view made from the old one sees that it is stale.
+      session.tools = tools;
+      session.onToolsChanged?.();
+    },
+    listingChanged: (listing) => {
+      session.listing = listing;
+      session.onListingChanged?.();
+    },
+    resourceUpdated: (uri) => session.onResourceUpdated?.(uri),
+    log,
+  };
+}
+
 export class ListingWatch {
   readonly #tools: Rerun;
 

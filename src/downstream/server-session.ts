@@ -4,6 +4,7 @@
  * (The class keeps its older name, ServerSession.)
  */
 import { type CallToolResult, Client, type ClientCapabilities, type Tool } from "../protocol/sdk.ts";
+import type { Span } from "../telemetry/index.ts";
 import { NAME, VERSION } from "../protocol/version.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { MODERN_VERSION } from "../protocol/wire.ts";
@@ -13,7 +14,7 @@ import { MAX_JSON_DEPTH } from "../transport/json-depth.ts";
 import { EMPTY_LISTING, listServerListing, listTools, type ServerListing } from "./listing.ts";
 import { type CallInFlight, ToolCallLane } from "./call-lane.ts";
 import { callAsTask, requiresTask } from "./task-call.ts";
-import { ListingWatch, type ListingOwner } from "./listing-watch.ts";
+import { type ListingOwner, listingOwnerOf, ListingWatch } from "./listing-watch.ts";
 import { DownstreamRelay } from "./relay.ts";
 import type { ServerCalls } from "./question-owner.ts";
 import type { CallLimits, CallOptions, ServerSessionHost } from "./session-options.ts";
@@ -22,6 +23,7 @@ import { openLinks } from "./open-link.ts";
 import { EraLink, ExitedDuringProbe } from "./era/era-link.ts";
 import { type ServerTarget, logPrefix, type ServerLink } from "./links/link.ts";
 import { sendOrAnswer, SessionExpired } from "./links/link-errors.ts";
+import { tracedRequests } from "./traced-requests.ts";
 
 export class ServerSession {
   readonly target: ServerTarget;
@@ -60,6 +62,8 @@ export class ServerSession {
   #started = false;
   /** The first line the server wrote on stdout that is not JSON (a usage line): the clue of a start that never answers. */
   #notJson?: string;
+  /** While it connects: the span its requests go under. */
+  #scope?: Span;
 
   private constructor(target: ServerTarget, host: ServerSessionHost, openLink: () => ServerLink | Promise<ServerLink>) {
     this.target = target;
@@ -75,8 +79,12 @@ export class ServerSession {
     return new ServerSession(target, host, openLinks(target, host));
   }
 
-  /** Initializes the session and lists its tools; rejects with a short reason on failure. */
-  async connect(): Promise<void> {
+  /**
+   * Initializes the session and lists its tools; rejects with a short reason on failure. With
+   * telemetry on, its requests are CLIENT spans under `span` (the server's start).
+   */
+  async connect(span?: Span): Promise<void> {
+    this.#scope = span;
     const { connectTimeoutMs } = this.target.config;
     if (this.#firstLink) this.#link = this.#attach(await this.#firstLink);
     this.#firstLink = undefined;
@@ -99,6 +107,7 @@ export class ServerSession {
       throw new Failure(explained, { cause: error });
     } finally {
       clearTimeout(timer);
+      this.#scope = undefined;
     }
   }
 
@@ -156,7 +165,7 @@ export class ServerSession {
       this.#lane?.close();
     };
     this.#watch = new ListingWatch(client, this.#listingOwner());
-    await client.connect(this.#link.transport, { timeout });
+    await client.connect(tracedRequests(this.#link.transport, this.#host.telemetry, this.target, () => this.#scope), { timeout });
     this.#relay?.connected(client);
     this.instructions = client.getInstructions() || undefined;
     this.tools = await listTools(client, timeout);
@@ -165,25 +174,7 @@ export class ServerSession {
 
   /** What the watch of the current Client may see and set. */
   #listingOwner(): ListingOwner {
-    const session = this;
-    return {
-      owns: (client) => this.#client === client,
-      get lost() {
-        return session.lostReason !== undefined;
-      },
-      timeoutMs: this.target.config.connectTimeoutMs,
-      toolsListed: (tools) => {
-        // A new array: each toolbox's view made from the old one sees that it is stale.
-        this.tools = tools;
-        this.onToolsChanged?.();
-      },
-      listingChanged: (listing) => {
-        this.listing = listing;
-        this.onListingChanged?.();
-      },
-      resourceUpdated: (uri) => this.onResourceUpdated?.(uri),
-      log: (text) => this.#log(this.#link.redact(text)),
-    };
+    return listingOwnerOf(this, (client) => this.#client === client, (text) => this.#log(this.#link.redact(text)));
   }
 
   /**

@@ -11,6 +11,7 @@ import type { ChatLogin } from "../auth/chat-login.ts";
 import type { LinkHost } from "./links/link.ts";
 import type { EraMemory } from "./era/era-link.ts";
 import type { CallCancel } from "./call-cancel.ts";
+import type { Telemetry } from "../telemetry/index.ts";
 
 export type ServerSessionHost = LinkHost & {
   /** Tokens for remote servers that need OAuth; without it a 401 is an error like any other. */
@@ -24,6 +25,8 @@ export type ServerSessionHost = LinkHost & {
   chatLogin?: ChatLogin;
   /** Which protocol era each server definition speaks, from earlier starts: a 2025 server is not probed again. */
   eras?: EraMemory;
+  /** On: the requests a server session sends of its own (initialize, listings) are CLIENT spans (traced-requests.ts). */
+  telemetry?: Telemetry;
 };
 
 /** A call's own limits: each toolbox that shares a server keeps those it configured. */

@@ -24,6 +24,22 @@ export const CLIENT_PORT = "client.port";
 export const WORKBENCH_TOOLBOX = "mcp_workbench.toolbox";
 export const WORKBENCH_SERVER = "mcp_workbench.server";
 
+/** The workbench's own steps that take time, as INTERNAL spans (their names, of low cardinality: what is in the attributes). */
+export const TOOLBOX_OPEN = "mcp_workbench.toolbox.open";
+export const SERVER_START = "mcp_workbench.server.start";
+export const APPROVAL = "mcp_workbench.approval";
+/** A result over maxResultTokens was cut into pages: an event of the request's span, with the bytes kept and the first page's items. */
+export const RESULT_PAGED = "mcp_workbench.result.paged";
+export const RESULT_BYTES = "mcp_workbench.result.bytes";
+export const FIRST_PAGE_ITEMS = "mcp_workbench.result.first_page_items";
+/** What became of an approval question: `approved`, `declined` or `cancelled`. */
+export const APPROVAL_OUTCOME = "mcp_workbench.approval.outcome";
+
+/** The toolbox (and server) a step of the workbench's own is about. */
+export function serverAttributes(toolbox: string, server?: string): Attributes {
+  return server === undefined ? { [WORKBENCH_TOOLBOX]: toolbox } : { [WORKBENCH_TOOLBOX]: toolbox, [WORKBENCH_SERVER]: server };
+}
+
 /** `gen_ai.operation.name` of a tool call, and `error.type` of a result with `isError`. */
 export const EXECUTE_TOOL = "execute_tool";
 export const TOOL_ERROR = "tool_error";

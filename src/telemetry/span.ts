@@ -51,6 +51,11 @@ export interface Span {
    * when `"telemetry": {"recordContent": true}`, after `mask` (the server's secrets); else nothing.
    */
   setContent(which: keyof typeof CONTENT_ATTRIBUTES, value: unknown, mask?: (json: string) => string): Span;
+  /**
+   * An INTERNAL span under this one, for a step of the workbench's own that takes time (a toolbox
+   * opening, a server starting, an approval question); NOOP_SPAN under a span that is not traced.
+   */
+  child(name: string, attributes?: Attributes): Span;
   /** Ends the span with a result: one with `isError: true` makes it a `tool_error`. */
   end(result?: unknown): void;
   /** Ends the span with what was thrown: a JSON-RPC error's code, or the error's name, is its `error.type`. */
@@ -70,6 +75,8 @@ export interface SpanOwner {
   readonly limits: SpanLimits;
   readonly recordContent: boolean;
   ended(span: RecordingSpan): void;
+  /** An INTERNAL span under `parent` (NOOP_SPAN when spans are not exported). */
+  child(name: string, parent: RecordingSpan, attributes?: Attributes): Span;
 }
 
 function noop(this: Span): Span {
@@ -86,6 +93,7 @@ export const NOOP_SPAN: Span = Object.freeze({
   addLink: noop,
   setStatus: noop,
   setContent: noop,
+  child: () => NOOP_SPAN,
   end() {},
   fail() {},
 });
@@ -167,6 +175,10 @@ export class RecordingSpan implements Span {
     if (!this.owner.recordContent || value === undefined) return this;
     const json = JSON.stringify(value) ?? "null";
     return this.setAttribute(CONTENT_ATTRIBUTES[which], mask ? mask(json) : json);
+  }
+
+  child(name: string, attributes?: Attributes): Span {
+    return this.context === undefined ? NOOP_SPAN : this.owner.child(name, this, attributes);
   }
 
   end(result?: unknown): void {

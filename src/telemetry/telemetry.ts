@@ -33,7 +33,7 @@ import {
   RecordingSpan,
   type Span,
   SpanKind,
-  type SpanLimits,
+  type SpanOwner,
 } from "./span.ts";
 import { SAMPLED, type TraceContext } from "./trace-context.ts";
 import { VERSION } from "../protocol/version.ts";
@@ -51,7 +51,7 @@ class ActiveTelemetry implements Telemetry {
   readonly tracing: boolean;
   readonly metering: boolean;
   readonly recordContent: boolean;
-  readonly #owner: { limits: SpanLimits; recordContent: boolean; ended: (span: RecordingSpan) => void };
+  readonly #owner: SpanOwner;
   readonly #processor?: BatchProcessor<ExportedSpan>;
   readonly #reader?: MetricReader;
   readonly #durations?: Record<Operation, Histogram>;
@@ -62,7 +62,12 @@ class ActiveTelemetry implements Telemetry {
     this.tracing = settings.traces !== undefined;
     this.metering = settings.metrics !== undefined;
     this.recordContent = this.tracing && settings.recordContent;
-    this.#owner = { limits: settings.limits, recordContent: this.recordContent, ended: (span) => this.#ended(span) };
+    this.#owner = {
+      limits: settings.limits,
+      recordContent: this.recordContent,
+      ended: (span) => this.#ended(span),
+      child: (name, parent, attributes) => this.internalSpan(name, parent, attributes),
+    };
     const traces = settings.traces;
     if (traces) {
       const where = `Telemetry: traces to ${shownUrl(traces.url)}: `;

@@ -25,6 +25,7 @@ import { mirroredCapabilities, withExtensionsOf } from "../downstream/forwarded-
 import { capabilityKey, type ListingCache } from "../cache/listing-cache.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { ChatLogin } from "../auth/chat-login.ts";
+import type { Telemetry } from "../telemetry/index.ts";
 import { SharedServer } from "./shared-server.ts";
 import { ServerUsers } from "./server-users.ts";
 import type { PinStore } from "./pin-store.ts";
@@ -71,7 +72,7 @@ interface Entry {
 type Configured = { toolbox: string; server: string; config: ServerConfig };
 
 export class ServerPool {
-  readonly #host: ServerSessionHost;
+  #host: ServerSessionHost;
   readonly #options: PoolOptions;
   /** Every configured server by sharing key, in configuration order: one definition's settings are merged. */
   readonly #byKey = new Map<string, Configured[]>();
@@ -91,6 +92,11 @@ export class ServerPool {
     this.#host = rest;
     this.#options = options;
     this.#index(config);
+  }
+
+  /** Telemetry on (opened after the pool): the servers started from now on make CLIENT spans of their own requests. */
+  traceWith(telemetry: Telemetry): void {
+    this.#host = { ...this.#host, telemetry };
   }
 
   #index(config: WorkbenchConfig): void {

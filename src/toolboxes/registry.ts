@@ -15,6 +15,7 @@ import { approvedAs } from "../config/member-secrets.ts";
 import type { Timers } from "../downstream/idle-clock.ts";
 import type { Upstream } from "../protocol/upstream.ts";
 import type { Connected, SharedServer } from "./shared-server.ts";
+import type { Span } from "../telemetry/index.ts";
 import { type PoolUser, ServerPool } from "./pool.ts";
 import type { PinStore } from "./pin-store.ts";
 import { ServerSlot, type SlotTrust } from "./server-slot.ts";
@@ -142,15 +143,15 @@ export class ToolboxRegistry {
    * is waited for, but no longer than openGraceMs after the first one answered; with `server`,
    * only that one is waited for (its toolbox opens as soon as it answers: a call needs no other).
    */
-  async open(name: string, server?: string): Promise<OpenToolbox> {
-    const toolbox = await this.#connect(name, server);
+  async open(name: string, server?: string, span?: Span): Promise<OpenToolbox> {
+    const toolbox = await this.#connect(name, server, span);
     await Promise.all(toolbox.servers.filter((slot) => server === undefined || slot.name === server).map((slot) => slot.trust()));
     return toolbox;
   }
 
-  #connect(name: string, server?: string): Promise<OpenToolbox> {
+  #connect(name: string, server: string | undefined, span: Span | undefined): Promise<OpenToolbox> {
     const joined = this.#opening.get(name);
-    const opening = joined ?? this.#start(name);
+    const opening = joined ?? this.#start(name, span);
     if (opening.done) return opening.done;
     const { toolbox, generation } = opening;
     const wanted = toolbox.servers.filter((slot) => server === undefined || slot.name === server);
@@ -173,7 +174,7 @@ export class ToolboxRegistry {
   }
 
   /** Starts the toolbox's servers that are not running; `done` when none needed starting. */
-  #start(name: string): Opening {
+  #start(name: string, span: Span | undefined): Opening {
     const toolbox = this.#open.get(name) ?? this.#fresh(name);
     const generation = this.#generation;
     const missing = toolbox.servers.filter((slot) => !slot.shared.live);
@@ -189,7 +190,7 @@ export class ToolboxRegistry {
       settled.set(slot, (async () => {
         // An open starts over a server that was given up on; one already starting is joined.
         slot.restarts.reset();
-        await slot.shared.connect();
+        await slot.shared.connect(span);
         this.#options.onSettled?.(toolbox.name, slot);
       })());
     }
@@ -219,11 +220,6 @@ export class ToolboxRegistry {
   /** True when the session opened this toolbox, here or (by its store) on another replica. */
   async wasOpened(name: string): Promise<boolean> {
     return this.#open.has(name) || (await this.#options.kept?.has(name) ?? false);
-  }
-
-  /** The server's connection, started again first if it was lost or stopped for being idle. */
-  connected(slot: ServerSlot, signal?: AbortSignal): Promise<Connected> {
-    return slot.shared.connected(signal);
   }
 
   /** A configured server's slot, without opening its toolbox: for prompts and resources. */
@@ -268,7 +264,7 @@ export class ToolboxRegistry {
       for (const uri of this.subscriptions) {
         if (!shared.subscriptions.get(uri)?.has(this)) continue;
         const serverSession = shared.serverSession;
-        if (shared.unsubscribed(uri, this) && serverSession) {
+        if (shared.subscriptions.remove(uri, this) && serverSession) {
           void shared.request(serverSession, "resources/unsubscribe", { uri }, EmptyResultSchema).catch(() => {});
         }
       }

@@ -16,7 +16,8 @@ import { judged, listedHere } from "./offer-rules.ts";
 import type { Withheld } from "./withheld.ts";
 import type { ConfiguredServer, OpenToolbox, ServerSlot, ToolboxRegistry } from "./registry.ts";
 import type { SharedServer } from "./shared-server.ts";
-import { findTool, type Found, type ToolFinder, type ToolName } from "./tool-lookup.ts";
+import { findTool, type Found, openToolbox, type ToolFinder, type ToolName } from "./tool-lookup.ts";
+import type { Span } from "../telemetry/index.ts";
 
 export { type CallTarget, type Found, type ToolFinder, type ToolName, useToolToolboxNotFound, whereOf } from "./tool-lookup.ts";
 
@@ -64,13 +65,16 @@ export class SessionOffer implements ToolFinder {
     return this.#registry.configured;
   }
 
-  /** Opens a configured toolbox (see ToolboxRegistry.open; the lock is read afresh): what open_toolbox and run_code show. */
-  open(name: string, server?: string): Promise<OpenToolbox> {
-    return this.#registry.open(name, server);
+  /**
+   * Opens a configured toolbox (see ToolboxRegistry.open; the lock is read afresh): what open_toolbox
+   * and run_code show. Traced under `parent` (the client's request) when telemetry is on.
+   */
+  open(name: string, server?: string, parent?: Span): Promise<OpenToolbox> {
+    return openToolbox(this.#registry, name, server, parent);
   }
 
-  find(id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found> {
-    return findTool(this.#registry, this.#config(), id, signal, opens);
+  find(id: ToolName, signal: AbortSignal, opens: boolean, parent?: Span): Promise<Found> {
+    return findTool(this.#registry, this.#config(), id, signal, opens, parent);
   }
 
   /**

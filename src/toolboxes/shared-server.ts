@@ -14,6 +14,8 @@ import { loginNeededIn } from "../auth/chat-login.ts";
 import { EMPTY_LISTING, type ServerListing } from "../downstream/listing.ts";
 import { REAL_TIMERS, type Timers } from "../downstream/idle-clock.ts";
 import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
+import { UriSubscribers } from "./uri-subscribers.ts";
+import { SERVER_START, serverAttributes, type Span } from "../telemetry/index.ts";
 
 /** How often drained() looks again. */
 const DRAIN_POLL_MS = 20;
@@ -54,7 +56,7 @@ export class SharedServer {
   #started = false;
   #lastListing: ServerListing = EMPTY_LISTING;
   /** URIs subscribed to here, and by whom (each session's registry): while there are any, the idle clock does not run. */
-  readonly subscriptions = new Map<string, Set<unknown>>();
+  readonly subscriptions = new UriSubscribers();
 
   constructor(target: ServerTarget, host: SharedServerHost) {
     this.target = target;
@@ -82,21 +84,14 @@ export class SharedServer {
   }
 
   /** Passes a request on (prompts/get, resources/read...); the idle clock waits for it like for a call. */
-  async request<T>(serverSession: ServerSession, method: string, params: Record<string, unknown>, schema: Parameters<ServerSession["request"]>[2]): Promise<T> {
-    this.#inFlight++;
-    this.#disarm();
-    try {
-      return await serverSession.request<T>(method, params, schema);
-    } finally {
-      this.#inFlight--;
-      this.#arm();
-    }
+  request<T>(serverSession: ServerSession, method: string, params: Record<string, unknown>, schema: Parameters<ServerSession["request"]>[2]): Promise<T> {
+    return this.#busy(() => serverSession.request<T>(method, params, schema));
   }
 
 
-  /** One attempt at a time: a concurrent caller waits for the same attempt. */
-  connect(): Promise<void> {
-    this.#connecting ??= this.#attempt().finally(() => (this.#connecting = undefined));
+  /** One attempt at a time: a concurrent caller waits for the same attempt (traced under the first one's `parent`). */
+  connect(parent?: Span): Promise<void> {
+    this.#connecting ??= this.#attempt(parent).finally(() => (this.#connecting = undefined));
     return this.#connecting;
   }
 
@@ -105,7 +100,7 @@ export class SharedServer {
    * later ones wait out the backoff (the wait ends early if the call is cancelled). A server
    * stopped for being idle starts again at once.
    */
-  async connected(signal?: AbortSignal): Promise<Connected> {
+  async connected(signal?: AbortSignal, parent?: Span): Promise<Connected> {
     const live = this.liveSession();
     if (live) return live;
     const lost = this.serverSession;
@@ -125,7 +120,7 @@ export class SharedServer {
     }
     await this.restarts.waitForTurn(signal);
     if (signal?.aborted) return { ok: false, error: "cancelled by the client" };
-    await this.connect();
+    await this.connect(parent);
     if (this.serverSession) return { ok: true, serverSession: this.serverSession };
     return { ok: false, error: `${this.#started ? "restart failed" : "failed to start"}: ${this.error}` };
   }
@@ -139,33 +134,24 @@ export class SharedServer {
   }
 
   /** Calls a tool; while any call is in flight the idle clock does not run. */
-  async call(serverSession: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    this.#inFlight++;
-    this.#disarm();
-    try {
+  call(serverSession: ServerSession, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    return this.#busy(async () => {
       const result = await serverSession.callTool(name, args, options);
       this.restarts.succeeded();
       return result;
+    });
+  }
+
+  /** Runs `work` with the idle clock stopped: a call or a request in flight keeps the server up. */
+  async #busy<T>(work: () => Promise<T>): Promise<T> {
+    this.#inFlight++;
+    this.#disarm();
+    try {
+      return await work();
     } finally {
       this.#inFlight--;
       this.#arm();
     }
-  }
-
-  /** Someone subscribed to a URI here. */
-  subscribed(uri: string, by: unknown): void {
-    const subscribers = this.subscriptions.get(uri) ?? new Set();
-    subscribers.add(by);
-    this.subscriptions.set(uri, subscribers);
-  }
-
-  /** Someone unsubscribed; true when nobody else is still subscribed to the URI. */
-  unsubscribed(uri: string, by: unknown): boolean {
-    const subscribers = this.subscriptions.get(uri);
-    subscribers?.delete(by);
-    if (subscribers?.size) return false;
-    this.subscriptions.delete(uri);
-    return true;
   }
 
   /** Used without a call (its toolbox was opened again): the idle clock starts over. */
@@ -190,7 +176,7 @@ export class SharedServer {
     if (serverSession) await this.#release(serverSession, graceful);
   }
 
-  async #attempt(): Promise<void> {
+  async #attempt(parent: Span | undefined): Promise<void> {
     if (this.live) return;
     const previous = this.serverSession;
     this.serverSession = undefined;
@@ -208,25 +194,27 @@ export class SharedServer {
       return;
     }
     const started = performance.now();
-    const failed = await this.#connectOnce();
+    const span = parent?.child(SERVER_START, serverAttributes(this.target.toolbox, this.target.server));
+    const failed = await this.#connectOnce(span);
     // A server that needs a login gets one in the client when it can show a URL; then it connects.
     // A child that exited in silence when asked server/discover (a strict 2025 server?) starts again, to be initialized.
     const again = failed && (failed instanceof ExitedDuringProbe || await this.#loggedIn(failed));
-    const error = again ? await this.#connectOnce() : failed;
+    const error = again ? await this.#connectOnce(span) : failed;
     if (error) {
       this.error = messageOf(error);
       this.restarts.failed(this.error);
-    }
+      span?.fail(error);
+    } else span?.end();
     this.startMs = Math.round(performance.now() - started);
   }
 
   /** Connects; gives the error if it failed. */
-  async #connectOnce(): Promise<unknown> {
+  async #connectOnce(span: Span | undefined): Promise<unknown> {
     let serverSession: ServerSession | undefined;
     try {
       serverSession = ServerSession.open(this.target, this.#host.sessionHost);
       this.#host.live.add(serverSession);
-      await serverSession.connect();
+      await serverSession.connect(span);
       // Stopped meanwhile (shutdown, or its last session left): nobody is waiting for it.
       if (this.#host.closed()) {
         void this.#release(serverSession);

@@ -9,6 +9,7 @@ import { alternatives, didYouMean } from "../config/suggest.ts";
 import { judged } from "./offer-rules.ts";
 import { withheldError } from "./withheld.ts";
 import type { OpenToolbox, ToolboxRegistry } from "./registry.ts";
+import { serverAttributes, type Span, TOOLBOX_OPEN } from "../telemetry/index.ts";
 
 export type { CallTarget };
 
@@ -21,7 +22,7 @@ export interface ToolFinder {
    * The tool a call names: its toolbox open (opened here when `opens`), its server connected and
    * pinned, the tool listed and not withheld.
    */
-  find(id: ToolName, signal: AbortSignal, opens: boolean): Promise<Found>;
+  find(id: ToolName, signal: AbortSignal, opens: boolean, parent?: Span): Promise<Found>;
 }
 
 /** A tool as use_tool names it. */
@@ -39,6 +40,16 @@ export function useToolToolboxNotFound(config: WorkbenchConfig, name: string): s
   return `Error executing tool: Toolbox '${name}' not found in configuration${didYouMean(name, Object.keys(config.toolboxes))}`;
 }
 
+/** Opens a toolbox (ToolboxRegistry.open); with telemetry on, as an INTERNAL span under `parent`, its servers' starts under it. */
+export async function openToolbox(registry: ToolboxRegistry, name: string, server?: string, parent?: Span): Promise<OpenToolbox> {
+  const span = parent?.child(TOOLBOX_OPEN, serverAttributes(name));
+  try {
+    return await registry.open(name, server, span);
+  } finally {
+    span?.end();
+  }
+}
+
 /**
  * The tool a call names: its toolbox open (opened here when `opens`, or when the session opened it
  * on another replica), its server connected and pinned, the tool listed and not withheld.
@@ -49,12 +60,13 @@ export async function findTool(
   id: ToolName,
   signal: AbortSignal,
   opens: boolean,
+  parent?: Span,
 ): Promise<Found> {
   if (!Object.hasOwn(config.toolboxes, id.toolbox)) return { ok: false, error: useToolToolboxNotFound(config, id.toolbox) };
   // Only the server called is waited for: another of its toolbox may still be starting.
   // A toolbox the session opened on another replica (its name is in the store) is opened here.
   const reopens = () => opens || registry.wasOpened(id.toolbox);
-  const toolbox = registry.get(id.toolbox) ?? (await reopens() ? await registry.open(id.toolbox, id.server) : undefined);
+  const toolbox = registry.get(id.toolbox) ?? (await reopens() ? await openToolbox(registry, id.toolbox, id.server, parent) : undefined);
   if (!toolbox) {
     return {
       ok: false,
@@ -71,7 +83,7 @@ export async function findTool(
       error: `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}`,
     };
   }
-  const connected = slot.shared.liveSession() ?? await slot.shared.connected(signal);
+  const connected = slot.shared.liveSession() ?? await slot.shared.connected(signal, parent);
   if (!connected.ok) return { ok: false, error: `Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}` };
   const serverSession = connected.serverSession;
   // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.

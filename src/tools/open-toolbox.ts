@@ -108,7 +108,7 @@ export const openToolbox: Tool<typeof schema, OpenToolboxValue> = {
     if (!Object.hasOwn(ctx.session.config.toolboxes, toolbox_name) || !config) {
       return Failure(toolboxNotFound(ctx.session.config, toolbox_name));
     }
-    const toolbox = await ctx.session.offer.open(toolbox_name);
+    const toolbox = await ctx.session.offer.open(toolbox_name, undefined, ctx.request.span);
     const failed = allFailed(toolbox);
     if (failed) return Failure(failed);
     const value = describeToolbox(toolbox, tools ? { tools } : { detail: detail ?? config.openDetail });

@@ -14,6 +14,7 @@ import { type KeptResult, type KeptResults, MAX_AGE_MS } from "./result-store.ts
 import { pageFrom } from "./result-pages.ts";
 import { rawJsonOf } from "../transport/raw-json.ts";
 import { holdingBytes } from "../transport/held-bytes.ts";
+import { FIRST_PAGE_ITEMS, RESULT_BYTES, RESULT_PAGED, type Span, WORKBENCH_TOOLBOX } from "../telemetry/index.ts";
 
 export const READ_RESULT = "read_result";
 /** Bytes of a page kept for its last item, the note (which holds a toolbox's name and the call to make). */
@@ -74,9 +75,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The result as the model gets it: unchanged when within `limit` tokens (0: never cut) or when
- * there is no store to keep the rest in, else its first page with a note, the whole kept in `store`.
+ * there is no store to keep the rest in, else its first page with a note, the whole kept in `store`
+ * (an event of `span`, the client's request, with telemetry on).
  */
-export function pageResult(result: CallToolResult, store: KeptResults | undefined, limit: number, toolbox: string): CallToolResult {
+export function pageResult(
+  result: CallToolResult,
+  store: KeptResults | undefined,
+  limit: number,
+  toolbox: string,
+  span?: Span,
+): CallToolResult {
   if (!store || limit <= 0) return result;
   // A result still in the server's bytes is measured by them, unparsed: most are far under the cap,
   // and a large one relayed whole must not be parsed and copied (see transport/raw-json.ts).
@@ -96,6 +104,7 @@ export function pageResult(result: CallToolResult, store: KeptResults | undefine
   }
   const kept = store.keep(toolbox, limit, items);
   const page = pageFrom(kept, 0, pageBudget(limit));
+  span?.addEvent(RESULT_PAGED, { [WORKBENCH_TOOLBOX]: toolbox, [RESULT_BYTES]: kept.bytes, [FIRST_PAGE_ITEMS]: page.content.length });
   const note = `This result is over maxResultTokens (${limit}).${structured} ${progress(kept, 0, page.end)}`;
   const { structuredContent: _, content: __, ...rest } = result;
   // Until the page is written, it weighs what the store keeps of the result (see transport/held-bytes.ts).

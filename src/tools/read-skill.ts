@@ -51,5 +51,6 @@ export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: 
     }
   );
   const result: CallToolResult = { content: [{ type: "text", text: about }, ...files] };
-  return Success(pageResult(result, ctx.session.results, resultLimit(ctx.session.config, id.toolbox, server), id.toolbox));
+  const limit = resultLimit(ctx.session.config, id.toolbox, server);
+  return Success(pageResult(result, ctx.session.results, limit, id.toolbox, ctx.request.span));
 }

@@ -43,7 +43,7 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       );
     }
     // Opened each time: a server stopped for being idle (or lost) starts again, as use_tool would start it.
-    const toolbox = await session.offer.open(name);
+    const toolbox = await session.offer.open(name, undefined, request.span);
     // As open_toolbox says it: a script against no server at all would only fail on `tools`.
     const failed = allFailed(toolbox);
     if (failed) return Failure(failed);
@@ -61,7 +61,7 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       },
     });
     // As a use_tool result: over the toolbox's maxResultTokens, cut and read on with read_result.
-    return Success(pageResult(presentOutcome(outcome), session.results, toolboxResultLimit(session.config, name), name));
+    return Success(pageResult(presentOutcome(outcome), session.results, toolboxResultLimit(session.config, name), name, request.span));
   },
   present: (value) => value,
 };

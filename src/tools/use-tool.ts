@@ -40,7 +40,8 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
     const { session } = ctx;
     const called = await runToolCall(session, ctx.request, id, args);
     if (!called.ok) return called;
-    return Success(pageResult(called.value, session.results, resultLimit(session.config, id.toolbox, id.server), id.toolbox));
+    const limit = resultLimit(session.config, id.toolbox, id.server);
+    return Success(pageResult(called.value, session.results, limit, id.toolbox, ctx.request.span));
   },
   present: (value) => value,
 };

@@ -62,6 +62,7 @@ export async function startServing(
     onProblem: (text) => say(`${NAME}: ${text}`),
     resource: { [PROCESS_RUNTIME_NAME]: platform.runtime },
   });
+  if (telemetry.tracing || telemetry.metering) pool.traceWith(telemetry);
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
     live,

@@ -29,6 +29,7 @@ const CLIENT_META = { traceparent: `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`, trace
 const HTTP_TRACE = "0af7651916cd43dd8448eb211c80319c";
 const HTTP_SPAN = "b7ad6b7169203331";
 const HTTP_HEADERS = { traceparent: `00-${HTTP_TRACE}-${HTTP_SPAN}-01`, tracestate: "proxy=1" };
+const INTERNAL = 1;
 const SERVER = 2;
 const CLIENT = 3;
 
@@ -111,7 +112,7 @@ test("telemetry over stdio: use_tool is a SERVER span under the client's tracepa
   const { client } = assertUseToolTrace(receiver.spans, "pipe");
   assert.equal(got.traceparent, `00-${CLIENT_TRACE}-${client.spanId}-01`);
   assert.equal(got.tracestate, "vendor=x");
-  assert.ok(named(receiver.spans, "initialize").length === 1, "initialize has its span");
+  assert.equal(named(receiver.spans, "initialize").filter((span) => span.kind === SERVER).length, 1, "initialize has its span");
   // A tool's result passes unparsed: its isError is read from the server's bytes.
   assert.equal(named(receiver.spans, "tools/call fail")[0]?.attributes["error.type"], "tool_error");
   assert.equal(named(receiver.spans, "tools/call meta")[0]?.attributes["error.type"], undefined);
@@ -119,6 +120,41 @@ test("telemetry over stdio: use_tool is a SERVER span under the client's tracepa
   const [line] = readFileSync(audit, "utf8").trim().split("\n").map((text) => JSON.parse(text));
   assert.equal(line.trace_id, CLIENT_TRACE);
   assert.equal(line.span_id, client.spanId);
+});
+
+test("telemetry over stdio: a toolbox's opening and its server's start are INTERNAL spans of open_toolbox, the server's initialize and listings CLIENT spans under them, each listing's context in its _meta", async () => {
+  const receiver = await startOtlpReceiver();
+  const session = await startWorkbench(configOf(), otelEnv(receiver.url));
+  let listed: Record<string, { traceparent?: string } | null>;
+  try {
+    await session.client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" }, _meta: CLIENT_META });
+    const result = await session.client.callTool({ name: "use_tool", arguments: { tool: { toolbox: "dev", server: "m", name: "listed" } } });
+    listed = JSON.parse(textOf(result as CallToolResult));
+  } finally {
+    await session.close();
+  }
+  await receiver.waitFor(() => named(receiver.spans, "tools/call listed").length === 1);
+  await receiver.close();
+  const trace = receiver.spans.filter((span) => span.traceId === CLIENT_TRACE);
+  // The listings go at once, in any order: compared sorted.
+  const [head, ...listings] = tree(trace).join("\n").split("\n      ");
+  assert.deepEqual(head.split("\n"), [
+    "SERVER tools/call open_toolbox",
+    "  INTERNAL mcp_workbench.toolbox.open",
+    "    INTERNAL mcp_workbench.server.start",
+  ], tree(trace).join("\n"));
+  assert.deepEqual(listings.sort(), ["CLIENT initialize", "CLIENT prompts/list", "CLIENT resources/list", "CLIENT resources/templates/list", "CLIENT tools/list"]);
+  const [start] = named(trace, "mcp_workbench.server.start");
+  assert.equal(start.kind, INTERNAL);
+  assert.equal(start.attributes["mcp_workbench.toolbox"], "dev");
+  assert.equal(start.attributes["mcp_workbench.server"], "m");
+  for (const method of ["tools/list", "prompts/list", "resources/list"]) {
+    const [span] = trace.filter((one) => one.name === method && one.kind === CLIENT);
+    assert.equal(span.attributes["mcp_workbench.server"], "m", method);
+    assert.equal(listed[method]?.traceparent, `00-${CLIENT_TRACE}-${span.spanId}-01`, method);
+  }
+  // The fixture has no resources/templates/list: its span says so.
+  assert.ok(trace.find((one) => one.name === "resources/templates/list")!.attributes["error.type"], "the failed listing's error.type");
 });
 
 test("telemetry over stdio: a run_code script's three calls are one tree under its SERVER span; flushed on SIGINT", async () => {
@@ -140,7 +176,14 @@ test("telemetry over stdio: a run_code script's three calls are one tree under i
     assert.deepEqual(inner.map((span) => [span.traceId, span.parentSpanId]), inner.map(() => [script_.traceId, script_.spanId]));
     assert.deepEqual(metas.map((meta) => meta.traceparent).sort(), inner.map((span) => `00-${script_.traceId}-${span.spanId}-01`).sort());
     const trace = receiver.spans.filter((span) => span.traceId === script_.traceId);
-    assert.deepEqual(tree(trace, undefined), ["SERVER tools/call run_code", "  CLIENT tools/call meta", "  CLIENT tools/call meta", "  CLIENT tools/call meta"]);
+    // run_code opens its toolbox each time (open already here: its span has no server start under it).
+    assert.deepEqual(tree(trace, undefined), [
+      "SERVER tools/call run_code",
+      "  INTERNAL mcp_workbench.toolbox.open",
+      "  CLIENT tools/call meta",
+      "  CLIENT tools/call meta",
+      "  CLIENT tools/call meta",
+    ]);
     process.stderr.write(`# run_code trace:\n${tree(trace, undefined).map((line) => `#   ${line}`).join("\n")}\n`);
   } finally {
     await session.close().catch(() => {});
@@ -162,7 +205,8 @@ test("telemetry over stdio: prompts/get and resources/read are SERVER spans, eac
   } finally {
     await session.close();
   }
-  await receiver.waitFor(() => receiver.spans.filter((span) => span.kind === CLIENT).length === 2);
+  const forwarded = (span: ReceivedSpan) => span.kind === CLIENT && (span.name.startsWith("prompts/get") || span.name === "resources/read");
+  await receiver.waitFor(() => receiver.spans.filter(forwarded).length === 2);
   await receiver.close();
   // The workbench's prompt name upstream, the server's own downstream.
   const pairs = [["prompts/get dev__m__meta_prompt", "prompts/get meta_prompt", prompt], ["resources/read", "resources/read", resource]] as const;

@@ -2,11 +2,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { metricAttributes, serverOfUrl, setPeerAttributes, setRequestAttributes, spanName, targetOf } from "../../src/telemetry/mcp-conventions.ts";
-import { RecordingSpan, SpanKind } from "../../src/telemetry/span.ts";
+import { NOOP_SPAN, RecordingSpan, SpanKind } from "../../src/telemetry/span.ts";
 
 function attributesOf(fill: (span: RecordingSpan) => void) {
   const limits = { attributeCount: 128, attributeValueLength: 4096, eventCount: 128, linkCount: 128 };
-  const span = new RecordingSpan({ limits, recordContent: false, ended: () => {} }, "x", SpanKind.CLIENT, undefined, undefined, undefined);
+  const span = new RecordingSpan({ limits, recordContent: false, ended: () => {}, child: () => NOOP_SPAN }, "x", SpanKind.CLIENT, undefined, undefined, undefined);
   fill(span);
   return { ...span.attributes };
 }

@@ -1,7 +1,7 @@
 /** A span's rules: limits on attributes, events and links, status, one end, content only when asked, and how a failure is named. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RecordingSpan, SpanKind, type SpanLimits, StatusCode } from "../../src/telemetry/span.ts";
+import { NOOP_SPAN, RecordingSpan, SpanKind, type SpanLimits, StatusCode } from "../../src/telemetry/span.ts";
 import { failureOf } from "../../src/telemetry/outcome.ts";
 
 const LIMITS: SpanLimits = { attributeCount: 3, attributeValueLength: 5, eventCount: 1, linkCount: 1 };
@@ -9,7 +9,7 @@ const CONTEXT = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa
 
 function spanOf(recordContent = false, limits = LIMITS) {
   const ended: RecordingSpan[] = [];
-  const span = new RecordingSpan({ limits, recordContent, ended: (done) => ended.push(done) }, "op", SpanKind.INTERNAL, CONTEXT, undefined, undefined);
+  const span = new RecordingSpan({ limits, recordContent, ended: (done) => ended.push(done), child: () => NOOP_SPAN }, "op", SpanKind.INTERNAL, CONTEXT, undefined, undefined);
   return { span, ended };
 }
 

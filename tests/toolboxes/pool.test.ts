@@ -55,7 +55,7 @@ test("pool: a new configuration keeps unchanged servers with new filters, retire
     assert.equal(changed.live, false);
     // c lists the definition a has: one server for both.
     assert.equal((await registry.open("c")).servers[0].shared, kept);
-    const connected = await registry.connected(registry.get("b")!.servers[0]);
+    const connected = await registry.get("b")!.servers[0].shared.connected();
     assert.ok(connected.ok);
     assert.equal(pool.running, 2, "one for 'one', one for 'two, changed'");
 
@@ -74,7 +74,7 @@ test("pool: drained() waits for a call in flight, and no longer than it is told"
   const registry = new ToolboxRegistry(config, pool);
   try {
     const [slot] = (await registry.open("a")).servers;
-    const connected = await registry.connected(slot);
+    const connected = await slot.shared.connected();
     assert.ok(connected.ok);
     // A call far longer than the wait, so that a loaded machine's late timers cannot let it end first.
     const call = slot.on(connected.serverSession).call("sleep", { ms: 3_000 }, {});

@@ -8,6 +8,7 @@ import { ResultStore } from "../../src/tools/result-store.ts";
 import { estimateTokens } from "../../src/tools/token-estimate.ts";
 import { validateConfig } from "../../src/config/index.ts";
 import { lazyJsonObject, rawJsonOf } from "../../src/transport/raw-json.ts";
+import { type Attributes, NOOP_SPAN, type Span } from "../../src/telemetry/span.ts";
 
 type Text = { type: "text"; text: string };
 const text = (value: string): Text => ({ type: "text", text: value });
@@ -227,4 +228,16 @@ test("page result: a cut measures the text once, without a JSON copy, and cuts w
     JSON.stringify = stringify;
   }
   assert.equal(copies, 0, "JSON copies of the text made to measure it");
+});
+
+test("pageResult: a result cut into pages is an event of the client request's span (telemetry on); one within the limit is not", () => {
+  const events: { name: string; attributes?: Attributes }[] = [];
+  const span: Span = { ...NOOP_SPAN, addEvent: (name, attributes) => (events.push({ name, attributes }), span) };
+  const store = new ResultStore();
+  pageResult({ content: [{ type: "text", text: "small" }] }, store, 100, "dev", span);
+  const cut = pageResult({ content: [{ type: "text", text: "word ".repeat(2_000) }] }, store, 100, "dev", span);
+  assert.deepEqual(events.map((event) => event.name), ["mcp_workbench.result.paged"]);
+  assert.equal(events[0].attributes?.["mcp_workbench.toolbox"], "dev");
+  assert.equal(events[0].attributes?.["mcp_workbench.result.first_page_items"], cut.content.length - 1);
+  assert.ok(Number(events[0].attributes?.["mcp_workbench.result.bytes"]) >= 10_000);
 });

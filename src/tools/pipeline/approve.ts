@@ -15,6 +15,7 @@ import { approvalQuestion, type ApprovalRequest, asksForms, cannotAsk, readAnswe
 import { approvalKey } from "../../trust/approvals.ts";
 import { serverRedactor } from "../../trust/shown-arguments.ts";
 import { messageOf } from "../../protocol/errors.ts";
+import { APPROVAL, APPROVAL_OUTCOME, GEN_AI_TOOL_NAME, serverAttributes } from "../../telemetry/index.ts";
 import { Failure, whereOf } from "./values.ts";
 import type { CallRequest, CallSession, Step, ToolCall } from "./step.ts";
 
@@ -79,7 +80,10 @@ export async function approveCall(
     maxChars: config.confirmMaxChars,
     ...(session.clientName !== undefined && { member: session.clientName }),
   };
+  // The question is an INTERNAL span of the call's request (telemetry on): how long the user took, what they said.
+  const span = request.span?.child(APPROVAL, { ...serverAttributes(id.toolbox, id.server), [GEN_AI_TOOL_NAME]: id.name });
   const approval = await ask(shown, session, request, config);
+  span?.setAttribute(APPROVAL_OUTCOME, approval.approved ? "approved" : approval.cancelled ? "cancelled" : "declined").end();
   if (approval.approved && approval.forSession) await session.approvals?.remember(key);
   return approval;
 }

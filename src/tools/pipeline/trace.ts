@@ -4,9 +4,9 @@
  * the toolbox and server, and its context goes to the server in the request's `_meta`. Off, the
  * next step's promise is the call's: nothing is made, read or added.
  */
-import type { ServerConfig } from "../../config/index.ts";
 import { serverAnswer } from "../../downstream/call-lane.ts";
-import { type McpPeer, serverOfUrl, type Span, traceHeaders } from "../../telemetry/index.ts";
+import { downstreamPeer } from "../../downstream/traced-requests.ts";
+import { type McpPeer, type Span, traceHeaders } from "../../telemetry/index.ts";
 import { unreadResult } from "../../transport/raw-json.ts";
 import type { Result } from "./values.ts";
 import type { Step, ToolCall } from "./step.ts";
@@ -35,10 +35,4 @@ function ended(span: Span, call: ToolCall, result: Result<unknown>): void {
 
 function peerOf(call: ToolCall): McpPeer {
   return downstreamPeer(call.target?.config, call.id.toolbox, call.id.server);
-}
-
-/** A server behind the workbench as its CLIENT spans name it: `pipe` or `tcp` with its address, its toolbox and name. */
-export function downstreamPeer(config: ServerConfig | undefined, toolbox: string, server: string): McpPeer {
-  const remote = config && config.transport !== "stdio" ? serverOfUrl(config.url) : undefined;
-  return { transport: remote ? "tcp" : "pipe", ...remote, toolbox, server };
 }

@@ -38,7 +38,7 @@ import type { UriOwner, UriTable } from "./uri-table.ts";
 import { ANY_RESULT, SkillRoutes } from "./skills.ts";
 import { checked, labelled } from "./catalog-shapes.ts";
 import { injectMeta, type Span, type Telemetry } from "../../telemetry/index.ts";
-import { downstreamPeer } from "../../tools/pipeline/trace.ts";
+import { downstreamPeer } from "../../downstream/traced-requests.ts";
 
 /** One empty list for every cached listing's offer: the slot keeps an offer while its lists are the same objects. */
 const NO_TOOLS: Tool[] = [];
@@ -159,7 +159,7 @@ export class WorkbenchCatalog {
   async subscribe(uri: string): Promise<unknown> {
     const result = await this.#toOwner(uri, "resources/subscribe", { uri }, EmptyResultSchema, { guarded: true });
     const shared = this.#sharedOf(uri);
-    shared?.subscribed(uri, this.#registry);
+    shared?.subscriptions.add(uri, this.#registry);
     this.#registry.subscriptions.add(uri);
     shared?.touch();
     return result;
@@ -170,7 +170,7 @@ export class WorkbenchCatalog {
     const shared = this.#sharedOf(uri);
     const others = [...shared?.subscriptions.get(uri) ?? []].some((by) => by !== this.#registry);
     const result = others ? {} : await this.#toOwner(uri, "resources/unsubscribe", { uri }, EmptyResultSchema);
-    shared?.unsubscribed(uri, this.#registry);
+    shared?.subscriptions.remove(uri, this.#registry);
     this.#registry.subscriptions.delete(uri);
     shared?.touch();
     return result;
@@ -248,7 +248,7 @@ export class WorkbenchCatalog {
    */
   async #forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>, schema: Schema, parent?: Span) {
     const slot = this.#registry.slot(configured);
-    const connected = await this.#registry.connected(slot);
+    const connected = await slot.shared.connected(undefined, parent);
     const where = `server '${configured.server}' in toolbox '${configured.toolbox}'`;
     if (!connected.ok) throw errorWithCode(ErrorCode.InternalError, `Cannot reach ${where}: ${connected.error}`);
     const peer = this.#telemetry && downstreamPeer(configured.config, configured.toolbox, configured.server);

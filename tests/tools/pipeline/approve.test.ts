@@ -16,6 +16,7 @@ import { FOR_THIS_SESSION } from "../../../src/trust/confirm.ts";
 import type { Tool } from "../../helpers/sdk.ts";
 import { resolvedCall, serverOf, stubNext, stubTarget } from "../../helpers/calls.ts";
 import { flakyStore } from "../../helpers/flaky-store.ts";
+import { NOOP_SPAN, type Span } from "../../../src/telemetry/span.ts";
 
 import { MemoryStore } from "../../../src/store/memory-store.ts";
 
@@ -81,6 +82,42 @@ test("approve: the question names the team member whose call it is (a client of 
   await approve(callOf("destructive", { id: "1" }, { upstream }), next);
   assert.match(asked[0].message, /^Allow the call of tool 'delete_item' of server 's' \(toolbox 'dev'\) on behalf of client 'alice' with these arguments/);
   assert.match(asked[1].message, /^Allow the call of tool 'delete_item' of server 's' \(toolbox 'dev'\) with these arguments/);
+});
+
+/** The client request's span, keeping the INTERNAL spans made under it (telemetry on), as they were when ended. */
+function parentSpan() {
+  const children: { name: string; attributes: Record<string, unknown>; ended: boolean }[] = [];
+  const span: Span = {
+    ...NOOP_SPAN,
+    child(name, attributes = {}) {
+      const child = { name, attributes: { ...attributes } as Record<string, unknown>, ended: false };
+      children.push(child);
+      return {
+        ...NOOP_SPAN,
+        setAttribute(key, value) {
+          child.attributes[key] = value;
+          return this;
+        },
+        end: () => void (child.ended = true),
+      };
+    },
+  };
+  return { span, children };
+}
+
+test("approve: the question is an INTERNAL span of the client's request, naming the tool and what the user said; unasked, none", async () => {
+  const { next } = stubNext();
+  const { span, children } = parentSpan();
+  const ask = (answer: string, confirm: ConfirmPolicy = "all") =>
+    resolvedCall({ id, args: {}, tool, session: { upstream: client(() => ({ action: answer })) }, target: stubTarget(serverOf({ confirm })).target, request: { span } });
+  await approve(ask("accept"), next);
+  await approve(ask("decline"), next);
+  await approve(ask("accept", "never"), next);
+  const about = { "mcp_workbench.toolbox": "dev", "mcp_workbench.server": "s", "gen_ai.tool.name": "delete_item" };
+  assert.deepEqual(children, [
+    { name: "mcp_workbench.approval", attributes: { ...about, "mcp_workbench.approval.outcome": "approved" }, ended: true },
+    { name: "mcp_workbench.approval", attributes: { ...about, "mcp_workbench.approval.outcome": "declined" }, ended: true },
+  ]);
 });
 
 test("approve: a decline is noted; a client that cancels the call while asked is not a decline", async () => {
