@@ -27,8 +27,11 @@ test("search on the public sets: mcpproxy R@1 ≥ 0.487, R@5 ≥ 0.863, routing@
   assert.ok(live.r10 >= 0.485, `livemcp R@10 ${live.r10.toFixed(3)}`);
 });
 
+// Judged by each query's own CPU time, not the clock: on a machine running other work, a query the
+// scheduler sets aside for a time slice takes longer by the clock without costing more (issue 55).
+// On a quiet machine the two agree; `bun scripts/search-eval.ts` gives the clock's.
 test("search on the public sets: p95 per query ≤ 5 ms with 1,000 tools indexed", { skip }, () => {
   const latency = measureLatency(new Sets(folder!));
   assert.equal(latency.tools, 1000);
-  assert.ok(latency.p95 <= 5, `p95 ${latency.p95.toFixed(2)} ms`);
+  assert.ok(latency.cpuP95 <= 5, `p95 ${latency.cpuP95.toFixed(2)} ms of CPU (${latency.p95.toFixed(2)} ms by the clock)`);
 });
