@@ -122,8 +122,11 @@ test("wine: .cmd and .bat servers found on PATH (npx.cmd) keep an argument with 
         },
       },
     });
-    // Wine adds WINEPATH to the Windows PATH.
-    const env = wineEnv(at, { WINEPATH: at.win("bin dir") });
+    // Wine adds WINEPATH to the Windows PATH. A taskkill that takes /t, as Windows' does (the stand-in):
+    // a .cmd server is cmd.exe with the server under it, and Wine's own taskkill ends cmd.exe alone. With
+    // three servers started at once, one can inherit another's stdin (a handle inherited by a concurrent
+    // spawn, the likely cause) and never see its end: once in about twenty runs a server was left (2026-12-02).
+    const env = wineEnv(at, { WINEPATH: at.win("bin dir"), WINEDLLOVERRIDES: `${process.env.WINEDLLOVERRIDES};taskkill.exe=n` });
     const [call, check] = await Promise.all([
       runWine([exe, "call", "demo", "wrapped", "echo", '{"text": "through cmd"}', "--config", winPath(config)], { env }),
       runWine([exe, "check", "--config", winPath(config)], { env }),
