@@ -46,6 +46,7 @@ before(async () => {
               FIXTURE_SPAWN_LOG: spawns,
             },
           }),
+          sk: fixtureServer("skills-server.ts", { pin: false, env: { MEMBER_VALUE: "${client:API_TOKEN}", FIXTURE_LABEL_DIGEST_OF: "MEMBER_VALUE" } }),
         },
       },
     },
@@ -155,6 +156,23 @@ test("members on every path: prompts, resources and completions are each member'
       await alice.close();
       await bob.close();
     }
+  }
+});
+
+test("members on every path: a skill is read from the member's own server", TIMEOUT, async () => {
+  const alice = await legacy("alice");
+  const bob = await modern("bob");
+  try {
+    const read = (member: Member) =>
+      member.tool("use_tool", { tool: { toolbox: "dev", server: "workbench", name: "read_skill" }, arguments: { uri: "skill://dev/sk/refunds/SKILL.md" } });
+    const [aliceSkill, bobSkill] = [await read(alice), await read(bob)];
+    assert.match(aliceSkill, new RegExp(LABELS.alice), aliceSkill);
+    assert.doesNotMatch(aliceSkill, new RegExp(LABELS.bob));
+    assert.match(bobSkill, new RegExp(LABELS.bob), bobSkill);
+    assert.doesNotMatch(bobSkill, new RegExp(LABELS.alice));
+  } finally {
+    await alice.close();
+    await bob.close();
   }
 });
 
