@@ -1,17 +1,21 @@
 /**
- * The requests a server session's own SDK Client sends (initialize, the listings, a listing again
- * after list_changed, skills/list, a ping), as CLIENT spans (issue 50): each under the span of what
- * made it (the server's start), its context in the request's `_meta`, ended by the server's answer.
- * A request that carries a `traceparent` already was traced by whoever sent it (a tools/call's trace
- * step, the catalog's prompts, resources and skills reads): it passes as it is. Only in place when
- * telemetry is on.
+ * The requests a server session sends of its own, through its SDK Client (initialize and the
+ * listings, on a start and again after list_changed), as CLIENT spans (issue 50): each under the
+ * span of what made it (the server's start), its context in the request's `_meta`, ended by the
+ * server's answer, its error, or its cancellation (the SDK's timeout). Every other request the
+ * Client carries was traced by whoever sent it (a tools/call's trace step, the catalog's prompts,
+ * resources and skills reads) or is bookkeeping (a task's polls, logging/setLevel): it passes as it
+ * is. Only in place when telemetry is on.
  */
 import type { ServerConfig } from "../config/index.ts";
 import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from "../protocol/sdk.ts";
 import { injectMeta, type McpPeer, serverOfUrl, type Span, type Telemetry } from "../telemetry/index.ts";
 
-/** Spans no answer ended are ended at this many (a server that never answers holds no more). */
+/** Spans no answer ended: past this many, the oldest is ended (a server that never answers holds no more). */
 const MAX_OPEN_SPANS = 256;
+
+/** The requests a server session makes of its own accord: only these get a span here. */
+const OWN_REQUESTS = new Set(["initialize", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "skills/list"]);
 
 type MessageHandler = NonNullable<Transport["onmessage"]>;
 
@@ -78,17 +82,35 @@ export class TracedRequests implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (!("method" in message) || !("id" in message) || traced(message.params)) return this.#inner.send(message, options);
-    const request = { method: message.method, params: message.params };
-    const span = this.#telemetry.clientSpan(request, this.#scope(), this.#peer);
-    if (this.#open.size >= MAX_OPEN_SPANS) this.#endAll();
+    if (!("method" in message)) return this.#inner.send(message, options);
+    if (!("id" in message)) {
+      // The SDK's timeout (or a close) cancels a request of ours: it gets no answer, its span ends here.
+      if (message.method === "notifications/cancelled") this.#ended(message.params?.requestId as RequestId, CANCELLED);
+      return this.#inner.send(message, options);
+    }
+    if (!OWN_REQUESTS.has(message.method)) return this.#inner.send(message, options);
+    const span = this.#telemetry.clientSpan({ method: message.method, params: message.params }, this.#scope(), this.#peer);
+    if (this.#open.size >= MAX_OPEN_SPANS) this.#ended(this.#open.keys().next().value!, CANCELLED);
     this.#open.set(message.id, span);
-    const sent = span.context ? { ...message, params: injectMeta(message.params, span) } : message;
-    return this.#inner.send(sent as JSONRPCMessage, options).catch((error) => {
-      this.#open.delete(message.id);
-      span.fail(error);
+    // A server's own requests carry no client's baggage: a shared server's start serves every member.
+    const sent = span.context ? { ...message, params: injectMeta(message.params, span, { baggage: false }) } : message;
+    try {
+      return this.#inner.send(sent as JSONRPCMessage, options).catch((error) => {
+        this.#ended(message.id, error);
+        throw error;
+      });
+    } catch (error) {
+      this.#ended(message.id, error);
       throw error;
-    });
+    }
+  }
+
+  /** Ends the span of request `id` with `error`, if it is still open. */
+  #ended(id: RequestId | undefined, error: unknown): void {
+    const span = id === undefined ? undefined : this.#open.get(id);
+    if (!span) return;
+    this.#open.delete(id!);
+    span.fail(error);
   }
 
   #answered(message: JSONRPCMessage): void {
@@ -106,10 +128,7 @@ export class TracedRequests implements Transport {
   }
 }
 
-function traced(params: unknown): boolean {
-  const meta = (params as { _meta?: { traceparent?: unknown } } | undefined)?._meta;
-  return typeof meta === "object" && meta !== null && meta.traceparent !== undefined;
-}
+const CANCELLED = new DOMException("The request was cancelled (timed out, or its session ended)", "AbortError");
 
 /** The transport a server session's Client is given: `transport` itself when telemetry is off. */
 export function tracedRequests(

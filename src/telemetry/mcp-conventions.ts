@@ -32,7 +32,7 @@ export const APPROVAL = "mcp_workbench.approval";
 export const RESULT_PAGED = "mcp_workbench.result.paged";
 export const RESULT_BYTES = "mcp_workbench.result.bytes";
 export const FIRST_PAGE_ITEMS = "mcp_workbench.result.first_page_items";
-/** What became of an approval question: `approved`, `declined` or `cancelled`. */
+/** What became of an approval question: `approved`, `declined`, `cancelled`, or `failed` (the asking threw). */
 export const APPROVAL_OUTCOME = "mcp_workbench.approval.outcome";
 
 /** The toolbox (and server) a step of the workbench's own is about. */

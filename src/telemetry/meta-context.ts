@@ -40,9 +40,10 @@ function fromValues(traceparent: unknown, tracestate: unknown, baggage: unknown)
 /**
  * The request's params with the span's context in `_meta`: `traceparent`, `tracestate` when it has
  * one (an older one is removed), `baggage` when it carries one; every other `_meta` key as it was.
- * The same params object, untouched, when the span has no context (tracing is off).
+ * The same params object, untouched, when the span has no context (tracing is off). `baggage: false`
+ * leaves the span's baggage out (a request that serves no one client in particular).
  */
-export function injectMeta<T extends object | undefined>(params: T, span: Span): WithMeta<T> {
+export function injectMeta<T extends object | undefined>(params: T, span: Span, options: { baggage?: boolean } = {}): WithMeta<T> {
   const context = span.context;
   if (!context) return params as WithMeta<T>;
   const given = (params as { _meta?: unknown } | undefined)?._meta;
@@ -50,7 +51,7 @@ export function injectMeta<T extends object | undefined>(params: T, span: Span):
   const { tracestate: _stale, ...meta } = old;
   meta.traceparent = formatTraceparent(context);
   if (context.traceState) meta.tracestate = context.traceState;
-  if (span.baggage !== undefined) meta.baggage = span.baggage;
+  if (span.baggage !== undefined && options.baggage !== false) meta.baggage = span.baggage;
   return { ...params, _meta: meta } as WithMeta<T>;
 }
 

@@ -194,7 +194,10 @@ export class SharedServer {
       return;
     }
     const started = performance.now();
-    const span = parent?.child(SERVER_START, serverAttributes(this.target.toolbox, this.target.server));
+    // Under the request that asked for it; a start nobody asked for (a listing in the background) is a trace of its own.
+    const about = serverAttributes(this.target.toolbox, this.target.server);
+    const telemetry = this.#host.sessionHost.telemetry;
+    const span = parent ? parent.child(SERVER_START, about) : telemetry?.internalSpan(SERVER_START, undefined, about);
     const failed = await this.#connectOnce(span);
     // A server that needs a login gets one in the client when it can show a URL; then it connects.
     // A child that exited in silence when asked server/discover (a strict 2025 server?) starts again, to be initialized.

@@ -35,7 +35,7 @@ export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: 
   if (!ctx.session.skills) return failed("This session serves no skills");
   let read: Awaited<ReturnType<NonNullable<ToolContext["session"]["skills"]>["readFile"]>>;
   try {
-    read = await ctx.session.skills.readFile(uri);
+    read = await ctx.session.skills.readFile(uri, ctx.request.span);
   } catch (error) {
     return failed(messageOf(error));
   }

@@ -8,6 +8,7 @@ import type { SessionOffer } from "../toolboxes/session-offer.ts";
 
 export { Failure, type Result, type RpcError, Success } from "./pipeline/values.ts";
 import type { Result } from "./pipeline/values.ts";
+import type { Span } from "../telemetry/index.ts";
 
 /** What a meta-tool's session has: what its tool calls are given (see pipeline/step.ts), and more. */
 export interface ToolSession extends CallSession {
@@ -28,8 +29,11 @@ export interface ToolContext {
 
 /** A file of a skill of the session's offer, by its URI as a client sees it (skill://<toolbox>/<server>/…). */
 export interface SkillFileReader {
-  /** Throws (an error with a code) for a URI that is not a file of an offered skill, withheld, or whose bytes do not verify. */
-  readFile(uri: string): Promise<{
+  /**
+   * Throws (an error with a code) for a URI that is not a file of an offered skill, withheld, or
+   * whose bytes do not verify. Its request to the server is a CLIENT span under `span` (telemetry on).
+   */
+  readFile(uri: string, span?: Span): Promise<{
     contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
     /** The digest and size the bytes matched; none for a file of a "dynamic" skill. */
     verified?: { digest: string; size: number };

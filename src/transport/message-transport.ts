@@ -5,9 +5,27 @@
  */
 import type { JSONRPCMessage, TransportSendOptions } from "../protocol/sdk.ts";
 
-/** Where a client's message came from, for what reads more than the message (telemetry): an HTTP request's headers. */
-export interface MessageOrigin {
-  readonly headers?: Pick<Headers, "get">;
+/**
+ * Where a client's message came from, for what reads more than the message (telemetry): the HTTP
+ * request, or the SDK transport's note of it (`requestInfo`, its headers as a record). Passed as the
+ * transport has it, so that nothing is made for a message when no one reads it.
+ */
+export type MessageOrigin =
+  | { readonly headers: Pick<Headers, "get"> }
+  | { readonly requestInfo?: { readonly headers: Readonly<Record<string, string | string[] | undefined>> } };
+
+/** The origin's HTTP headers, if it came over HTTP. */
+export function originHeaders(origin: MessageOrigin | undefined): Pick<Headers, "get"> | undefined {
+  if (origin === undefined) return undefined;
+  if ("headers" in origin) return origin.headers;
+  const record = origin.requestInfo?.headers;
+  if (record === undefined) return undefined;
+  return {
+    get: (name) => {
+      const value = record[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
 }
 
 export interface MessageTransport {

@@ -5,7 +5,7 @@
  * client's transport and the gate only when telemetry is on: off, no message meets it.
  */
 import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../protocol/sdk.ts";
-import type { MessageOrigin, MessageTransport } from "../transport/message-transport.ts";
+import { type MessageOrigin, type MessageTransport, originHeaders } from "../transport/message-transport.ts";
 import { claimedVersion } from "../protocol/wire.ts";
 import { unreadResult } from "../transport/raw-json.ts";
 import { MCP_PROTOCOL_VERSION, type Span, type Telemetry } from "../telemetry/index.ts";
@@ -76,7 +76,8 @@ export class TracedTransport implements MessageTransport {
     if (typeof claimed === "string") this.#protocolVersion = claimed;
     const peer = { transport: this.#transport, protocolVersion: this.#protocolVersion, sessionId: this.#sessionId };
     // The HTTP request's own traceparent is a link: the MCP parent is the one in _meta.
-    const span = this.#telemetry.serverSpan(message, peer, origin?.headers && { httpHeaders: origin.headers });
+    const headers = originHeaders(origin);
+    const span = this.#telemetry.serverSpan(message, peer, headers && { httpHeaders: headers });
     // A reused id: the older request is over as far as its span can tell.
     this.#spans.get(message.id)?.end();
     if (this.#spans.size >= MAX_OPEN_SPANS) this.#endAll();

@@ -157,6 +157,54 @@ test("telemetry over stdio: a toolbox's opening and its server's start are INTER
   assert.ok(trace.find((one) => one.name === "resources/templates/list")!.attributes["error.type"], "the failed listing's error.type");
 });
 
+test("telemetry over stdio: read_skill's read of a skill file is a CLIENT span of use_tool's SERVER span, in the client's trace", async () => {
+  const receiver = await startOtlpReceiver();
+  const config = { toolboxes: { dev: { mcpServers: { sk: fixtureServer("skills-server.ts") } } } };
+  const session = await startWorkbench(config, otelEnv(receiver.url));
+  try {
+    await session.client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+    const read = await session.client.callTool({
+      name: "use_tool",
+      arguments: { tool: { toolbox: "dev", server: "workbench", name: "read_skill" }, arguments: { uri: "skill://dev/sk/refunds/SKILL.md" } },
+      _meta: CLIENT_META,
+    }) as CallToolResult;
+    assert.notEqual(read.isError, true, textOf(read));
+  } finally {
+    await session.close();
+  }
+  await receiver.waitFor(() => receiver.spans.some((span) => span.name === "tools/call use_tool"));
+  await receiver.close();
+  const trace = receiver.spans.filter((span) => span.traceId === CLIENT_TRACE);
+  assert.deepEqual(tree(trace), ["SERVER tools/call use_tool", "  CLIENT resources/read"], tree(receiver.spans).join("\n"));
+  // The server's own URI, as the request to it named it.
+  assert.equal(trace.find((span) => span.kind === CLIENT)!.attributes["mcp.resource.uri"], "skill://refunds/SKILL.md");
+});
+
+test("telemetry over stdio: a server search_tools lists in the background is a trace of its own, its start the root, its requests under it", async () => {
+  const receiver = await startOtlpReceiver();
+  const session = await startWorkbench({ ...configOf(), toolSearch: true }, { ...otelEnv(receiver.url), WORKBENCH_CACHE_DIR: `${tempDir()}/cache` });
+  try {
+    const search = async () => textOf(await session.client.callTool({ name: "search_tools", arguments: { query: "answers with meta" }, _meta: CLIENT_META }) as CallToolResult);
+    // The first answers at once, naming what it lists in the background; a later one finds its tools.
+    for (let tries = 0; tries < 100 && !/best first/.test(await search()); tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    await session.close();
+  }
+  await receiver.waitFor(() => named(receiver.spans, "mcp_workbench.server.start").length === 1);
+  await receiver.close();
+  const [start] = named(receiver.spans, "mcp_workbench.server.start");
+  assert.equal(start.parentSpanId ?? "", "", "a root: the search that asked for it was answered before it started");
+  assert.notEqual(start.traceId, CLIENT_TRACE);
+  const trace = receiver.spans.filter((span) => span.traceId === start.traceId);
+  assert.deepEqual(trace.filter((span) => span.parentSpanId === start.spanId).map((span) => span.name).sort(), [
+    "initialize",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "tools/list",
+  ]);
+});
+
 test("telemetry over stdio: a run_code script's three calls are one tree under its SERVER span; flushed on SIGINT", async () => {
   const receiver = await startOtlpReceiver();
   const session = await startWorkbench(configOf(), otelEnv(receiver.url, "http/json"));

@@ -34,4 +34,6 @@ test("search on the public sets: p95 per query ≤ 5 ms with 1,000 tools indexed
   const latency = measureLatency(new Sets(folder!));
   assert.equal(latency.tools, 1000);
   assert.ok(latency.cpuP95 <= 5, `p95 ${latency.cpuP95.toFixed(2)} ms of CPU (${latency.p95.toFixed(2)} ms by the clock)`);
+  // By the clock, only far past anything a busy machine adds (8.9 ms seen): a query that waits on something.
+  assert.ok(latency.p95 <= 50, `p95 ${latency.p95.toFixed(2)} ms by the clock`);
 });

@@ -80,10 +80,7 @@ export async function approveCall(
     maxChars: config.confirmMaxChars,
     ...(session.clientName !== undefined && { member: session.clientName }),
   };
-  // The question is an INTERNAL span of the call's request (telemetry on): how long the user took, what they said.
-  const span = request.span?.child(APPROVAL, { ...serverAttributes(id.toolbox, id.server), [GEN_AI_TOOL_NAME]: id.name });
   const approval = await ask(shown, session, request, config);
-  span?.setAttribute(APPROVAL_OUTCOME, approval.approved ? "approved" : approval.cancelled ? "cancelled" : "declined").end();
   if (approval.approved && approval.forSession) await session.approvals?.remember(key);
   return approval;
 }
@@ -103,13 +100,34 @@ async function ask(
   }
   const question = approvalQuestion(shown);
   if (!question.ok) return refused(question.reason);
+  // The question asked is an INTERNAL span of the call's request (telemetry on): how long the user took, what they said.
+  const span = request.span?.child(APPROVAL, { ...serverAttributes(shown.toolbox, shown.server), [GEN_AI_TOOL_NAME]: shown.tool });
+  let approval: (Approval & { forSession?: boolean }) | undefined;
+  try {
+    approval = await put(question.params, shown, session, request, config);
+    return approval;
+  } finally {
+    const outcome = !approval ? "failed" : approval.approved ? "approved" : approval.cancelled ? "cancelled" : "declined";
+    span?.setAttribute(APPROVAL_OUTCOME, outcome).end();
+  }
+}
+
+/** Puts the question to the user, through the session's client (or the terminal of the call subcommand). */
+async function put(
+  params: Record<string, unknown>,
+  shown: ApprovalRequest,
+  session: CallSession,
+  request: CallRequest,
+  config: ServerConfig,
+): Promise<Approval & { forSession?: boolean }> {
+  const upstream = session.upstream;
   if (!upstream) {
-    const yes = await session.askUser!(String(question.params.message));
+    const yes = await session.askUser!(String(params.message));
     return yes ? { approved: true, asked: true, args: shown.args } : refused("the user declined the call");
   }
   let result: Record<string, unknown>;
   try {
-    result = await upstream.request("elicitation/create", question.params, {
+    result = await upstream.request("elicitation/create", params, {
       signal: request.signal,
       relatedRequestId: request.id,
       timeout: config.maxCallTimeMs,

@@ -89,5 +89,5 @@ export function serveCatalog(server: Server, offer: SessionOffer, table: UriTabl
       void server.sendResourceUpdated({ uri }).catch(() => {});
     },
   });
-  return { readFile: async (uri) => await (await catalog()).readSkillFile(uri) };
+  return { readFile: async (uri, span) => await (await catalog()).readSkillFile(uri, span) };
 }

@@ -74,7 +74,7 @@ export class WorkbenchCatalog {
     this.#skills = new SkillRoutes({
       sources: () => this.#sources(),
       configured: () => this.#offer.configured,
-      forward: (configured, method, params) => this.#forward(configured, method, params, ANY_RESULT),
+      forward: (configured, method, params, span) => this.#forward(configured, method, params, ANY_RESULT, span),
       withheld: (configured) => this.#offer.withheldTexts(configured),
       approveWith: (configured) => this.#registry.slot(configured).approveWith,
     });
@@ -102,9 +102,9 @@ export class WorkbenchCatalog {
       case "skills/list":
         return this.#skills.list(request.params?.cursor);
       case "skills/get":
-        return this.#skills.get(String(request.params?.uri));
+        return this.#skills.get(String(request.params?.uri), span);
       case "resources/directory/read":
-        return this.#skills.readDirectory({ ...request.params, uri: String(request.params?.uri) });
+        return this.#skills.readDirectory({ ...request.params, uri: String(request.params?.uri) }, span);
       default:
         return Promise.reject(errorWithCode(ErrorCode.MethodNotFound, "Method not found"));
     }
@@ -148,12 +148,12 @@ export class WorkbenchCatalog {
 
   /** A skill's rewritten URI goes to its server; a withheld URI is not read. */
   async readResource(params: ReadResourceRequest["params"], span?: Span): Promise<unknown> {
-    if (this.#skills.originOf(params.uri)) return await this.#skills.read(params);
+    if (this.#skills.originOf(params.uri)) return await this.#skills.read(params, span);
     return await this.#toOwner(params.uri, "resources/read", params, ReadResourceResultSchema, { guarded: true, span });
   }
 
   /** A file of an offered skill, for use_tool's read_skill (see SkillRoutes.readFile). */
-  readSkillFile(uri: string): ReturnType<SkillRoutes["readFile"]> { return this.#skills.readFile(uri); }
+  readSkillFile(uri: string, span?: Span): ReturnType<SkillRoutes["readFile"]> { return this.#skills.readFile(uri, span); }
 
   /** A server with subscriptions is not stopped for being idle: it would stop sending updates. */
   async subscribe(uri: string): Promise<unknown> {

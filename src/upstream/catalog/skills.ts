@@ -21,6 +21,7 @@ import { canonicalJson } from "../../cache/canonical-json.ts";
 import { approveCommand, type ApproveWith, type Withheld } from "../../toolboxes/withheld.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
+import type { Span } from "../../telemetry/index.ts";
 
 type Content = { uri: string; mimeType?: string; text?: string; blob?: string };
 
@@ -34,7 +35,8 @@ export { publicEntry, publicUri };
 export interface SkillHost {
   sources(): Promise<{ configured: ConfiguredServer; listing: ServerListing }[]>;
   configured(): ConfiguredServer[];
-  forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** Passes a request on; with telemetry on, a CLIENT span under `span` (the client's request). */
+  forward(configured: ConfiguredServer, method: string, params: Record<string, unknown>, span?: Span): Promise<unknown>;
   /** The server's withheld texts once it is connected and its pins read. */
   withheld(configured: ConfiguredServer): Promise<Withheld[]>;
   /** What the approve command must be told besides the server (its configuration file, a client). */
@@ -78,11 +80,11 @@ export class SkillRoutes {
   }
 
   /** The server's entry for the skill, when it is the one offered (a skill changed since is withheld). */
-  async get(uri: string): Promise<Record<string, unknown>> {
+  async get(uri: string, span?: Span): Promise<Record<string, unknown>> {
     const origin = this.originOf(uri);
     const offered = origin && await this.#offered(origin.configured, origin.uri);
     if (!origin || !offered) throw errorWithCode(ErrorCode.InvalidParams, `No skill is served at "${uri}"`);
-    const result = await this.#host.forward(origin.configured, "skills/get", { uri: origin.uri }) as { skill?: unknown };
+    const result = await this.#host.forward(origin.configured, "skills/get", { uri: origin.uri }, span) as { skill?: unknown };
     const checked = checkSkillEntry(result.skill);
     if (!("entry" in checked)) throw errorWithCode(ErrorCode.InternalError, checked.reason);
     if (pinOf(checked.entry) !== pinOf(offered)) {
@@ -94,28 +96,31 @@ export class SkillRoutes {
     return { ...result, resultType: "complete", skill: publicEntry(origin.configured, checked.entry) };
   }
 
-  async readDirectory(params: { uri: string; cursor?: unknown }): Promise<Record<string, unknown>> {
+  async readDirectory(params: { uri: string; cursor?: unknown }, span?: Span): Promise<Record<string, unknown>> {
     const origin = this.originOf(params.uri);
     const listing = origin && (await this.#host.sources()).find((source) => source.configured === origin.configured)?.listing;
     if (!origin || !listing?.skills?.directoryRead) {
       throw errorWithCode(ErrorCode.InvalidParams, `"${params.uri}" is not a directory resource of a server that reads directories`);
     }
     const forwarded = { ...params, uri: origin.uri };
-    const result = await this.#host.forward(origin.configured, "resources/directory/read", forwarded) as { resources?: { uri: string }[] };
+    const result = await this.#host.forward(origin.configured, "resources/directory/read", forwarded, span) as {
+      resources?: { uri: string }[];
+    };
     const resources = (result.resources ?? []).map((child) => ({ ...child, uri: publicUri(origin.configured, child.uri) }));
     return { ...result, resultType: "complete", resources };
   }
 
   /** A read of a rewritten URI: to its server with the original URI, the contents' URIs rewritten back. */
-  async read(params: { uri: string }): Promise<unknown> {
-    return (await this.#read(params)).result;
+  async read(params: { uri: string }, span?: Span): Promise<unknown> {
+    return (await this.#read(params, span)).result;
   }
 
   /** The read, and the listed file whose digest and size its one item's bytes matched (none: nothing was hashed). */
-  async #read(params: { uri: string }): Promise<{ result: { contents: Content[] }; verified?: SkillResource }> {
+  async #read(params: { uri: string }, span?: Span): Promise<{ result: { contents: Content[] }; verified?: SkillResource }> {
     const origin = this.originOf(params.uri)!;
     await this.guard(origin.configured, origin.uri);
-    const result = await this.#host.forward(origin.configured, "resources/read", { ...params, uri: origin.uri }) as { contents?: unknown };
+    const forwarded = { ...params, uri: origin.uri };
+    const result = await this.#host.forward(origin.configured, "resources/read", forwarded, span) as { contents?: unknown };
     const contents = Array.isArray(result.contents) ? result.contents as Content[] : [];
     const verified = await this.#verify(origin.configured, origin.uri, contents);
     const rewritten = contents.map((content) => ({ ...content, uri: publicUri(origin.configured, content.uri) }));
@@ -128,7 +133,7 @@ export class SkillRoutes {
    * file its skill's entry lists (any file under a "dynamic" skill's root) is read; `verified` is
    * the entry's digest and size, which the bytes matched (none for a dynamic skill's file).
    */
-  async readFile(uri: string): Promise<{ contents: Content[]; verified?: { digest: string; size: number } }> {
+  async readFile(uri: string, span?: Span): Promise<{ contents: Content[]; verified?: { digest: string; size: number } }> {
     const origin = this.originOf(uri);
     if (!origin) {
       throw errorWithCode(
@@ -144,7 +149,7 @@ export class SkillRoutes {
       const { toolbox, server } = origin.configured;
       throw errorWithCode(ErrorCode.InvalidParams, `"${uri}" is not a file of a skill server '${server}' in toolbox '${toolbox}' offers`);
     }
-    const { result, verified } = await this.#read({ uri });
+    const { result, verified } = await this.#read({ uri }, span);
     return { contents: result.contents, ...(verified && { verified: { digest: verified.digest, size: verified.size } }) };
   }
 

@@ -211,7 +211,7 @@ class SessionTransport implements MessageTransport {
     http.onmessage = (message, extra) => {
       const token = progressTokenOf(message);
       if (token !== undefined) this.#progress.set(token, (message as { id: RequestId }).id);
-      this.claim?.(message, extra?.requestInfo && { headers: headersOf(extra.requestInfo.headers) });
+      this.claim?.(message, extra);
       if ("method" in message && message.method === "notifications/cancelled") {
         this.#cancelled(message.params?.requestId as RequestId | undefined);
       }
@@ -262,14 +262,4 @@ function progressTokenOf(message: JSONRPCMessage): string | number | undefined {
   if (!("method" in message) || !("id" in message)) return undefined;
   const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
   return typeof token === "string" || typeof token === "number" ? token : undefined;
-}
-
-/** The SDK's record of a request's headers (lower-case names) read as Headers are. */
-function headersOf(record: Record<string, string | string[] | undefined>): Pick<Headers, "get"> {
-  return {
-    get: (name) => {
-      const value = record[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-    },
-  };
 }

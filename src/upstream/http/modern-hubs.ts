@@ -127,7 +127,7 @@ export class ModernHubs extends TrackedSet<Hub> {
         finish: (answer) => resolve(wholeJson(JSON.stringify(answer), 200)),
         // A client that takes no stream gets no body for a request it cancelled.
         end: () => resolve(new Response(null, { status: 204 })),
-      }, { headers: request.headers });
+      }, request);
     });
   }
 
@@ -145,7 +145,7 @@ export class ModernHubs extends TrackedSet<Hub> {
       event: (event) => reply.event(event),
       finish: (answer) => reply.finish(answer),
       end: () => reply.end(),
-    }, { headers: request.headers });
+    }, request);
     // A listen is answered only when it ends: its stream starts at once.
     if (message.method === "subscriptions/listen") reply.stream();
     return reply.response;

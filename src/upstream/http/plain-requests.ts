@@ -42,7 +42,7 @@ export class PlainRequests {
       cancel: () => this.#replies.delete(body.id),
     });
     this.#replies.set(body.id, reply);
-    this.#deliver(body as JSONRPCMessage, { headers: request.headers });
+    this.#deliver(body as JSONRPCMessage, request);
     return reply.response;
   }
 

@@ -108,11 +108,14 @@ function parentSpan() {
 test("approve: the question is an INTERNAL span of the client's request, naming the tool and what the user said; unasked, none", async () => {
   const { next } = stubNext();
   const { span, children } = parentSpan();
-  const ask = (answer: string, confirm: ConfirmPolicy = "all") =>
-    resolvedCall({ id, args: {}, tool, session: { upstream: client(() => ({ action: answer })) }, target: stubTarget(serverOf({ confirm })).target, request: { span } });
+  const ask = (answer: string, confirm: ConfirmPolicy = "all", upstream: Upstream | null = client(() => ({ action: answer }))) =>
+    resolvedCall({ id, args: {}, tool, session: { upstream: upstream ?? undefined }, target: stubTarget(serverOf({ confirm })).target, request: { span } });
   await approve(ask("accept"), next);
   await approve(ask("decline"), next);
+  // Not asked: the policy does not cover the tool, there is no client to ask, or it cannot ask.
   await approve(ask("accept", "never"), next);
+  await approve(ask("accept", "all", null), next);
+  await approve(ask("accept", "all", { ...client(() => ({})), capabilities: {} }), next);
   const about = { "mcp_workbench.toolbox": "dev", "mcp_workbench.server": "s", "gen_ai.tool.name": "delete_item" };
   assert.deepEqual(children, [
     { name: "mcp_workbench.approval", attributes: { ...about, "mcp_workbench.approval.outcome": "approved" }, ended: true },
