@@ -29,6 +29,7 @@ export function openLinks(target: ServerTarget, host: ServerSessionHost): () => 
     const { HttpLink } = await import("./links/http-link.ts");
     // Credentials in the configuration are the login: such a server never goes down the OAuth path.
     const authProvider = configuredCredentials(config) === undefined ? host.auth?.provider({ ...target, config }) : undefined;
-    return era(new HttpLink({ config, authProvider, log, readGate: host.readGate, room: room() }));
+    const traceHeaders = host.telemetry?.tracing === true;
+    return era(new HttpLink({ config, authProvider, log, readGate: host.readGate, room: room(), traceHeaders }));
   };
 }

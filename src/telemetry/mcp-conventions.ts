@@ -119,7 +119,7 @@ export function setRequestAttributes(span: Span, request: McpRequest): void {
   } else if (request.method === "prompts/get" || request.method === "completion/complete") {
     span.setAttribute(GEN_AI_PROMPT_NAME, target);
   }
-  if (RESOURCE_METHODS.has(request.method)) span.setAttribute(MCP_RESOURCE_URI, stringField(params, "uri"));
+  if (RESOURCE_METHODS.has(request.method)) span.setAttribute(MCP_RESOURCE_URI, shownUri(stringField(params, "uri")));
   // A null or absent id is not recorded (the conventions' note on jsonrpc.request.id).
   if (typeof request.id === "string" || typeof request.id === "number") span.setAttribute(JSONRPC_REQUEST_ID, String(request.id));
 }
@@ -139,10 +139,16 @@ export function setPeerAttributes(span: Span, peer: McpPeer): void {
     .setAttribute(WORKBENCH_SERVER, peer.server);
 }
 
-/** The series key of a span's metric attributes: each value, length first (no value can pass for two), in METRIC_ATTRIBUTES' order. */
-export function metricKey(attributes: Attributes): string {
+/**
+ * What the server side's histogram keeps: the same but the prompt's name, which a client may make
+ * up (a prompt that does not exist still has its span), and must not grow the series with.
+ */
+export const SERVER_METRIC_ATTRIBUTES: readonly string[] = METRIC_ATTRIBUTES.filter((name) => name !== GEN_AI_PROMPT_NAME);
+
+/** The series key of a span's metric attributes: each value, length first (no value can pass for two), in the names' order. */
+export function metricKey(attributes: Attributes, names: readonly string[] = METRIC_ATTRIBUTES): string {
   let key = "";
-  for (const name of METRIC_ATTRIBUTES) {
+  for (const name of names) {
     const value = attributes[name];
     if (value === undefined) key += "-";
     else {
@@ -154,10 +160,25 @@ export function metricKey(attributes: Attributes): string {
 }
 
 /** The attributes of a span a duration histogram keeps. */
-export function metricAttributes(attributes: Attributes): Attributes {
+export function metricAttributes(attributes: Attributes, names: readonly string[] = METRIC_ATTRIBUTES): Attributes {
   const kept: Attributes = {};
-  for (const key of METRIC_ATTRIBUTES) if (attributes[key] !== undefined) kept[key] = attributes[key]!;
+  for (const key of names) if (attributes[key] !== undefined) kept[key] = attributes[key]!;
   return kept;
+}
+
+/** A resource URI as a span shows it: no user or password, and each query value `***` (a signed URL's token). */
+export function shownUri(uri: string | undefined): string | undefined {
+  if (uri === undefined || !/[@?]/.test(uri)) return uri;
+  try {
+    const url = new URL(uri);
+    url.username = "";
+    url.password = "";
+    const keys = [...new Set(url.searchParams.keys())];
+    url.search = keys.length > 0 ? `?${keys.map((key) => `${encodeURIComponent(key)}=***`).join("&")}` : "";
+    return url.href;
+  } catch {
+    return uri.replace(/\?[\s\S]*$/, "?***");
+  }
 }
 
 /** `server.address` and `server.port` of a remote server's URL (its port, else the scheme's). */

@@ -209,7 +209,8 @@ export class RecordingSpan implements Span {
   #failed(failure: Failure): void {
     this.setAttribute("error.type", failure.type);
     this.setAttribute("rpc.response.status_code", failure.statusCode);
-    this.setStatus(StatusCode.ERROR, failure.message);
+    // No message: the workbench's error texts can hold a path, an argument or a server's stderr.
+    this.setStatus(StatusCode.ERROR);
   }
 
   #close(): void {
@@ -231,10 +232,14 @@ function bounded<T extends AttributeValue>(value: T, limit: number): T {
   return value;
 }
 
-function cut(text: string, limit: number): string {
+/**
+ * `text` cut to `limit` UTF-16 units (never splitting a surrogate pair), as a string of its own: a
+ * slice may keep the whole string it was cut from alive (a client's 4 MiB name behind 4096 characters).
+ */
+export function cut(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const code = text.charCodeAt(limit - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
+  return JSON.parse(JSON.stringify(text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit))) as string;
 }
 
 function boundedAll(attributes: Attributes, limits: SpanLimits): Attributes {

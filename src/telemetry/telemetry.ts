@@ -11,9 +11,11 @@ import {
   CLIENT_DURATION,
   type McpPeer,
   type McpRequest,
+  METRIC_ATTRIBUTES,
   metricAttributes,
   metricKey,
   SERVER_DURATION,
+  SERVER_METRIC_ATTRIBUTES,
   setPeerAttributes,
   setRequestAttributes,
   spanName,
@@ -34,6 +36,7 @@ import {
   type Span,
   SpanKind,
   type SpanOwner,
+  cut,
 } from "./span.ts";
 import { SAMPLED, type TraceContext } from "./trace-context.ts";
 import { VERSION } from "../protocol/version.ts";
@@ -117,6 +120,8 @@ class ActiveTelemetry implements Telemetry {
   }
 
   #start(name: string, kind: SpanKind, parent: TraceContext | undefined, baggage?: string, operation?: Operation): RecordingSpan {
+    // A name is made of what a request says: bounded as an attribute is.
+    name = cut(name, this.#owner.limits.attributeValueLength);
     if (!this.tracing) return new RecordingSpan(this.#owner, name, kind, undefined, undefined, baggage, operation);
     const context: TraceContext = {
       traceId: parent?.traceId ?? newTraceId(),
@@ -131,7 +136,9 @@ class ActiveTelemetry implements Telemetry {
   #ended(span: RecordingSpan): void {
     if (span.operation && this.#durations) {
       const attributes = span.attributes;
-      this.#durations[span.operation].recordSeries(span.durationSeconds, metricKey(attributes), () => metricAttributes(attributes));
+      const names = span.operation === "server" ? SERVER_METRIC_ATTRIBUTES : METRIC_ATTRIBUTES;
+      const series = () => metricAttributes(attributes, names);
+      this.#durations[span.operation].recordSeries(span.durationSeconds, metricKey(attributes, names), series);
     }
     if (span.sampled) this.#processor?.add(span as ExportedSpan);
   }

@@ -9,6 +9,7 @@ import { type MessageOrigin, type MessageTransport, originHeaders } from "../tra
 import { claimedVersion } from "../protocol/wire.ts";
 import { unreadResult } from "../transport/raw-json.ts";
 import { MCP_PROTOCOL_VERSION, type Span, type Telemetry } from "../telemetry/index.ts";
+import { knownVersion, spanRequest } from "./span-request.ts";
 
 /** How the client reaches the workbench: `pipe` over stdio, `tcp` over HTTP (network.transport). */
 export type NetworkTransport = "pipe" | "tcp";
@@ -18,6 +19,8 @@ const MAX_OPEN_SPANS = 4096;
 
 export class TracedTransport implements MessageTransport {
   claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
+  /** The tool names the session offers (its dispatcher's): another is `_OTHER` in a span (span-request.ts). */
+  knownTool: (name: string) => boolean = () => false;
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
@@ -72,12 +75,12 @@ export class TracedTransport implements MessageTransport {
       if (message.method === "notifications/cancelled") this.#cancelled(message.params);
       return;
     }
-    const claimed = claimedVersion(message.params);
-    if (typeof claimed === "string") this.#protocolVersion = claimed;
+    const claimed = knownVersion(claimedVersion(message.params));
+    if (claimed !== undefined) this.#protocolVersion = claimed;
     const peer = { transport: this.#transport, protocolVersion: this.#protocolVersion, sessionId: this.#sessionId };
     // The HTTP request's own traceparent is a link: the MCP parent is the one in _meta.
     const headers = originHeaders(origin);
-    const span = this.#telemetry.serverSpan(message, peer, headers && { httpHeaders: headers });
+    const span = this.#telemetry.serverSpan(spanRequest(message, this.knownTool), peer, headers && { httpHeaders: headers });
     // A reused id: the older request is over as far as its span can tell.
     this.#spans.get(message.id)?.end();
     if (this.#spans.size >= MAX_OPEN_SPANS) this.#endAll();

@@ -96,7 +96,8 @@ for (const protocol of ["http/protobuf", "http/json"] as const) {
       "error.type": "-32602",
       "rpc.response.status_code": "-32602",
     });
-    assert.deepEqual(inbound.status, { code: 2, message: "MCP error -32602: Invalid params" });
+    // Never the error's text: the workbench's can hold a path, an argument, a server's stderr.
+    assert.deepEqual(inbound.status, { code: 2 });
     assert.deepEqual(outbound.attributes, {
       "mcp.method.name": "tools/call",
       "gen_ai.tool.name": "echo",
@@ -200,5 +201,7 @@ test("export: with traces off and metrics on, spans have no context (nothing pro
   server.end();
   await telemetry.shutdown(5000);
   assert.deepEqual(receiver.requests.map((request) => request.path), ["/v1/metrics"]);
-  assert.equal(receiver.histograms[0]!.points[0]!.attributes["gen_ai.prompt.name"], "greet");
+  // The server side's series never take a prompt's name: a client may make one up for each request.
+  assert.equal(receiver.histograms[0]!.points[0]!.attributes["mcp.method.name"], "prompts/get");
+  assert.equal(receiver.histograms[0]!.points[0]!.attributes["gen_ai.prompt.name"], undefined);
 });

@@ -31,6 +31,7 @@ function traced() {
   const telemetry = createTelemetry(settings, { fetch: () => Promise.resolve(new Response(null)) });
   const client = clientTransport();
   const transport = new TracedTransport(client.inner, telemetry, "tcp");
+  transport.knownTool = (name) => name === "use_tool";
   const claimed: JSONRPCMessage[] = [];
   transport.claim = (message) => {
     claimed.push(message);
@@ -79,4 +80,27 @@ test("traced transport: a cancelled request's span ends at the cancellation, the
   assert.ok(b!.endMs > 0);
   assert.equal(transport.spanOf("b"), undefined);
   await telemetry.shutdown(100);
+});
+
+test("traced transport: what a client makes up is bounded before it names a span: a method, a tool, a prompt, a revision", () => {
+  const { client, transport } = traced();
+  client.receive({ jsonrpc: "2.0", id: 1, method: "x".repeat(100_000), params: {} });
+  client.receive({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "not_offered_" + "y".repeat(100_000) } });
+  client.receive({ jsonrpc: "2.0", id: 3, method: "prompts/get", params: { name: "p".repeat(100_000) } });
+  client.receive({ jsonrpc: "2.0", id: 4, method: "ping", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "9999-01-01" } } });
+  const [method, tool, prompt, ping] = [1, 2, 3, 4].map((id) => transport.spanOf(id) as RecordingSpan);
+  assert.equal(method.name, "_OTHER");
+  assert.equal(method.attributes["mcp.method.name"], "_OTHER");
+  assert.equal(tool.name, "tools/call _OTHER");
+  assert.equal(tool.attributes["gen_ai.tool.name"], "_OTHER");
+  assert.ok(prompt.name.length <= 220, `${prompt.name.length} characters`);
+  assert.equal(ping.attributes["mcp.protocol.version"], undefined, "a revision the workbench does not speak is not recorded");
+});
+
+test("traced transport: a resource URI's user, password and query values are not recorded", () => {
+  const { client, transport } = traced();
+  client.receive({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "https://bob:pw@files.example/a.txt?sig=SECRET&x=1" } });
+  client.receive({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "note://a" } });
+  assert.equal((transport.spanOf(1) as RecordingSpan).attributes["mcp.resource.uri"], "https://files.example/a.txt?sig=***&x=***");
+  assert.equal((transport.spanOf(2) as RecordingSpan).attributes["mcp.resource.uri"], "note://a");
 });

@@ -40,6 +40,8 @@ export interface HttpLinkOptions {
   authProvider?: OAuthClientProvider & RecheckedLogin;
   /** Where what we send the server counts until its POST is answered (issue 38); none: no bound. */
   room?: ByteRoom;
+  /** Tracing on: a request's trace context goes in its HTTP headers too (off, a client's own `_meta` is never turned into headers). */
+  traceHeaders?: boolean;
   log(text: string): void;
 }
 
@@ -231,7 +233,8 @@ export class HttpLink implements ServerLink, Transport {
     const { authProvider, config, readGate } = this.#options;
     const url = this.#url;
     const watched = this.#owners.watch(boundedFetch(config.maxMessageBytes, readGate));
-    const direct = withTraceHeaders(withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts));
+    const plain = withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts);
+    const direct = this.#options.traceHeaders ? withTraceHeaders(plain) : plain;
     const checked = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
     const fetch: FetchLike = async (input, init) => {
       const response = await checked(input, init);

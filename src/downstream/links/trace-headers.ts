@@ -29,7 +29,8 @@ export function withTraceHeaders(inner: FetchLike): FetchLike {
     const found = CONTEXT_KEYS.filter((key) => typeof meta?.[key] === "string" && HEADER_VALUE.test(meta[key] as string));
     if (found.length === 0) return inner(input, init);
     const headers = new Headers(init?.headers);
-    for (const key of found) headers.set(key, meta![key] as string);
+    // A header the server's configuration sets is left as it is.
+    for (const key of found) if (!headers.has(key)) headers.set(key, meta![key] as string);
     return inner(input, { ...init, headers });
   };
 }

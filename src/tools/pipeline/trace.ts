@@ -5,6 +5,7 @@
  * next step's promise is the call's: nothing is made, read or added.
  */
 import { serverAnswer } from "../../downstream/call-lane.ts";
+import { configRedactor, serverRedactor } from "../../trust/shown-arguments.ts";
 import { downstreamPeer } from "../../downstream/traced-requests.ts";
 import { type McpPeer, type Span, traceHeaders } from "../../telemetry/index.ts";
 import { unreadResult } from "../../transport/raw-json.ts";
@@ -19,11 +20,21 @@ export const trace: Step = (call, next) => {
   call.span = span;
   // A span kept only for its duration (metrics on, traces off) has no context to pass on.
   if (span.context) call.meta = traceHeaders(span);
+  // "recordContent": the arguments sent and the result, masked as everything shown of the server is.
+  const mask = telemetry.recordContent ? maskOf(call) : undefined;
+  if (mask) span.setContent("arguments", call.args, mask);
   return next(call).then((result) => {
+    if (mask && result.ok) span.setContent("result", result.value, mask);
     ended(span, call, result);
     return result;
   });
 };
+
+/** Every secret the configuration holds (the called server's, the other servers', the members'), masked. */
+function maskOf(call: ToolCall): (json: string) => string {
+  const redactor = configRedactor(call.session.config, call.target ? serverRedactor(call.target.config) : undefined);
+  return (json) => redactor.redact(json);
+}
 
 function ended(span: Span, call: ToolCall, result: Result<unknown>): void {
   if (result.ok) return span.end(unreadResult(result.value));

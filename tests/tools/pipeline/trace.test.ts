@@ -71,3 +71,24 @@ test("trace: off (no telemetry, or NOOP_TELEMETRY) the call goes on untouched, a
     assert.equal(got[0]!.meta, undefined);
   }
 });
+
+test("trace: with recordContent, the arguments sent and the result are on the span, every configured secret masked; without it, neither", async () => {
+  const secret = "sk-live-0123456789abcdef";
+  const target = stubTarget(serverOf({ env: { API_KEY: secret } }), () => ({ content: [{ type: "text", text: `key is ${secret}` }] }));
+  for (const recordContent of [true, false]) {
+    const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_BSP_SCHEDULE_DELAY: "3600000" }, { recordContent });
+    const telemetry = createTelemetry(settings, { fetch: () => Promise.resolve(new Response(null)) });
+    const call = resolvedCall({ session: { telemetry }, args: { q: `use ${secret}` }, target: target.target });
+    assert.equal((await compose([trace, send])(call)).ok, true);
+    const attributes = (call.span as RecordingSpan).attributes;
+    if (recordContent) {
+      assert.equal(attributes["gen_ai.tool.call.arguments"], JSON.stringify({ q: "use ***" }));
+      assert.match(String(attributes["gen_ai.tool.call.result"]), /key is \*\*\*/);
+      assert.doesNotMatch(String(attributes["gen_ai.tool.call.result"]), new RegExp(secret));
+    } else {
+      assert.equal(attributes["gen_ai.tool.call.arguments"], undefined);
+      assert.equal(attributes["gen_ai.tool.call.result"], undefined);
+    }
+    await telemetry.shutdown(100);
+  }
+});
