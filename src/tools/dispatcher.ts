@@ -42,6 +42,11 @@ export class ToolDispatcher {
     return this.listing.map((tool) => tool.name).join("\u0000") !== names;
   }
 
+  /** The session offers a tool of this name (a meta-tool of the configuration in force). */
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
   async call(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
     const tool = this.#tools.get(name);
     if (!tool) {

@@ -184,7 +184,7 @@ export async function serveWorkbench(transport: MessageTransport, options: Workb
   // Made at once (it holds nothing until the first search builds its index), kept across configuration changes.
   const search = new SessionSearch(searchLearningFor(options.cache, options.configPath));
   const dispatcher = new ToolDispatcher(metaTools(live.current));
-  if (traced) traced.knownTool = (name) => dispatcher.listing.some((tool) => tool.name === name);
+  if (traced) traced.knownTool = (name) => dispatcher.has(name);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: dispatcher.listing }));
   options.upstream?.attach(server, gate);
   const uris = new UriTable();

@@ -6,7 +6,8 @@
  * workbench speaks, or none. The request itself is never changed.
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/sdk.ts";
-import { MODERN_VERSION } from "../protocol/wire.ts";
+import { DISCOVER_METHOD, MODERN_VERSION } from "../protocol/wire.ts";
+import { CATALOG_METHODS } from "./catalog/catalog-requests.ts";
 import { cut, type McpRequest } from "../telemetry/index.ts";
 
 /** What stands for a value a client chose outside the known ones (the OpenTelemetry convention's word). */
@@ -15,29 +16,20 @@ export const OTHER = "_OTHER";
 /** The longest prompt name a span shows (a catalog name is `<toolbox>__<server>__<prompt>`). */
 const MAX_PROMPT_NAME = 200;
 
-const KNOWN_METHODS = new Set([
+/** The methods the workbench answers: its own, and the catalog's (prompts, resources, completions, skills). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set([
   "initialize",
   "ping",
-  "server/discover",
+  DISCOVER_METHOD,
   "tools/list",
   "tools/call",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "resources/directory/read",
-  "completion/complete",
   "logging/setLevel",
   "subscriptions/listen",
-  "skills/list",
-  "skills/get",
   "tasks/get",
   "tasks/result",
   "tasks/list",
   "tasks/cancel",
+  ...CATALOG_METHODS,
 ]);
 
 const KNOWN_VERSIONS = new Set<string>([...SUPPORTED_PROTOCOL_VERSIONS, MODERN_VERSION]);

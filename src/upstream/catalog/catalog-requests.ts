@@ -21,7 +21,7 @@ export interface CatalogTracing {
 }
 
 /** The methods WorkbenchCatalog answers. */
-const METHODS = new Set([
+export const CATALOG_METHODS: ReadonlySet<string> = new Set([
   "prompts/list",
   "prompts/get",
   "resources/list",
@@ -63,7 +63,7 @@ export function serveCatalog(server: Server, offer: SessionOffer, table: UriTabl
   // Not setRequestHandler, which reads each request schema at start-up: nothing of this runs
   // before a client asks. WorkbenchCatalog checks the params with the same schemas.
   server.fallbackRequestHandler = async (request, extra) => {
-    if (!METHODS.has(request.method)) throw Object.assign(new Error("Method not found"), { code: ErrorCode.MethodNotFound });
+    if (!CATALOG_METHODS.has(request.method)) throw Object.assign(new Error("Method not found"), { code: ErrorCode.MethodNotFound });
     return await (await catalog()).handle(request, tracing?.spanOf(extra.requestId)) as never;
   };
 
