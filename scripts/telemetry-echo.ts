@@ -21,7 +21,7 @@ const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const before = option("--before");
 const calls = Number(option("--calls") ?? "6000");
-const ROUNDS = 12;
+const ROUNDS = Number(option("--rounds") ?? "40");
 const STARTS = 15;
 const ECHO = { name: "use_tool", arguments: { tool: { toolbox: ONE, server: "s1", name: "echo" }, arguments: { text: "hello from the bench" } } };
 
@@ -53,17 +53,22 @@ try {
     for (let call = 0; call < 300; call++) await clients[side].request("tools/call", ECHO);
   }
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
+  // Each round's p50 of each side: the sides' ratio round by round, which the machine's drift moves least.
+  const roundP50: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
   const cpu: Record<string, number> = Object.fromEntries(Object.keys(sides).map((side) => [side, 0]));
   for (let round = 0; round < ROUNDS; round++) {
     const names = Object.keys(sides);
     // Rotated: no side always runs right after another.
     for (const side of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
       const cpuBefore = cpuSeconds(clients[side]!.pid).total;
+      const round: number[] = [];
       for (let call = 0; call < calls / ROUNDS; call++) {
         const began = performance.now();
         await clients[side]!.request("tools/call", ECHO);
-        samples[side]!.push(performance.now() - began);
+        round.push(performance.now() - began);
       }
+      samples[side]!.push(...round);
+      roundP50[side]!.push(percentile(round, 50));
       cpu[side]! += cpuSeconds(clients[side]!.pid).total - cpuBefore;
     }
   }
@@ -82,7 +87,9 @@ try {
     const p50 = percentile(samples[side]!, 50) * 1000;
     const p99 = percentile(samples[side]!, 99) * 1000;
     const cpuUs = (cpu[side]! / samples[side]!.length) * 1e6;
-    console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs, CPU ${cpuUs.toFixed(0)} µs a call (${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})`);
+    const ratio = median(roundP50[side]!.map((p50, index) => p50 / roundP50.off![index]!));
+    const paired = side === "off" ? "" : `, ${((ratio - 1) * 100).toFixed(1)}% from off (median of ${ROUNDS} rounds' p50 ratios)`;
+    console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs, CPU ${cpuUs.toFixed(0)} µs a call (${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})${paired}`);
   }
 } finally {
   setup.cleanup();

@@ -145,27 +145,6 @@ export function setPeerAttributes(span: Span, peer: McpPeer): void {
  */
 export const SERVER_METRIC_ATTRIBUTES: readonly string[] = METRIC_ATTRIBUTES.filter((name) => name !== GEN_AI_PROMPT_NAME);
 
-/** The series key of a span's metric attributes: each value, length first (no value can pass for two), in the names' order. */
-export function metricKey(attributes: Attributes, names: readonly string[] = METRIC_ATTRIBUTES): string {
-  let key = "";
-  for (const name of names) {
-    const value = attributes[name];
-    if (value === undefined) key += "-";
-    else {
-      const text = String(value);
-      key += `${text.length}:${text}`;
-    }
-  }
-  return key;
-}
-
-/** The attributes of a span a duration histogram keeps. */
-export function metricAttributes(attributes: Attributes, names: readonly string[] = METRIC_ATTRIBUTES): Attributes {
-  const kept: Attributes = {};
-  for (const key of names) if (attributes[key] !== undefined) kept[key] = attributes[key]!;
-  return kept;
-}
-
 /** A resource URI as a span shows it: no user or password, and each query value `***` (a signed URL's token). */
 export function shownUri(uri: string | undefined): string | undefined {
   if (uri === undefined || !/[@?]/.test(uri)) return uri;

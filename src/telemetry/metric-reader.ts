@@ -23,7 +23,7 @@ export class MetricReader {
   readonly #stats: MetricStats = { exported: 0, failed: 0 };
 
   constructor(
-    readonly histograms: readonly Histogram[],
+    readonly histograms: readonly Pick<Histogram, "collect">[],
     readonly target: OtlpTarget,
     readonly origin: Origin,
     readonly timeoutMs: number,

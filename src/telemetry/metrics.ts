@@ -36,8 +36,21 @@ export interface HistogramData {
   readonly points: readonly HistogramPoint[];
 }
 
+/** One attribute's value in a series' path: the next values, and the point where a path ends. */
+interface SeriesNode {
+  readonly next: Map<unknown, SeriesNode>;
+  point?: HistogramPoint;
+}
+
 export class Histogram {
-  readonly #series = new Map<string, HistogramPoint>();
+  /**
+   * The series as a tree: one level per attribute name, keyed by its value (undefined when absent),
+   * rooted at the list of names. A measurement finds its series by reading each value once: no key
+   * string is made and hashed for every span, which was most of what a span cost (issue 50).
+   */
+  readonly #roots = new Map<unknown, SeriesNode>();
+  readonly #points: HistogramPoint[] = [];
+  #overflow?: HistogramPoint;
   readonly #startTimeUnixNano = nowUnixNano();
 
   constructor(
@@ -48,18 +61,19 @@ export class Histogram {
     readonly seriesLimit: number = DEFAULT_SERIES_LIMIT,
   ) {}
 
-  /** Adds one measurement to the series of `attributes` (a negative or non-finite value is dropped). */
+  /** Adds one measurement to the series of `attributes`, whatever their order (a negative or non-finite value is dropped). */
   record(value: number, attributes: Attributes): void {
-    this.recordSeries(value, seriesKey(attributes), () => attributes);
+    const names = Object.keys(attributes).sort();
+    this.recordOf(value, attributes, names, names.join("\u0000"));
   }
 
   /**
-   * Adds one measurement to the series `key` names (the caller's own key for an attribute set:
-   * one string made in a fixed order costs less than sorting), made from `attributes()` when new.
+   * Adds one measurement to the series of `attributes`' values of `names` (an absent one is a value
+   * too). `root` tells the lists of names apart: by default the list itself, which the caller keeps.
    */
-  recordSeries(value: number, key: string, attributes: () => Attributes): void {
+  recordOf(value: number, attributes: Attributes, names: readonly string[], root: unknown = names): void {
     if (!Number.isFinite(value) || value < 0) return;
-    const point = this.#pointOf(key, attributes);
+    const point = this.#pointOf(attributes, names, root);
     point.count++;
     point.sum += value;
     if (value < point.min) point.min = value;
@@ -67,24 +81,45 @@ export class Histogram {
     point.bucketCounts[bucketOf(this.boundaries, value)]!++;
   }
 
-  #pointOf(key: string, attributes: () => Attributes): HistogramPoint {
-    let point = this.#series.get(key);
-    if (point) return point;
-    // The last place is kept for the overflow series.
-    const full = this.#series.size >= this.seriesLimit - 1;
-    const [pointKey, pointAttributes] = full ? ["\u0000overflow", OVERFLOW] : [key, { ...attributes() }];
-    point = this.#series.get(pointKey);
-    if (point) return point;
+  #pointOf(attributes: Attributes, names: readonly string[], root: unknown): HistogramPoint {
+    // The last place is kept for the overflow series: past it, no node is made.
+    const full = this.#points.length >= this.seriesLimit - 1;
+    let node: SeriesNode | undefined = this.#roots.get(root);
+    if (!node) {
+      if (full) return this.#overflowPoint();
+      this.#roots.set(root, node = { next: new Map() });
+    }
+    for (const name of names) {
+      const value = seriesValue(attributes[name]);
+      let next: SeriesNode | undefined = node.next.get(value);
+      if (!next) {
+        if (full) return this.#overflowPoint();
+        node.next.set(value, next = { next: new Map() });
+      }
+      node = next;
+    }
+    if (node.point) return node.point;
+    if (full) return this.#overflowPoint();
+    const kept: Attributes = {};
+    for (const name of names) if (attributes[name] !== undefined) kept[name] = attributes[name]!;
+    return node.point = this.#newPoint(kept);
+  }
+
+  #overflowPoint(): HistogramPoint {
+    return this.#overflow ??= this.#newPoint(OVERFLOW);
+  }
+
+  #newPoint(attributes: Attributes): HistogramPoint {
     const bucketCounts = new Array<number>(this.boundaries.length + 1).fill(0);
-    point = { attributes: pointAttributes, count: 0, sum: 0, min: Infinity, max: -Infinity, bucketCounts };
-    this.#series.set(pointKey, point);
+    const point = { attributes, count: 0, sum: 0, min: Infinity, max: -Infinity, bucketCounts };
+    this.#points.push(point);
     return point;
   }
 
   /** Every series so far (cumulative: each from the histogram's start), or undefined when nothing was recorded. */
   collect(): HistogramData | undefined {
-    if (this.#series.size === 0) return undefined;
-    const points = [...this.#series.values()].map((point) => ({ ...point, bucketCounts: [...point.bucketCounts] }));
+    if (this.#points.length === 0) return undefined;
+    const points = this.#points.map((point) => ({ ...point, bucketCounts: [...point.bucketCounts] }));
     return {
       name: this.name,
       description: this.description,
@@ -97,6 +132,11 @@ export class Histogram {
   }
 }
 
+/** A value as a series' path holds it: an array by its JSON (two equal lists are one series). */
+function seriesValue(value: AttributeValue | undefined): unknown {
+  return Array.isArray(value) ? JSON.stringify(value) : value;
+}
+
 /** The bucket of a value: bucket i holds (boundary[i-1], boundary[i]], as OTLP defines explicit buckets. */
 export function bucketOf(boundaries: readonly number[], value: number): number {
   let low = 0;
@@ -107,13 +147,4 @@ export function bucketOf(boundaries: readonly number[], value: number): number {
     else low = middle + 1;
   }
   return low;
-}
-
-/** The same attributes give the same key whatever their order. */
-function seriesKey(attributes: Attributes): string {
-  return Object.keys(attributes).sort().map((key) => `${key}\u0000${keyPart(attributes[key]!)}`).join("\u0001");
-}
-
-function keyPart(value: AttributeValue): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
 }

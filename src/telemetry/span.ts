@@ -101,17 +101,29 @@ export const NOOP_SPAN: Span = Object.freeze({
 /** An MCP operation's span feeds the duration histogram of its side. */
 export type Operation = "server" | "client";
 
+const NONE: readonly never[] = Object.freeze([]);
+const UNSET = Object.freeze({ code: StatusCode.UNSET });
+
 export class RecordingSpan implements Span {
   readonly recording = true;
   /** Without a prototype: a key such as `__proto__` is an attribute like any other. */
-  readonly attributes: Attributes = Object.create(null);
-  readonly events: SpanEvent[] = [];
-  readonly links: SpanLink[] = [];
+  readonly #attributes: Attributes = Object.create(null);
+  /**
+   * What the request and its session say, made into attributes when they are first read or added
+   * to (the export, the histogram, a caller's own): on the call's path a span costs its clock
+   * reading, its ids and this closure (issue 50, "on within 2% of off").
+   */
+  #describe: ((span: RecordingSpan) => void) | undefined;
+  /** While `#describe` runs: its attributes are the span's own, even after its end. */
+  #describing = false;
+  /** Shared empty lists until the first event or link: most spans have none, and each is made on the call's path. */
+  events: readonly SpanEvent[] = NONE;
+  links: readonly SpanLink[] = NONE;
   droppedAttributes = 0;
   #attributeCount = 0;
   droppedEvents = 0;
   droppedLinks = 0;
-  status: { code: StatusCode; message?: string } = { code: StatusCode.UNSET };
+  status: { readonly code: StatusCode; readonly message?: string } = UNSET;
   /** performance.now() readings: 0 until ended. */
   readonly startMs = performance.now();
   endMs = 0;
@@ -126,7 +138,28 @@ export class RecordingSpan implements Span {
     readonly parent: TraceContext | undefined,
     readonly baggage: string | undefined,
     readonly operation?: Operation,
-  ) {}
+    describe?: (span: RecordingSpan) => void,
+  ) {
+    this.#describe = describe;
+  }
+
+  /** Every attribute, the described ones first. */
+  get attributes(): Attributes {
+    this.#described();
+    return this.#attributes;
+  }
+
+  #described(): void {
+    const describe = this.#describe;
+    if (describe === undefined) return;
+    this.#describe = undefined;
+    this.#describing = true;
+    try {
+      describe(this);
+    } finally {
+      this.#describing = false;
+    }
+  }
 
   /** Traced, and its trace sampled: it goes to the collector. */
   get sampled(): boolean {
@@ -138,29 +171,34 @@ export class RecordingSpan implements Span {
   }
 
   setAttribute(key: string, value: AttributeValue | undefined): Span {
-    if (value === undefined || this.ended) return this;
-    if (!Object.hasOwn(this.attributes, key)) {
+    if (value === undefined || (this.ended && !this.#describing)) return this;
+    this.#described();
+    if (!Object.hasOwn(this.#attributes, key)) {
       if (this.#attributeCount >= this.owner.limits.attributeCount) {
         this.droppedAttributes++;
         return this;
       }
       this.#attributeCount++;
     }
-    this.attributes[key] = bounded(value, this.owner.limits.attributeValueLength);
+    this.#attributes[key] = bounded(value, this.owner.limits.attributeValueLength);
     return this;
   }
 
   addEvent(name: string, attributes: Attributes = {}): Span {
     if (this.ended) return this;
     if (this.events.length >= this.owner.limits.eventCount) this.droppedEvents++;
-    else this.events.push({ name, timeMs: performance.now(), attributes: boundedAll(attributes, this.owner.limits) });
+    else (this.events === NONE ? (this.events = []) : this.events as SpanEvent[]).push({
+      name,
+      timeMs: performance.now(),
+      attributes: boundedAll(attributes, this.owner.limits),
+    });
     return this;
   }
 
   addLink(context: TraceContext, attributes: Attributes = {}): Span {
     if (this.ended) return this;
     if (this.links.length >= this.owner.limits.linkCount) this.droppedLinks++;
-    else this.links.push({ context, attributes: boundedAll(attributes, this.owner.limits) });
+    else (this.links === NONE ? (this.links = []) : this.links as SpanLink[]).push({ context, attributes: boundedAll(attributes, this.owner.limits) });
     return this;
   }
 

@@ -12,8 +12,6 @@ import {
   type McpPeer,
   type McpRequest,
   METRIC_ATTRIBUTES,
-  metricAttributes,
-  metricKey,
   SERVER_DURATION,
   SERVER_METRIC_ATTRIBUTES,
   setPeerAttributes,
@@ -43,6 +41,11 @@ import { VERSION } from "../protocol/version.ts";
 import { NOOP_TELEMETRY, type ServerSpanOptions, type Telemetry, type TelemetryOptions, type TelemetryStats } from "./off.ts";
 
 
+
+/** Ended spans recorded together: a burst this size costs one call a few hundred microseconds, no more. */
+const PENDING_SPANS = 256;
+/** The longest an ended span waits to be recorded when few are ended (a span's export waits seconds anyway). */
+const DRAIN_AFTER_MS = 200;
 
 /** Telemetry for `settings`: NOOP_TELEMETRY when neither traces nor metrics have an endpoint. */
 export function createTelemetry(settings: TelemetrySettings, options: TelemetryOptions = {}): Telemetry {
@@ -85,7 +88,8 @@ class ActiveTelemetry implements Telemetry {
         client: new Histogram(CLIENT_DURATION, "The duration of the MCP request or notification as observed on the sender", "s"),
       };
       const where = `Telemetry: metrics to ${shownUrl(settings.metrics.url)}: `;
-      const histograms = Object.values(this.#durations);
+      // A collection counts every span ended before it.
+      const histograms = Object.values(this.#durations).map((histogram) => ({ collect: () => (this.#drain(), histogram.collect()) }));
       const onProblem = (message: string) => tell(where + message);
       this.#reader = new MetricReader(histograms, settings.metrics, origin, settings.metricTimeoutMs, options.fetch, onProblem);
       this.#reader.start(settings.metricIntervalMs);
@@ -95,20 +99,22 @@ class ActiveTelemetry implements Telemetry {
   serverSpan(request: McpRequest, peer: McpPeer, options?: ServerSpanOptions): Span {
     const params = request.params as { _meta?: unknown } | undefined;
     const { parent, baggage } = extractMeta(typeof params === "object" && params !== null ? params._meta : undefined);
-    const span = this.#start(spanName(request.method, targetOf(request)), SpanKind.SERVER, parent, baggage, "server");
-    setRequestAttributes(span, request);
-    setPeerAttributes(span, peer);
+    const extra = options?.attributes;
+    const span = this.#start(spanName(request.method, targetOf(request)), SpanKind.SERVER, parent, baggage, "server", (span) => {
+      setRequestAttributes(span, request);
+      setPeerAttributes(span, peer);
+      if (extra) for (const [key, value] of Object.entries(extra)) span.setAttribute(key, value);
+    });
     const link = this.tracing && options?.httpHeaders ? extractHeaders(options.httpHeaders).parent : undefined;
     if (link) span.addLink(link);
-    if (options?.attributes) for (const [key, value] of Object.entries(options.attributes)) span.setAttribute(key, value);
     return span;
   }
 
   clientSpan(request: McpRequest, parent: Span | undefined, peer: McpPeer): Span {
-    const span = this.#start(spanName(request.method, targetOf(request)), SpanKind.CLIENT, parent?.context, parent?.baggage, "client");
-    setRequestAttributes(span, request);
-    setPeerAttributes(span, peer);
-    return span;
+    return this.#start(spanName(request.method, targetOf(request)), SpanKind.CLIENT, parent?.context, parent?.baggage, "client", (span) => {
+      setRequestAttributes(span, request);
+      setPeerAttributes(span, peer);
+    });
   }
 
   internalSpan(name: string, parent: Span | undefined, attributes?: Attributes): Span {
@@ -119,40 +125,71 @@ class ActiveTelemetry implements Telemetry {
     return span;
   }
 
-  #start(name: string, kind: SpanKind, parent: TraceContext | undefined, baggage?: string, operation?: Operation): RecordingSpan {
+  #start(
+    name: string,
+    kind: SpanKind,
+    parent: TraceContext | undefined,
+    baggage?: string,
+    operation?: Operation,
+    describe?: (span: RecordingSpan) => void,
+  ): RecordingSpan {
     // A name is made of what a request says: bounded as an attribute is.
     name = cut(name, this.#owner.limits.attributeValueLength);
-    if (!this.tracing) return new RecordingSpan(this.#owner, name, kind, undefined, undefined, baggage, operation);
-    const context: TraceContext = {
-      traceId: parent?.traceId ?? newTraceId(),
-      spanId: newSpanId(),
-      // Parent-based, always on: a new trace is sampled, a child follows its parent's decision.
-      traceFlags: parent ? parent.traceFlags & SAMPLED : SAMPLED,
-      ...(parent?.traceState && { traceState: parent.traceState }),
-    };
-    return new RecordingSpan(this.#owner, name, kind, context, parent, baggage, operation);
+    if (!this.tracing) return new RecordingSpan(this.#owner, name, kind, undefined, undefined, baggage, operation, describe);
+    // Parent-based, always on: a new trace is sampled, a child follows its parent's decision.
+    const context: TraceContext = parent
+      ? parent.traceState
+        ? { traceId: parent.traceId, spanId: newSpanId(), traceFlags: parent.traceFlags & SAMPLED, traceState: parent.traceState }
+        : { traceId: parent.traceId, spanId: newSpanId(), traceFlags: parent.traceFlags & SAMPLED }
+      : { traceId: newTraceId(), spanId: newSpanId(), traceFlags: SAMPLED };
+    return new RecordingSpan(this.#owner, name, kind, context, parent, baggage, operation, describe);
   }
 
+  /**
+   * Spans ended and not yet recorded: their histogram points and their place in the export queue
+   * are made off the call's path, a batch at a time, after the answers are written (a timer), when
+   * a batch is full, and before any collection, flush or count. Never more than PENDING_SPANS.
+   */
+  #pending: RecordingSpan[] = [];
+  #draining: ReturnType<typeof setTimeout> | undefined;
+
   #ended(span: RecordingSpan): void {
+    const pending = this.#pending;
+    pending.push(span);
+    if (pending.length >= PENDING_SPANS) this.#drain();
+    else if (this.#draining === undefined) this.#draining = setTimeout(() => this.#drain(), DRAIN_AFTER_MS);
+  }
+
+  #drain(): void {
+    clearTimeout(this.#draining);
+    this.#draining = undefined;
+    const spans = this.#pending;
+    if (spans.length === 0) return;
+    this.#pending = [];
+    for (const span of spans) this.#record(span);
+  }
+
+  #record(span: RecordingSpan): void {
     if (span.operation && this.#durations) {
-      const attributes = span.attributes;
       const names = span.operation === "server" ? SERVER_METRIC_ATTRIBUTES : METRIC_ATTRIBUTES;
-      const series = () => metricAttributes(attributes, names);
-      this.#durations[span.operation].recordSeries(span.durationSeconds, metricKey(attributes, names), series);
+      this.#durations[span.operation].recordOf(span.durationSeconds, span.attributes, names);
     }
     if (span.sampled) this.#processor?.add(span as ExportedSpan);
   }
 
   async flush(timeoutMs: number): Promise<boolean> {
+    this.#drain();
     const [spans, metrics] = await Promise.all([this.#processor?.flush(timeoutMs) ?? true, this.#reader?.flush(timeoutMs) ?? true]);
     return spans && metrics;
   }
 
   async shutdown(timeoutMs: number): Promise<void> {
+    this.#drain();
     await Promise.all([this.#processor?.shutdown(timeoutMs), this.#reader?.shutdown(timeoutMs)]);
   }
 
   stats(): TelemetryStats {
+    this.#drain();
     return {
       ...(this.#processor && { spans: this.#processor.stats }),
       ...(this.#reader && { metrics: this.#reader.stats }),

@@ -1,7 +1,8 @@
 /** The conventions' names: span names, what a request and its session put on a span, and what a histogram keeps. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { metricAttributes, serverOfUrl, setPeerAttributes, setRequestAttributes, spanName, targetOf } from "../../src/telemetry/mcp-conventions.ts";
+import { Histogram } from "../../src/telemetry/metrics.ts";
+import { METRIC_ATTRIBUTES, serverOfUrl, setPeerAttributes, setRequestAttributes, spanName, targetOf } from "../../src/telemetry/mcp-conventions.ts";
 import { NOOP_SPAN, RecordingSpan, SpanKind } from "../../src/telemetry/span.ts";
 
 function attributesOf(fill: (span: RecordingSpan) => void) {
@@ -83,7 +84,9 @@ test("metric attributes: the conventions' low-cardinality ones and ours; no ids,
     "mcp_workbench.toolbox": "dev",
     "custom": "x",
   };
-  assert.deepEqual(metricAttributes(all), {
+  const histogram = new Histogram("h", "d", "s");
+  histogram.recordOf(1, all, METRIC_ATTRIBUTES);
+  assert.deepEqual(histogram.collect()!.points[0]!.attributes, {
     "mcp.method.name": "resources/read",
     "error.type": "-32002",
     "network.transport": "tcp",
