@@ -104,3 +104,25 @@ test("failureOf: a JSON-RPC error gives its code; other errors their class name;
   assert.deepEqual(failureOf("text"), { type: "_OTHER" });
   assert.deepEqual(failureOf(undefined), { type: "_OTHER" });
 });
+
+test("span: what the request says is described once, when first read or added to, before the caller's own, even after the end", () => {
+  let described = 0;
+  const owner = { limits: LIMITS, recordContent: false, ended: () => {}, child: () => NOOP_SPAN };
+  const describe = (span: RecordingSpan) => {
+    described++;
+    span.setAttribute("a", "req").setAttribute("b", "peer");
+  };
+  const ended = new RecordingSpan(owner, "op", SpanKind.SERVER, CONTEXT, undefined, undefined, "server", describe);
+  ended.end();
+  // Not on the call's path: nothing is described by the start and the end.
+  assert.equal(described, 0);
+  assert.deepEqual({ ...ended.attributes }, { a: "req", b: "peer" });
+  assert.deepEqual({ ...ended.attributes }, { a: "req", b: "peer" });
+  assert.equal(described, 1);
+  // A caller's own attribute comes after the described ones (and wins over a described key).
+  const open = new RecordingSpan(owner, "op", SpanKind.SERVER, CONTEXT, undefined, undefined, "server", describe);
+  open.setAttribute("b", "own").setAttribute("c", "x").setAttribute("d", "dropped");
+  assert.deepEqual({ ...open.attributes }, { a: "req", b: "own", c: "x" });
+  assert.equal(open.droppedAttributes, 1);
+  assert.equal(described, 2);
+});
