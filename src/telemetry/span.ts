@@ -198,7 +198,10 @@ export class RecordingSpan implements Span {
   addLink(context: TraceContext, attributes: Attributes = {}): Span {
     if (this.ended) return this;
     if (this.links.length >= this.owner.limits.linkCount) this.droppedLinks++;
-    else (this.links === NONE ? (this.links = []) : this.links as SpanLink[]).push({ context, attributes: boundedAll(attributes, this.owner.limits) });
+    else {
+      const links = this.links === NONE ? (this.links = []) : this.links as SpanLink[];
+      links.push({ context, attributes: boundedAll(attributes, this.owner.limits) });
+    }
     return this;
   }
 
