@@ -2,7 +2,8 @@
  * What telemetry costs a real call (docs/telemetry.md "Costs"): the bench's use_tool echo through
  * executables, one call at a time, p50 over interleaved rounds (the machine's load falls on every
  * side alike), and the time to an initialize answer from a cold start.
- *   bun scripts/telemetry-echo.ts [--before PATH] [--calls N]
+ *   bun scripts/telemetry-echo.ts [--before PATH] [--variant PATH] [--calls N] [--rounds N] [--warm N]
+ *     [--processes N] [--collector-core N]
  * Sides: `before` (an executable built without the wiring, if given), `off` (dist/mcp-workbench,
  * no endpoint) and `on` (the same, exporting every span and histogram to a collector that
  * answers 200, in a process of its own: in this one it would slow the timing client's reads).
@@ -20,9 +21,17 @@ import { cpuSeconds } from "./bench/cpu-time.ts";
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const before = option("--before");
+const variant = option("--variant");
+// Processes a side: one process's luck (where its code and heap landed, what its JIT chose) moves
+// its p50 by up to 6% against another process of the same build; a side's round spans them all.
+const PROCESSES = Number(option("--processes") ?? "3");
 const calls = Number(option("--calls") ?? "6000");
 const ROUNDS = Number(option("--rounds") ?? "40");
 const STARTS = 15;
+// Calls before measuring: Bun's JIT compiles the call's path for about the first 30,000 calls (its
+// JITWorker threads' CPU time says so), a long-lived workbench is past that, and the side with more
+// code to compile would otherwise be charged for its compiling.
+const WARM = Number(option("--warm") ?? "30000");
 const ECHO = { name: "use_tool", arguments: { tool: { toolbox: ONE, server: "s1", name: "echo" }, arguments: { text: "hello from the bench" } } };
 
 const COLLECTOR = `
@@ -32,6 +41,10 @@ const COLLECTOR = `
   });
   server.listen(0, "127.0.0.1", () => console.log(server.address().port));`;
 const collector = spawn(process.execPath, ["-e", COLLECTOR], { stdio: ["ignore", "pipe", "inherit"] });
+// A collector runs elsewhere in life: on a core of its own here (`--collector-core N`, with the rest pinned to
+// another by taskset), its work of receiving is not counted as the workbench's.
+const collectorCore = option("--collector-core");
+if (collectorCore !== undefined) spawn("taskset", ["-p", "-c", collectorCore, String(collector.pid)], { stdio: "ignore" });
 const port = await new Promise<string>((resolve) => collector.stdout!.once("data", (chunk: Uint8Array) => resolve(String(chunk).trim())));
 const endpoint = `http://127.0.0.1:${port}`;
 
@@ -40,17 +53,23 @@ const sides: Record<string, { command: string; env: Record<string, string> }> = 
   ...(before && { before: { command: before, env: {} } }),
   off: { command: EXECUTABLE, env: {} },
   on: { command: EXECUTABLE, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: "5000" } },
+  // Another build with telemetry on: what a change to the traced path does, beside the rest.
+  ...(variant && { variant: { command: variant, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: "5000" } } }),
 };
 const start = (side: string) =>
   RpcClient.start({ command: sides[side]!.command, args: ["--config", setup.configPath], cwd: setup.dir, env: { ...setup.workbenchEnv, ...sides[side]!.env } });
 
 try {
-  const clients: Record<string, RpcClient> = {};
+  const clients: Record<string, RpcClient[]> = {};
   for (const side of Object.keys(sides)) {
-    clients[side] = start(side);
-    await clients[side].initialize();
-    await openToolbox(clients[side], ONE);
-    for (let call = 0; call < 300; call++) await clients[side].request("tools/call", ECHO);
+    clients[side] = [];
+    for (let index = 0; index < PROCESSES; index++) {
+      const client = start(side);
+      clients[side].push(client);
+      await client.initialize();
+      await openToolbox(client, ONE);
+      for (let call = 0; call < WARM; call++) await client.request("tools/call", ECHO);
+    }
   }
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
   // Each round's p50 of each side: the sides' ratio round by round, which the machine's drift moves least.
@@ -60,19 +79,21 @@ try {
     const names = Object.keys(sides);
     // Rotated: no side always runs right after another.
     for (const side of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
-      const cpuBefore = cpuSeconds(clients[side]!.pid).total;
       const round: number[] = [];
-      for (let call = 0; call < calls / ROUNDS; call++) {
-        const began = performance.now();
-        await clients[side]!.request("tools/call", ECHO);
-        round.push(performance.now() - began);
+      for (const client of clients[side]!) {
+        const cpuBefore = cpuSeconds(client.pid).total;
+        for (let call = 0; call < calls / ROUNDS / PROCESSES; call++) {
+          const began = performance.now();
+          await client.request("tools/call", ECHO);
+          round.push(performance.now() - began);
+        }
+        cpu[side]! += cpuSeconds(client.pid).total - cpuBefore;
       }
       samples[side]!.push(...round);
       roundP50[side]!.push(percentile(round, 50));
-      cpu[side]! += cpuSeconds(clients[side]!.pid).total - cpuBefore;
     }
   }
-  await Promise.all(Object.values(clients).map((client) => client.close()));
+  await Promise.all(Object.values(clients).flat().map((client) => client.close()));
   const starts: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
   for (let run = 0; run < STARTS; run++) {
     for (const side of Object.keys(sides)) {

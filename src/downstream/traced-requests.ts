@@ -144,5 +144,6 @@ export function tracedRequests(
 /** A server behind the workbench as its CLIENT spans name it: `pipe` or `tcp` with its address, its toolbox and name. */
 export function downstreamPeer(config: ServerConfig | undefined, toolbox: string, server: string): McpPeer {
   const remote = config && config.transport !== "stdio" ? serverOfUrl(config.url) : undefined;
-  return { transport: remote ? "tcp" : "pipe", ...remote, toolbox, server };
+  // No spread: this is made for every traced call.
+  return remote ? { transport: "tcp", serverAddress: remote.serverAddress, serverPort: remote.serverPort, toolbox, server } : { transport: "pipe", toolbox, server };
 }

@@ -138,15 +138,21 @@ export class ProtoWriter {
 
   /** Bytes given as lowercase hex (trace and span ids, made or checked lowercase in ids.ts and trace-context.ts). */
   hexBytes(field: number, hex: string): this {
-    const start = this.fork(field);
     const length = hex.length >> 1;
-    this.#ensure(length);
+    // An id's length (8 or 16) is known before its bytes: one byte of it, no fork and join.
+    if (length > 127) throw new RangeError(`Hex bytes are ids of at most 127 bytes, not ${length}`);
+    this.#tag(field, WIRE_LENGTH);
+    this.#ensure(length + 1);
+    const buffer = this.#buffer;
+    let at = this.#position;
+    buffer[at++] = length;
     for (let index = 0; index < length; index++) {
-      this.#buffer[this.#position + index] = (nibble(hex.charCodeAt(index * 2)) << 4) | nibble(hex.charCodeAt(index * 2 + 1));
+      buffer[at++] = (nibble(hex.charCodeAt(index * 2)) << 4) | nibble(hex.charCodeAt(index * 2 + 1));
     }
-    this.#position += length;
-    return this.join(start);
+    this.#position = at;
+    return this;
   }
+
 
   /** Opens a length-delimited field (a nested message): write its body, then `join` what this returns. */
   fork(field: number): number {

@@ -143,7 +143,7 @@ export function unreadResult(result: unknown): unknown {
 export function rawIncludes(value: unknown, word: string): boolean | undefined {
   const pieces = rawJsonOf(value);
   if (!pieces) return undefined;
-  const bytes = new TextEncoder().encode(word);
+  const bytes = wordBytes(word);
   const overlap = bytes.length - 1;
   return pieces.some((piece, at) => {
     if (contains(piece, bytes)) return true;
@@ -152,6 +152,14 @@ export function rawIncludes(value: unknown, word: string): boolean | undefined {
     const seam = new Uint8Array([...piece.subarray(-overlap), ...next.subarray(0, overlap)]);
     return contains(seam, bytes);
   });
+}
+
+/** The few words looked for, encoded once: a traced call looks for one in every result. */
+const WORDS = new Map<string, Uint8Array>();
+function wordBytes(word: string): Uint8Array {
+  let bytes = WORDS.get(word);
+  if (!bytes) WORDS.set(word, bytes = new TextEncoder().encode(word));
+  return bytes;
 }
 
 function contains(bytes: Uint8Array, word: Uint8Array): boolean {
