@@ -17,14 +17,16 @@ const SWEEP_PER_WRITE = 4;
 
 export class MemoryStore implements Store {
   readonly name = "memory";
+  readonly shared: boolean;
   readonly #entries = new Map<string, Entry>();
   readonly #channels = new Map<string, Set<(message: string) => void>>();
   readonly #now: () => number;
   #closed = false;
 
-  /** `now`: the clock (tests move it on). */
-  constructor(options: { now?: () => number } = {}) {
+  /** `now`: the clock (tests move it on); `shared`: several replicas in one process use it (tests). */
+  constructor(options: { now?: () => number; shared?: boolean } = {}) {
     this.#now = options.now ?? Date.now;
+    this.shared = options.shared ?? false;
   }
 
   /** How many keys it holds now (expired ones not yet swept included). */

@@ -80,6 +80,7 @@ function failure(name: string, command: string, error: unknown): Error {
 const ttl = (ms: number) => String(Math.max(1, Math.ceil(Number.isFinite(ms) ? ms : 1)));
 
 export class RedisStore implements Store {
+  readonly shared = true;
   #closed = false;
   /** The SUBSCRIBE of a channel's first subscriber, while the server has not confirmed it. */
   readonly #subscribing = new Map<string, Promise<void>>();

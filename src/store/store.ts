@@ -34,6 +34,11 @@ export interface Store {
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
   /** What it is, for messages: "memory", or the store's address without its password. */
   readonly name: string;
+  /**
+   * Other processes read it too (Redis): what a session keeps that is large and read often (its
+   * cut results) goes in as data only then; a store of one process's own keeps it as it is.
+   */
+  readonly shared: boolean;
   /** Ends its connections; what is asked later fails. */
   close(): Promise<void>;
 }

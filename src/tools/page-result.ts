@@ -78,13 +78,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * there is no store to keep the rest in, else its first page with a note, the whole kept in `store`
  * (an event of `span`, the client's request, with telemetry on).
  */
-export function pageResult(
+export async function pageResult(
   result: CallToolResult,
   store: KeptResults | undefined,
   limit: number,
   toolbox: string,
   span?: Span,
-): CallToolResult {
+): Promise<CallToolResult> {
   if (!store || limit <= 0) return result;
   // A result still in the server's bytes is measured by them, unparsed: most are far under the cap,
   // and a large one relayed whole must not be parsed and copied (see transport/raw-json.ts).
@@ -102,7 +102,7 @@ export function pageResult(
       ? " structuredContent was left out: a text item holds the same JSON."
       : " structuredContent was left out: its JSON is the last text of the result.";
   }
-  const kept = store.keep(toolbox, limit, items);
+  const kept = await store.keep(toolbox, limit, items);
   const page = pageFrom(kept, 0, pageBudget(limit));
   span?.addEvent(RESULT_PAGED, { [WORKBENCH_TOOLBOX]: toolbox, [RESULT_BYTES]: kept.bytes, [FIRST_PAGE_ITEMS]: page.content.length });
   const note = `This result is over maxResultTokens (${limit}).${structured} ${progress(kept, 0, page.end)}`;

@@ -1,8 +1,8 @@
 /**
  * use_tool on the reserved server `workbench`: the workbench's own tool `read_result` (and, see
  * read-skill.ts, `read_skill`). read_result reads
- * on in a result cut to maxResultTokens (see page-result.ts). It reads the session's ResultStore
- * only: no server is started or asked.
+ * on in a result cut to maxResultTokens (see page-result.ts). It reads the session's kept results
+ * only (this process's, or the store's shared by replicas): no server is started or asked.
  */
 import type { CallToolResult } from "../protocol/sdk.ts";
 import { didYouMean } from "../config/suggest.ts";
@@ -13,7 +13,7 @@ import type { ToolId } from "./pipeline/values.ts";
 import { MAX_AGE_MS } from "./result-store.ts";
 import { READ_SKILL } from "./read-skill.ts";
 
-export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Result<CallToolResult> {
+export async function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolContext): Promise<Result<CallToolResult>> {
   const where = `in server '${id.server}' (toolbox '${id.toolbox}')`;
   if (!Object.hasOwn(ctx.session.config.toolboxes, id.toolbox)) return Failure(useToolToolboxNotFound(ctx.session.config, id.toolbox));
   if (id.name !== READ_RESULT) {
@@ -30,7 +30,7 @@ export function readResult(id: ToolId, args: Record<string, unknown>, ctx: ToolC
   const resultId = args.id as string;
   const offset = (args.offset as number | undefined) ?? 0;
   const failed = (detail: string) => Failure<CallToolResult>(`Error executing tool '${READ_RESULT}' ${where}: ${detail}`);
-  const kept = ctx.session.results?.get(resultId);
+  const kept = await ctx.session.results?.get(resultId);
   if (!kept) {
     return failed(
       `Result '${resultId}' not found: a cut result is kept for ${MAX_AGE_MS / 60_000} minutes after its last read, ` +

@@ -52,5 +52,5 @@ export async function readSkill(id: ToolId, args: Record<string, unknown>, ctx: 
   );
   const result: CallToolResult = { content: [{ type: "text", text: about }, ...files] };
   const limit = resultLimit(ctx.session.config, id.toolbox, server);
-  return Success(pageResult(result, ctx.session.results, limit, id.toolbox, ctx.request.span));
+  return Success(await pageResult(result, ctx.session.results, limit, id.toolbox, ctx.request.span));
 }

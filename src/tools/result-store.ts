@@ -51,10 +51,43 @@ function itemBytes(item: ContentBlock): number {
   return 2 * (item.type === "text" ? item.text.length : JSON.stringify(item).length);
 }
 
-/** What a session's kept results are to the tools that keep and read them (see upstream/session-state.ts). */
-export type KeptResults = { [K in keyof ResultStore]: ResultStore[K] };
+/**
+ * What a session's kept results are to the tools that keep and read them (see
+ * upstream/session-state.ts): this process's ResultStore answers at once, a store shared by
+ * replicas (stored-results.ts) later; the tools await either.
+ */
+export interface KeptResults {
+  keep(toolbox: string, limit: number, items: readonly ContentBlock[]): KeptResult | Promise<KeptResult>;
+  get(id: string): KeptResult | undefined | Promise<KeptResult | undefined>;
+}
 
-export class ResultStore {
+/** A result's items as a store of at most `maxBytes` keeps them: what exceeds the bound cut from the end. */
+export function fitted(items: readonly ContentBlock[], maxBytes: number): Pick<KeptResult, "items" | "dropped" | "starts" | "bytes"> {
+  const kept: ContentBlock[] = [];
+  let bytes = 0;
+  let dropped = 0;
+  for (const item of items) {
+    const size = itemBytes(item);
+    if (dropped > 0 || bytes + size > maxBytes) {
+      // Only a text is cut (at a whole character); anything else that does not fit is dropped whole.
+      const room = Math.floor((maxBytes - bytes) / 2);
+      if (dropped === 0 && item.type === "text" && room > 0) {
+        const cut = room - (isHighSurrogate(item.text.charCodeAt(room - 1)) ? 1 : 0);
+        kept.push({ ...item, text: item.text.slice(0, cut) });
+        bytes += 2 * cut;
+        dropped += item.text.length - cut;
+      } else dropped += itemLength(item);
+      continue;
+    }
+    kept.push(item);
+    bytes += size;
+  }
+  const starts = [0];
+  for (const item of kept) starts.push(starts.at(-1)! + itemLength(item));
+  return { items: kept, dropped, starts, bytes };
+}
+
+export class ResultStore implements KeptResults {
   readonly #kept = new Map<string, KeptResult>();
   readonly #limits: StoreLimits;
   #next = 1;
@@ -74,31 +107,11 @@ export class ResultStore {
   /** Keeps a result's items, cutting what exceeds the whole store's bound from its end. */
   keep(toolbox: string, limit: number, items: readonly ContentBlock[]): KeptResult {
     this.#expire();
-    const kept: ContentBlock[] = [];
-    let bytes = 0;
-    let dropped = 0;
-    for (const item of items) {
-      const size = itemBytes(item);
-      if (dropped > 0 || bytes + size > this.#limits.maxBytes) {
-        // Only a text is cut (at a whole character); anything else that does not fit is dropped whole.
-        const room = Math.floor((this.#limits.maxBytes - bytes) / 2);
-        if (dropped === 0 && item.type === "text" && room > 0) {
-          const cut = room - (isHighSurrogate(item.text.charCodeAt(room - 1)) ? 1 : 0);
-          kept.push({ ...item, text: item.text.slice(0, cut) });
-          bytes += 2 * cut;
-          dropped += item.text.length - cut;
-        } else dropped += itemLength(item);
-        continue;
-      }
-      kept.push(item);
-      bytes += size;
-    }
-    while (this.#bytes + bytes > this.#limits.maxBytes && this.#kept.size > 0) this.#forget(this.#kept.keys().next().value!);
-    const starts = [0];
-    for (const item of kept) starts.push(starts.at(-1)! + itemLength(item));
-    const entry: KeptResult = { id: `r${this.#next++}`, toolbox, limit, items: kept, dropped, starts, bytes, touched: this.#limits.now() };
+    const fit = fitted(items, this.#limits.maxBytes);
+    while (this.#bytes + fit.bytes > this.#limits.maxBytes && this.#kept.size > 0) this.#forget(this.#kept.keys().next().value!);
+    const entry: KeptResult = { id: `r${this.#next++}`, toolbox, limit, ...fit, touched: this.#limits.now() };
     this.#kept.set(entry.id, entry);
-    this.#bytes += bytes;
+    this.#bytes += fit.bytes;
     return entry;
   }
 

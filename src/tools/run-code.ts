@@ -61,7 +61,8 @@ export const runCode: Tool<typeof schema, CallToolResult> = {
       },
     });
     // As a use_tool result: over the toolbox's maxResultTokens, cut and read on with read_result.
-    return Success(pageResult(presentOutcome(outcome), session.results, toolboxResultLimit(session.config, name), name, request.span));
+    const limit = toolboxResultLimit(session.config, name);
+    return Success(await pageResult(presentOutcome(outcome), session.results, limit, name, request.span));
   },
   present: (value) => value,
 };

@@ -36,12 +36,12 @@ export const useTool: Tool<typeof schema, CallToolResult> = {
   invalidInputHint: exampleForShape,
   plainInput,
   run: async ({ tool: id, arguments: args }, ctx) => {
-    if (id.server === WORKBENCH_SERVER) return id.name === READ_SKILL ? await readSkill(id, args, ctx) : readResult(id, args, ctx);
+    if (id.server === WORKBENCH_SERVER) return id.name === READ_SKILL ? await readSkill(id, args, ctx) : await readResult(id, args, ctx);
     const { session } = ctx;
     const called = await runToolCall(session, ctx.request, id, args);
     if (!called.ok) return called;
     const limit = resultLimit(session.config, id.toolbox, id.server);
-    return Success(pageResult(called.value, session.results, limit, id.toolbox, ctx.request.span));
+    return Success(await pageResult(called.value, session.results, limit, id.toolbox, ctx.request.span));
   },
   present: (value) => value,
 };

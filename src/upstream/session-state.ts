@@ -3,14 +3,16 @@
  * store (src/store/), under the session's key: a 2026-07-28 hub's key (client identity and declared
  * capabilities, the same on every replica), or a 2025-11-25 session's id, or a key of the session's
  * own (stdio). What it keeps: its approvals and retry state, the names of its open toolboxes, and
- * its cut results. Nothing live: each replica opens its own toolboxes from the names (see
- * ToolboxRegistry.wasOpened). The keys expire `ttlMs` after the session's last use, and go at once
+ * its cut results (as data in a store shared by replicas, stored-results.ts; in a store of this
+ * process's own, kept as they are, result-store.ts). Nothing live: each replica opens its own
+ * toolboxes from the names (see ToolboxRegistry.wasOpened). The keys expire `ttlMs` after the session's last use, and go at once
  * when the session ends for good (a DELETE, the end of a stdio session); a replica that only lets
  * go of its own copy of a session (idle here) leaves them to other replicas.
  */
 import type { Store } from "../store/store.ts";
 import { storeKey } from "../store/store.ts";
 import { type KeptResults, ResultStore } from "../tools/result-store.ts";
+import { storedResultKeys, StoredResults } from "../tools/stored-results.ts";
 import { approvalKeys, type KeptApprovals, StoredApprovals } from "../trust/approvals.ts";
 import type { KeptToolboxes } from "../toolboxes/registry.ts";
 import type { WorkbenchConfig } from "../config/index.ts";
@@ -40,8 +42,12 @@ export interface SessionState {
 export class SessionStates {
   readonly store: Store;
   readonly #ttlMs: () => number;
-  /** Cut results are still kept in this process (one per session key): the last kind to move to the store. */
-  readonly #results = new Map<string, ResultStore>();
+  /**
+   * Each session's cut results as this process reaches them: in the store when it is shared (the
+   * last result read is kept parsed here, for its next page), else in this process as they are
+   * (no copy into JSON of a result the same process reads back).
+   */
+  readonly #results = new Map<string, KeptResults>();
   /** When this process last moved each session's expiry on: at most once in a tenth of the expiry. */
   readonly #touched = new Map<string, number>();
 
@@ -59,7 +65,7 @@ export class SessionStates {
   of(key: string): SessionState {
     let results = this.#results.get(key);
     if (!results) {
-      results = new ResultStore({ collect: this.#collect });
+      results = this.store.shared ? new StoredResults(this.store, key) : new ResultStore({ collect: this.#collect });
       this.#results.set(key, results);
     }
     return {
@@ -91,7 +97,8 @@ export class SessionStates {
   /** Session `key` ended for good: what it kept goes. */
   async end(key: string): Promise<void> {
     this.release(key);
-    await this.store.delete(...keysOf(key)).catch(() => {});
+    const results = this.store.shared ? await storedResultKeys(this.store, key).catch(() => []) : [];
+    await this.store.delete(...keysOf(key), ...results).catch(() => {});
   }
 
   /** How many sessions this process holds state for now. */

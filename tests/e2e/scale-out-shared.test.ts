@@ -4,7 +4,8 @@
  * sessions keep. 20 clients, ten of each protocol revision (the official SDK clients), make 50
  * calls each; one replica is killed (SIGKILL) between two calls of every client, halfway. Every
  * call succeeds, no client sees "session not found" or initializes again, none sees another's
- * data, and no process is left. Skips, saying why, where nginx or redis-server is missing.
+ * data, and no process is left. A result cut into pages on one replica is read on, page by page,
+ * through the others. Skips, saying why, where nginx or redis-server is missing.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -41,6 +42,8 @@ const replicaOf = (workbench: HttpWorkbench) => new URL(workbench.url).host;
 
 interface Caller {
   echo(text: string): Promise<string>;
+  /** use_tool with these arguments, the answer's text. */
+  use(args: Record<string, unknown>): Promise<string>;
   close(): Promise<unknown>;
 }
 
@@ -48,19 +51,16 @@ async function legacyClient(url: string, token: string): Promise<Caller> {
   const client = new Client({ name: "shared-2025", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } }, undefined, { timeout: TIMEOUT_MS });
-  return {
-    echo: async (text) => textOf(await client.callTool({ name: "use_tool", arguments: echoArgs(text) }, undefined, { timeout: TIMEOUT_MS }) as CallToolResult),
-    close: () => client.close().catch(() => {}),
-  };
+  const use = async (args: Record<string, unknown>) =>
+    textOf(await client.callTool({ name: "use_tool", arguments: args }, undefined, { timeout: TIMEOUT_MS }) as CallToolResult);
+  return { echo: (text) => use(echoArgs(text)), use, close: () => client.close().catch(() => {}) };
 }
 
 async function modernClient(url: string, token: string): Promise<Caller> {
   const client = new V2Client({ name: "shared-2026", version: "2.4.0" }, { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } });
   await client.connect(new V2HttpTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-  return {
-    echo: async (text) => textOf(await client.callTool({ name: "use_tool", arguments: echoArgs(text) }, { timeout: TIMEOUT_MS })),
-    close: () => client.close().catch(() => {}),
-  };
+  const use = async (args: Record<string, unknown>) => textOf(await client.callTool({ name: "use_tool", arguments: args }, { timeout: TIMEOUT_MS }));
+  return { echo: (text) => use(echoArgs(text)), use, close: () => client.close().catch(() => {}) };
 }
 
 test("replicas over a shared store: round robin, one replica killed mid-run; every call succeeds, no session lost, no process left", { skip, timeout: 300_000 }, async () => {
@@ -118,4 +118,44 @@ test("replicas over a shared store: round robin, one replica killed mid-run; eve
   const left = await waitGone([...watched], 10_000);
   for (const pid of left) if (isAlive(pid)) process.kill(pid, "SIGKILL");
   assert.deepEqual(left, [], "no process is left");
+});
+
+/** A result's pages, read on from the first by the call each page's note names (at most 50), joined; and the ids read. */
+async function readOn(caller: Caller, first: string): Promise<{ whole: string; ids: string[] }> {
+  const NOTE = /This result is over maxResultTokens[\s\S]*$|Result 'r\d+': characters[\s\S]*$/;
+  let whole = first.replace(NOTE, "");
+  const ids: string[] = [];
+  let page = first;
+  for (let read = 0; read < 50; read++) {
+    const next = /"arguments":\{"id":"(r\d+)","offset":(\d+)\}/.exec(page);
+    if (!next) return { whole, ids };
+    ids.push(next[1]);
+    page = await caller.use({ tool: { toolbox: "dev", server: "workbench", name: "read_result" }, arguments: { id: next[1], offset: Number(next[2]) } });
+    whole += page.replace(NOTE, "");
+  }
+  assert.fail("More than 50 pages");
+}
+
+test("replicas over a shared store: a result cut into pages on one replica is read on through the others, by either revision's client", { skip, timeout: 120_000 }, async () => {
+  const config = { ...CONFIG, toolboxes: { dev: { mcpServers: { fx: fx("replica", { maxResultTokens: 1_000 }) } } } };
+  const redis = await startRedis();
+  const replicas = await Promise.all([0, 1, 2].map(() => startHttpWorkbench(config, {}, "127.0.0.1:0", ["--store", redis.url])));
+  const nginx = await startNginx(replicas.map(replicaOf), "round-robin");
+  const clients: Caller[] = [];
+  try {
+    clients.push(await legacyClient(nginx.url, TOKENS[0].token), await modernClient(nginx.url, TOKENS[1].token));
+    for (const [index, caller] of clients.entries()) {
+      const text = Array.from({ length: 1_500 }, (_, line) => `client ${index} line ${line}`).join("\n");
+      const { whole, ids } = await readOn(caller, await caller.echo(text));
+      assert.ok(ids.length >= 3, `${ids.length} pages read on`);
+      assert.equal(whole, `replica: ${text}`, `client ${index}: the pages joined are the result`);
+    }
+    const reached = new Set(nginx.log().split("\n").filter((line) => line.includes("|")).map((line) => line.split("|")[1]));
+    assert.ok(reached.size >= 3, "the pages were read through every replica");
+  } finally {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    await Promise.allSettled(replicas.map((replica) => replica.stop()));
+    await nginx.stop();
+    await redis.stop();
+  }
 });

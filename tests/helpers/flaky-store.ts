@@ -9,5 +9,6 @@ export function flakyStore(store: Store): { store: Store; setDown(down: boolean)
     wrapped[method] = (...args: unknown[]) => down && method !== "close" ? Promise.reject(new Error("Connection refused")) : real(...args);
   }
   Object.defineProperty(wrapped, "name", { value: store.name });
+  Object.defineProperty(wrapped, "shared", { value: store.shared });
   return { store: wrapped as unknown as Store, setDown: (value) => void (down = value) };
 }

@@ -37,15 +37,15 @@ function readAll(first: CallToolResult, store: ResultStore): { items: ContentBlo
   return { items, pages };
 }
 
-test("page result: a result within the cap is returned as it is, and 0 never cuts", () => {
+test("page result: a result within the cap is returned as it is, and 0 never cuts", async () => {
   const store = new ResultStore();
   const small = { content: [text("x".repeat(100))] };
-  assert.equal(pageResult(small, store, 100, "dev"), small);
+  assert.equal(await pageResult(small, store, 100, "dev"), small);
   const big = { content: [text("x".repeat(10_000))] };
-  assert.equal(pageResult(big, store, 0, "dev"), big);
+  assert.equal(await pageResult(big, store, 0, "dev"), big);
   // A 2026-07-28 question for the client goes as it is, however large its state.
   const question = { content: [], resultType: "input_required", requestState: "s".repeat(10_000) } as CallToolResult;
-  assert.equal(pageResult(question, store, 100, "dev"), question);
+  assert.equal(await pageResult(question, store, 100, "dev"), question);
   assert.equal(store.bytes, 0);
 });
 
@@ -104,10 +104,10 @@ test("page result: a result of a few texts far under the cap is decided without 
   }
 });
 
-test("page result: one huge text is cut to fit, with a note naming the call that reads on, and reads back whole", () => {
+test("page result: one huge text is cut to fit, with a note naming the call that reads on, and reads back whole", async () => {
   const store = new ResultStore();
   const lines = Array.from({ length: 3_000 }, (_, i) => `line ${i}: ${"é😀".repeat(i % 7)} end`).join("\n");
-  const first = pageResult({ content: [text(lines)] }, store, 1_000, "dev");
+  const first = await pageResult({ content: [text(lines)] }, store, 1_000, "dev");
   assert.ok(estimateTokens(first) <= 1_000, `first page is ${estimateTokens(first)} tokens`);
   assert.match(
     note(first),
@@ -122,11 +122,11 @@ test("page result: one huge text is cut to fit, with a note naming the call that
   assert.match(note(pages.at(-1)!), /This is the end of it\.$/);
 });
 
-test("page result: a page ends between items when it can, and items that are not text are never cut", () => {
+test("page result: a page ends between items when it can, and items that are not text are never cut", async () => {
   const store = new ResultStore();
   const image = { type: "image" as const, data: "A".repeat(6_000), mimeType: "image/png" };
   const content: ContentBlock[] = [text("a".repeat(2_500)), text("b".repeat(2_500)), image, text("c".repeat(500))];
-  const first = pageResult({ content }, store, 1_600, "dev");
+  const first = await pageResult({ content }, store, 1_600, "dev");
   assert.deepEqual(body(first).map((item) => (item as Text).text.length), [2_500, 2_500]);
   assert.match(note(first), /Result 'r1': positions 0 to 5000 of 5501 shown \(a character of text counts 1, and so does an item that is not text\)\./);
   const { items } = readAll(first, store);
@@ -145,17 +145,17 @@ test("page result: a cut never splits a surrogate pair, and a page always moves 
   assert.equal(page.end, 2);
 });
 
-test("page result: structuredContent over the cap leaves the result: said in the note, read on as the last text", () => {
+test("page result: structuredContent over the cap leaves the result: said in the note, read on as the last text", async () => {
   const store = new ResultStore();
   const structuredContent = { rows: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `row ${i}` })) };
-  const first = pageResult({ content: [text("summary")], structuredContent, isError: true }, store, 500, "dev");
+  const first = await pageResult({ content: [text("summary")], structuredContent, isError: true }, store, 500, "dev");
   assert.equal(first.structuredContent, undefined);
   assert.equal(first.isError, true);
   assert.match(note(first), /structuredContent was left out: its JSON is the last text of the result\./);
   const { items } = readAll(first, store);
   assert.deepEqual(items, [text("summary"), text(JSON.stringify(structuredContent))]);
   // Mirrored as text (what most servers do): kept once.
-  const mirrored = pageResult({ content: [text(JSON.stringify(structuredContent, null, 2))], structuredContent }, store, 500, "dev");
+  const mirrored = await pageResult({ content: [text(JSON.stringify(structuredContent, null, 2))], structuredContent }, store, 500, "dev");
   assert.match(note(mirrored), /structuredContent was left out: a text item holds the same JSON\./);
   assert.deepEqual(readAll(mirrored, store).items, [text(JSON.stringify(structuredContent, null, 2))]);
 });
@@ -174,11 +174,11 @@ test("page result: run_code's cap is the toolbox's smallest, 0 (never) counting 
   assert.equal(toolboxResultLimit(config, "c"), 25_000);
 });
 
-test("page result: a page of a 32 MiB text costs the page: the first and ten more in well under a second", () => {
+test("page result: a page of a 32 MiB text costs the page: the first and ten more in well under a second", async () => {
   const store = new ResultStore();
   const whole = "x".repeat(32 * 1024 * 1024);
   const started = performance.now();
-  const first = pageResult({ content: [text(whole)] }, store, 25_000, "dev");
+  const first = await pageResult({ content: [text(whole)] }, store, 25_000, "dev");
   let offset = Number(/"offset":(\d+)/.exec(note(first))![1]);
   for (let i = 0; i < 10; i++) {
     const page = readPage(store.get("r1")!, offset);
@@ -190,10 +190,10 @@ test("page result: a page of a 32 MiB text costs the page: the first and ten mor
   assert.equal(offset, 11 * (body(first)[0] as Text).text.length);
 });
 
-test("pageResult: a result still in the server's bytes and under the cap is passed on unparsed", () => {
+test("pageResult: a result still in the server's bytes and under the cap is passed on unparsed", async () => {
   const bytes = new TextEncoder().encode(JSON.stringify({ content: [{ type: "text", text: "small" }] }));
   const result = lazyJsonObject([bytes]) as CallToolResult;
-  assert.equal(pageResult(result, new ResultStore(), 25_000, "dev"), result);
+  assert.equal(await pageResult(result, new ResultStore(), 25_000, "dev"), result);
   assert.ok(rawJsonOf(result), "nothing looked inside it");
 });
 
@@ -230,12 +230,12 @@ test("page result: a cut measures the text once, without a JSON copy, and cuts w
   assert.equal(copies, 0, "JSON copies of the text made to measure it");
 });
 
-test("pageResult: a result cut into pages is an event of the client request's span (telemetry on); one within the limit is not", () => {
+test("pageResult: a result cut into pages is an event of the client request's span (telemetry on); one within the limit is not", async () => {
   const events: { name: string; attributes?: Attributes }[] = [];
   const span: Span = { ...NOOP_SPAN, addEvent: (name, attributes) => (events.push({ name, attributes }), span) };
   const store = new ResultStore();
-  pageResult({ content: [{ type: "text", text: "small" }] }, store, 100, "dev", span);
-  const cut = pageResult({ content: [{ type: "text", text: "word ".repeat(2_000) }] }, store, 100, "dev", span);
+  await pageResult({ content: [{ type: "text", text: "small" }] }, store, 100, "dev", span);
+  const cut = await pageResult({ content: [{ type: "text", text: "word ".repeat(2_000) }] }, store, 100, "dev", span);
   assert.deepEqual(events.map((event) => event.name), ["mcp_workbench.result.paged"]);
   assert.equal(events[0].attributes?.["mcp_workbench.toolbox"], "dev");
   assert.equal(events[0].attributes?.["mcp_workbench.result.first_page_items"], cut.content.length - 1);

@@ -26,7 +26,7 @@ const read = (ctx: ToolContext, args: Record<string, unknown>, name = "read_resu
 test("read_result: reads a kept result from an offset without the registry; the last page says it is the end", async () => {
   const store = new ResultStore();
   const whole = "line\n".repeat(2_000);
-  pageResult({ content: [{ type: "text", text: whole }] }, store, 1_000, "dev");
+  await pageResult({ content: [{ type: "text", text: whole }] }, store, 1_000, "dev");
   const result = await read(context(store), { id: "r1", offset: 9_000 });
   assert.ok(result.ok);
   const [page, note] = result.value.content as { text: string }[];
@@ -36,7 +36,7 @@ test("read_result: reads a kept result from an offset without the registry; the 
 
 test("read_result: each mistake is named", async () => {
   const store = new ResultStore();
-  pageResult({ content: [{ type: "text", text: "x".repeat(5_000) }] }, store, 500, "dev");
+  await pageResult({ content: [{ type: "text", text: "x".repeat(5_000) }] }, store, 500, "dev");
   const ctx = context(store);
   const error = async (args: Record<string, unknown>, name?: string, toolbox?: string) => {
     const result = await read(ctx, args, name, toolbox);

@@ -19,6 +19,7 @@ import { fx } from "../helpers/toolbox.ts";
 import { sessionStateContract } from "../helpers/session-state-contract.ts";
 
 sessionStateContract("SessionStates over MemoryStore", () => Promise.resolve(new MemoryStore()));
+sessionStateContract("SessionStates over a MemoryStore shared by replicas", () => Promise.resolve(new MemoryStore({ shared: true })));
 
 test("session state: a session keeps its toolboxes, cut results and approvals under its key; a hub lets go of them, leaving them to other replicas", async () => {
   const config = validateConfig({ toolboxes: { dev: { mcpServers: { fx: fx("a", { confirm: ["echo"], maxResultTokens: 100 }) } } } });
