@@ -53,7 +53,7 @@ export class StoredResults implements KeptResults {
     await this.#makeRoom(fit.bytes);
     const touched = this.#limits.now();
     const entry: KeptResult = { id: "", toolbox, limit, ...fit, touched };
-    const json = JSON.stringify({ toolbox, limit, items: fit.items, dropped: fit.dropped, starts: fit.starts, bytes: fit.bytes });
+    const json = JSON.stringify({ toolbox, limit, items: fit.items, dropped: fit.dropped });
     for (let draw = 0; draw < MAX_ID_DRAWS && entry.id === ""; draw++) {
       const id = `r${await this.#store.increment(storeKey(this.#session, "result-ids"), 2 * this.#limits.maxAgeMs)}`;
       if (await this.#store.add(this.#key(id), json, this.#limits.maxAgeMs)) entry.id = id;
@@ -74,8 +74,8 @@ export class StoredResults implements KeptResults {
     if (fresh && await this.#store.touch(key, this.#limits.maxAgeMs)) entry = last;
     else {
       const json = await this.#store.get(key);
-      if (json === undefined) return undefined;
-      entry = { id, ...JSON.parse(json) as Omit<KeptResult, "id" | "touched">, touched: 0 };
+      entry = json === undefined ? undefined : parseKept(id, json);
+      if (entry === undefined) return undefined;
       await this.#store.touch(key, this.#limits.maxAgeMs);
     }
     entry.touched = this.#limits.now();
@@ -107,4 +107,36 @@ export class StoredResults implements KeptResults {
   #key(id: string): string {
     return storeKey(this.#session, "result", id);
   }
+}
+
+/**
+ * A result as the store gave it, checked like input (issue 48 §5: a poisoned store cannot crash a
+ * replica): anything but a toolbox, a limit, content items and what was dropped is no result. Its
+ * positions and bytes are counted again from its items, never taken from the store.
+ */
+export function parseKept(id: string, json: string): KeptResult | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || typeof value.toolbox !== "string" || value.toolbox === "") return undefined;
+  const { limit, dropped, items } = value;
+  if (!isCount(limit) || limit === 0 || !isCount(dropped) || !Array.isArray(items) || !items.every(isItem)) return undefined;
+  const { starts, bytes } = fitted(items, Infinity);
+  return { id, toolbox: value.toolbox, limit, items, dropped, starts, bytes, touched: 0 };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A content item as a page is made of it: an object with a type, and a text when it is text. */
+function isItem(value: unknown): value is ContentBlock {
+  return isObject(value) && typeof value.type === "string" && (value.type !== "text" || typeof value.text === "string");
 }

@@ -91,3 +91,22 @@ test("stored results: an end removes every result's key; the ids go on after it,
   assert.ok(!ids.includes(next.id), `${next.id} was given before`);
   assert.equal(await here.get(ids[0]!), undefined);
 });
+
+test("stored results: a value the store gives back is checked like input: a poisoned one is no result, never a crash, and its positions are counted again", async () => {
+  const { store, here } = replicas();
+  const key = "wb:{s}:result:r7";
+  const poisons = [
+    "not json", "null", "[]", "{}", '{"toolbox":"dev","limit":10,"dropped":0,"items":5}',
+    '{"toolbox":"dev","limit":10,"dropped":0,"items":[{"type":"text","text":5}]}', '{"toolbox":"dev","limit":10,"dropped":0,"items":[null]}',
+    '{"toolbox":"dev","limit":-1,"dropped":0,"items":[]}', '{"toolbox":"dev","limit":"10","dropped":0,"items":[]}',
+    '{"toolbox":"","limit":10,"dropped":0,"items":[]}', '{"toolbox":"dev","limit":10,"dropped":0.5,"items":[]}',
+    '{"toolbox":"dev","limit":0,"dropped":0,"items":[]}', '{"limit":10,"dropped":0,"items":[]}',
+  ];
+  for (const poison of poisons) {
+    await store.set(key, poison, 60_000);
+    assert.equal(await here.get("r7"), undefined, poison);
+  }
+  await store.set(key, '{"toolbox":"dev","limit":10,"dropped":0,"items":[{"type":"text","text":"abc"}],"starts":[0,999999],"bytes":1}', 60_000);
+  const read = await here.get("r7");
+  assert.deepEqual({ starts: read?.starts, bytes: read?.bytes }, { starts: [0, 3], bytes: 6 });
+});
