@@ -59,7 +59,7 @@ export class StoredResults implements KeptResults {
       if (await this.#store.add(this.#key(id), json, this.#limits.maxAgeMs)) entry.id = id;
     }
     if (entry.id === "") throw new Error(`No free result id in the store '${this.#store.name}' after ${MAX_ID_DRAWS} draws`);
-    await this.#store.setField(this.#index, entry.id, `${fit.bytes} ${touched}`, this.#limits.maxAgeMs);
+    await this.#listed(entry.id, fit.bytes, touched);
     this.#last = entry;
     return entry;
   }
@@ -68,20 +68,29 @@ export class StoredResults implements KeptResults {
   async get(id: string): Promise<KeptResult | undefined> {
     if (!ID.test(id)) return undefined;
     const key = this.#key(id);
-    let entry: KeptResult | undefined;
+    const now = this.#limits.now();
     const last = this.#last;
-    const fresh = last?.id === id && this.#limits.now() - last.touched < this.#limits.maxAgeMs;
-    if (fresh && await this.#store.touch(key, this.#limits.maxAgeMs)) entry = last;
-    else {
+    let entry: KeptResult | undefined;
+    if (last?.id === id && now - last.touched < this.#limits.maxAgeMs) {
+      // The expiry moved on and the index told, in one round trip: the next page of the same result.
+      const [there] = await Promise.all([this.#store.touch(key, this.#limits.maxAgeMs), this.#listed(id, last.bytes, now)]);
+      if (there) entry = last;
+      else await this.#store.deleteField(this.#index, id);
+    }
+    if (entry === undefined) {
       const json = await this.#store.get(key);
       entry = json === undefined ? undefined : parseKept(id, json);
       if (entry === undefined) return undefined;
-      await this.#store.touch(key, this.#limits.maxAgeMs);
+      await Promise.all([this.#store.touch(key, this.#limits.maxAgeMs), this.#listed(id, entry.bytes, now)]);
     }
-    entry.touched = this.#limits.now();
-    await this.#store.setField(this.#index, id, `${entry.bytes} ${entry.touched}`, this.#limits.maxAgeMs);
+    entry.touched = now;
     this.#last = entry;
     return entry;
+  }
+
+  /** The index says result `id` holds `bytes` and was read at `touched`. */
+  #listed(id: string, bytes: number, touched: number): Promise<void> {
+    return this.#store.setField(this.#index, id, `${bytes} ${touched}`, this.#limits.maxAgeMs);
   }
 
   /** Forgets the expired results, then the least recently read, until `bytes` more fit the bound. */
