@@ -10,15 +10,15 @@
  * a replica asked for a session it never saw restores it from there (the client's initialize
  * replayed), so that no replica is special.
  */
-import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../../protocol/sdk.ts";
 import { WebStandardStreamableHTTPServerTransport } from "../../protocol/sdk-http.ts";
-import type { MessageOrigin, MessageTransport } from "../../transport/message-transport.ts";
+import type { MessageTransport } from "../../transport/message-transport.ts";
 import { type ClientIdentity, grantKey } from "../client-identity.ts";
 import type { UpstreamSession } from "../session.ts";
 import { jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "./replies.ts";
 import { type Tracked, TrackedSet } from "./tracked-set.ts";
-import { PlainRequests } from "./plain-requests.ts";
 import { type SessionRecord, type SessionRecords, StoreUnavailable } from "./session-records.ts";
+import { SessionTransport } from "./session-transport.ts";
+import { RelayedNotices } from "./relayed-notices.ts";
 
 /**
  * Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side;
@@ -40,11 +40,14 @@ export interface LiveSession extends Tracked {
   readonly http: WebStandardStreamableHTTPServerTransport;
   readonly transport: SessionTransport;
   session?: UpstreamSession;
+  /** The client's GET streams open on this replica: a notification of no request is written there, or relayed. */
+  streams: number;
 }
 
 export class LegacySessions extends TrackedSet<LiveSession> {
   readonly #open: OpenSession;
   readonly #records?: SessionRecords;
+  readonly #notices?: RelayedNotices;
   /** Sessions being restored here, by id: two requests for one restore it once. */
   readonly #restoring = new Map<string, Promise<LiveSession | undefined>>();
 
@@ -52,10 +55,16 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     super();
     this.#open = open;
     this.#records = records;
+    const notices = this.#notices = records && new RelayedNotices(records.store);
     // A session its client ended on another replica ends here too.
     records?.onEnded((id) => {
       const live = this.items.get(id);
       if (live) void this.end(live);
+    });
+    // What another replica's copy of a session said for its GET stream, when the stream is here.
+    notices?.onNotice((id, message) => {
+      const live = this.items.get(id);
+      if (live && live.streams > 0) void live.http.send(message).catch(() => {});
     });
   }
 
@@ -95,11 +104,13 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     const http: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
-        live = { client: grantKey(client), name: client.name, http, transport, lastUsed: Date.now(), inFlight: 0 };
+        live = { client: grantKey(client), name: client.name, http, transport, lastUsed: Date.now(), inFlight: 0, streams: 0 };
         this.items.set(id, live);
       },
     });
     const transport = new SessionTransport(http);
+    // The client's GET stream is on another replica, or on none: that replica writes it (relayed-notices.ts).
+    transport.elsewhere = (message) => live !== undefined && live.streams === 0 && (this.#notices?.relay(id, message) ?? false);
     // Its state is kept under its id: any replica that serves it finds it there.
     const session = await this.#open(transport, client, () => this.items.delete(id), id, id);
     const response = await first(http);
@@ -137,6 +148,7 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     }
     const response = await live.http.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     if (request.method === "DELETE") await this.#delete(live);
+    if (request.method === "GET" && response.ok && response.body) return counted(live, response);
     return response;
   }
 
@@ -150,7 +162,7 @@ export class LegacySessions extends TrackedSet<LiveSession> {
   /** This replica lets go of a session (idle here, revoked, stopping): its record stays for the others. */
   override async closeAll(): Promise<void> {
     await super.closeAll();
-    await this.#records?.close();
+    await Promise.all([this.#records?.close(), this.#notices?.close()]);
   }
 
   protected async end(live: LiveSession): Promise<void> {
@@ -161,6 +173,31 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     await live.session?.close();
     await live.http.close().catch(() => {});
   }
+}
+
+/** A GET stream's response, counted among the session's streams here until it ends or the client lets go of it. */
+function counted(live: LiveSession, response: Response): Response {
+  const reader = response.body!.getReader();
+  live.streams++;
+  let open = true;
+  const ended = () => {
+    if (open) live.streams--;
+    open = false;
+  };
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      if (done) {
+        ended();
+        controller.close();
+      } else controller.enqueue(value);
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** 404 for a session id that is not (or no longer) live here. */
@@ -191,75 +228,4 @@ async function replay(http: WebStandardStreamableHTTPServerTransport, id: string
   });
   (await http.handleRequest(after, { parsedBody: initialized })).body?.cancel().catch(() => {});
   return response;
-}
-
-/**
- * The SDK transport as the session's gate wants it. Progress from the tool-call lane names no
- * request: its token says which one, so that it goes on that request's stream and not the GET one.
- */
-class SessionTransport implements MessageTransport {
-  claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  readonly #http: WebStandardStreamableHTTPServerTransport;
-  readonly #progress = new Map<string | number, RequestId>();
-  /** The requests answered here, not by the SDK's transport. */
-  readonly plain = new PlainRequests((message, origin) => this.claim?.(message, origin));
-
-  constructor(http: WebStandardStreamableHTTPServerTransport) {
-    this.#http = http;
-    http.onmessage = (message, extra) => {
-      const token = progressTokenOf(message);
-      if (token !== undefined) this.#progress.set(token, (message as { id: RequestId }).id);
-      this.claim?.(message, extra);
-      if ("method" in message && message.method === "notifications/cancelled") {
-        this.#cancelled(message.params?.requestId as RequestId | undefined);
-      }
-    };
-    http.onclose = () => (this.plain.close(), this.onclose?.());
-    http.onerror = (error) => this.onerror?.(error);
-  }
-
-  start(): Promise<void> {
-    return this.#http.start();
-  }
-
-  /**
-   * A cancelled request gets no answer, so its HTTP response is ended here: else it stays open as
-   * long as the client reads it (the SDK's client reads until an answer), holding one of the
-   * client's requests in flight for good, and keeping its id taken.
-   */
-  #cancelled(id: RequestId | undefined): void {
-    if (id === undefined) return;
-    this.plain.cancelled(id);
-    this.#http.closeSSEStream(id);
-    for (const [token, of] of this.#progress) if (of === id) this.#progress.delete(token);
-  }
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.plain.took(message, options?.relatedRequestId)) return;
-    let related = options?.relatedRequestId;
-    if ("method" in message && message.method === "notifications/progress" && related === undefined) {
-      related = this.#progress.get((message.params as { progressToken: string | number }).progressToken);
-    }
-    if ("id" in message && !("method" in message)) {
-      for (const [token, id] of this.#progress) if (id === (message as { id?: RequestId }).id) this.#progress.delete(token);
-    }
-    try {
-      await this.#http.send(message, related === undefined ? options : { ...options, relatedRequestId: related });
-    } catch {
-      // The client closed the request's stream: its answer has nowhere to go (the call still ran).
-    }
-  }
-
-  close(): Promise<void> {
-    this.plain.close();
-    return this.#http.close();
-  }
-}
-
-function progressTokenOf(message: JSONRPCMessage): string | number | undefined {
-  if (!("method" in message) || !("id" in message)) return undefined;
-  const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
-  return typeof token === "string" || typeof token === "number" ? token : undefined;
 }

@@ -24,6 +24,8 @@ export class StoreUnavailable extends Error {
 }
 
 export class SessionRecords {
+  /** The store the records are in (the change feed goes through it too, relayed-notices.ts). */
+  readonly store: Store;
   readonly #store: Store;
   readonly #ttlMs: number;
   /** When this process last moved each record's expiry on (at most once in a tenth of it). */
@@ -31,7 +33,7 @@ export class SessionRecords {
 
   /** `ttlMs`: a record outlives the session's last request by this (its idle time). */
   constructor(store: Store, ttlMs: number) {
-    this.#store = store;
+    this.#store = this.store = store;
     this.#ttlMs = ttlMs;
   }
 

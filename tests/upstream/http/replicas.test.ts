@@ -3,10 +3,12 @@
  * one store are two replicas behind a balancer that keeps nobody anywhere. A 2025-11-25 session
  * opened on one goes on on the other (restored from its record: its open toolboxes, its client);
  * another client presenting its id finds nothing; a DELETE ends it on both; a store that cannot be
- * read answers 503, never 404.
+ * read answers 503, never 404; what a server tells the session's copy on one replica reaches the
+ * client's GET stream on the other.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { platform } from "#platform";
 import { validateConfig } from "../../../src/config/index.ts";
 import { ServerPool } from "../../../src/toolboxes/pool.ts";
@@ -15,21 +17,24 @@ import { httpEndpoint } from "../../../src/upstream/http/endpoint.ts";
 import { SessionStates } from "../../../src/upstream/session-state.ts";
 import { MemoryStore } from "../../../src/store/memory-store.ts";
 import type { Store } from "../../../src/store/store.ts";
-import { INITIALIZE, post } from "../../helpers/http-endpoint.ts";
-import { fx } from "../../helpers/toolbox.ts";
+import { ENDPOINT_URL, INITIALIZE, post } from "../../helpers/http-endpoint.ts";
+import { eventually, fx } from "../../helpers/toolbox.ts";
+import { fixtureServer } from "../../helpers/runtime.ts";
+import { removeTempDirs, tempDir } from "../../helpers/workbench.ts";
 import { flakyStore } from "../../helpers/flaky-store.ts";
 
-const config = validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a") } } } });
+const CONFIG = validateConfig({ toolboxes: { dev: { mcpServers: { a: fx("a") } } } });
 const host = { spawn: platform.spawn, env: platform.env, windows: platform.windows, writeStderr: () => {} };
 const ALICE = { name: "alice", toolboxes: "*" as const };
 const BOB = { name: "bob", toolboxes: "*" as const };
 const closing: (() => Promise<void>)[] = [];
 after(async () => {
   for (const close of closing) await close();
+  removeTempDirs();
 });
 
 /** A replica: its own pool of processes, the shared store; the "token" header says who calls. */
-function replica(store: Store) {
+function replica(store: Store, config = CONFIG) {
   const pool = new ServerPool(config, host);
   const states = new SessionStates(store, () => 60_000);
   const endpoint = httpEndpoint({
@@ -111,4 +116,39 @@ test("replicas: a session whose record cannot be read gets 503 with Retry-After,
   const back = await two.endpoint.handle(post({ jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" }));
   assert.equal(back.status, 200, "the store is back: the session goes on");
   await back.text();
+});
+
+test("replicas: what a server tells the session's copy on one replica (a list changed) reaches the client's GET stream on the other", async () => {
+  const variant = `${tempDir()}/variant`;
+  writeFileSync(variant, "base\n");
+  const env = { FIXTURE_LABEL: "a", FIXTURE_SKILLS_VARIANT_FILE: variant, FIXTURE_SKILLS_WATCH: "1" };
+  const skills = validateConfig({ toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env }) } } } });
+  const store = new MemoryStore();
+  const [one, two] = [replica(store, skills), replica(store, skills)];
+  const init = await one.endpoint.handle(post(INITIALIZE));
+  const id = init.headers.get("mcp-session-id")!;
+  await init.text();
+  const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+  const stream = await one.endpoint.handle(new Request(ENDPOINT_URL, { method: "GET", headers: { ...headers, accept: "text/event-stream" } }));
+  assert.equal(stream.status, 200);
+  let heard = "";
+  const reader = stream.body!.getReader();
+  const reading = (async () => {
+    for (let chunk = 0; chunk < 1_000; chunk++) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      heard += new TextDecoder().decode(value);
+    }
+  })();
+  // Every request of the session goes to the other replica: only there does the server run.
+  const open = await two.endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }, headers));
+  assert.equal(open.status, 200);
+  await open.text();
+  assert.equal(one.pool.running, 0, "no server runs on the replica that holds the stream");
+  const told = () => heard.split("notifications/resources/list_changed").length - 1;
+  const before = told();
+  writeFileSync(variant, "guide\n");
+  await eventually("resources/list_changed on the other replica's stream", told, (count) => count > before, 10_000);
+  await reader.cancel();
+  await reading;
 });
