@@ -19,7 +19,8 @@ import { MemoryStore } from "../../../src/store/memory-store.ts";
 import type { Store } from "../../../src/store/store.ts";
 import { ENDPOINT_URL, INITIALIZE, post } from "../../helpers/http-endpoint.ts";
 import { eventually, fx } from "../../helpers/toolbox.ts";
-import { fixtureServer } from "../../helpers/runtime.ts";
+import { fixture, fixtureServer, runScript } from "../../helpers/runtime.ts";
+import { CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY } from "../../../src/protocol/wire.ts";
 import { removeTempDirs, tempDir } from "../../helpers/workbench.ts";
 import { flakyStore } from "../../helpers/flaky-store.ts";
 
@@ -151,4 +152,34 @@ test("replicas: what a server tells the session's copy on one replica (a list ch
   await eventually("resources/list_changed on the other replica's stream", told, (count) => count > before, 10_000);
   await reader.cancel();
   await reading;
+});
+
+test("replicas: the approved retry of a call its 2026-07-28 server asked about runs once across replicas: sent to all at once, then 100 replays, each refused", async () => {
+  const modern = { ...runScript(fixture("v2-server.ts"), ["--era", "2026"]), confirm: ["confirm"] };
+  const config = validateConfig({ toolboxes: { dev: { mcpServers: { modern } } } });
+  const store = new MemoryStore();
+  const replicas = [replica(store, config), replica(store, config), replica(store, config)];
+  const meta = { [PROTOCOL_VERSION_KEY]: "2026-07-28", [CLIENT_CAPABILITIES_KEY]: { elicitation: { form: {} } }, [CLIENT_INFO_KEY]: { name: "r", version: "1" } };
+  const call = (id: number, extra: Record<string, unknown> = {}) =>
+    post({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "modern", name: "confirm" }, arguments: { what: "deploy" } }, _meta: meta, ...extra },
+    }, { "mcp-protocol-version": "2026-07-28", accept: "application/json" });
+  const answer = async (at: number, request: Request) => (await (await replicas[at]!.endpoint.handle(request)).json()).result;
+  // The user approves on the replica that asked; the server then asks a question of its own.
+  const ours = await answer(0, call(1));
+  assert.equal(ours.resultType, "input_required", JSON.stringify(ours));
+  const [oursKey] = Object.keys(ours.inputRequests);
+  const theirs = await answer(0, call(2, { inputResponses: { [oursKey]: { action: "accept", content: {} } }, requestState: ours.requestState }));
+  assert.deepEqual(Object.keys(theirs.inputRequests ?? {}), ["who"], JSON.stringify(theirs));
+  // Its answer, the retry the approval lets through unasked once: on whichever replica it lands.
+  const retry = (id: number) => call(id, { inputResponses: { who: { action: "accept", content: { name: "Ada" } } }, requestState: theirs.requestState });
+  const ran = (result: { content?: { text?: string }[] }) => result.content?.[0]?.text === "deploy confirmed by Ada";
+  const atOnce = await Promise.all(replicas.map((_, index) => answer(index, retry(10 + index))));
+  assert.equal(atOnce.filter(ran).length, 1, JSON.stringify(atOnce));
+  let refused = 0;
+  for (let replay = 0; replay < 100; replay++) if (!ran(await answer(replay % 3, retry(100 + replay)))) refused++;
+  assert.equal(refused, 100, "each replay is asked about again, never run");
 });
