@@ -31,6 +31,13 @@ export function originHeaders(origin: MessageOrigin | undefined): Pick<Headers, 
 export interface MessageTransport {
   /** Takes each message from the client (with its origin, over HTTP); the gate sets it and takes them all. */
   claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
+  /**
+   * Takes a 2026-07-28 notification that no listen here asked for (a list changed, a resource
+   * updated), for the replica that holds the client's listen, if any (http/relayed-notices.ts).
+   */
+  relay?: (message: JSONRPCMessage) => void;
+  /** Set by the gate: what another replica relayed, given to this client's listens here. */
+  heard?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   start(): Promise<void>;

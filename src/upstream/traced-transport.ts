@@ -55,6 +55,14 @@ export class TracedTransport implements MessageTransport {
     return id === undefined ? undefined : this.#spans.get(id);
   }
 
+  get relay(): MessageTransport["relay"] {
+    return this.#inner.relay;
+  }
+
+  set heard(heard: MessageTransport["heard"]) {
+    this.#inner.heard = heard;
+  }
+
   start(): Promise<void> {
     return this.#inner.start();
   }

@@ -104,3 +104,16 @@ test("traced transport: a resource URI's user, password and query values are not
   assert.equal((transport.spanOf(1) as RecordingSpan).attributes["mcp.resource.uri"], "https://files.example/a.txt?sig=***&x=***");
   assert.equal((transport.spanOf(2) as RecordingSpan).attributes["mcp.resource.uri"], "note://a");
 });
+
+test("traced transport: a notification relayed to another replica, and one heard from there, pass through it (issue 48)", () => {
+  const { client, transport } = traced();
+  const relayed: JSONRPCMessage[] = [];
+  client.inner.relay = (message) => relayed.push(message);
+  const notice: JSONRPCMessage = { jsonrpc: "2.0", method: "notifications/resources/list_changed" };
+  transport.relay?.(notice);
+  assert.deepEqual(relayed, [notice]);
+  const heard: JSONRPCMessage[] = [];
+  transport.heard = (message) => heard.push(message);
+  client.inner.heard?.(notice);
+  assert.deepEqual(heard, [notice]);
+});

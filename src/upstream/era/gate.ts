@@ -83,6 +83,10 @@ export class UpstreamGate implements Transport {
       this.#inbound(message);
       return true;
     };
+    // What another replica's copy of this client's hub said: to the listens here, never relayed again.
+    inner.heard = (message) => {
+      for (const copy of this.#listens.route(message)) void inner.send(copy).catch(() => {});
+    };
     inner.onclose = () => this.onclose?.();
     inner.onerror = (error) => this.onerror?.(error);
   }
@@ -127,7 +131,10 @@ export class UpstreamGate implements Transport {
     if ("method" in message && !("id" in message)) {
       // 2026-07-28 has no elicitationId, so nothing to complete.
       if (message.method === "notifications/elicitation/complete") return;
-      for (const copy of this.#listens.route(message)) await this.#inner.send(copy, options);
+      const copies = this.#listens.route(message);
+      // No listen here asked for it: the client's listen may be on another replica.
+      if (copies.length === 0) this.#inner.relay?.(message);
+      for (const copy of copies) await this.#inner.send(copy, options);
       return;
     }
     await this.#inner.send(message, options);

@@ -98,7 +98,7 @@ class Endpoint implements HttpEndpoint {
     this.#maxWaiting = options.maxBodiesWaitingPerClient ?? DEFAULT_MAX_WAITING_PER_CLIENT;
     this.#budget = new BodyBudget({ max: options.maxBodyBytesInFlight, maxWaitingPerClient: this.#maxWaiting });
     this.#legacy = new LegacySessions(options.open, options.store && new SessionRecords(options.store, idleMs));
-    this.#modern = new ModernHubs(options.open);
+    this.#modern = new ModernHubs(options.open, options.store);
     this.#sweep = setInterval(() => {
       const before = Date.now() - idleMs;
       const failed = (error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error)));

@@ -55,7 +55,7 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     super();
     this.#open = open;
     this.#records = records;
-    const notices = this.#notices = records && new RelayedNotices(records.store);
+    const notices = this.#notices = records && new RelayedNotices(records.store, "sessions");
     // A session its client ended on another replica ends here too.
     records?.onEnded((id) => {
       const live = this.items.get(id);

@@ -21,6 +21,8 @@ import type { OpenSession } from "./legacy-sessions.ts";
 import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR, wholeJson } from "./replies.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
 import { PendingReply } from "./pending-reply.ts";
+import { RelayedNotices } from "./relayed-notices.ts";
+import type { Store } from "../../store/store.ts";
 
 interface Hub extends Tracked {
   key: string;
@@ -39,10 +41,19 @@ type Message = { jsonrpc: "2.0"; id?: RequestId; method?: string; params?: Recor
 
 export class ModernHubs extends TrackedSet<Hub> {
   readonly #open: OpenSession;
+  /** With a store: what a hub's copy here says for listens that are on another replica (relayed-notices.ts). */
+  readonly #notices?: RelayedNotices;
 
-  constructor(open: OpenSession) {
+  constructor(open: OpenSession, store?: Store) {
     super();
     this.#open = open;
+    this.#notices = store && new RelayedNotices(store, "hubs");
+    this.#notices?.onNotice((key, message) => this.items.get(key)?.transport.heard?.(message));
+  }
+
+  override async closeAll(): Promise<void> {
+    await super.closeAll();
+    await this.#notices?.close();
   }
 
   has(client: ClientIdentity, body: unknown): boolean {
@@ -100,6 +111,8 @@ export class ModernHubs extends TrackedSet<Hub> {
     let hub = this.items.get(key);
     if (!hub) {
       const transport = new HubTransport();
+      const notices = this.#notices;
+      if (notices) transport.relay = (message) => void notices.relay(key, message);
       const created: Hub = {
         key,
         name: client.name,
@@ -184,6 +197,8 @@ interface Exchange {
 /** The hub session's transport: requests in with ids of its own, answers and notices out to their HTTP request. */
 class HubTransport implements MessageTransport {
   claim?: (message: JSONRPCMessage, origin?: MessageOrigin) => boolean;
+  relay?: (message: JSONRPCMessage) => void;
+  heard?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   readonly #exchanges = new Map<string, Exchange>();

@@ -1,16 +1,18 @@
 /**
- * The change feed of 2025-11-25 sessions across replicas (issue 48 §2). A session has a copy on
- * each replica its requests reached, but its client holds one GET stream, on one replica: a
- * notification of no request that a copy sends where the stream is not (a server's list changed,
- * a resource updated, the configuration changed) is published on one channel of the store, and the
- * replica that holds the stream writes it there. Only what such a copy may say passes: the
+ * The change feed across replicas (issue 48 §2). A 2025-11-25 session has a copy on each replica
+ * its requests reached, but its client holds one GET stream, on one replica: a notification of no
+ * request that a copy sends where the stream is not (a server's list changed, a resource updated,
+ * the configuration changed) is published on one channel of the store, and the replica that holds
+ * the stream writes it there. A 2026-07-28 client's hub likewise: what no listen of the hub's copy
+ * here asked for goes to the copy that holds the client's listen (subscriptions/listen). Only what such a copy may say passes: the
  * list_changed notifications and resources/updated with its URI, made anew from what is checked
  * (a poisoned store can push nothing else, and nothing larger).
  */
 import type { JSONRPCMessage, JSONRPCNotification } from "../../protocol/sdk.ts";
 import { type Store, storeKey } from "../../store/store.ts";
 
-const CHANNEL = storeKey("sessions", "notices");
+/** One channel for 2025-11-25 sessions (by id), one for 2026-07-28 hubs (by key). */
+export type NoticeChannel = "sessions" | "hubs";
 const LIST_CHANGED = new Set([
   "notifications/tools/list_changed",
   "notifications/prompts/list_changed",
@@ -19,28 +21,30 @@ const LIST_CHANGED = new Set([
 const RESOURCE_UPDATED = "notifications/resources/updated";
 /** A URI longer than this is not relayed (a resource's URI is far shorter). */
 const MAX_URI_LENGTH = 8_192;
-/** A session id is the workbench's own (a UUID); anything longer is not one. */
-const MAX_SESSION_LENGTH = 128;
+/** A session's id (a UUID) or a hub's key (a client's name, grants and capabilities) is never longer. */
+const MAX_SESSION_LENGTH = 16_384;
 
 export class RelayedNotices {
   readonly #store: Store;
+  readonly #channel: string;
   #watching?: Promise<unknown>;
 
-  constructor(store: Store) {
+  constructor(store: Store, channel: NoticeChannel) {
     this.#store = store;
+    this.#channel = storeKey(channel, "notices");
   }
 
   /** Publishes `message` for session `session`'s stream; false (nothing sent) for a message that does not pass. */
   relay(session: string, message: JSONRPCMessage): boolean {
     const notice = noticeOf(message);
     if (!notice) return false;
-    void this.#store.publish(CHANNEL, JSON.stringify({ session, message: notice })).catch(() => {});
+    void this.#store.publish(this.#channel, JSON.stringify({ session, message: notice })).catch(() => {});
     return true;
   }
 
   /** Calls `heard` with each notice published (by any replica, this one included); subscribed once. */
   onNotice(heard: (session: string, message: JSONRPCNotification) => void): void {
-    this.#watching ??= this.#store.subscribe(CHANNEL, (text) => {
+    this.#watching ??= this.#store.subscribe(this.#channel, (text) => {
       const parsed = parseNotice(text);
       if (parsed) heard(parsed.session, parsed.message);
     }).catch(() => undefined);

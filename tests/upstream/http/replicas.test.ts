@@ -183,3 +183,39 @@ test("replicas: the approved retry of a call its 2026-07-28 server asked about r
   for (let replay = 0; replay < 100; replay++) if (!ran(await answer(replay % 3, retry(100 + replay)))) refused++;
   assert.equal(refused, 100, "each replay is asked about again, never run");
 });
+
+test("replicas: what a server tells a 2026-07-28 client's hub on one replica reaches the client's listen on the other", async () => {
+  const variant = `${tempDir()}/variant`;
+  writeFileSync(variant, "base\n");
+  const env = { FIXTURE_LABEL: "a", FIXTURE_SKILLS_VARIANT_FILE: variant, FIXTURE_SKILLS_WATCH: "1" };
+  const skills = validateConfig({ toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env }) } } } });
+  const store = new MemoryStore();
+  const [one, two] = [replica(store, skills), replica(store, skills)];
+  const meta = { [PROTOCOL_VERSION_KEY]: "2026-07-28", [CLIENT_CAPABILITIES_KEY]: {}, [CLIENT_INFO_KEY]: { name: "r", version: "1" } };
+  const modern = { "mcp-protocol-version": "2026-07-28" };
+  const listen = { jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourcesListChanged: true }, _meta: meta } };
+  const stream = await one.endpoint.handle(post(listen, { ...modern, accept: "text/event-stream, application/json" }));
+  assert.equal(stream.status, 200);
+  let heard = "";
+  const reader = stream.body!.getReader();
+  const reading = (async () => {
+    for (let chunk = 0; chunk < 1_000; chunk++) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      heard += new TextDecoder().decode(value);
+    }
+  })();
+  await eventually("the listen acknowledged", () => heard, (text) => text.includes("notifications/subscriptions/acknowledged"), 10_000);
+  const open = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" }, _meta: meta } };
+  const opened = await two.endpoint.handle(post(open, { ...modern, accept: "application/json" }));
+  assert.equal(opened.status, 200);
+  await opened.text();
+  assert.equal(one.pool.running, 0, "no server runs on the replica that holds the listen");
+  const told = () => heard.split("notifications/resources/list_changed").length - 1;
+  const before = told();
+  writeFileSync(variant, "guide\n");
+  await eventually("resources/list_changed on the other replica's listen", told, (count) => count > before, 10_000);
+  assert.match(heard, /"io.modelcontextprotocol\/subscriptionId":1/, "tagged with the listen's id");
+  await reader.cancel();
+  await reading;
+});
