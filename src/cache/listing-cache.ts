@@ -20,8 +20,9 @@ import type { Platform } from "../platform/types.ts";
 import { NAME } from "../protocol/version.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { sha256Hex } from "./sha256.ts";
-import type { ServerListing, ServerSkills } from "../downstream/listing.ts";
-import { checkSkillEntry } from "../protocol/skills.ts";
+import type { ServerListing } from "../downstream/listing.ts";
+import { type CacheEntry, type CacheFile, FORMAT, parseCacheFile } from "./listing-file.ts";
+import { type Store, storeKey } from "../store/store.ts";
 import { sharingKey } from "../config/definition.ts";
 import { type Era, LEGACY_VERSION, MODERN_VERSION } from "../protocol/wire.ts";
 import { canonicalJson } from "./canonical-json.ts";
@@ -29,33 +30,15 @@ import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
 
 /** Set to use another directory (tests, sandboxes); empty is unset. */
 export const CACHE_DIR_VARIABLE = "WORKBENCH_CACHE_DIR";
-/** Bumped when the file format changes: older files then miss. */
-const FORMAT = 1;
+export type { CacheEntry };
+/** How long a listing kept in a shared store outlives its last write (a server listed again renews it). */
+const SHARED_TTL_MS = 30 * 24 * 60 * 60_000;
 /** The names readOwn and writeOwn accept: a plain file name, never a path. */
 const OWN_FILE = /^[a-z][a-z0-9-]{0,80}\.json$/;
 /** How many capability sets a file keeps a tool list for: a user has a client or two. */
 const MAX_LISTS = 4;
 
 export type CacheHost = Pick<Platform, "env" | "os" | "readTextFile" | "writeTextFile" | "makeDirectory" | "writeStderr">;
-
-interface CacheFile extends Partial<ServerListing> {
-  format: number;
-  /** The last list. */
-  tools: Tool[];
-  /** The capability key (capabilityKey) the last list was made for; absent in files from before. */
-  listedFor?: string;
-  /** Earlier lists made for other capabilities, by capability key. */
-  others?: Record<string, Tool[]>;
-}
-
-/** What a file holds: the tools, and the rest when the file has it. */
-export interface CacheEntry {
-  /** The last list, whoever it was made for. */
-  tools: Tool[];
-  listing?: ServerListing;
-  /** The lists known by the capabilities they were made for (capabilityKey); the last one included. */
-  lists: Record<string, Tool[]>;
-}
 
 export class ListingCache {
   readonly dir: string | undefined;
@@ -72,10 +55,21 @@ export class ListingCache {
   readonly #lists = new Map<string, Record<string, Tool[]>>();
   /** Writes not ended yet, for flush(). */
   readonly #writing = new Set<Promise<void>>();
+  /**
+   * A store shared by replicas (issue 47 §3): each listing and era file is kept there too, under its
+   * file's name, and one missing here is read from there, so that a replica that never started a
+   * server knows its listing. The search's own files stay on this machine.
+   */
+  #shared?: Store;
 
   constructor(host: CacheHost) {
     this.#host = host;
     this.dir = cacheDirectory(host.env, host.os);
+  }
+
+  /** From now on, listings go to `store` too and are read from it when missing here: when it is shared. */
+  share(store: Store): void {
+    if (store.shared) this.#shared = store;
   }
 
   /**
@@ -95,12 +89,13 @@ export class ListingCache {
   async #readEntry(server: ServerConfig, report: boolean, client?: string): Promise<CacheEntry | undefined> {
     if (!this.dir || this.#disabled) return undefined;
     const path = this.#pathOf(server, client);
-    let text: string;
+    let text: string | undefined;
     try {
       text = await this.#host.readTextFile(path);
     } catch (error) {
       if (report && (error as { name?: unknown } | null)?.name !== "NotFound") this.#ignore(`cannot read '${path}': ${messageOf(error)}`);
-      return undefined;
+      text = await this.#fromShared(path);
+      if (text === undefined) return undefined;
     }
     const entry = parseCacheFile(text);
     if (entry) {
@@ -132,7 +127,18 @@ export class ListingCache {
     const text = JSON.stringify(file);
     if (this.#known.get(path) === text) return;
     this.#known.set(path, text);
+    this.#toShared(path, text);
     await this.#write(path, text);
+  }
+
+  /** What a shared store keeps of the file at `path`; undefined without one, or when it keeps none or cannot be read. */
+  async #fromShared(path: string): Promise<string | undefined> {
+    return await this.#shared?.get(sharedKey(path)).catch(() => undefined);
+  }
+
+  /** Counted among the writes (flush waits for it); a store that fails costs nothing but the copy. */
+  #toShared(path: string, text: string): void {
+    if (this.#shared) void this.#track(this.#shared.set(sharedKey(path), text, SHARED_TTL_MS).catch(() => {}));
   }
 
   /** Resolves once every write begun so far has ended: a command that exits next loses none. */
@@ -146,7 +152,8 @@ export class ListingCache {
     const known = this.#eras.get(path);
     if (known || !this.dir || this.#disabled) return known;
     try {
-      const era = (JSON.parse(await this.#host.readTextFile(path)) as { era?: unknown } | null)?.era;
+      const text = await this.#host.readTextFile(path).catch(async (error) => (await this.#fromShared(path)) ?? Promise.reject(error));
+      const era = (JSON.parse(text) as { era?: unknown } | null)?.era;
       if (era !== MODERN_VERSION && era !== LEGACY_VERSION) return undefined;
       this.#eras.set(path, era);
       return era;
@@ -179,7 +186,9 @@ export class ListingCache {
     const path = this.#eraPath(server);
     if (this.#eras.get(path) === era) return;
     this.#eras.set(path, era);
-    void this.#write(path, JSON.stringify({ format: FORMAT, era }));
+    const text = JSON.stringify({ format: FORMAT, era });
+    this.#toShared(path, text);
+    void this.#write(path, text);
   }
 
   #eraPath(server: ServerConfig): string {
@@ -256,39 +265,15 @@ export function definitionKey(server: ServerConfig): string {
   return sha256Hex(definition);
 }
 
-/** What a well-formed file of this format holds; anything else is a miss. */
-function parseCacheFile(text: string): CacheEntry | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<CacheFile> | null;
-    if (value?.format !== FORMAT || !isToolList(value.tools)) return undefined;
-    const { prompts, resources, resourceTemplates, skills, listedFor, others } = value;
-    const whole = Array.isArray(prompts) && prompts.every((prompt) => typeof prompt?.name === "string") &&
-      Array.isArray(resources) && resources.every((resource) => typeof resource?.uri === "string") &&
-      Array.isArray(resourceTemplates) && resourceTemplates.every((template) => typeof template?.uriTemplate === "string");
-    const lists: Record<string, Tool[]> = {};
-    for (const [key, tools] of Object.entries(others ?? {})) if (isToolList(tools)) lists[key] = tools;
-    if (typeof listedFor === "string") lists[listedFor] = value.tools;
-    if (!whole) return { tools: value.tools, lists };
-    return { tools: value.tools, lists, listing: { prompts, resources, resourceTemplates, ...(isSkills(skills) && { skills }) } };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A server's skills as remembered: each entry checked again as a server's would be. */
-const isSkills = (value: unknown): value is ServerSkills => {
-  const skills = value as Partial<ServerSkills> | undefined;
-  return typeof skills?.directoryRead === "boolean" && Array.isArray(skills.refused) &&
-    Array.isArray(skills.entries) && skills.entries.every((entry) => "entry" in checkSkillEntry(entry));
-};
-
-const isToolList = (value: unknown): value is Tool[] =>
-  Array.isArray(value) && value.every((tool) => typeof tool?.name === "string");
-
 /**
  * What identifies the capabilities a server was given, as far as its tool list may depend on
  * them: their JSON with keys sorted at every level.
  */
 export function capabilityKey(capabilities: ClientCapabilities): string {
   return canonicalJson(capabilities);
+}
+
+/** A listing file's key in a shared store: its name (a SHA-256 of the definition, and of the client for a client's own). */
+function sharedKey(path: string): string {
+  return storeKey("listings", "file", path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1));
 }

@@ -2,6 +2,7 @@
  * Choosing the store (issue 48): `--store URL` or `"serve": {"store": ...}`. A store that is named
  * and cannot be opened is never replaced by memory: serving refuses to start and says which store
  * and why (never its password); `--store` is for HTTP only; a store that opens is named at start.
+ * Replicas share what their servers listed through it (issue 47).
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,6 +10,10 @@ import { runCli } from "../helpers/cli.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { redisMissing, startRedis } from "../helpers/redis.ts";
+import { Client } from "../helpers/sdk.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { fx } from "../helpers/toolbox.ts";
+import { descendants } from "../helpers/procs.ts";
 
 after(removeTempDirs);
 
@@ -37,6 +42,39 @@ test("serve --store: a store that opens is named when serving starts", { skip: r
       assert.match(workbench.stderr(), new RegExp(`sessions kept in redis://127\\.0\\.0\\.1:${redis.port}`));
     } finally {
       await workbench.stop();
+    }
+  } finally {
+    await redis.stop();
+  }
+});
+
+test("serve --store: a replica started after another listed a server tells its clients the server's tools without starting it", { skip: redisMissing() }, async () => {
+  const redis = await startRedis();
+  const config = { toolboxes: { dev: { description: "Listed", mcpServers: { fx: fx("listed") } } } };
+  const instructionsOf = async (url: string, open: boolean) => {
+    const client = new Client({ name: "listings", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      if (open) await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } });
+      return client.getInstructions() ?? "";
+    } finally {
+      await client.close();
+    }
+  };
+  try {
+    // Each replica has a listing cache directory of its own (startHttpWorkbench).
+    const first = await startHttpWorkbench(config, {}, "127.0.0.1:0", ["--store", redis.url]);
+    try {
+      assert.doesNotMatch(await instructionsOf(first.url, true), /\d+ tools?, ~/, "nothing was listed before");
+    } finally {
+      await first.stop();
+    }
+    const second = await startHttpWorkbench(config, {}, "127.0.0.1:0", ["--store", redis.url]);
+    try {
+      assert.match(await instructionsOf(second.url, false), /\d+ tools?, ~[\d.,]+k? tokens/);
+      assert.deepEqual(descendants(second.pid), [], "no server was started on the second replica");
+    } finally {
+      await second.stop();
     }
   } finally {
     await redis.stop();

@@ -62,6 +62,8 @@ export async function serveHttp(
     say(`${NAME}: ${store}`);
     return 2;
   }
+  // Replicas share what their servers listed: one that never started a server knows its tools.
+  if (store) parts.cache.share(store);
   const serving = await startServing(platform, loaded, { ...parts, store });
   // The toolboxes a scope may grant are those configured now; who may connect too (see below).
   const scoped = {
