@@ -73,7 +73,7 @@ export class SessionOffer implements ToolFinder {
     return openToolbox(this.#registry, name, server, parent);
   }
 
-  find(id: ToolName, signal: AbortSignal, opens: boolean, parent?: Span): Promise<Found> {
+  find(id: ToolName, signal: () => AbortSignal, opens: boolean, parent?: Span): Promise<Found> {
     return findTool(this.#registry, this.#config(), id, signal, opens, parent);
   }
 

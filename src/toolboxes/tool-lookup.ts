@@ -22,7 +22,7 @@ export interface ToolFinder {
    * The tool a call names: its toolbox open (opened here when `opens`), its server connected and
    * pinned, the tool listed and not withheld.
    */
-  find(id: ToolName, signal: AbortSignal, opens: boolean, parent?: Span): Promise<Found>;
+  find(id: ToolName, signal: () => AbortSignal, opens: boolean, parent?: Span): Promise<Found>;
 }
 
 /** A tool as use_tool names it. */
@@ -58,7 +58,8 @@ export async function findTool(
   registry: ToolboxRegistry,
   config: WorkbenchConfig,
   id: ToolName,
-  signal: AbortSignal,
+  /** Read only when a server must be waited for: a call's signal is made when first read (call-cancel.ts). */
+  signal: () => AbortSignal,
   opens: boolean,
   parent?: Span,
 ): Promise<Found> {
@@ -83,7 +84,7 @@ export async function findTool(
       error: `Error executing tool: Server '${id.server}' not found in toolbox '${id.toolbox}'${didYouMean(id.server, servers)}`,
     };
   }
-  const connected = slot.shared.liveSession() ?? await slot.shared.connected(signal, parent);
+  const connected = slot.shared.liveSession() ?? await slot.shared.connected(signal(), parent);
   if (!connected.ok) return { ok: false, error: `Error executing tool '${id.name}' ${whereOf(id)}: ${connected.error}` };
   const serverSession = connected.serverSession;
   // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.

@@ -12,7 +12,8 @@ export { useToolToolboxNotFound } from "../../toolboxes/session-offer.ts";
 export const resolve: Step = async (call, next) => {
   const { session, id } = call;
   const opens = session.opensToolboxes?.() || session.search?.found.has(id.toolbox) === true;
-  const found = await session.offer.find(id, call.request.signal, opens, call.request.span);
+  // The signal as a getter: a live server is not waited for, and a call's signal is made when first read.
+  const found = await session.offer.find(id, () => call.request.signal, opens, call.request.span);
   if (!found.ok) {
     if (found.withheld) call.note.outcome = "withheld";
     return Failure(found.error);

@@ -54,3 +54,22 @@ test("resolve: what the offer refuses stops the call with its text; a withheld t
   assert.deepEqual(missing.note, {});
   assert.equal(got.length, 0);
 });
+
+test("resolve: the call's signal is not read to find a tool of a live server (reading it makes one, call-cancel.ts)", async () => {
+  const { target } = stubTarget(serverOf());
+  let reads = 0;
+  const request = {
+    get signal() {
+      reads++;
+      return new AbortController().signal;
+    },
+  };
+  const offer: ToolFinder = { find: () => Promise.resolve({ ok: true, target, tool }) };
+  const { next } = stubNext();
+  assert.equal((await resolve(newCall({ config, offer }, request, TOOL_ID, {}), next)).ok, true);
+  assert.equal(reads, 0);
+  // The offer that must wait for a server reads it then.
+  const waiting: ToolFinder = { find: (_id, signal) => (signal().aborted, Promise.resolve({ ok: true, target, tool })) };
+  await resolve(newCall({ config, offer: waiting }, request, TOOL_ID, {}), next);
+  assert.equal(reads, 1);
+});
