@@ -10,7 +10,7 @@ import type { CallToolResult, ContentBlock } from "../protocol/sdk.ts";
 import { DEFAULT_SETTINGS, WORKBENCH_SERVER, type WorkbenchConfig } from "../config/index.ts";
 import { utf8Bytes } from "./token-estimate.ts";
 import { isInputRequired } from "../protocol/wire.ts";
-import { type KeptResult, type KeptResults, MAX_AGE_MS } from "./result-store.ts";
+import { fitted, type KeptResult, type KeptResults, MAX_AGE_MS, MAX_BYTES } from "./result-store.ts";
 import { pageFrom } from "./result-pages.ts";
 import { rawJsonOf } from "../transport/raw-json.ts";
 import { holdingBytes } from "../transport/held-bytes.ts";
@@ -102,13 +102,18 @@ export async function pageResult(
       ? " structuredContent was left out: a text item holds the same JSON."
       : " structuredContent was left out: its JSON is the last text of the result.";
   }
-  const kept = await store.keep(toolbox, limit, items);
-  const page = pageFrom(kept, 0, pageBudget(limit));
-  span?.addEvent(RESULT_PAGED, { [WORKBENCH_TOOLBOX]: toolbox, [RESULT_BYTES]: kept.bytes, [FIRST_PAGE_ITEMS]: page.content.length });
-  const note = `This result is over maxResultTokens (${limit}).${structured} ${progress(kept, 0, page.end)}`;
-  const { structuredContent: _, content: __, ...rest } = result;
+  // A store that cannot keep it (a shared one, unreachable) costs the rest of the result, never the
+  // call: the tool has run, and an error now would have the client run it again.
+  const kept = await Promise.resolve(store.keep(toolbox, limit, items)).catch(() => undefined);
+  const shown = kept ?? { id: "", toolbox, limit, ...fitted(items, MAX_BYTES), touched: 0 };
+  const page = pageFrom(shown, 0, pageBudget(limit));
+  span?.addEvent(RESULT_PAGED, { [WORKBENCH_TOOLBOX]: toolbox, [RESULT_BYTES]: shown.bytes, [FIRST_PAGE_ITEMS]: page.content.length });
+  const rest = kept ? progress(kept, 0, page.end) : `Positions 0 to ${page.end} of ${shown.starts.at(-1)} shown; ` +
+    "the rest could not be kept to read on (the session's store cannot be reached now): call the tool again later for it.";
+  const note = `This result is over maxResultTokens (${limit}).${structured} ${rest}`;
+  const { structuredContent: _, content: __, ...others } = result;
   // Until the page is written, it weighs what the store keeps of the result (see transport/held-bytes.ts).
-  return holdingBytes({ ...rest, content: [...page.content, { type: "text", text: note }] }, kept.bytes);
+  return holdingBytes({ ...others, content: [...page.content, { type: "text", text: note }] }, shown.bytes);
 }
 
 /** read_result's answer: the page of a kept result from `offset`, with its note. */

@@ -30,7 +30,13 @@ export async function readResult(id: ToolId, args: Record<string, unknown>, ctx:
   const resultId = args.id as string;
   const offset = (args.offset as number | undefined) ?? 0;
   const failed = (detail: string) => Failure<CallToolResult>(`Error executing tool '${READ_RESULT}' ${where}: ${detail}`);
-  const kept = await ctx.session.results?.get(resultId);
+  let kept;
+  try {
+    kept = await ctx.session.results?.get(resultId);
+  } catch {
+    // The store's own words (its address, its refusal) are the operator's, not the model's.
+    return failed(`Result '${resultId}' cannot be read now: the session's store cannot be reached; try again in a moment`);
+  }
   if (!kept) {
     return failed(
       `Result '${resultId}' not found: a cut result is kept for ${MAX_AGE_MS / 60_000} minutes after its last read, ` +

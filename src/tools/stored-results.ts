@@ -60,6 +60,9 @@ export class StoredResults implements KeptResults {
     }
     if (entry.id === "") throw new Error(`No free result id in the store '${this.#store.name}' after ${MAX_ID_DRAWS} draws`);
     await this.#listed(entry.id, fit.bytes, touched);
+    // Keeps of one session at the same time (on one replica or several) each made room for itself
+    // alone: counted again with this one listed, the least recently read of the others go.
+    await this.#makeRoom(0, entry.id);
     this.#last = entry;
     return entry;
   }
@@ -79,9 +82,11 @@ export class StoredResults implements KeptResults {
     }
     if (entry === undefined) {
       const json = await this.#store.get(key);
-      entry = json === undefined ? undefined : parseKept(id, json);
+      entry = json === undefined ? undefined : parseKept(id, json, this.#limits.maxBytes);
       if (entry === undefined) return undefined;
-      await Promise.all([this.#store.touch(key, this.#limits.maxAgeMs), this.#listed(id, entry.bytes, now)]);
+      // Gone between the read and now (pushed out on another replica): no index entry for it.
+      if (!await this.#store.touch(key, this.#limits.maxAgeMs)) return undefined;
+      await this.#listed(id, entry.bytes, now);
     }
     entry.touched = now;
     this.#last = entry;
@@ -93,8 +98,8 @@ export class StoredResults implements KeptResults {
     return this.#store.setField(this.#index, id, `${bytes} ${touched}`, this.#limits.maxAgeMs);
   }
 
-  /** Forgets the expired results, then the least recently read, until `bytes` more fit the bound. */
-  async #makeRoom(bytes: number): Promise<void> {
+  /** Forgets the expired results, then the least recently read (never `keeping`), until `bytes` more fit the bound. */
+  async #makeRoom(bytes: number, keeping?: string): Promise<void> {
     const listed = Object.entries(await this.#store.fields(this.#index)).map(([id, value]) => {
       const [size, touched] = value.split(" ").map(Number);
       return { id, bytes: size || 0, touched: touched || 0 };
@@ -104,6 +109,7 @@ export class StoredResults implements KeptResults {
     const gone: string[] = [];
     for (const one of listed) {
       if (one.touched >= oldest && held + bytes <= this.#limits.maxBytes) break;
+      if (one.id === keeping) continue;
       gone.push(one.id);
       held -= one.bytes;
     }
@@ -123,18 +129,20 @@ export class StoredResults implements KeptResults {
  * replica): anything but a toolbox, a limit, content items and what was dropped is no result. Its
  * positions and bytes are counted again from its items, never taken from the store.
  */
-export function parseKept(id: string, json: string): KeptResult | undefined {
-  let value: unknown;
+export function parseKept(id: string, json: string, maxBytes: number): KeptResult | undefined {
+  // No item is larger in JSON than 6 bytes a character (\uXXXX) and what is around it.
+  if (json.length > 6 * maxBytes + 1_024) return undefined;
   try {
-    value = JSON.parse(json);
+    const value: unknown = JSON.parse(json);
+    if (!isObject(value) || typeof value.toolbox !== "string" || value.toolbox === "") return undefined;
+    const { limit, dropped, items } = value;
+    if (!isCount(limit) || limit === 0 || !isCount(dropped) || !Array.isArray(items) || !items.every(isItem)) return undefined;
+    // Counted again (a nesting too deep to write back throws here, and is no result either).
+    const { starts, bytes } = fitted(items, Infinity);
+    return bytes > maxBytes ? undefined : { id, toolbox: value.toolbox, limit, items, dropped, starts, bytes, touched: 0 };
   } catch {
     return undefined;
   }
-  if (!isObject(value) || typeof value.toolbox !== "string" || value.toolbox === "") return undefined;
-  const { limit, dropped, items } = value;
-  if (!isCount(limit) || limit === 0 || !isCount(dropped) || !Array.isArray(items) || !items.every(isItem)) return undefined;
-  const { starts, bytes } = fitted(items, Infinity);
-  return { id, toolbox: value.toolbox, limit, items, dropped, starts, bytes, touched: 0 };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { validateConfig } from "../../src/config/index.ts";
 import { useTool } from "../../src/tools/use-tool.ts";
 import { pageResult } from "../../src/tools/page-result.ts";
-import { ResultStore } from "../../src/tools/result-store.ts";
+import { type KeptResults, ResultStore } from "../../src/tools/result-store.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import type { SessionOffer } from "../../src/toolboxes/session-offer.ts";
 
@@ -16,7 +16,7 @@ const noOffer = new Proxy({}, {
   },
 }) as SessionOffer;
 
-function context(results?: ResultStore): ToolContext {
+function context(results?: KeptResults): ToolContext {
   return { session: { config, offer: noOffer, results }, request: { signal: new AbortController().signal } };
 }
 
@@ -65,4 +65,14 @@ test("read_result: each mistake is named", async () => {
   // Without a store (no session keeps results): not found, never a crash.
   const none = await read(context(), { id: "r1" });
   assert.ok(!none.ok && none.error.includes("Result 'r1' not found"));
+});
+
+test("read_result: a store that cannot be reached is said as such, without the store's own words", async () => {
+  const down = { keep: () => Promise.reject(new Error("x")), get: () => Promise.reject(new Error("The store 'redis://cache.internal:6379' is unreachable")) };
+  const result = await read(context(down), { id: "r1" });
+  assert.ok(!result.ok);
+  assert.equal(
+    result.error,
+    "Error executing tool 'read_result' in server 'workbench' (toolbox 'dev'): Result 'r1' cannot be read now: the session's store cannot be reached; try again in a moment",
+  );
 });

@@ -110,3 +110,43 @@ test("stored results: a value the store gives back is checked like input: a pois
   const read = await here.get("r7");
   assert.deepEqual({ starts: read?.starts, bytes: read?.bytes }, { starts: [0, 3], bytes: 6 });
 });
+
+test("stored results: keeps of one session at the same time stay within the byte bound together", async () => {
+  const { here, there } = replicas();
+  const kept = await Promise.all([here, there, here, there].map((replica, index) => replica.keep("dev", 10, [text(String(index).repeat(200))])));
+  let held = 0;
+  for (const one of kept) held += (await here.get(one.id))?.bytes ?? 0;
+  assert.ok(held <= 1_000, `${held} bytes held`);
+  assert.ok(held > 0);
+});
+
+test("stored results: a result read page after page on one replica stays past 30 minutes from its keeping (its reads are told to the index)", async () => {
+  const { clock, store, here } = replicas(64 * 1024);
+  const kept = await here.keep("dev", 10, [text("paged")]);
+  for (let read = 0; read < 4; read++) {
+    clock.now += MAX_AGE_MS / 2;
+    assert.ok(await here.get(kept.id), `read ${read}`);
+  }
+  assert.deepEqual(Object.keys(await store.fields("wb:{s}:results")), [kept.id], "still counted in the session's bound");
+  await here.keep("dev", 10, [text("another")]);
+  assert.ok(await here.get(kept.id), "not taken for expired by the next keep");
+});
+
+test("stored results: a stored value larger than the bound is no result", async () => {
+  const { store, here } = replicas();
+  await store.set("wb:{s}:result:r9", JSON.stringify({ toolbox: "dev", limit: 10, dropped: 0, items: [text("x".repeat(600))] }), 60_000);
+  assert.equal(await here.get("r9"), undefined);
+});
+
+test("stored results: a store that cannot be reached costs the rest of a cut result, never the call; read_result says to try again", async () => {
+  const { flakyStore } = await import("../helpers/flaky-store.ts");
+  const { pageResult } = await import("../../src/tools/page-result.ts");
+  const flaky = flakyStore(new MemoryStore({ shared: true }));
+  const results = new StoredResults(flaky.store, "s");
+  flaky.setDown(true);
+  const page = await pageResult({ content: [text("word ".repeat(2_000))] }, results, 100, "dev");
+  const note = (page.content.at(-1) as { text: string }).text;
+  assert.match(note, /^This result is over maxResultTokens \(100\)\. Positions 0 to \d+ of 10000 shown; the rest could not be kept to read on/);
+  assert.ok((page.content[0] as { text: string }).text.startsWith("word word"));
+  await assert.rejects(results.get("r1"));
+});

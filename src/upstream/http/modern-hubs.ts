@@ -23,9 +23,12 @@ import { canonicalJson } from "../../cache/canonical-json.ts";
 import { PendingReply } from "./pending-reply.ts";
 import { RelayedNotices } from "./relayed-notices.ts";
 import type { Store } from "../../store/store.ts";
+import { sha256Hex } from "../../cache/sha256.ts";
 
 interface Hub extends Tracked {
   key: string;
+  /** Its key in the change feed: a SHA-256 of the key (which holds up to 64 KiB of capabilities). */
+  feed?: string;
   transport: HubTransport;
   session: Promise<UpstreamSession>;
 }
@@ -48,7 +51,9 @@ export class ModernHubs extends TrackedSet<Hub> {
     super();
     this.#open = open;
     this.#notices = store && new RelayedNotices(store, "hubs");
-    this.#notices?.onNotice((key, message) => this.items.get(key)?.transport.heard?.(message));
+    this.#notices?.onNotice((feed, message) => {
+      for (const hub of this.items.values()) if (hub.feed === feed) hub.transport.heard?.(message);
+    });
   }
 
   override async closeAll(): Promise<void> {
@@ -112,9 +117,11 @@ export class ModernHubs extends TrackedSet<Hub> {
     if (!hub) {
       const transport = new HubTransport();
       const notices = this.#notices;
-      if (notices) transport.relay = (message) => void notices.relay(key, message);
+      const feed = notices && sha256Hex(key);
+      if (notices && feed) transport.relay = (message) => void notices.relay(feed, message);
       const created: Hub = {
         key,
+        feed,
         name: client.name,
         transport,
         lastUsed: Date.now(),

@@ -21,8 +21,8 @@ const LIST_CHANGED = new Set([
 const RESOURCE_UPDATED = "notifications/resources/updated";
 /** A URI longer than this is not relayed (a resource's URI is far shorter). */
 const MAX_URI_LENGTH = 8_192;
-/** A session's id (a UUID) or a hub's key (a client's name, grants and capabilities) is never longer. */
-const MAX_SESSION_LENGTH = 16_384;
+/** A session's id (a UUID) or a hub's (a SHA-256 of its key) is never longer. */
+const MAX_SESSION_LENGTH = 128;
 
 export class RelayedNotices {
   readonly #store: Store;

@@ -33,7 +33,7 @@ test("relayed notices: a notice read from the store is checked like input", () =
   const message = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
   assert.deepEqual(parseNotice(JSON.stringify({ session: "s-1", message })), { session: "s-1", message });
   for (const text of ["not json", "null", "[]", JSON.stringify({ message }), JSON.stringify({ session: "", message }),
-    JSON.stringify({ session: "s".repeat(20_000), message }), JSON.stringify({ session: 5, message }),
+    JSON.stringify({ session: "s".repeat(200), message }), JSON.stringify({ session: 5, message }),
     JSON.stringify({ session: "s-1", message: { jsonrpc: "2.0", method: "notifications/message" } })]) {
     assert.equal(parseNotice(text), undefined, text.slice(0, 80));
   }

@@ -191,7 +191,9 @@ test("replicas: what a server tells a 2026-07-28 client's hub on one replica rea
   const skills = validateConfig({ toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env }) } } } });
   const store = new MemoryStore();
   const [one, two] = [replica(store, skills), replica(store, skills)];
-  const meta = { [PROTOCOL_VERSION_KEY]: "2026-07-28", [CLIENT_CAPABILITIES_KEY]: {}, [CLIENT_INFO_KEY]: { name: "r", version: "1" } };
+  // Capabilities of 20 KiB: the hub's key is long, its key in the feed is not.
+  const capabilities = { experimental: { large: { pad: "x".repeat(20_000) } } };
+  const meta = { [PROTOCOL_VERSION_KEY]: "2026-07-28", [CLIENT_CAPABILITIES_KEY]: capabilities, [CLIENT_INFO_KEY]: { name: "r", version: "1" } };
   const modern = { "mcp-protocol-version": "2026-07-28" };
   const listen = { jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourcesListChanged: true }, _meta: meta } };
   const stream = await one.endpoint.handle(post(listen, { ...modern, accept: "text/event-stream, application/json" }));
