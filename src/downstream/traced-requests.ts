@@ -145,5 +145,6 @@ export function tracedRequests(
 export function downstreamPeer(config: ServerConfig | undefined, toolbox: string, server: string): McpPeer {
   const remote = config && config.transport !== "stdio" ? serverOfUrl(config.url) : undefined;
   // No spread: this is made for every traced call.
-  return remote ? { transport: "tcp", serverAddress: remote.serverAddress, serverPort: remote.serverPort, toolbox, server } : { transport: "pipe", toolbox, server };
+  if (!remote) return { transport: "pipe", toolbox, server };
+  return { transport: "tcp", serverAddress: remote.serverAddress, serverPort: remote.serverPort, toolbox, server };
 }
