@@ -119,39 +119,49 @@ test("replicas: a session whose record cannot be read gets 503 with Retry-After,
   await back.text();
 });
 
-test("replicas: what a server tells the session's copy on one replica (a list changed) reaches the client's GET stream on the other", async () => {
+/** Two replicas over one store with a skills server that says when its variant file changes (the test writes it). */
+function watchedReplicas() {
   const variant = `${tempDir()}/variant`;
   writeFileSync(variant, "base\n");
   const env = { FIXTURE_LABEL: "a", FIXTURE_SKILLS_VARIANT_FILE: variant, FIXTURE_SKILLS_WATCH: "1" };
   const skills = validateConfig({ toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env }) } } } });
   const store = new MemoryStore();
-  const [one, two] = [replica(store, skills), replica(store, skills)];
-  const init = await one.endpoint.handle(post(INITIALIZE));
-  const id = init.headers.get("mcp-session-id")!;
-  await init.text();
-  const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
-  const stream = await one.endpoint.handle(new Request(ENDPOINT_URL, { method: "GET", headers: { ...headers, accept: "text/event-stream" } }));
-  assert.equal(stream.status, 200);
+  return { variant, one: replica(store, skills), two: replica(store, skills) };
+}
+
+/** An event stream read as it comes (at most 1,000 chunks): what was heard so far, and a stop. */
+function reading(stream: Response) {
   let heard = "";
   const reader = stream.body!.getReader();
-  const reading = (async () => {
+  const done = (async () => {
     for (let chunk = 0; chunk < 1_000; chunk++) {
       const { done, value } = await reader.read();
       if (done) return;
       heard += new TextDecoder().decode(value);
     }
   })();
+  return { heard: () => heard, stop: async () => (await reader.cancel(), await done) };
+}
+
+test("replicas: what a server tells the session's copy on one replica (a list changed) reaches the client's GET stream on the other", async () => {
+  const { variant, one, two } = watchedReplicas();
+  const init = await one.endpoint.handle(post(INITIALIZE));
+  const id = init.headers.get("mcp-session-id")!;
+  await init.text();
+  const headers = { "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" };
+  const stream = await one.endpoint.handle(new Request(ENDPOINT_URL, { method: "GET", headers: { ...headers, accept: "text/event-stream" } }));
+  assert.equal(stream.status, 200);
+  const { heard, stop } = reading(stream);
   // Every request of the session goes to the other replica: only there does the server run.
   const open = await two.endpoint.handle(post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" } } }, headers));
   assert.equal(open.status, 200);
   await open.text();
   assert.equal(one.pool.running, 0, "no server runs on the replica that holds the stream");
-  const told = () => heard.split("notifications/resources/list_changed").length - 1;
+  const told = () => heard().split("notifications/resources/list_changed").length - 1;
   const before = told();
   writeFileSync(variant, "guide\n");
   await eventually("resources/list_changed on the other replica's stream", told, (count) => count > before, 10_000);
-  await reader.cancel();
-  await reading;
+  await stop();
 });
 
 test("replicas: the approved retry of a call its 2026-07-28 server asked about runs once across replicas: sent to all at once, then 100 replays, each refused", async () => {
@@ -185,12 +195,7 @@ test("replicas: the approved retry of a call its 2026-07-28 server asked about r
 });
 
 test("replicas: what a server tells a 2026-07-28 client's hub on one replica reaches the client's listen on the other", async () => {
-  const variant = `${tempDir()}/variant`;
-  writeFileSync(variant, "base\n");
-  const env = { FIXTURE_LABEL: "a", FIXTURE_SKILLS_VARIANT_FILE: variant, FIXTURE_SKILLS_WATCH: "1" };
-  const skills = validateConfig({ toolboxes: { dev: { mcpServers: { a: fixtureServer("skills-server.ts", { env }) } } } });
-  const store = new MemoryStore();
-  const [one, two] = [replica(store, skills), replica(store, skills)];
+  const { variant, one, two } = watchedReplicas();
   // Capabilities of 20 KiB: the hub's key is long, its key in the feed is not.
   const capabilities = { experimental: { large: { pad: "x".repeat(20_000) } } };
   const meta = { [PROTOCOL_VERSION_KEY]: "2026-07-28", [CLIENT_CAPABILITIES_KEY]: capabilities, [CLIENT_INFO_KEY]: { name: "r", version: "1" } };
@@ -198,26 +203,17 @@ test("replicas: what a server tells a 2026-07-28 client's hub on one replica rea
   const listen = { jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { resourcesListChanged: true }, _meta: meta } };
   const stream = await one.endpoint.handle(post(listen, { ...modern, accept: "text/event-stream, application/json" }));
   assert.equal(stream.status, 200);
-  let heard = "";
-  const reader = stream.body!.getReader();
-  const reading = (async () => {
-    for (let chunk = 0; chunk < 1_000; chunk++) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      heard += new TextDecoder().decode(value);
-    }
-  })();
-  await eventually("the listen acknowledged", () => heard, (text) => text.includes("notifications/subscriptions/acknowledged"), 10_000);
+  const { heard, stop } = reading(stream);
+  await eventually("the listen acknowledged", heard, (text) => text.includes("notifications/subscriptions/acknowledged"), 10_000);
   const open = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "open_toolbox", arguments: { toolbox_name: "dev" }, _meta: meta } };
   const opened = await two.endpoint.handle(post(open, { ...modern, accept: "application/json" }));
   assert.equal(opened.status, 200);
   await opened.text();
   assert.equal(one.pool.running, 0, "no server runs on the replica that holds the listen");
-  const told = () => heard.split("notifications/resources/list_changed").length - 1;
+  const told = () => heard().split("notifications/resources/list_changed").length - 1;
   const before = told();
   writeFileSync(variant, "guide\n");
   await eventually("resources/list_changed on the other replica's listen", told, (count) => count > before, 10_000);
-  assert.match(heard, /"io.modelcontextprotocol\/subscriptionId":1/, "tagged with the listen's id");
-  await reader.cancel();
-  await reading;
+  assert.match(heard(), /"io.modelcontextprotocol\/subscriptionId":1/, "tagged with the listen's id");
+  await stop();
 });
