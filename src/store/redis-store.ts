@@ -49,6 +49,7 @@ export async function openRedisStore(url: string, connect: ConnectRedis, options
   const { address, name } = parseStoreUrl(url);
   const timings = { ...DEFAULT_TIMINGS, ...options.timings };
   const listeners = new Map<string, Set<(message: string) => void>>();
+  const back = new Set<() => void>();
   let link: RedisLink;
   try {
     link = await connect(address, timings, {
@@ -56,6 +57,7 @@ export async function openRedisStore(url: string, connect: ConnectRedis, options
       restored: () => {
         options.log(`The store '${name}' is back`);
         options.restored?.();
+        for (const listener of back) listener();
       },
       message: (channel, message) => {
         for (const listener of listeners.get(channel) ?? []) listener(message);
@@ -64,7 +66,7 @@ export async function openRedisStore(url: string, connect: ConnectRedis, options
   } catch (error) {
     throw failure(name, "the connection", error);
   }
-  return new RedisStore(link, name, listeners);
+  return new RedisStore(link, name, listeners, back);
 }
 
 /** The link's rejection as the store's error, naming the store (never its password) and the command. */
@@ -89,7 +91,13 @@ export class RedisStore implements Store {
     readonly link: RedisLink,
     readonly name: string,
     readonly listeners: Map<string, Set<(message: string) => void>>,
+    readonly back: Set<() => void> = new Set(),
   ) {}
+
+  onRestored(listener: () => void): () => void {
+    this.back.add(listener);
+    return () => void this.back.delete(listener);
+  }
 
   async get(key: string): Promise<string | undefined> {
     return text(await this.#send("GET", key), this.name, "GET");

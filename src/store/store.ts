@@ -32,6 +32,12 @@ export interface Store {
   publish(channel: string, message: string): Promise<void>;
   /** Calls `listener` with each message published on `channel` from now on, until the returned stop. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` each time a store that was unreachable is back (a shared one): what was
+   * published meanwhile never arrived, so whoever follows the feed says again what may have changed.
+   * Returns the stop. A store of one process's own is never away and has none.
+   */
+  onRestored?(listener: () => void): () => void;
   /** What it is, for messages: "memory", or the store's address without its password. */
   readonly name: string;
   /**

@@ -2,7 +2,8 @@
  * Choosing the store (issue 48): `--store URL` or `"serve": {"store": ...}`. A store that is named
  * and cannot be opened is never replaced by memory: serving refuses to start and says which store
  * and why (never its password); `--store` is for HTTP only; a store that opens is named at start.
- * Replicas share what their servers listed through it (issue 47).
+ * Replicas share what their servers listed through it (issue 47). A store back after an outage
+ * makes the clients list again: what the change feed carried meanwhile was lost.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,10 +11,11 @@ import { runCli } from "../helpers/cli.ts";
 import { removeTempDirs, tempDir, writeConfig } from "../helpers/workbench.ts";
 import { startHttpWorkbench } from "../helpers/http-workbench.ts";
 import { redisMissing, startRedis } from "../helpers/redis.ts";
-import { Client } from "../helpers/sdk.ts";
+import { Client, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "../helpers/sdk.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fx } from "../helpers/toolbox.ts";
 import { descendants } from "../helpers/procs.ts";
+import { eventually } from "../helpers/toolbox.ts";
 
 after(removeTempDirs);
 
@@ -77,6 +79,30 @@ test("serve --store: a replica started after another listed a server tells its c
       await second.stop();
     }
   } finally {
+    await redis.stop();
+  }
+});
+
+test("serve --store: when the store is back after an outage, a client holding its GET stream is told every list may have changed", { skip: redisMissing() }, async () => {
+  const redis = await startRedis();
+  const workbench = await startHttpWorkbench(CONFIG, {}, "127.0.0.1:0", ["--store", redis.url]);
+  const client = new Client({ name: "outage", version: "1.0.0" });
+  const told: string[] = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void told.push("tools"));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => void told.push("prompts"));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void told.push("resources"));
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(workbench.url)));
+    // The SDK client opens its GET stream once initialized, on its own.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await redis.kill();
+    await eventually("the store lost", () => workbench.stderr(), (text) => /is unreachable/.test(text), 15_000);
+    await redis.start();
+    await eventually("the store back", () => workbench.stderr(), (text) => /is back/.test(text), 15_000);
+    await eventually("every list changed", () => [...told].sort(), (kinds) => kinds.join() === "prompts,resources,tools", 10_000);
+  } finally {
+    await client.close().catch(() => {});
+    await workbench.stop();
     await redis.stop();
   }
 });

@@ -18,7 +18,7 @@ import { jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "./replies.ts";
 import { type Tracked, TrackedSet } from "./tracked-set.ts";
 import { type SessionRecord, type SessionRecords, StoreUnavailable } from "./session-records.ts";
 import { SessionTransport } from "./session-transport.ts";
-import { RelayedNotices } from "./relayed-notices.ts";
+import { EVERY_LIST_CHANGED, RelayedNotices } from "./relayed-notices.ts";
 
 /**
  * Opens a session for `client` on `transport`; `onClose` runs when it ends from the client's side;
@@ -48,6 +48,7 @@ export class LegacySessions extends TrackedSet<LiveSession> {
   readonly #open: OpenSession;
   readonly #records?: SessionRecords;
   readonly #notices?: RelayedNotices;
+  readonly #unrestored?: () => void;
   /** Sessions being restored here, by id: two requests for one restore it once. */
   readonly #restoring = new Map<string, Promise<LiveSession | undefined>>();
 
@@ -65,6 +66,12 @@ export class LegacySessions extends TrackedSet<LiveSession> {
     notices?.onNotice((id, message) => {
       const live = this.items.get(id);
       if (live && live.streams > 0) void live.http.send(message).catch(() => {});
+    });
+    // Back after an outage, the store never gave what was said meanwhile: every list may have changed.
+    this.#unrestored = records?.store.onRestored?.(() => {
+      for (const live of this.items.values()) {
+        if (live.streams > 0) for (const notice of EVERY_LIST_CHANGED) void live.http.send(notice).catch(() => {});
+      }
     });
   }
 
@@ -162,6 +169,7 @@ export class LegacySessions extends TrackedSet<LiveSession> {
   /** This replica lets go of a session (idle here, revoked, stopping): its record stays for the others. */
   override async closeAll(): Promise<void> {
     await super.closeAll();
+    this.#unrestored?.();
     await Promise.all([this.#records?.close(), this.#notices?.close()]);
   }
 

@@ -21,7 +21,7 @@ import type { OpenSession } from "./legacy-sessions.ts";
 import { INVALID_REQUEST, jsonRpcError, type Routed, TRANSPORT_ERROR, wholeJson } from "./replies.ts";
 import { canonicalJson } from "../../cache/canonical-json.ts";
 import { PendingReply } from "./pending-reply.ts";
-import { RelayedNotices } from "./relayed-notices.ts";
+import { EVERY_LIST_CHANGED, RelayedNotices } from "./relayed-notices.ts";
 import type { Store } from "../../store/store.ts";
 import { sha256Hex } from "../../cache/sha256.ts";
 
@@ -46,6 +46,7 @@ export class ModernHubs extends TrackedSet<Hub> {
   readonly #open: OpenSession;
   /** With a store: what a hub's copy here says for listens that are on another replica (relayed-notices.ts). */
   readonly #notices?: RelayedNotices;
+  readonly #unrestored?: () => void;
 
   constructor(open: OpenSession, store?: Store) {
     super();
@@ -54,10 +55,15 @@ export class ModernHubs extends TrackedSet<Hub> {
     this.#notices?.onNotice((feed, message) => {
       for (const hub of this.items.values()) if (hub.feed === feed) hub.transport.heard?.(message);
     });
+    // Back after an outage: each listen that asked hears that its lists may have changed.
+    this.#unrestored = store?.onRestored?.(() => {
+      for (const hub of this.items.values()) for (const notice of EVERY_LIST_CHANGED) hub.transport.heard?.(notice);
+    });
   }
 
   override async closeAll(): Promise<void> {
     await super.closeAll();
+    this.#unrestored?.();
     await this.#notices?.close();
   }
 

@@ -81,6 +81,9 @@ export function parseNotice(text: string): { session: string; message: JSONRPCNo
   return message && { session: value.session, message };
 }
 
+/** What a client is told when the feed may have lost something (the store was away): every list may have changed. */
+export const EVERY_LIST_CHANGED: readonly JSONRPCNotification[] = [...LIST_CHANGED].map((method) => ({ jsonrpc: "2.0", method }));
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

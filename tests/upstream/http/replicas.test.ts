@@ -217,3 +217,20 @@ test("replicas: what a server tells a 2026-07-28 client's hub on one replica rea
   assert.match(heard(), /"io.modelcontextprotocol\/subscriptionId":1/, "tagged with the listen's id");
   await stop();
 });
+
+test("replicas: a store back after an outage tells each 2026-07-28 listen that its lists may have changed", async () => {
+  const back = new Set<() => void>();
+  const store = Object.assign(new MemoryStore({ shared: true }), {
+    onRestored: (listener: () => void) => (back.add(listener), () => void back.delete(listener)),
+  });
+  const one = replica(store);
+  const meta = { [PROTOCOL_VERSION_KEY]: "2026-07-28", [CLIENT_CAPABILITIES_KEY]: {}, [CLIENT_INFO_KEY]: { name: "r", version: "1" } };
+  const listen = { jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta } };
+  const stream = await one.endpoint.handle(post(listen, { "mcp-protocol-version": "2026-07-28", accept: "text/event-stream, application/json" }));
+  const { heard, stop } = reading(stream);
+  await eventually("the listen acknowledged", heard, (text) => text.includes("notifications/subscriptions/acknowledged"), 10_000);
+  for (const listener of back) listener();
+  await eventually("tools/list_changed", heard, (text) => text.includes("notifications/tools/list_changed"), 10_000);
+  assert.ok(!heard().includes("notifications/prompts/list_changed"), "only what the listen asked for");
+  await stop();
+});
