@@ -4,6 +4,7 @@
  * deep). The index weighs the fields; this file only reads them.
  */
 import { splitIdentifier, terms } from "./text.ts";
+import { isObject } from "../protocol/json-object.ts";
 
 /** One tool as search sees it. `toolboxDescription` is what the user wrote for the toolbox. */
 export interface SearchEntry {
@@ -68,8 +69,4 @@ export function schemaText(schema: unknown, depth = 0, out: string[] = []): stri
     if (isObject(property.items)) schemaText(property.items, depth + 1, out);
   }
   return out.join(" ");
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -10,6 +10,7 @@
 import type { ContentBlock } from "../protocol/sdk.ts";
 import { type Store, storeKey } from "../store/store.ts";
 import { fitted, type KeptResult, type KeptResults, MAX_AGE_MS, MAX_BYTES } from "./result-store.ts";
+import { isObject } from "../protocol/json-object.ts";
 
 /** What an id of ours looks like: what a client passes as one is never made into a key otherwise. */
 const ID = /^r[1-9][0-9]{0,15}$/;
@@ -143,10 +144,6 @@ export function parseKept(id: string, json: string, maxBytes: number): KeptResul
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isCount(value: unknown): value is number {

@@ -4,6 +4,7 @@
  * picks its tools from these lines and asks for the full entries of the ones it will call.
  */
 import type { Tool as McpTool } from "../protocol/sdk.ts";
+import { isObject } from "../protocol/json-object.ts";
 
 /** Longest description part of a line, in characters; a longer one is cut and ends with "…". */
 export const MAX_SUMMARY_DESCRIPTION = 160;
@@ -50,8 +51,4 @@ export function firstSentence(description: string): string {
   const sentence = (end ? text.slice(0, end.index + (end[0] === "\n" ? 0 : 1)) : text).trim();
   if (sentence.length <= MAX_SUMMARY_DESCRIPTION) return sentence;
   return `${sentence.slice(0, MAX_SUMMARY_DESCRIPTION - 1).trimEnd()}…`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -10,6 +10,7 @@
  */
 import type { JSONRPCMessage, JSONRPCNotification } from "../../protocol/sdk.ts";
 import { type Store, storeKey } from "../../store/store.ts";
+import { isObject } from "../../protocol/json-object.ts";
 
 /** One channel for 2025-11-25 sessions (by id), one for 2026-07-28 hubs (by key). */
 export type NoticeChannel = "sessions" | "hubs";
@@ -83,7 +84,3 @@ export function parseNotice(text: string): { session: string; message: JSONRPCNo
 
 /** What a client is told when the feed may have lost something (the store was away): every list may have changed. */
 export const EVERY_LIST_CHANGED: readonly JSONRPCNotification[] = [...LIST_CHANGED].map((method) => ({ jsonrpc: "2.0", method }));
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

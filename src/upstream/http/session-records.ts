@@ -7,6 +7,7 @@
  * read back is checked like any input: a store that holds something else restores nothing.
  */
 import { type Store, storeKey } from "../../store/store.ts";
+import { isObject } from "../../protocol/json-object.ts";
 
 export interface SessionRecord {
   /** The client's grant key (see grantKey): its name and grants. */
@@ -107,8 +108,4 @@ export function parseRecord(text: string): SessionRecord | undefined {
   if (jsonrpc !== "2.0" || method !== "initialize" || !isObject(params)) return undefined;
   if (typeof id !== "string" && typeof id !== "number") return undefined;
   return { client: value.client, initialize: { jsonrpc, id, method, params } };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
