@@ -21,6 +21,8 @@ import { chatLogin } from "./auth/chat-login.ts";
 import { parseScope, SCOPE_VARIABLE, scoped, unknownInScope } from "./upstream/access/scope.ts";
 import { LOCAL_USER } from "./upstream/client-identity.ts";
 import { storedLogins } from "./auth/remote-auth.ts";
+import { SubjectTokens } from "./auth/subject-tokens.ts";
+import { TokenExchanges } from "./auth/token-exchange.ts";
 
 /** After the client closes our stdin: how long its last requests may take to be answered. */
 const STDIN_DRAIN_MS = 2_000;
@@ -116,8 +118,10 @@ export function servers(
   loaded: { path: string; config: WorkbenchConfig },
   readGate: FlowGate,
   sendGate: FlowGate,
-): { pool: ServerPool; cache: ListingCache } {
+): { pool: ServerPool; cache: ListingCache; subjects: SubjectTokens } {
   const cache = new ListingCache(platform);
+  // The tokens members sign in with, for the servers that exchange them (read over HTTP only).
+  const subjects = new SubjectTokens();
   const say = (line: string) => platform.writeStderr(`${NAME}: ${line}\n`);
   const store = new AuthStore(authDir(platform.env, platform.os), platform);
   const pool = new ServerPool(loaded.config, {
@@ -129,6 +133,7 @@ export function servers(
     readGate,
     sendGate,
     auth: storedLogins(store, loaded.path, platform.readTextFile),
+    tokenExchange: new TokenExchanges(subjects),
     eras: cache,
   }, {
     cache,
@@ -136,5 +141,5 @@ export function servers(
     pins: pinsForConfig(loaded, platform, say, configToName(loaded.path, platform.env, platform.os, platform.cwd)),
     chatLogin: (upstream) => chatLogin(upstream, store, platform.serve, (text) => platform.writeStderr(`${text}\n`)),
   });
-  return { pool, cache };
+  return { pool, cache, subjects };
 }

@@ -153,6 +153,7 @@ function* secretsOf(config: RemoteServerConfig, narrow = false): Generator<strin
     if (token) yield token;
   }
   if (config.oauth?.clientSecret) yield config.oauth.clientSecret;
+  if (config.auth?.tokenExchange.clientSecret) yield config.auth.tokenExchange.clientSecret;
   let url: URL;
   try {
     url = new URL(config.url);

@@ -7,7 +7,11 @@ import { isRemote, type ServerConfig } from "./types.ts";
 
 /** Equal for servers that can share one server session (one process). */
 export function sharingKey(config: ServerConfig): string {
-  if (isRemote(config)) return JSON.stringify(["remote", config.transport, config.url, sortedEntries(config.headers)]);
+  if (isRemote(config)) {
+    // Whose token it gets is part of what the server is (a key without `auth` is what it always was).
+    const auth = config.auth ? [config.auth.tokenExchange] : [];
+    return JSON.stringify(["remote", config.transport, config.url, sortedEntries(config.headers), ...auth]);
+  }
   return JSON.stringify(["stdio", config.command, config.args, sortedEntries(config.env), config.cwd ?? null, config.inheritEnv]);
 }
 

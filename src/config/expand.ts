@@ -1,5 +1,6 @@
 /** `${NAME}` and `${NAME:-default}` replaced from the environment, in the keys that take them. */
 import { ConfigError, invalidAt } from "./errors.ts";
+import { expandTokenExchange } from "./server-auth.ts";
 import { formatPath, type PathSegment } from "./path.ts";
 import { expandServe } from "./serve.ts";
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig, WorkbenchConfig } from "./types.ts";
@@ -190,6 +191,7 @@ function expandRemote(server: RemoteServerConfig, path: PathSegment[], expand: E
     }
     expanded.oauth = oauth;
   }
+  if (server.auth) expanded.auth = { tokenExchange: expandTokenExchange(server.auth.tokenExchange, path, expand, problems) };
   return expanded;
 }
 

@@ -20,6 +20,7 @@ export {
   DEFAULT_SETTINGS,
   isRemote,
   type OAuthSettings,
+  type TokenExchangeSettings,
   type PrivateKeyJwtSettings,
   type OpenDetail,
   type RemoteServerConfig,

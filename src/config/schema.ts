@@ -16,6 +16,7 @@ import {
   stringRecord,
 } from "./schema-parts.ts";
 import { telemetrySchema } from "./telemetry.ts";
+import { authProblem, authSchema } from "./server-auth.ts";
 import * as serve from "./serve.ts";
 import { CONFIRM_WORDS, type ConfirmPolicy, DEFAULT_SETTINGS, JWT_ALGORITHMS, type ServerConfig, type ServerSettings } from "./types.ts";
 
@@ -137,6 +138,7 @@ const serverEntries = {
   url: v.optional(nonEmptyString()),
   headers: v.optional(stringRecord()),
   oauth: v.optional(oauthSchema),
+  auth: v.optional(authSchema),
   toolFilters: v.optional(stringArray()),
   // Each client served over HTTP gets its own process of a server unless it says "all" (types.ts).
   share: v.optional(v.picklist(["all"], 'expected "all"')),
@@ -152,7 +154,7 @@ const serverEntries = {
 type ServerEntries = v.InferOutput<v.ObjectSchema<typeof serverEntries, undefined>>;
 
 const STDIO_ONLY = ["command", "args", "env", "cwd"] as const;
-const REMOTE_ONLY = ["url", "headers", "oauth"] as const;
+const REMOTE_ONLY = ["url", "headers", "oauth", "auth"] as const;
 
 /** What is wrong with the combination of keys, or undefined: a server is either a command or a url. */
 function kindProblem(server: ServerEntries): string | undefined {
@@ -183,11 +185,11 @@ export type ServerEntry = ServerConfig extends infer T
 export type ServerEntryOrDisabled = ServerEntry & { disabled?: boolean };
 
 function toServerConfig(server: ServerEntries): ServerEntryOrDisabled {
-  const { type, transport, command, args, env, cwd, url, headers, oauth, ...rest } = server;
+  const { type, transport, command, args, env, cwd, url, headers, oauth, auth, ...rest } = server;
   const kind = type ?? transport;
   if (url !== undefined) {
     const remote = kind === "http" || kind === "sse" ? kind : "auto";
-    return { ...rest, url, headers: headers ?? {}, ...(oauth && { oauth }), transport: remote };
+    return { ...rest, url, headers: headers ?? {}, ...(oauth && { oauth }), ...(auth && { auth }), transport: remote };
   }
   return { ...rest, command: command!, args: args ?? [], env: env ?? {}, ...(cwd !== undefined && { cwd }), transport: "stdio" };
 }
@@ -218,6 +220,7 @@ export const serverSchema = v.pipe(
     v.check((server) => !server.oauth || oauthProblem(server.oauth) === undefined, (issue) => oauthProblem(issue.input.oauth!)!),
     ["oauth"],
   ),
+  v.forward(v.check((server) => authProblem(server) === undefined, (issue) => authProblem(issue.input)!), ["auth"]),
   v.transform(toServerConfig),
   // Last in the pipeline, so that the JSON Schema generator describes the server here (json-schema.ts).
   serverShape,

@@ -100,6 +100,18 @@ export interface OAuthSettings {
   privateKeyJwt?: PrivateKeyJwtSettings;
 }
 
+/**
+ * Token exchange (RFC 8693): the token a member signed in with (`serve.oauth`) is exchanged at
+ * `tokenEndpoint` for one with `audience` (and `scope`), as client `clientId`.
+ */
+export interface TokenExchangeSettings {
+  tokenEndpoint: string;
+  audience: string;
+  scope?: string;
+  clientId: string;
+  clientSecret?: string;
+}
+
 /** A private key in a PEM file that signs the client's assertion (RFC 7523). */
 export interface PrivateKeyJwtSettings {
   keyFile: string;
@@ -117,6 +129,8 @@ export interface RemoteServerConfig extends ServerSettings, ServerSharing {
   url: string;
   headers: Record<string, string>;
   oauth?: OAuthSettings;
+  /** Each member's token for the server, exchanged for the member's own (issue 49 §4, auth/token-exchange.ts). */
+  auth?: { tokenExchange: TokenExchangeSettings };
   toolFilters?: string[];
   transport: "http" | "sse" | "auto";
   confirm?: ConfirmPolicy;

@@ -3,7 +3,9 @@
  * session): a child on stdio, or a URL; either wrapped so that it finds out at initialize whether
  * its server speaks 2026-07-28 or 2025-11-25.
  */
-import { isRemote } from "../config/index.ts";
+import { isRemote, type TokenExchangeSettings } from "../config/index.ts";
+import { LOCAL_CLIENT_NAME } from "../config/client-variable.ts";
+import type { ExchangedToken } from "../auth/token-exchange.ts";
 import { EraLink } from "./era/era-link.ts";
 import { type ServerTarget, logPrefix, SERVER_ROOM_BYTES, type ServerLink } from "./links/link.ts";
 import { ByteRoom } from "../transport/byte-room.ts";
@@ -28,8 +30,21 @@ export function openLinks(target: ServerTarget, host: ServerSessionHost): () => 
   return async () => {
     const { HttpLink } = await import("./links/http-link.ts");
     // Credentials in the configuration are the login: such a server never goes down the OAuth path.
-    const authProvider = configuredCredentials(config) === undefined ? host.auth?.provider({ ...target, config }) : undefined;
+    const exchange = config.auth && exchangeOf(target, config.auth.tokenExchange, host);
+    const asIs = configuredCredentials(config) !== undefined || exchange !== undefined;
+    const authProvider = asIs ? undefined : host.auth?.provider({ ...target, config });
     const traceHeaders = host.telemetry?.tracing === true;
-    return era(new HttpLink({ config, authProvider, log, readGate: host.readGate, room: room(), traceHeaders }));
+    return era(new HttpLink({ config, authProvider, exchange, log, readGate: host.readGate, room: room(), traceHeaders }));
+  };
+}
+
+/** The member's exchanged token for a server with `auth.tokenExchange`; a host without exchanges has none to give. */
+function exchangeOf(target: ServerTarget, settings: TokenExchangeSettings, host: ServerSessionHost): ExchangedToken {
+  const member = target.client ?? LOCAL_CLIENT_NAME;
+  const server = `${target.toolbox}/${target.server}`;
+  return host.tokenExchange?.for(member, settings, server) ?? {
+    token: () => Promise.reject(new Error(`Server '${server}' gets each member's token by token exchange (auth.tokenExchange), ` +
+      "which only serving over HTTP does")),
+    refused: () => {},
   };
 }

@@ -122,3 +122,28 @@ test("remote config: clientMetadataUrl must be an https URL with a path, after e
     );
   }
 });
+
+test("remote config: auth.tokenExchange is kept, expanded, and goes with nothing else that gives the server a token", async () => {
+  const exchange = { tokenEndpoint: "https://idp.example/token", audience: "https://api.example", clientId: "wb", clientSecret: "${SECRET}" };
+  const { config } = await loadJson(withServer({ url: URL_, auth: { tokenExchange: exchange } }), { SECRET: "s3cret" });
+  const server = config.toolboxes.dev.mcpServers.fs;
+  assert.deepEqual("auth" in server && server.auth, { tokenExchange: { ...exchange, clientSecret: "s3cret" } });
+  const at = `${AT_FS}.auth`;
+  const tokenExchange = { tokenEndpoint: "https://idp.example/token", audience: "a", clientId: "wb" };
+  assert.equal(errorFor({ url: URL_, auth: { tokenExchange }, oauth: {} }), `${at}: 'tokenExchange' and 'oauth' both get the server a token: use one`);
+  assert.equal(
+    errorFor({ url: URL_, auth: { tokenExchange }, headers: { authorization: "Bearer x" } }),
+    `${at}: 'tokenExchange' gives the server each member's token: headers.authorization cannot be sent beside it`,
+  );
+  assert.match(errorFor({ url: URL_, auth: { tokenExchange }, share: "all" }), /'tokenExchange' gets a token per member: "share": "all"/);
+  assert.equal(errorFor({ url: URL_, auth: { tokenExchange: { audience: "a", clientId: "wb" } } }), `${at}.tokenExchange.tokenEndpoint: expected a non-empty string`);
+  assert.equal(errorFor({ command: "x", auth: { tokenExchange } }), `${AT_FS}: 'command' is for servers started as a command and cannot be used with 'auth'`);
+  // The endpoint gets each member's token: https, or http on loopback only.
+  const plain = withServer({ url: URL_, auth: { tokenExchange: { ...tokenExchange, tokenEndpoint: "http://idp.example/token" } } });
+  await rejectsWithConfigError(
+    loadJson(plain),
+    `${IN_FILE}${AT_FS}.auth.tokenExchange.tokenEndpoint: expected an https URL (http only on loopback) after expanding environment variables`,
+  );
+  const loopback = withServer({ url: URL_, auth: { tokenExchange: { ...tokenExchange, tokenEndpoint: "http://127.0.0.1:9/token" } } });
+  assert.ok((await loadJson(loopback)).config);
+});

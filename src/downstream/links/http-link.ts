@@ -13,12 +13,13 @@ import { refusalOf } from "./link-refusal.ts";
 import type { RemoteServerConfig } from "../../config/index.ts";
 import type { ServerLink } from "./link.ts";
 import { messageOf } from "../../protocol/errors.ts";
-import { memberValuesOf } from "../../config/member-secrets.ts";
-import { displayUrl, Redactor } from "../../address/redact.ts";
+import { displayUrl, type Redactor } from "../../address/redact.ts";
+import { type LinkRedactors, linkRedactors } from "./link-redactors.ts";
 import type { FlowGate } from "../../transport/flow-gate.ts";
 import { boundedFetch } from "./bounded-fetch.ts";
 import { withServerHeaders } from "../../address/server-headers.ts";
 import { type RecheckedLogin, recheckingFetch } from "../../auth/token-recheck.ts";
+import { type ExchangedToken, exchangingFetch } from "../../auth/token-exchange.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../../transport/json-depth.ts";
 import { withEraHeaders } from "./era-headers.ts";
 import { withTraceHeaders } from "./trace-headers.ts";
@@ -38,6 +39,8 @@ export interface HttpLinkOptions {
   readGate?: FlowGate;
   /** For servers that need OAuth; none means a 401 is an error like any other. */
   authProvider?: OAuthClientProvider & RecheckedLogin;
+  /** Each member's own token for the server (auth.tokenExchange), sent on every request instead of a login. */
+  exchange?: ExchangedToken;
   /** Where what we send the server counts until its POST is answered (issue 38); none: no bound. */
   room?: ByteRoom;
   /** Tracing on: a request's trace context goes in its HTTP headers too (off, a client's own `_meta` is never turned into headers). */
@@ -52,8 +55,10 @@ export class HttpLink implements ServerLink, Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
   readonly #options: HttpLinkOptions;
-  readonly #redactor: Redactor;
-  readonly #messageRedactor: Redactor;
+  #redactors: LinkRedactors;
+  /** A password in the URL; the member's exchanged token masked last (the newest only: the older ones expired). */
+  readonly #basic: string[];
+  #masked?: string;
   readonly #url: URL;
   readonly #headers: Record<string, string>;
   #inner: StreamableHTTPClientTransport | SSEClientTransport;
@@ -74,9 +79,8 @@ export class HttpLink implements ServerLink, Transport {
     this.#url = url;
     this.#headers = headers;
     // A member's values (${client:NAME}) are masked wherever they appear, in the URL's path too.
-    const own = [...basic ? [basic] : [], ...memberValuesOf(options.config)];
-    this.#redactor = Redactor.forServer(options.config).with(own);
-    this.#messageRedactor = Redactor.forServerMessages(options.config).with(own);
+    this.#basic = basic ? [basic] : [];
+    this.#redactors = linkRedactors(options.config, this.#basic);
     const { transport } = options.config;
     this.#mayFallBack = transport === "auto";
     this.#inner = this.#create(transport === "sse" ? "sse" : "http");
@@ -222,11 +226,11 @@ export class HttpLink implements ServerLink, Transport {
 
   /** What its messages are masked with: its secrets, not every header and query value (see Redactor.forServerMessages). */
   get redactor(): Redactor {
-    return this.#messageRedactor;
+    return this.#redactors.messages;
   }
 
   redact(text: string): string {
-    return this.#redactor.redact(text);
+    return this.#redactors.all.redact(text);
   }
 
   #create(kind: "http" | "sse"): StreamableHTTPClientTransport | SSEClientTransport {
@@ -235,7 +239,11 @@ export class HttpLink implements ServerLink, Transport {
     const watched = this.#owners.watch(boundedFetch(config.maxMessageBytes, readGate));
     const plain = withEraHeaders(withServerHeaders(url, this.#headers, watched), this.#posts);
     const direct = this.#options.traceHeaders ? withTraceHeaders(plain) : plain;
-    const checked = authProvider ? recheckingFetch(url, authProvider, direct) : direct;
+    const exchange = this.#options.exchange;
+    const mask = (token: string) =>
+      token !== this.#masked && (this.#redactors = linkRedactors(config, [...this.#basic, this.#masked = token]));
+    const owned = exchange ? exchangingFetch(exchange, direct, mask) : direct;
+    const checked = authProvider ? recheckingFetch(url, authProvider, owned) : owned;
     const fetch: FetchLike = async (input, init) => {
       const response = await checked(input, init);
       if (response.status === 401) this.#challenged = true;

@@ -14,6 +14,7 @@ import { forbidden, insufficientScope, keysUnavailable, unauthorized } from "./r
 import { type DigestCompare, StaticTokens } from "./static-tokens.ts";
 import { type Identity, LOCAL_USER } from "./identity.ts";
 import { clientNameOf } from "./client-names.ts";
+import type { SubjectTokens } from "../../auth/subject-tokens.ts";
 
 export { type Identity, LOCAL_USER };
 
@@ -25,6 +26,8 @@ export interface AuthenticatorOptions extends JwtOptions {
   toolboxes: readonly string[];
   /** For tests: how two token digests are compared (the constant-time comparison when not said). */
   compare?: DigestCompare;
+  /** Where each JWT subject's token is kept for token exchange (auth/token-exchange.ts). */
+  subjects?: SubjectTokens;
 }
 
 export function authenticatorFor(
@@ -65,6 +68,7 @@ export function authenticatorFor(
         `The token's subject '${outcome.subject}' is the name of a client in serve.clients: the two would share its processes and files`,
       );
     }
+    options.subjects?.remember(name, token, outcome.expiresAt);
     return { name, toolboxes };
   };
 }

@@ -10,7 +10,7 @@ import type { ServeOAuthConfig } from "../../config/index.ts";
 export const CLOCK_TOLERANCE_SECONDS = 30;
 
 export type JwtOutcome =
-  | { ok: true; subject: string; scopes: string[] }
+  | { ok: true; subject: string; scopes: string[]; expiresAt: number }
   /** The token is not valid (401), or the keys could not be had (503: the token may be good). */
   | { ok: false; reason: string; keysUnavailable?: boolean };
 
@@ -49,7 +49,8 @@ export class JwtVerifier {
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
       });
       if (typeof payload.sub !== "string" || payload.sub === "") return { ok: false, reason: "The token has no subject ('sub')" };
-      return { ok: true, subject: payload.sub, scopes: scopesOf(payload) };
+      // `exp` is required above: a token kept for token exchange is given up when it expires.
+      return { ok: true, subject: payload.sub, scopes: scopesOf(payload), expiresAt: payload.exp! * 1000 };
     } catch (error) {
       return this.#failure(jose, error);
     }

@@ -8,6 +8,7 @@ import type { HttpListener, Platform } from "../../platform/types.ts";
 import type { WorkbenchConfig } from "../../config/index.ts";
 import type { ServerPool } from "../../toolboxes/pool.ts";
 import type { ListingCache } from "../../cache/listing-cache.ts";
+import type { SubjectTokens } from "../../auth/subject-tokens.ts";
 import { BoundedLog } from "../../transport/bounded-log.ts";
 import { NAME, VERSION } from "../../protocol/version.ts";
 import { openSession } from "../session.ts";
@@ -15,6 +16,7 @@ import { type Serving, startServing } from "../serving.ts";
 import {
   accessOf,
   authenticatorFor,
+  type AuthenticatorOptions,
   bindingRefusal,
   protectedResourceMetadata,
   refusedClients,
@@ -24,7 +26,7 @@ import {
 import { ENDPOINT_PATH, type HttpEndpoint, httpEndpoint } from "./endpoint.ts";
 import type { Authenticate } from "../client-identity.ts";
 import type { ServeConfig } from "../../config/index.ts";
-import { openRedisStore } from "../../store/redis-store.ts";
+import { openNamedStore } from "../../store/open-store.ts";
 
 /** Who may connect now: the configuration's `serve`, and the check of a request against it. */
 interface Access {
@@ -44,7 +46,7 @@ export async function serveHttp(
   platform: Platform,
   loaded: { path: string; config: WorkbenchConfig },
   address: HttpAddress,
-  parts: { pool: ServerPool; cache: ListingCache },
+  parts: { pool: ServerPool; cache: ListingCache; subjects?: SubjectTokens },
   storeUrl?: string,
 ): Promise<number> {
   const { path, config } = loaded;
@@ -70,6 +72,7 @@ export async function serveHttp(
     get toolboxes() {
       return Object.keys(serving.live.current.toolboxes);
     },
+    subjects: parts.subjects,
   };
   const access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
   const endpoint = endpointOf(serving, access, log);
@@ -125,11 +128,8 @@ function endpointOf(serving: Serving, access: Access, log: BoundedLog) {
  * One that is named and cannot be opened is never replaced by memory: the words of the refusal.
  */
 async function openStore(platform: Platform, flag: string | undefined, serve: ServeConfig | undefined, log: (line: string) => void) {
-  if (flag === undefined && serve?.storeUnreadable !== undefined) return `Cannot serve: ${serve.storeUnreadable}`;
-  const url = flag ?? serve?.store;
-  if (url === undefined) return undefined;
   try {
-    return await openRedisStore(url, platform.connectRedis, { log });
+    return await openNamedStore(flag, serve, platform.connectRedis, log);
   } catch (error) {
     return `Cannot serve: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -141,7 +141,7 @@ async function openStore(platform: Platform, flag: string | undefined, serve: Se
  */
 function followAccess(
   serving: Serving,
-  parts: { access: Access; endpoint: HttpEndpoint; hostname: string; log: BoundedLog; scoped: { readonly toolboxes: readonly string[] } },
+  parts: { access: Access; endpoint: HttpEndpoint; hostname: string; log: BoundedLog; scoped: AuthenticatorOptions },
 ): void {
   const { access, endpoint, log } = parts;
   serving.live.onChange((next) => {
