@@ -13,6 +13,8 @@ export interface SubcommandSpec {
   /** Names of the positional arguments, required ones first; `optional` of them may be left out. */
   positionals: string[];
   optional?: number;
+  /** The last positional may be given any number of times (`SECRET...`). */
+  rest?: boolean;
   /** What --config means here, when it is not the file to read. */
   config?: string;
 }
@@ -103,6 +105,17 @@ export const SUBCOMMANDS = {
       "--no-browser": { about: "Print the authorization URL instead of opening a browser" },
     },
     positionals: ["toolbox", "server"],
+  },
+  secrets: {
+    usage: "list|forget [--client NAME | --all] [SECRET...]",
+    summary: "List the secrets clients provided to serve --http (names and dates, never values), or forget them",
+    options: {
+      "--client": { value: "NAME", about: "Only this client's secrets (forget needs it, or --all)" },
+      "--all": { about: "Forget every client's secrets (the SECRETs named, else all)" },
+    },
+    positionals: ["action", "SECRET"],
+    optional: 1,
+    rest: true,
   },
 } satisfies Record<string, SubcommandSpec>;
 
@@ -195,7 +208,7 @@ function countPositionals(sub: SubcommandName, { positionals }: SubcommandArgs):
   if (positionals.length < required) {
     return { kind: "usage-error", message: `Missing argument ${names[positionals.length]}: ${sub} ${spec.usage} (see --help)` };
   }
-  if (positionals.length > names.length) {
+  if (!spec.rest && positionals.length > names.length) {
     return { kind: "usage-error", message: `Unexpected argument '${positionals[names.length]}' (see --help)` };
   }
   return undefined;

@@ -26,6 +26,7 @@ const RUN: Record<SubcommandName, (platform: Platform, args: SubcommandArgs) => 
   init: async (platform, args) => (await import("./init.ts")).runInit(platform, args),
   schema: async (platform) => (await import("./schema.ts")).runSchema(platform),
   auth: async (platform, args) => (await import("./auth.ts")).runAuth(platform, args),
+  secrets: async (platform, args) => (await import("./secrets.ts")).runSecrets(platform, args),
 };
 
 /** The per-user configuration file, for help to name. */
