@@ -25,6 +25,8 @@ export interface MemberSecrets {
   readonly unreadable?: Readonly<Record<string, string>>;
   /** False for a member who is no `serve.clients` key (a JWT's subject): the file holds no secrets for them. */
   readonly configured?: boolean;
+  /** The member may provide a missing one on a page (auth/connect-flow.ts): the message says so. */
+  readonly providable?: boolean;
 }
 
 /** The texts of a server that may hold a reference. */
@@ -53,16 +55,20 @@ export function approvedAs(config: ServerConfig, client: string | undefined): st
   return client !== undefined && client !== LOCAL_CLIENT_NAME && (usesClient(config) || usesSecrets(config)) ? client : undefined;
 }
 
-/** What a member lacking a secret is told: which one, and where to set it. */
+/** What a member lacking a secret is told: which one, and where to set it (or that they may provide it). */
 export function missingSecret(name: string, client: string, secrets: MemberSecrets): string {
   const unreadable = secrets.unreadable?.[name];
   if (client === LOCAL_CLIENT_NAME) return `Secret '${name}' is not set: set the environment variable ${name} (the local user's '${name}')`;
+  if (unreadable !== undefined) return `Secret '${name}' of client '${client}' cannot be read: ${unreadable}`;
   const where = `serve.clients.${client}.secrets.${name}`;
+  if (secrets.providable) {
+    return `Secret '${name}' is not set for client '${client}': provide it on the page a call of this server asks you to open ` +
+      `(a client with URL elicitation asks), or have ${where} set in the configuration`;
+  }
   if (secrets.configured === false) {
     const why = "secrets are set for the clients of serve.clients, and a client signed in with OAuth is none";
     return `Secret '${name}' is not set for client '${client}': ${why}`;
   }
-  if (unreadable !== undefined) return `Secret '${name}' of client '${client}' cannot be read: ${unreadable}`;
   return `Secret '${name}' is not set for client '${client}': set ${where} in the configuration (a value or "\${VAR}")`;
 }
 
@@ -77,7 +83,10 @@ export function withSecrets<T extends ServerConfig>(config: T, client: string, s
   if (names.length === 0 || config.unconfigured !== undefined) return config;
   // An empty value would reach the server as if it were one: it is as good as none.
   const missing = names.find((name) => !secrets.values[name]);
-  if (missing !== undefined) return { ...config, unconfigured: missingSecret(missing, client, secrets) } as T;
+  if (missing !== undefined) {
+    const lacking = { ...config, unconfigured: missingSecret(missing, client, secrets) } as T;
+    return Object.defineProperty(lacking, "missingSecret", { value: missing, enumerable: false });
+  }
   const put = (text: string) => text.replace(ALL_REFERENCES, (_, name: string) => secrets.values[name]);
   const putAll = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).map(([key, value]) => [key, put(value)]));
   const filled: T = config.transport === "stdio"

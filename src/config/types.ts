@@ -69,6 +69,8 @@ export interface ServerSharing {
   readonly written?: string;
   /** Set by the pool, never in the file: the member's values put in for `${client:NAME}` (member-secrets.ts), masked. Not enumerable. */
   readonly memberValues?: readonly string[];
+  /** Set by the pool with `unconfigured`: the first `${client:NAME}` the member lacks (they may provide it). Not enumerable. */
+  readonly missingSecret?: string;
 }
 
 /** A server the workbench starts as a child process and speaks to over its stdin and stdout. */

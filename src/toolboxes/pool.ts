@@ -9,9 +9,9 @@
  * requests with new objects started 26 processes) starts nothing new. Extensions are given as
  * flags, and only those the server declared once one of its processes said which (issue 52); a
  * process started before that was given every extension the session declared, and is shared with
- * the sessions that differ from it only in others. Each client (see upstream/client-identity.ts) gets processes of its
- * own, started with its name for `${WORKBENCH_CLIENT}`, unless the server says `"share": "all"`.
- * A server stops when no session uses it any more, or at shutdown.
+ * the sessions that differ from it only in others. Each client (see upstream/client-identity.ts) gets
+ * processes of its own, with its name for `${WORKBENCH_CLIENT}` and its secrets, unless the server
+ * says `"share": "all"`. A server stops when no session uses it any more, or at shutdown.
  */
 import type { ServeClientConfig, ServerConfig, WorkbenchConfig } from "../config/index.ts";
 import type { ClientCapabilities } from "../protocol/sdk.ts";
@@ -28,6 +28,7 @@ import type { ChatLogin } from "../auth/chat-login.ts";
 import type { Telemetry } from "../telemetry/index.ts";
 import { SharedServer } from "./shared-server.ts";
 import { ServerUsers } from "./server-users.ts";
+import type { ProvidedSecrets } from "./start-credentials.ts";
 import type { PinStore } from "./pin-store.ts";
 
 /** Who uses shared servers: a session's toolboxes (with its client), or a subcommand's (none). */
@@ -78,6 +79,8 @@ export class ServerPool {
   readonly #byKey = new Map<string, Configured[]>();
   /** Each member's secrets (`serve.clients.<name>.secrets`), for `${client:NAME}`. */
   #secrets: Record<string, ServeClientConfig> = {};
+  /** What members provided themselves (auth/member-vault.ts), read at each start of a server that lacks one. */
+  #provided?: ProvidedSecrets;
   /** Every shared server, by sharing key, declared capabilities and client (none for `"share": "all"`). */
   readonly #entries = new Map<string, Entry>();
   /** The extensions each definition's server declared, as its last process to connect said. */
@@ -92,6 +95,11 @@ export class ServerPool {
     this.#host = rest;
     this.#options = options;
     this.#index(config);
+  }
+
+  /** Members may provide their own secrets (serving over HTTP): a server that lacks one reads them at each start. */
+  provideWith(provided: ProvidedSecrets): void {
+    this.#provided = provided;
   }
 
   /** Telemetry on (opened after the pool): the servers started from now on make CLIENT spans of their own requests. */
@@ -146,14 +154,11 @@ export class ServerPool {
   }
 
   /** The server as it runs for a member: its name for `${WORKBENCH_CLIENT}`, its secrets for `${client:NAME}`. */
-  #forMember(merged: ServerConfig, client: string | null): ServerConfig {
-    return client === null ? merged : withSecrets(forClient(merged, client), client, this.#secretsOf(client));
+  #forMember(merged: ServerConfig, client: string | null, provided?: Record<string, string>): ServerConfig {
+    return client === null ? merged : withSecrets(forClient(merged, client), client, this.#secretsOf(client, provided));
   }
 
-  /**
-   * Settings as reconfigure() compares them: before `${WORKBENCH_CLIENT}` is the client's, and the
-   * member's secrets as they are now (a secret set, changed or removed in the file starts anew).
-   */
+  /** Settings as reconfigure() compares them, with the member's secrets in the file now (one changed there starts anew). */
   #settings(merged: ServerConfig, client: string | null): string {
     const config = this.#forMember(merged, client);
     return JSON.stringify([processSettingsKey(merged), config.unconfigured ?? null, config.memberValues ?? []]);
@@ -163,10 +168,12 @@ export class ServerPool {
    * A member's secrets: a `serve` client's own; the local user's are the environment's variables.
    * Nobody else's, ever: a name that is not a client's has none.
    */
-  #secretsOf(client: string): MemberSecrets {
+  #secretsOf(client: string, provided: Record<string, string> = {}): MemberSecrets {
     if (client === LOCAL_CLIENT_NAME) return { values: this.#host.env };
     const own = Object.hasOwn(this.#secrets, client) ? this.#secrets[client] : undefined;
-    return { values: own?.secrets ?? {}, unreadable: own?.secretsUnreadable, configured: own !== undefined };
+    // What the file sets wins: a member provides only what it leaves out.
+    const values = { ...provided, ...own?.secrets };
+    return { values, unreadable: own?.secretsUnreadable, configured: own !== undefined, providable: this.#provided !== undefined };
   }
 
   /**
@@ -265,6 +272,9 @@ export class ServerPool {
         for (const user of [...entry.users]) user.resourceUpdated?.(shared, uri);
       },
       timers: this.#options.timers,
+      provide: this.#provided && client !== null && client !== LOCAL_CLIENT_NAME
+        ? async () => this.#forMember(sharedConfig(entry.configured.map((one) => one.config)), client, await this.#provided!.values(client))
+        : undefined,
     });
     return entry;
   }

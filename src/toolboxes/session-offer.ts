@@ -77,6 +77,11 @@ export class SessionOffer implements ToolFinder {
     return findTool(this.#registry, this.#config(), id, signal, opens, parent);
   }
 
+  lacking(id: Pick<ToolName, "toolbox" | "server">): Promise<{ secret?: string } | undefined> {
+    const configured = this.configured.find((one) => one.toolbox === id.toolbox && one.server === id.server);
+    return configured ? this.#slotOf(configured).shared.lacking() : Promise.resolve(undefined);
+  }
+
   /**
    * Every configured server's tools and skills without starting any: live where the server listed
    * here, else the listing cache's (`cached` says whose files), through the same rule.

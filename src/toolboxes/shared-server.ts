@@ -9,8 +9,8 @@ import { ServerSession } from "../downstream/server-session.ts";
 import type { CallOptions, ServerSessionHost } from "../downstream/session-options.ts";
 import { type ServerTarget, logPrefix } from "../downstream/links/link.ts";
 import { RestartPolicy } from "../downstream/restart-policy.ts";
-import { isRemote } from "../config/index.ts";
-import { loginNeededIn } from "../auth/chat-login.ts";
+import type { ServerConfig } from "../config/index.ts";
+import { loggedIn, withProvided } from "./start-credentials.ts";
 import { EMPTY_LISTING, type ServerListing } from "../downstream/listing.ts";
 import { REAL_TIMERS, type Timers } from "../downstream/idle-clock.ts";
 import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
@@ -35,11 +35,15 @@ export interface SharedServerHost {
   /** The server said a subscribed resource changed. */
   onResourceUpdated?(server: SharedServer, uri: string): void;
   timers?: Timers;
+  /** For a member's server that lacks a secret: the server with what the member provided since (read anew at each start). */
+  provide?(): Promise<ServerConfig>;
 }
 
 export class SharedServer {
   /** The first toolbox and server (in configuration order) that name it, and the settings all share. */
-  readonly target: ServerTarget;
+  target: ServerTarget;
+  /** The target as the pool made it: with a secret the member lacked, each start reads what they provided since. */
+  readonly #made: ServerTarget;
   serverSession?: ServerSession;
   /** Why there is no connection, for messages; unset after an idle stop. */
   error?: string;
@@ -60,6 +64,7 @@ export class SharedServer {
 
   constructor(target: ServerTarget, host: SharedServerHost) {
     this.target = target;
+    this.#made = target;
     this.#host = host;
     this.#timers = host.timers ?? REAL_TIMERS;
   }
@@ -154,6 +159,15 @@ export class SharedServer {
     }
   }
 
+  /**
+   * For a member's server made without a secret (and not running): the one the member still lacks,
+   * none once they provided it. Undefined for a server that lacked none, or runs.
+   */
+  async lacking(): Promise<{ secret?: string } | undefined> {
+    if (this.#made.config.missingSecret === undefined || this.live) return undefined;
+    return { secret: (await withProvided(this.#made, this.#host.provide)).config.missingSecret };
+  }
+
   /** Used without a call (its toolbox was opened again): the idle clock starts over. */
   touch(): void {
     this.#arm();
@@ -185,11 +199,14 @@ export class SharedServer {
       this.error = "the workbench is shutting down";
       return;
     }
+    // A secret the member lacked may have been provided since (or forgotten: a start never keeps one).
+    this.target = await withProvided(this.#made, this.#host.provide);
     // An unset variable in it: the server fails alone, never started with the reference in place.
-    const { unconfigured } = this.target.config;
+    const { unconfigured, missingSecret } = this.target.config;
     if (unconfigured !== undefined) {
       this.error = unconfigured;
-      this.restarts.failed(unconfigured);
+      // A secret a member may still provide is no crash to back off from.
+      if (missingSecret === undefined) this.restarts.failed(unconfigured);
       this.startMs = 0;
       return;
     }
@@ -201,7 +218,8 @@ export class SharedServer {
     const failed = await this.#connectOnce(span);
     // A server that needs a login gets one in the client when it can show a URL; then it connects.
     // A child that exited in silence when asked server/discover (a strict 2025 server?) starts again, to be initialized.
-    const again = failed && (failed instanceof ExitedDuringProbe || await this.#loggedIn(failed));
+    const again = failed &&
+      (failed instanceof ExitedDuringProbe || await loggedIn(failed, this.target, this.#host.sessionHost, this.#host.closed));
     const error = again ? await this.#connectOnce(span) : failed;
     if (error) {
       this.error = messageOf(error);
@@ -237,15 +255,6 @@ export class SharedServer {
       if (serverSession) this.#host.live.delete(serverSession);
       return error;
     }
-  }
-
-  /** True when the server needed a login and the user gave it in the client (see chat-login.ts). */
-  async #loggedIn(error: unknown): Promise<boolean> {
-    const needed = loginNeededIn(error);
-    const { config } = this.target;
-    const login = this.#host.sessionHost.chatLogin;
-    if (!needed || !login || !isRemote(config) || this.#host.closed()) return false;
-    return await login.logIn({ ...this.target, config }, needed);
   }
 
   #listed(): void {

@@ -23,6 +23,8 @@ export interface ToolFinder {
    * pinned, the tool listed and not withheld.
    */
   find(id: ToolName, signal: () => AbortSignal, opens: boolean, parent?: Span): Promise<Found>;
+  /** For a server made without a secret of the session's member: the one still lacking (see SharedServer.lacking). */
+  lacking?(id: Pick<ToolName, "toolbox" | "server">): Promise<{ secret?: string } | undefined>;
 }
 
 /** A tool as use_tool names it. */

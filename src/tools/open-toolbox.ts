@@ -6,6 +6,7 @@
 import * as z from "zod";
 import type { Tool as McpTool } from "../protocol/sdk.ts";
 import type { OpenDetail, WorkbenchConfig } from "../config/index.ts";
+import { askForLacking } from "./toolbox-secrets.ts";
 import { Failure, Success, textResult, type Tool } from "./tool.ts";
 import { nonBlank } from "./issues.ts";
 import type { OpenToolbox } from "../toolboxes/registry.ts";
@@ -108,10 +109,14 @@ export const openToolbox: Tool<typeof schema, OpenToolboxValue> = {
     if (!Object.hasOwn(ctx.session.config.toolboxes, toolbox_name) || !config) {
       return Failure(toolboxNotFound(ctx.session.config, toolbox_name));
     }
-    const toolbox = await ctx.session.offer.open(toolbox_name, undefined, ctx.request.span);
+    let toolbox = await ctx.session.offer.open(toolbox_name, undefined, ctx.request.span);
+    // A member who lacked a secret of a server and provided it now: that server starts with it.
+    const asked = await askForLacking(ctx, toolbox);
+    if (asked.provided) toolbox = await ctx.session.offer.open(toolbox_name, undefined, ctx.request.span);
     const failed = allFailed(toolbox);
-    if (failed) return Failure(failed);
+    if (failed) return Failure([failed, ...asked.notes].join("\n"));
     const value = describeToolbox(toolbox, tools ? { tools } : { detail: detail ?? config.openDetail });
+    if (asked.notes.length > 0) value._errors = [...value._errors ?? [], ...asked.notes];
     // Code mode: the same tools as TypeScript, what a run_code script is written against.
     if (config.codeMode && !tools) value.declarations = declarationsOf(toolbox);
     return Success(value);

@@ -39,6 +39,7 @@ import { SessionOffer } from "../toolboxes/session-offer.ts";
 import { type SessionState, type SessionStates, sessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
 import type { Telemetry } from "../telemetry/index.ts";
+import type { ConnectFlow } from "../auth/connect-flow.ts";
 import { type NetworkTransport, TracedTransport } from "./traced-transport.ts";
 
 export interface WorkbenchServerOptions {
@@ -74,6 +75,8 @@ export interface WorkbenchServerOptions {
   network?: NetworkTransport;
   /** A 2025-11-25 HTTP session's `Mcp-Session-Id`, for its spans (mcp.session.id). */
   httpSessionId?: string;
+  /** Serving over HTTP: a member may provide a secret a server lacks, on a page (auth/connect-flow.ts). */
+  connect?: ConnectFlow;
 }
 
 export type SessionOptions =

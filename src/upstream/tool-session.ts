@@ -14,6 +14,7 @@ import type { ClientUpstream } from "./client-upstream.ts";
 import type { SessionState } from "./session-state.ts";
 import type { AuditLog } from "../trust/audit-log.ts";
 import type { Telemetry } from "../telemetry/index.ts";
+import type { ConnectFlow } from "../auth/connect-flow.ts";
 
 /** What the session was opened with that its calls need (see WorkbenchServerOptions). */
 export interface SessionOptionsForCalls {
@@ -24,6 +25,7 @@ export interface SessionOptionsForCalls {
   audit?: AuditLog;
   stateless?: boolean;
   telemetry?: Telemetry;
+  connect?: ConnectFlow;
 }
 
 /** What the session made before its calls: its offer, its URI table, skills and search, and whether its client speaks 2026-07-28. */
@@ -57,6 +59,8 @@ export function toolSession(options: SessionOptionsForCalls, parts: SessionParts
     approvals: options.state?.approvals,
     audit: options.audit,
     telemetry: options.telemetry,
+    // A member's own (HTTP): the local user's secrets are the environment's, never asked for.
+    connect: options.connect && options.clientName !== undefined ? { flow: options.connect, member: options.clientName } : undefined,
     opensToolboxes: () => options.stateless === true && parts.modern(),
     search: parts.search,
     skills: parts.skills,

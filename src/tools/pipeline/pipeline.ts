@@ -2,10 +2,11 @@
  * One downstream tool call by its structured identifier: the path every call of a tool behind the
  * workbench takes, whoever asks for it (use_tool, run_code's scripts, the `call` command). Its
  * steps, each in its own file and each of one shape (step.ts), composed once here: record, learn,
- * resolve, check arguments, approve, trace, send. No caller can skip one; a new concern is a step here.
+ * connect, resolve, check arguments, approve, trace, send. No caller can skip one; a new concern is a step here.
  */
 import { record } from "./record.ts";
 import { learn } from "./learn.ts";
+import { connect } from "./connect.ts";
 import { resolve } from "./resolve.ts";
 import { checkCallArguments } from "./check-arguments.ts";
 import { approve } from "./approve.ts";
@@ -15,7 +16,7 @@ import { type CallRequest, type CallResult, type CallSession, compose, newCall, 
 import { Failure, type ToolId, whereOf } from "./values.ts";
 
 /** The steps in order; send is the last (it has no next). */
-export const STEPS: readonly Step[] = [record, learn, resolve, checkCallArguments, approve, trace, (call) => send(call)];
+export const STEPS: readonly Step[] = [record, learn, connect, resolve, checkCallArguments, approve, trace, (call) => send(call)];
 
 const run = compose(STEPS);
 

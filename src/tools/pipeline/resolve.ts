@@ -11,7 +11,7 @@ export { useToolToolboxNotFound } from "../../toolboxes/session-offer.ts";
 
 export const resolve: Step = async (call, next) => {
   const { session, id } = call;
-  const opens = session.opensToolboxes?.() || session.search?.found.has(id.toolbox) === true;
+  const opens = call.provided === true || session.opensToolboxes?.() || session.search?.found.has(id.toolbox) === true;
   // The signal as a getter: a live server is not waited for, and a call's signal is made when first read.
   const found = await session.offer.find(id, () => call.request.signal, opens, call.request.span);
   if (!found.ok) {

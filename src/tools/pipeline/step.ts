@@ -15,6 +15,7 @@ import type { CallTarget, ToolFinder } from "../../toolboxes/session-offer.ts";
 import type { AuditLog } from "../../trust/audit-log.ts";
 import type { KeptApprovals } from "../../trust/approvals.ts";
 import type { Span, Telemetry } from "../../telemetry/index.ts";
+import type { SecretAsking } from "../../auth/connect-flow.ts";
 import { type CallNote, Failure, type Result, type ToolId } from "./values.ts";
 
 /** What a session gives each of its calls; made once per session. */
@@ -50,6 +51,8 @@ export interface CallSession {
   readonly onToolResult?: (id: ToolId, result: CallToolResult) => void;
   /** Spans and durations (issue 50): a CLIENT span per call (trace.ts); off or absent, nothing. */
   readonly telemetry?: Telemetry;
+  /** A member served over HTTP may provide a secret a server lacks, on a page (connect.ts); none over stdio. */
+  readonly connect?: SecretAsking;
 }
 
 /** What the client's request that a call serves brings: its id, cancellation, progress, answers. */
@@ -80,6 +83,8 @@ export interface ToolCall {
   tool?: McpTool;
   /** Set by approve: the user was asked, and approved. */
   asked?: boolean;
+  /** Set by connect: the member just provided a secret of the server, whose toolbox may have failed to open without it. */
+  provided?: boolean;
   /** Set by trace: the call's CLIENT span, and its context for the request's `_meta` (traceparent...). */
   span?: Span;
   meta?: Readonly<Record<string, string>>;

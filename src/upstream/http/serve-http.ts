@@ -27,6 +27,9 @@ import { ENDPOINT_PATH, type HttpEndpoint, httpEndpoint } from "./endpoint.ts";
 import type { Authenticate } from "../client-identity.ts";
 import type { ServeConfig } from "../../config/index.ts";
 import { openNamedStore } from "../../store/open-store.ts";
+import { type ConnectServing, openConnect } from "./connect-serving.ts";
+import { CONNECT_PATH } from "./connect-page.ts";
+import type { ConnectFlow } from "../../auth/connect-flow.ts";
 
 /** Who may connect now: the configuration's `serve`, and the check of a request against it. */
 interface Access {
@@ -75,15 +78,18 @@ export async function serveHttp(
     subjects: parts.subjects,
   };
   const access = { serve: config.serve, authenticate: authenticatorFor(config.serve, scoped) };
-  const endpoint = endpointOf(serving, access, log);
+  const connecting = { store: serving.sessions.states!.store, pool: parts.pool };
+  const connect = await openConnect(platform, config, connecting, (line) => log.line(line));
+  if (typeof connect === "string") {
+    say(`${NAME}: ${connect}`);
+    await serving.finish();
+    return 2;
+  }
+  const endpoint = endpointOf(serving, access, log, connect?.flow);
   followAccess(serving, { access, endpoint, hostname: address.hostname, log, scoped });
   let listener;
   try {
-    const handle = (request: Request) =>
-      new URL(request.url).pathname === RESOURCE_METADATA_PATH
-        ? Promise.resolve(protectedResourceMetadata(request, access.serve))
-        : endpoint.handle(request);
-    listener = await platform.listen(handle, address.hostname, address.port);
+    listener = await platform.listen(requestRoutes(access, endpoint, connect), address.hostname, address.port);
   } catch (error) {
     say(`${NAME}: Cannot listen on ${hostPort(address)}: ${error instanceof Error ? error.message : String(error)}`);
     await endpoint.close();
@@ -100,11 +106,25 @@ export async function serveHttp(
   return 0;
 }
 
+/** Where a request goes: the protected resource's metadata, a member's connect page, or the MCP endpoint. */
+function requestRoutes(access: Access, endpoint: HttpEndpoint, connect: ConnectServing | undefined) {
+  return (request: Request) => {
+    const path = new URL(request.url).pathname;
+    if (path === RESOURCE_METADATA_PATH) return Promise.resolve(protectedResourceMetadata(request, access.serve));
+    return connect && path.startsWith(CONNECT_PATH) ? connect.page(request) : endpoint.handle(request);
+  };
+}
+
 /** The endpoint of the serving: who a request is (the access as it stands), and a session for each client that opens one. */
-function endpointOf(serving: Serving, access: Access, log: BoundedLog) {
+function endpointOf(serving: Serving, access: Access, log: BoundedLog, connect?: ConnectFlow) {
   const serve = access.serve;
   return httpEndpoint({
-    authenticate: (request) => access.authenticate(request),
+    authenticate: async (request) => {
+      const who = await access.authenticate(request);
+      // A member's page is on the address their client reached us at.
+      if (connect && !(who instanceof Response)) connect.seen(who.name, new URL(request.url).origin);
+      return who;
+    },
     idleMs: serve && serve.sessionIdleMinutes * 60_000,
     toolboxes: () => Object.keys(serving.live.current.toolboxes),
     store: serving.sessions.states?.store,
@@ -112,6 +132,7 @@ function endpointOf(serving: Serving, access: Access, log: BoundedLog) {
     open: (transport, client, onClose, stateKey, httpSessionId) =>
       openSession(transport, {
         ...serving.sessions,
+        connect,
         client,
         stateKey,
         stateless: true,

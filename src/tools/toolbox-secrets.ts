@@ -1,0 +1,34 @@
+/**
+ * open_toolbox's part of "connect your account" (issue 49 §3): a server of the toolbox that could
+ * not start for a secret its member lacks asks the member for it, as a call does
+ * (pipeline/connect-ask.ts), within the open_toolbox request; once one was provided the toolbox is
+ * opened again, and that server starts with it. What could not be asked (declined, no URL
+ * elicitation: the page's address) is said beside the toolbox's other errors.
+ */
+import type { OpenToolbox } from "../toolboxes/opening.ts";
+import { askForSecret } from "./pipeline/connect-ask.ts";
+import type { ToolContext } from "./tool.ts";
+
+/** A server may name several secrets: at most this many are asked for it in one open. */
+const MAX_ASKED_PER_SERVER = 8;
+
+/** Asks for what the toolbox's servers lack; `provided`: open it again. */
+export async function askForLacking(ctx: ToolContext, toolbox: OpenToolbox): Promise<{ provided: boolean; notes: string[] }> {
+  const { connect, upstream } = ctx.session;
+  const notes: string[] = [];
+  let provided = false;
+  if (!connect) return { provided, notes };
+  for (const slot of toolbox.servers) {
+    for (let asked = 0; asked < MAX_ASKED_PER_SERVER; asked++) {
+      const secret = (await slot.shared.lacking())?.secret;
+      if (secret === undefined) break;
+      const failed = await askForSecret(connect, upstream, ctx.request, { toolbox: toolbox.name, server: slot.name }, secret);
+      if (failed !== undefined) {
+        notes.push(`Server '${slot.name}' in toolbox '${toolbox.name}': ${failed}`);
+        break;
+      }
+      provided = true;
+    }
+  }
+  return { provided, notes };
+}

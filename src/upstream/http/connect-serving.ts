@@ -1,0 +1,48 @@
+/**
+ * "Connect your account" while serving over HTTP (issue 49 §3): the member vault where what members
+ * provide is kept (encrypted with WORKBENCH_SECRETS_KEY), the flow of one-time pages in the
+ * sessions' store, and the page itself. Opened when a server of the configuration names a
+ * member's secret (`${client:NAME}`); the pool then reads what members provided at each start of
+ * a server that lacks one. A key that is no key stops serving before it starts, as a store does.
+ */
+import type { Platform } from "../../platform/types.ts";
+import type { WorkbenchConfig } from "../../config/index.ts";
+import { usesSecrets } from "../../config/member-secrets.ts";
+import type { Store } from "../../store/store.ts";
+import type { ServerPool } from "../../toolboxes/pool.ts";
+import { ConnectFlow } from "../../auth/connect-flow.ts";
+import { MemberVault, vaultFile } from "../../auth/member-vault.ts";
+import { messageOf } from "../../protocol/errors.ts";
+import { connectPage } from "./connect-page.ts";
+
+export interface ConnectServing {
+  readonly flow: ConnectFlow;
+  page(request: Request): Promise<Response>;
+}
+
+/** The flow and its page; undefined when no server uses a member's secret; why serving cannot start, as text. */
+export async function openConnect(
+  platform: Platform,
+  config: WorkbenchConfig,
+  parts: { store: Store; pool: ServerPool },
+  log: (line: string) => void,
+): Promise<ConnectServing | string | undefined> {
+  const servers = Object.values(config.toolboxes).flatMap((toolbox) => Object.values(toolbox.mcpServers));
+  if (!servers.some(usesSecrets)) return undefined;
+  let vault: MemberVault;
+  try {
+    vault = await MemberVault.open({
+      env: platform.env,
+      files: platform,
+      file: vaultFile(platform.env, platform.os),
+      // Shared by replicas: what a member provided on one is read on the others.
+      ...(parts.store.shared && { store: parts.store }),
+      log,
+    });
+  } catch (error) {
+    return `Cannot serve: ${messageOf(error)}`;
+  }
+  parts.pool.provideWith(vault);
+  const flow = new ConnectFlow(parts.store);
+  return { flow, page: connectPage(flow, vault, log) };
+}
