@@ -27,7 +27,14 @@ export function authDir(env: Record<string, string | undefined>, os: LoginSuppor
   return `${env.XDG_CONFIG_HOME || `${env.HOME}/.config`}/mcp-workbench/auth`;
 }
 
-export class AuthStore {
+/** Where logins are read and written: the operator's files (AuthStore), or a member's vault (member-logins.ts). */
+export interface LoginRecords {
+  pathFor(serverUrl: string): Promise<string>;
+  load(serverUrl: string): Promise<AuthRecord>;
+  save(serverUrl: string, record: AuthRecord): Promise<string>;
+}
+
+export class AuthStore implements LoginRecords {
   constructor(readonly dir: string, private readonly files: StoreFiles) {}
 
   /** The file of a server: its host for people, a digest of the whole URL for uniqueness. */

@@ -10,10 +10,14 @@
 import { type Store, storeKey } from "../store/store.ts";
 import { isObject } from "../protocol/json-object.ts";
 import { SECRET_NAME } from "../config/member-secrets.ts";
+import type { MemberVault } from "./member-vault.ts";
+import { type LoginStart, type PendingLogin, startLogin } from "./member-login.ts";
 
 /** How long a page may be opened and sent after it was asked for. */
 export const CONNECT_TTL_MS = 10 * 60_000;
 const ID = /^[A-Za-z0-9_-]{43}$/;
+/** A login's id: the OAuth state its provider drew (a UUID). */
+const STATE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DONE = storeKey("connect", "done");
 /** At most this many members' origins are remembered; past it, the oldest goes. */
 const MAX_ORIGINS = 10_000;
@@ -31,14 +35,22 @@ export interface SecretAsking {
   readonly member: string;
 }
 
+/** How a page ended: sent (a secret kept), or a login's redirect with its code or its error. */
+export interface PageOutcome {
+  code?: string;
+  error?: string;
+}
+
 export class ConnectFlow {
   readonly #store: Store;
+  readonly vault: MemberVault;
   readonly #origins = new Map<string, string>();
-  readonly #waiting = new Map<string, Set<() => void>>();
+  readonly #waiting = new Map<string, Set<(outcome: PageOutcome) => void>>();
   #listening?: Promise<unknown>;
 
-  constructor(store: Store) {
+  constructor(store: Store, vault: MemberVault) {
     this.#store = store;
+    this.vault = vault;
   }
 
   /** The origin `member` reached the workbench at (their client's own URL for it): their page is on it. */
@@ -50,12 +62,34 @@ export class ConnectFlow {
 
   /** A new page for `request`: its URL, and the id its completion is awaited by. */
   async open(request: ConnectRequest): Promise<{ id: string; url: string }> {
-    const origin = this.#origins.get(request.client);
-    if (origin === undefined) throw new Error(`No address is known for client '${request.client}' to open a page at`);
+    this.#originOf(request.client);
     const id = newConnectId();
     await this.#listen();
     await this.#store.set(storeKey("connect", "page", id), JSON.stringify(request), CONNECT_TTL_MS);
-    return { id, url: `${origin}/connect/${id}` };
+    return { id, url: `${this.#originOf(request.client)}/connect/${id}` };
+  }
+
+  /**
+   * A member's own login to a remote server begun (member-login.ts): its id is the OAuth state the
+   * callback brings back; undefined when the server needs no login after all.
+   */
+  async login(start: Omit<LoginStart, "origin">): Promise<PendingLogin | undefined> {
+    const pending = await startLogin(this.vault, { ...start, origin: this.#originOf(start.client) });
+    if (!pending) return undefined;
+    await this.#listen();
+    await this.#store.set(storeKey("connect", "login", pending.state), JSON.stringify({ client: start.client }), CONNECT_TTL_MS);
+    return pending;
+  }
+
+  /** The login of `state` came back: of two redirects, one gets it. */
+  async takeLogin(state: string): Promise<boolean> {
+    return STATE.test(state) && await this.#store.take(storeKey("connect", "login", state)) !== undefined;
+  }
+
+  #originOf(member: string): string {
+    const origin = this.#origins.get(member);
+    if (origin === undefined) throw new Error(`No address is known for client '${member}' to open a page at`);
+    return origin;
   }
 
   /** What the page of `id` is for, while it may be used; undefined for an id that is none (or expired, or used). */
@@ -68,24 +102,24 @@ export class ConnectFlow {
     return ID.test(id) ? parse(await this.#store.take(storeKey("connect", "page", id))) : undefined;
   }
 
-  /** The page of `id` was sent: whoever waits for it (on any replica) goes on. */
-  async done(id: string): Promise<void> {
-    await this.#store.publish(DONE, id);
+  /** The page of `id` was sent (a login's: with its code or error): whoever waits for it (on any replica) goes on. */
+  async done(id: string, outcome: PageOutcome = {}): Promise<void> {
+    await this.#store.publish(DONE, JSON.stringify({ id, ...outcome }));
   }
 
-  /** True once the page of `id` was sent; false when `signal` ends first. */
-  wait(id: string, signal: AbortSignal): Promise<boolean> {
+  /** How the page of `id` ended; undefined when `signal` ends first. */
+  wait(id: string, signal: AbortSignal): Promise<PageOutcome | undefined> {
     return new Promise((resolve) => {
       const waiters = this.#waiting.get(id) ?? new Set();
-      const finish = (sent: boolean) => {
+      const finish = (outcome: PageOutcome | undefined) => {
         waiters.delete(go);
         if (waiters.size === 0) this.#waiting.delete(id);
         signal.removeEventListener("abort", stop);
-        resolve(sent);
+        resolve(outcome);
       };
-      const go = () => finish(true);
-      const stop = () => finish(false);
-      if (signal.aborted) return resolve(false);
+      const go = (outcome: PageOutcome) => finish(outcome);
+      const stop = () => finish(undefined);
+      if (signal.aborted) return resolve(undefined);
       waiters.add(go);
       this.#waiting.set(id, waiters);
       signal.addEventListener("abort", stop, { once: true });
@@ -94,14 +128,28 @@ export class ConnectFlow {
 
   /** Follows the feed once, from the first page asked for. */
   #listen(): Promise<unknown> {
-    this.#listening ??= this.#store.subscribe(DONE, (id) => {
-      for (const go of [...this.#waiting.get(id) ?? []]) go();
+    this.#listening ??= this.#store.subscribe(DONE, (message) => {
+      const heard = outcomeOf(message);
+      if (heard) for (const go of [...this.#waiting.get(heard.id) ?? []]) go(heard.outcome);
     }).catch((error) => {
       this.#listening = undefined;
       throw error;
     });
     return this.#listening;
   }
+}
+
+/** A message of the feed, as input: the page's id, and a login's code or error (bounded). */
+function outcomeOf(message: string): { id: string; outcome: PageOutcome } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || typeof value.id !== "string") return undefined;
+  const text = (key: "code" | "error") => typeof value[key] === "string" && value[key].length <= 4096 ? { [key]: value[key] } : {};
+  return { id: value.id, outcome: { ...text("code"), ...text("error") } };
 }
 
 /** 32 random bytes, base64url without padding (43 characters). */

@@ -13,7 +13,7 @@ import type {
   OAuthTokens,
 } from "../protocol/sdk-remote.ts";
 import type { OAuthSettings } from "../config/index.ts";
-import { type AuthRecord, AuthStore } from "./auth-store.ts";
+import type { AuthRecord, LoginRecords } from "./auth-store.ts";
 import { NAME } from "../protocol/version.ts";
 import type { RecheckedLogin } from "./token-recheck.ts";
 
@@ -22,8 +22,9 @@ export class LoginRequired extends Error {
   /** The scopes the login must ask for, when the server asked for more than the stored login has. */
   readonly scope?: string;
 
-  constructor(command: string, reason = "login required", scope?: string) {
-    super(`${reason}: run "${command}"`);
+  /** `instead`: what to do when it is not a command (a team member logs in on a page, see member-logins.ts). */
+  constructor(command: string, reason = "login required", scope?: string, instead?: string) {
+    super(`${reason}: ${instead ?? `run "${command}"`}`);
     this.name = "LoginRequired";
     this.scope = scope;
   }
@@ -39,11 +40,11 @@ export function joinScopes(...scopes: (string | undefined)[]): string | undefine
 const NO_REDIRECT = "http://127.0.0.1/callback";
 
 export interface ProviderOptions {
-  store: AuthStore;
+  store: LoginRecords;
   /** The server's URL as requests go to it (no user:password). */
   serverUrl: string;
   oauth?: OAuthSettings;
-  mode: { kind: "serve"; loginCommand(scope?: string): string } | {
+  mode: { kind: "serve"; loginCommand(scope?: string): string; instead?: string } | {
     kind: "login";
     redirectUrl: string;
     /** The scope this login asks for, kept with its tokens: a later step-up asks for it again. */
@@ -116,7 +117,7 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider, RecheckedLog
     }
     // A registration is bound to its redirect URL: a login on another port registers again.
     if (mode.kind === "login") return record.redirectUrl === mode.redirectUrl ? record.client : undefined;
-    if (!record.client) throw new LoginRequired(mode.loginCommand());
+    if (!record.client) throw new LoginRequired(mode.loginCommand(), undefined, undefined, mode.instead);
     return record.client;
   }
 
@@ -124,7 +125,9 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider, RecheckedLog
     const record = await this.#load();
     const { mode } = this.#options;
     // Serve mode only keeps what it has (the SDK stamps the issuer); registering is the login's job.
-    if (mode.kind === "serve" && record.client?.client_id !== client.client_id) throw new LoginRequired(mode.loginCommand());
+    if (mode.kind === "serve" && record.client?.client_id !== client.client_id) {
+      throw new LoginRequired(mode.loginCommand(), undefined, undefined, mode.instead);
+    }
     await this.#save({ ...record, client, redirectUrl: mode.kind === "login" ? mode.redirectUrl : record.redirectUrl });
   }
 
@@ -144,7 +147,7 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider, RecheckedLog
 
   redirectToAuthorization(url: URL): void {
     const { mode } = this.#options;
-    if (mode.kind === "serve") throw new LoginRequired(mode.loginCommand());
+    if (mode.kind === "serve") throw new LoginRequired(mode.loginCommand(), undefined, undefined, mode.instead);
     mode.onAuthorizationUrl(url);
   }
 
@@ -160,7 +163,8 @@ export class WorkbenchOAuthProvider implements OAuthClientProvider, RecheckedLog
     const record = await this.#load();
     const wanted = joinScopes(record.tokens?.scope ?? record.scope, scope);
     const command = mode.kind === "serve" ? mode.loginCommand(wanted) : "";
-    return new LoginRequired(command, `the server needs the scope "${scope ?? ""}", which the stored login lacks`, wanted);
+    const instead = mode.kind === "serve" ? mode.instead : undefined;
+    return new LoginRequired(command, `the server needs the scope "${scope ?? ""}", which the stored login lacks`, wanted, instead);
   }
 
   saveCodeVerifier(verifier: string): void {

@@ -7,21 +7,42 @@ import { NAME } from "../protocol/version.ts";
 import type { AuthStore } from "./auth-store.ts";
 import { serverUrlOf } from "../address/server-url.ts";
 import { WorkbenchOAuthProvider } from "./oauth-provider.ts";
+import type { MemberVault } from "./member-vault.ts";
+import { memberLogins } from "./member-logins.ts";
 
 export interface RemoteAuth {
-  provider(target: { toolbox: string; server: string; config: RemoteServerConfig }): OAuthClientProvider & RecheckedLogin;
+  /** `client` and `vault`: a team member's server, whose login is their own, kept in the member vault (member-logins.ts). */
+  provider(target: LoginTarget): OAuthClientProvider & RecheckedLogin;
+}
+
+export interface LoginTarget {
+  toolbox: string;
+  server: string;
+  config: RemoteServerConfig;
+  client?: string;
+  vault?: MemberVault;
 }
 
 /** Logins `auth` stored, refreshed as needed; client credentials where the server is configured so. */
 export function storedLogins(store: AuthStore, configPath: string, readTextFile: (path: string) => Promise<string>): RemoteAuth {
   return {
-    provider: ({ toolbox, server, config }) =>
-      clientCredentialsOf(config, configPath, readTextFile) ?? new WorkbenchOAuthProvider({
-        store,
+    provider: ({ toolbox, server, config, client, vault }) => {
+      const loginCommandOf = (scope?: string) => loginCommand(toolbox, server, configPath, scope);
+      // A member's own login: never the operator's files, never another member's.
+      const member = client !== undefined && vault !== undefined ? client : undefined;
+      const mode = member === undefined ? { kind: "serve" as const, loginCommand: loginCommandOf } : {
+        kind: "serve" as const,
+        loginCommand: loginCommandOf,
+        instead: `client '${member}' logs in to it as themselves, on the page a call of this server asks them to open ` +
+          "(a client with URL elicitation asks)",
+      };
+      return clientCredentialsOf(config, configPath, readTextFile) ?? new WorkbenchOAuthProvider({
+        store: member === undefined ? store : memberLogins(vault!, member),
         serverUrl: serverUrlOf(config),
         oauth: config.oauth,
-        mode: { kind: "serve", loginCommand: (scope) => loginCommand(toolbox, server, configPath, scope) },
-      }),
+        mode,
+      });
+    },
   };
 }
 

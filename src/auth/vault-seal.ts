@@ -4,9 +4,10 @@
  * secret's name as additional data, so that a sealed value copied under another member or another
  * name does not open: whoever can write the file or the store cannot hand alice's token to bob.
  */
+import { SECRETS_KEY_VARIABLE } from "../config/secret-variables.ts";
 
 /** The variable that holds the key. */
-export const KEY_VARIABLE = "WORKBENCH_SECRETS_KEY";
+export const KEY_VARIABLE = SECRETS_KEY_VARIABLE;
 /** How to make a key, for the messages that ask for one. */
 export const MAKE_KEY = "openssl rand -base64 32";
 

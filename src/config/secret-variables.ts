@@ -1,12 +1,16 @@
 /**
  * The workbench's own secrets in its environment: the variables the configuration reads as secrets
- * (a `serve` client's token and secrets, a remote server's URL, header values and OAuth client
- * secret, and every `${client:NAME}`: the local user's secret is the variable NAME). A
+ * (a `serve` client's token and secrets, a remote server's URL, header values, OAuth and token
+ * exchange client secrets, every `${client:NAME}`: the local user's secret is the variable NAME,
+ * and the key of the member vault, WORKBENCH_SECRETS_KEY). A
  * server with `"inheritEnv": true` gets the rest of the environment, never these (its own `env`
  * may still name one: then it was given it on purpose).
  */
 import type { WorkbenchConfig } from "./types.ts";
 import { secretNamesOf } from "./member-secrets.ts";
+
+/** The variable that holds the key of the member vault (auth/vault-seal.ts reads it). */
+export const SECRETS_KEY_VARIABLE = "WORKBENCH_SECRETS_KEY";
 
 const REFERENCE = /\$\{(?:client:)?([A-Za-z_][A-Za-z0-9_]*)/g;
 
@@ -20,10 +24,13 @@ export function secretVariables(config: WorkbenchConfig): Set<string> {
         texts.push(...secretNamesOf(server).map((name) => `\${client:${name}}`));
         continue;
       }
-      texts.push(server.url, ...Object.values(server.headers), ...server.oauth?.clientSecret ?? []);
+      // Client secrets as whole texts (a string spread would be its characters, each matching nothing).
+      const clientSecrets = [server.oauth?.clientSecret, server.auth?.tokenExchange.clientSecret].filter((text) => text !== undefined);
+      texts.push(server.url, ...Object.values(server.headers), ...clientSecrets);
     }
   }
-  return new Set(texts.flatMap((text) => [...text.matchAll(REFERENCE)].map((match) => match[1])));
+  // The key members' secrets are sealed with: whoever holds it opens every one of them.
+  return new Set([...texts.flatMap((text) => [...text.matchAll(REFERENCE)].map((match) => match[1])), SECRETS_KEY_VARIABLE]);
 }
 
 /** Each server that inherits our environment is told which variables it does not get. */

@@ -32,7 +32,7 @@ export function openLinks(target: ServerTarget, host: ServerSessionHost): () => 
     // Credentials in the configuration are the login: such a server never goes down the OAuth path.
     const exchange = config.auth && exchangeOf(target, config.auth.tokenExchange, host);
     const asIs = configuredCredentials(config) !== undefined || exchange !== undefined;
-    const authProvider = asIs ? undefined : host.auth?.provider({ ...target, config });
+    const authProvider = asIs ? undefined : host.auth?.provider({ ...target, config, vault: host.vault });
     const traceHeaders = host.telemetry?.tracing === true;
     return era(new HttpLink({ config, authProvider, exchange, log, readGate: host.readGate, room: room(), traceHeaders }));
   };

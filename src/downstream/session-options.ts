@@ -9,6 +9,7 @@ import type { Upstream } from "../protocol/upstream.ts";
 import type { RemoteAuth } from "../auth/remote-auth.ts";
 import type { ChatLogin } from "../auth/chat-login.ts";
 import type { TokenExchanges } from "../auth/token-exchange.ts";
+import type { MemberVault } from "../auth/member-vault.ts";
 import type { LinkHost } from "./links/link.ts";
 import type { EraMemory } from "./era/era-link.ts";
 import type { CallCancel } from "./call-cancel.ts";
@@ -24,6 +25,8 @@ export type ServerSessionHost = LinkHost & {
   upstream?: Upstream;
   /** Each member's token for a server that exchanges the one they signed in with (auth.tokenExchange). */
   tokenExchange?: TokenExchanges;
+  /** Serving a team over HTTP: what members provided (secrets, their own logins to remote servers). */
+  vault?: MemberVault;
   /** A login the user gives in the client (URL elicitation); none for the subcommands. */
   chatLogin?: ChatLogin;
   /** Which protocol era each server definition speaks, from earlier starts: a 2025 server is not probed again. */

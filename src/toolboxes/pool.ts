@@ -29,6 +29,7 @@ import type { Telemetry } from "../telemetry/index.ts";
 import { SharedServer } from "./shared-server.ts";
 import { ServerUsers } from "./server-users.ts";
 import type { ProvidedSecrets } from "./start-credentials.ts";
+import type { MemberVault } from "../auth/member-vault.ts";
 import type { PinStore } from "./pin-store.ts";
 
 /** Who uses shared servers: a session's toolboxes (with its client), or a subcommand's (none). */
@@ -97,9 +98,10 @@ export class ServerPool {
     this.#index(config);
   }
 
-  /** Members may provide their own secrets (serving over HTTP): a server that lacks one reads them at each start. */
-  provideWith(provided: ProvidedSecrets): void {
-    this.#provided = provided;
+  /** Members may give their own secrets and logins (serving over HTTP): read at each start of their servers (member-logins.ts). */
+  provideWith(vault: MemberVault): void {
+    this.#provided = vault;
+    this.#host = { ...this.#host, vault };
   }
 
   /** Telemetry on (opened after the pool): the servers started from now on make CLIENT spans of their own requests. */

@@ -17,6 +17,7 @@ import type { Withheld } from "./withheld.ts";
 import type { ConfiguredServer, OpenToolbox, ServerSlot, ToolboxRegistry } from "./registry.ts";
 import type { SharedServer } from "./shared-server.ts";
 import { findTool, type Found, openToolbox, type ToolFinder, type ToolName } from "./tool-lookup.ts";
+import type { Lacking } from "./start-credentials.ts";
 import type { Span } from "../telemetry/index.ts";
 
 export { type CallTarget, type Found, type ToolFinder, type ToolName, useToolToolboxNotFound, whereOf } from "./tool-lookup.ts";
@@ -77,7 +78,7 @@ export class SessionOffer implements ToolFinder {
     return findTool(this.#registry, this.#config(), id, signal, opens, parent);
   }
 
-  lacking(id: Pick<ToolName, "toolbox" | "server">): Promise<{ secret?: string } | undefined> {
+  lacking(id: Pick<ToolName, "toolbox" | "server">): Promise<Lacking | undefined> {
     const configured = this.configured.find((one) => one.toolbox === id.toolbox && one.server === id.server);
     return configured ? this.#slotOf(configured).shared.lacking() : Promise.resolve(undefined);
   }

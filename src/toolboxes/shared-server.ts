@@ -10,7 +10,7 @@ import type { CallOptions, ServerSessionHost } from "../downstream/session-optio
 import { type ServerTarget, logPrefix } from "../downstream/links/link.ts";
 import { RestartPolicy } from "../downstream/restart-policy.ts";
 import type { ServerConfig } from "../config/index.ts";
-import { loggedIn, withProvided } from "./start-credentials.ts";
+import { type Lacking, loggedIn, MemberCredentials } from "./start-credentials.ts";
 import { EMPTY_LISTING, type ServerListing } from "../downstream/listing.ts";
 import { REAL_TIMERS, type Timers } from "../downstream/idle-clock.ts";
 import { ExitedDuringProbe } from "../downstream/era/era-link.ts";
@@ -42,8 +42,8 @@ export interface SharedServerHost {
 export class SharedServer {
   /** The first toolbox and server (in configuration order) that name it, and the settings all share. */
   target: ServerTarget;
-  /** The target as the pool made it: with a secret the member lacked, each start reads what they provided since. */
-  readonly #made: ServerTarget;
+  /** What its member gave since it was made (a secret, a login of their own): read at each start. */
+  readonly #credentials: MemberCredentials;
   serverSession?: ServerSession;
   /** Why there is no connection, for messages; unset after an idle stop. */
   error?: string;
@@ -64,7 +64,7 @@ export class SharedServer {
 
   constructor(target: ServerTarget, host: SharedServerHost) {
     this.target = target;
-    this.#made = target;
+    this.#credentials = new MemberCredentials(target, host.provide, host.sessionHost.vault !== undefined);
     this.#host = host;
     this.#timers = host.timers ?? REAL_TIMERS;
   }
@@ -159,13 +159,9 @@ export class SharedServer {
     }
   }
 
-  /**
-   * For a member's server made without a secret (and not running): the one the member still lacks,
-   * none once they provided it. Undefined for a server that lacked none, or runs.
-   */
-  async lacking(): Promise<{ secret?: string } | undefined> {
-    if (this.#made.config.missingSecret === undefined || this.live) return undefined;
-    return { secret: (await withProvided(this.#made, this.#host.provide)).config.missingSecret };
+  /** What its member lacks for it to start (see MemberCredentials); nothing while it runs. */
+  lacking(): Promise<Lacking | undefined> {
+    return this.live ? Promise.resolve(undefined) : this.#credentials.lacking(this.target.config);
   }
 
   /** Used without a call (its toolbox was opened again): the idle clock starts over. */
@@ -200,7 +196,7 @@ export class SharedServer {
       return;
     }
     // A secret the member lacked may have been provided since (or forgotten: a start never keeps one).
-    this.target = await withProvided(this.#made, this.#host.provide);
+    this.target = await this.#credentials.target();
     // An unset variable in it: the server fails alone, never started with the reference in place.
     const { unconfigured, missingSecret } = this.target.config;
     if (unconfigured !== undefined) {
@@ -221,6 +217,7 @@ export class SharedServer {
     const again = failed &&
       (failed instanceof ExitedDuringProbe || await loggedIn(failed, this.target, this.#host.sessionHost, this.#host.closed));
     const error = again ? await this.#connectOnce(span) : failed;
+    this.#credentials.started(error);
     if (error) {
       this.error = messageOf(error);
       this.restarts.failed(this.error);

@@ -10,6 +10,7 @@ import { judged } from "./offer-rules.ts";
 import { withheldError } from "./withheld.ts";
 import type { OpenToolbox, ToolboxRegistry } from "./registry.ts";
 import { serverAttributes, type Span, TOOLBOX_OPEN } from "../telemetry/index.ts";
+import type { Lacking } from "./start-credentials.ts";
 
 export type { CallTarget };
 
@@ -24,7 +25,7 @@ export interface ToolFinder {
    */
   find(id: ToolName, signal: () => AbortSignal, opens: boolean, parent?: Span): Promise<Found>;
   /** For a server made without a secret of the session's member: the one still lacking (see SharedServer.lacking). */
-  lacking?(id: Pick<ToolName, "toolbox" | "server">): Promise<{ secret?: string } | undefined>;
+  lacking?(id: Pick<ToolName, "toolbox" | "server">): Promise<Lacking | undefined>;
 }
 
 /** A tool as use_tool names it. */

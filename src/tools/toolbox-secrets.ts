@@ -6,7 +6,7 @@
  * elicitation: the page's address) is said beside the toolbox's other errors.
  */
 import type { OpenToolbox } from "../toolboxes/opening.ts";
-import { askForSecret } from "./pipeline/connect-ask.ts";
+import { askForLogin, askForSecret } from "./pipeline/connect-ask.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** A server may name several secrets: at most this many are asked for it in one open. */
@@ -20,14 +20,19 @@ export async function askForLacking(ctx: ToolContext, toolbox: OpenToolbox): Pro
   if (!connect) return { provided, notes };
   for (const slot of toolbox.servers) {
     for (let asked = 0; asked < MAX_ASKED_PER_SERVER; asked++) {
-      const secret = (await slot.shared.lacking())?.secret;
-      if (secret === undefined) break;
-      const failed = await askForSecret(connect, upstream, ctx.request, { toolbox: toolbox.name, server: slot.name }, secret);
+      const lacks = await slot.shared.lacking();
+      const where = { toolbox: toolbox.name, server: slot.name };
+      if (lacks?.secret === undefined && !lacks?.login) break;
+      const failed = lacks.secret !== undefined
+        ? await askForSecret(connect, upstream, ctx.request, where, lacks.secret)
+        : await askForLogin(connect, upstream, ctx.request, { ...where, ...lacks.login! });
       if (failed !== undefined) {
         notes.push(`Server '${slot.name}' in toolbox '${toolbox.name}': ${failed}`);
         break;
       }
       provided = true;
+      // A login is one: the server's next start (the open again) says whether it holds.
+      if (lacks.login) break;
     }
   }
   return { provided, notes };

@@ -56,12 +56,17 @@ test("member secrets: a client's secrets are expanded; one unset or empty is lef
   assert.deepEqual(client.secrets, { GIVEN: "literal", FROM_ENV: "gh-value" });
   assert.match(client.secretsUnreadable!.UNSET, /Environment variable NOPE is not set \(used at serve\.clients\.a\.secrets\.UNSET\)/);
   assert.match(client.secretsUnreadable!.EMPTY, /serve\.clients\.a\.secrets\.EMPTY: the secret is empty after expanding environment variables/);
-  // The variables a client's secrets read are withheld from a server that inherits the environment, as is the local user's NAME.
+  // The variables a client's secrets read are withheld from a server that inherits the environment, as is the local user's NAME,
+  // a token exchange's client secret, and the key every member's provided secrets are sealed with.
+  const tokenExchange = { tokenEndpoint: "https://idp.example/token", audience: "a", clientId: "wb", clientSecret: "${EX_SECRET}" };
   const written = validateConfig({
-    toolboxes: { dev: { mcpServers: { fs: { command: "x", env: { K: "${client:LOCAL_KEY}" } } } } },
+    toolboxes: {
+      dev: { mcpServers: { fs: { command: "x", env: { K: "${client:LOCAL_KEY}" } }, api: { url: "https://api.example/mcp", auth: { tokenExchange } } } },
+      ops: { mcpServers: { linear: { url: "https://linear.example/mcp", oauth: { clientId: "wb", clientSecret: "${OAUTH_SECRET}" } } } },
+    },
     serve: { clients: { a: { token: "${A}", toolboxes: ["*"], secrets: { GH: "${A_GH}" } } } },
   });
-  assert.deepEqual([...secretVariables(written)].sort(), ["A", "A_GH", "LOCAL_KEY"]);
+  assert.deepEqual([...secretVariables(written)].sort(), ["A", "A_GH", "EX_SECRET", "LOCAL_KEY", "OAUTH_SECRET", "WORKBENCH_SECRETS_KEY"]);
 });
 
 test("member secrets: a member's values go in where a server starts for them; one missing leaves it unconfigured, saying where to set it", () => {

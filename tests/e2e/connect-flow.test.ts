@@ -160,25 +160,43 @@ test("connect: a 2026-07-28 member is asked as an input request of the call; nev
   }
 });
 
-test("connect: a client without URL elicitation gets the page's address; a form from another origin is refused", TIMEOUT, async () => {
-  const client = new Client({ name: "carol", version: "1.0.0" });
+test("connect: a client without URL elicitation is not given the page (it would reach the model); a form from another origin is refused", TIMEOUT, async () => {
+  const plain = new Client({ name: "carol", version: "1.0.0" });
+  await plain.connect(new StreamableHTTPClientTransport(new URL(wb.url), headers("carol")));
+  try {
+    const opened = textOf(await plain.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } }, undefined, TIMEOUT));
+    assert.equal(opened.isError, true);
+    const first = textOf(await plain.callTool(call, undefined, TIMEOUT));
+    assert.equal(first.isError, true);
+    for (const text of [opened.text, first.text]) {
+      assert.match(text, /Secret 'API_TOKEN' is not set for client 'carol': this client cannot open the page to do so \(it declared no URL elicitation\)/);
+      assert.doesNotMatch(text, /\/connect\//);
+    }
+  } finally {
+    await plain.close();
+  }
+  // The same member on a client that opens URLs: a form sent from another page is refused, then the page is used.
+  const asked: Asked = { questions: [], completed: [], pages: [] };
+  const client = new Client({ name: "carol", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    if (request.params.mode !== "url") return { action: "decline" };
+    const url = request.params.url;
+    asked.pages.push((async () => {
+      const foreign = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+        body: new URLSearchParams({ value: "planted-value-000" }),
+      });
+      assert.equal(foreign.status, 403);
+      await foreign.body?.cancel();
+      await provide(url, PROVIDED.carol);
+    })());
+    return { action: "accept" };
+  });
   await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), headers("carol")));
   try {
-    const opened = textOf(await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } }, undefined, TIMEOUT));
-    assert.equal(opened.isError, true);
-    assert.match(opened.text, /Server 'remote' in toolbox 'dev': Secret 'API_TOKEN' is not set for client 'carol': open http:\S+ to provide it/);
-    const first = textOf(await client.callTool(call, undefined, TIMEOUT));
-    assert.equal(first.isError, true);
-    const url = /open (http:\/\/\S+\/connect\/[A-Za-z0-9_-]{43}) to provide it/.exec(first.text)?.[1];
-    assert.ok(url, first.text);
-    const foreign = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
-      body: new URLSearchParams({ value: "planted" }),
-    });
-    assert.equal(foreign.status, 403);
-    await provide(url, PROVIDED.carol);
     const again = textOf(await client.callTool(call, undefined, TIMEOUT));
+    await Promise.all(asked.pages);
     assert.equal(again.isError, false, again.text);
     assertOwn(again.text, "carol");
   } finally {

@@ -1,66 +1,133 @@
 /**
  * "Connect your account" (issue 49 §3), as a call asks it: the member lacks a secret a server of the
- * call needs, so the call asks them, in their client, to open a page of `serve --http` where they
- * paste it (a URL elicitation related to the call: on 2026-07-28 an input request of the call's
- * result, answered by its retry). The call waits until the page was sent, says the elicitation is
- * complete, and goes on; the server then starts with what was provided. A client that cannot open
- * URLs gets the page's address in the call's error, for the user to open and call again.
+ * call needs, or a login of their own to a remote server that needs OAuth, so the call asks them, in
+ * their client, to open a page (a URL elicitation related to the call: on 2026-07-28 an input request
+ * of the call's result, answered by its retry): the workbench's form for the secret, or the
+ * authorization server's login, which comes back to the workbench's `/connect/callback`. The call
+ * waits until the page ended, says the elicitation is complete, and goes on; the server then starts
+ * with what the member gave. A client that cannot open URLs is not asked (see cannotOpen).
  */
-import { CONNECT_TTL_MS, type SecretAsking } from "../../auth/connect-flow.ts";
+import { CONNECT_TTL_MS, type PageOutcome, type SecretAsking } from "../../auth/connect-flow.ts";
+import type { PendingLogin } from "../../auth/member-login.ts";
+import type { RemoteServerConfig } from "../../config/index.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { Upstream } from "../../protocol/upstream.ts";
 import type { CallRequest } from "./step.ts";
 
 /** The `from` of our question: its input request key in a 2026-07-28 result starts with it. */
 export const CONNECT_FROM = "mcp-workbench/connect";
+const MINUTES = CONNECT_TTL_MS / 60_000;
 
-/**
- * Asks for secret `name` of server `where`; undefined once the member provided it, else why the
- * call cannot go on (with the page's address when the client cannot open it).
- */
+type Where = { toolbox: string; server: string };
+
+/** Why the call cannot go on; undefined once the member gave what was asked. */
+type Asked = Promise<string | undefined>;
+
+/** Asks for secret `name` of server `where` on the workbench's page. */
 export async function askForSecret(
   asking: SecretAsking,
   upstream: Upstream | undefined,
   request: CallRequest,
-  where: { toolbox: string; server: string },
+  where: Where,
   name: string,
-): Promise<string | undefined> {
+): Asked {
   const lacks = `Secret '${name}' is not set for client '${asking.member}'`;
+  const cannot = cannotOpen(upstream, lacks, `provide it, or have serve.clients.${asking.member}.secrets.${name} set in the configuration`);
+  if (cannot) return cannot;
   let page: { id: string; url: string };
   try {
     page = await asking.flow.open({ client: asking.member, name, server: `${where.toolbox}/${where.server}` });
   } catch (error) {
     return `${lacks}, and no page to provide it can be made now: ${messageOf(error)}`;
   }
-  if (upstream?.capabilities?.elicitation?.url === undefined) {
-    return `${lacks}: open ${page.url} to provide it (within ${CONNECT_TTL_MS / 60_000} minutes), then call again`;
+  const message = `Server '${where.server}' (toolbox '${where.toolbox}') needs your secret '${name}': open the page to provide it. ` +
+    `It is kept for you alone, encrypted, and used for your calls only`;
+  return await askToOpen(asking, upstream!, request, { ...page, message, lacks, what: "provide it" }, () => Promise.resolve(undefined));
+}
+
+/** Asks the member to log in to remote server `where` as themselves (their own tokens, kept in the vault). */
+export async function askForLogin(
+  asking: SecretAsking,
+  upstream: Upstream | undefined,
+  request: CallRequest,
+  where: Where & { config: RemoteServerConfig; scope?: string },
+): Asked {
+  const lacks = `Server '${where.server}' (toolbox '${where.toolbox}') needs a login of client '${asking.member}' own`;
+  const cannot = cannotOpen(upstream, lacks, "log in");
+  if (cannot) return cannot;
+  let pending: PendingLogin | undefined;
+  try {
+    pending = await asking.flow.login({ client: asking.member, config: where.config, scope: where.scope });
+  } catch (error) {
+    return `${lacks}, and it cannot be begun now: ${messageOf(error)}`;
   }
+  if (!pending) return undefined;
+  const login = pending;
+  const message = `Log in to server '${where.server}' (toolbox '${where.toolbox}') as yourself, so that MCP Workbench acts as you there`;
+  const page = { id: login.state, url: login.url, message, lacks, what: "log in" };
+  return await askToOpen(asking, upstream!, request, page, async (outcome) => {
+    if (outcome.code === undefined) return `${lacks}: the login failed (${outcome.error ?? "no code came back"})`;
+    try {
+      await login.finish(outcome.code);
+      return undefined;
+    } catch (error) {
+      return `${lacks}: the login failed (${messageOf(error)})`;
+    }
+  });
+}
+
+/**
+ * Why a client that cannot open URLs is not asked: the page's address would be put in the call's
+ * result, before the model (and whatever a prompt injection makes it do with it); the id is the
+ * page's only key.
+ */
+function cannotOpen(upstream: Upstream | undefined, lacks: string, what: string): string | undefined {
+  if (upstream?.capabilities?.elicitation?.url !== undefined) return undefined;
+  return `${lacks}: this client cannot open the page to do so (it declared no URL elicitation); use a client that does to ${what}`;
+}
+
+interface Page {
+  id: string;
+  url: string;
+  message: string;
+  lacks: string;
+  /** What the member does there, for the error of a client that cannot open it. */
+  what: string;
+}
+
+/** Puts the page to the member and waits for its end (then `ended` says whether what came is good). */
+async function askToOpen(
+  asking: SecretAsking,
+  upstream: Upstream,
+  request: CallRequest,
+  page: Page,
+  ended: (outcome: PageOutcome) => Asked,
+): Asked {
   // Waited for before the question goes: a user quick to send the page is not missed.
   const stop = new AbortController();
-  const signal = AbortSignal.any([request.signal, AbortSignal.timeout(CONNECT_TTL_MS), stop.signal]);
-  const sent = asking.flow.wait(page.id, signal);
+  const signal = AbortSignal.any([AbortSignal.timeout(CONNECT_TTL_MS), stop.signal]);
+  const outcome = asking.flow.wait(page.id, signal);
+  const cancelled = () => request.signal.aborted ? "the client cancelled the call while the user was asked to connect" : undefined;
+  request.signal.addEventListener("abort", () => stop.abort(), { once: true });
   try {
-    const answer = await upstream.request("elicitation/create", {
-      mode: "url",
-      message: `Server '${where.server}' (toolbox '${where.toolbox}') needs your secret '${name}': open the page to provide it. ` +
-        `It is kept for you alone, encrypted, and used for your calls only`,
-      url: page.url,
-      elicitationId: page.id,
-    }, { signal: request.signal, relatedRequestId: request.id, timeout: CONNECT_TTL_MS, from: CONNECT_FROM });
+    const question = { mode: "url", message: page.message, url: page.url, elicitationId: page.id };
+    const answer = await upstream.request("elicitation/create", question, {
+      signal: request.signal,
+      relatedRequestId: request.id,
+      timeout: CONNECT_TTL_MS,
+      from: CONNECT_FROM,
+    });
     if (answer.action !== "accept") {
       stop.abort();
-      return `${lacks}: the user did not open the page to provide it (${String(answer.action)})`;
+      return `${page.lacks}: the user did not open the page to ${page.what} (${String(answer.action)})`;
     }
   } catch (error) {
     stop.abort();
-    if (request.signal.aborted) return "the client cancelled the call while the user was asked for a secret";
-    return `${lacks}: the client did not ask the user (${messageOf(error)}); open ${page.url} to provide it, then call again`;
+    return cancelled() ?? `${page.lacks}: the client did not ask the user to ${page.what} (${messageOf(error)})`;
   }
-  if (!await sent) {
-    return request.signal.aborted
-      ? "the client cancelled the call while the user was asked for a secret"
-      : `${lacks}: the page was not sent within ${CONNECT_TTL_MS / 60_000} minutes`;
-  }
-  await upstream.notify("notifications/elicitation/complete", { elicitationId: page.id }).catch(() => {});
-  return undefined;
+  const came = await outcome;
+  if (!came) return cancelled() ?? `${page.lacks}: the page did not come back within ${MINUTES} minutes`;
+  const failed = await ended(came);
+  if (failed === undefined) await upstream.notify("notifications/elicitation/complete", { elicitationId: page.id }).catch(() => {});
+  return failed;
 }

@@ -7,7 +7,8 @@
  * script, cannot be framed and is never cached; a POST from another origin is refused.
  */
 import type { ConnectFlow, ConnectRequest } from "../../auth/connect-flow.ts";
-import type { MemberVault } from "../../auth/member-vault.ts";
+import { MAX_VALUE_BYTES, type MemberVault } from "../../auth/member-vault.ts";
+import { CALLBACK_PATH } from "../../auth/member-login.ts";
 import { messageOf } from "../../protocol/errors.ts";
 
 export const CONNECT_PATH = "/connect/";
@@ -26,16 +27,22 @@ const HEADERS = {
 
 export function connectPage(flow: ConnectFlow, vault: MemberVault, log: (line: string) => void) {
   return async (request: Request): Promise<Response> => {
-    const id = new URL(request.url).pathname.slice(CONNECT_PATH.length);
+    const url = new URL(request.url);
+    if (url.pathname === CALLBACK_PATH) return await loggedIn(flow, url);
+    const id = url.pathname.slice(CONNECT_PATH.length);
     if (request.method === "GET") {
       const asked = await flow.read(id).catch(() => undefined);
       return asked ? page(200, form(asked)) : gone();
     }
     if (request.method !== "POST") return page(405, "<p>Only GET and POST are answered here.</p>", { allow: "GET, POST" });
+    // Its own page's host (the scheme may differ behind a proxy that ends TLS).
     const origin = request.headers.get("origin");
-    if (origin !== null && origin !== new URL(request.url).origin) return page(403, "<p>This form is sent from its own page only.</p>");
+    if (origin !== null && hostOf(origin) !== url.host) return page(403, "<p>This form is sent from its own page only.</p>");
+    // No body is read for a page that is none.
+    if (!await flow.read(id).catch(() => undefined)) return gone();
     const value = await pasted(request);
     if (value === undefined) return page(400, "<p>Paste the secret into the field, then send the form.</p>");
+    if (new TextEncoder().encode(value).length > MAX_VALUE_BYTES) return page(400, `<p>A secret is at most ${MAX_VALUE_BYTES} bytes.</p>`);
     const asked = await flow.take(id).catch(() => undefined);
     if (!asked) return gone();
     try {
@@ -50,6 +57,21 @@ export function connectPage(flow: ConnectFlow, vault: MemberVault, log: (line: s
     const saved = `Your '${escape(asked.name)}' is kept for you alone. You can close this tab and go back to your MCP client.`;
     return page(200, `<h1>Saved</h1><p>${saved}</p>`);
   };
+}
+
+/**
+ * A member's login came back from the authorization server: the code (or its error) goes to the
+ * call that began it, wherever it waits, once; that call trades the code for the member's tokens.
+ */
+async function loggedIn(flow: ConnectFlow, url: URL): Promise<Response> {
+  const state = url.searchParams.get("state") ?? "";
+  if (!await flow.takeLogin(state).catch(() => false)) return gone();
+  const code = url.searchParams.get("code");
+  const error = url.searchParams.get("error_description") ?? url.searchParams.get("error") ?? "no code in the redirect";
+  await flow.done(state, code ? { code } : { error: error.slice(0, 300) });
+  return code
+    ? page(200, "<h1>Logged in</h1><p>You can close this tab and go back to your MCP client.</p>")
+    : page(400, `<h1>Not logged in</h1><p>The authorization server said: ${escape(error.slice(0, 300))}</p>`);
 }
 
 function form(asked: ConnectRequest): string {
@@ -99,6 +121,14 @@ async function boundedText(request: Request): Promise<string | undefined> {
   if (late) return undefined;
   const decoder = new TextDecoder();
   return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("") + decoder.decode();
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }
 
 function gone(): Response {
