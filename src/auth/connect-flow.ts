@@ -46,11 +46,26 @@ export class ConnectFlow {
   readonly vault: MemberVault;
   readonly #origins = new Map<string, string>();
   readonly #waiting = new Map<string, Set<(outcome: PageOutcome) => void>>();
+  /** The asks under way in this process, by what they ask for: calls at the same time share one. */
+  readonly #asking = new Map<string, Promise<string | undefined>>();
   #listening?: Promise<unknown>;
 
   constructor(store: Store, vault: MemberVault) {
     this.#store = store;
     this.vault = vault;
+  }
+
+  /**
+   * One ask at a time for one thing (a member's secret, their login to a server): a call that needs
+   * it while it is asked waits for that ask (its answer, or why it failed) instead of asking again.
+   */
+  once(key: string, ask: () => Promise<string | undefined>): Promise<string | undefined> {
+    let asked = this.#asking.get(key);
+    if (!asked) {
+      asked = ask().finally(() => this.#asking.delete(key));
+      this.#asking.set(key, asked);
+    }
+    return asked;
   }
 
   /** The origin `member` reached the workbench at (their client's own URL for it): their page is on it. */

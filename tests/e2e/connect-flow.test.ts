@@ -19,14 +19,15 @@ import { type HttpFixture, startHttpFixture } from "../helpers/http-fixture.ts";
 import { runCli } from "../helpers/cli.ts";
 import { removeTempDirs, tempDir } from "../helpers/workbench.ts";
 
-const TOKENS = { alice: "alice-token-0123456789", bob: "bob-token-9876543210", carol: "carol-token-5555555555" };
-const PROVIDED = { alice: "alice-provided-value-111", bob: "bob-provided-value-222", carol: "carol-provided-value-333" };
+const TOKENS = { alice: "alice-token-0123456789", bob: "bob-token-9876543210", carol: "carol-token-5555555555", dave: "dave-token-4444444444" };
+const PROVIDED = { alice: "alice-provided-value-111", bob: "bob-provided-value-222", carol: "carol-provided-value-333", dave: "dave-provided-value-444" };
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const TIMEOUT = { timeout: 60_000 };
 const env = {
   ALICE_TOKEN: TOKENS.alice,
   BOB_TOKEN: TOKENS.bob,
   CAROL_TOKEN: TOKENS.carol,
+  DAVE_TOKEN: TOKENS.dave,
   WORKBENCH_SECRETS_KEY: randomBytes(32).toString("base64"),
   WORKBENCH_AUTH_DIR: `${tempDir()}/auth`,
 };
@@ -199,6 +200,25 @@ test("connect: a client without URL elicitation is not given the page (it would 
     await Promise.all(asked.pages);
     assert.equal(again.isError, false, again.text);
     assertOwn(again.text, "carol");
+  } finally {
+    await client.close();
+  }
+});
+
+test("connect: calls at the same time that need the same secret share one question", TIMEOUT, async () => {
+  const asked: Asked = { questions: [], completed: [], pages: [] };
+  const client = new Client({ name: "dave", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.questions.push(request.params);
+    if (request.params.mode === "url") asked.pages.push(provide(request.params.url, PROVIDED.dave));
+    return { action: "accept" };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), headers("dave")));
+  try {
+    const results = await Promise.all([1, 2, 3].map(() => client.callTool(call, undefined, TIMEOUT)));
+    await Promise.all(asked.pages);
+    for (const result of results.map(textOf)) assert.equal(result.isError, false, result.text);
+    assert.equal(asked.questions.length, 1, "one question for the three calls");
   } finally {
     await client.close();
   }

@@ -35,7 +35,11 @@ export const connect: Step = async (call, next) => {
 /** Asks for what the server lacks; undefined once given (or nothing to ask), else why not. */
 function ask(call: ToolCall, lacks: Lacking): Promise<string | undefined> {
   const { session, id, request } = call;
-  if (lacks.secret !== undefined) return askForSecret(session.connect!, session.upstream, request, id, lacks.secret);
-  if (lacks.login) return askForLogin(session.connect!, session.upstream, request, { ...id, ...lacks.login });
+  const asking = session.connect!;
+  const { secret, login } = lacks;
+  // Calls at the same time (a script's, in parallel) that need the same wait for one question.
+  const once = (what: string, ask: () => Promise<string | undefined>) => asking.flow.once(JSON.stringify([asking.member, what]), ask);
+  if (secret !== undefined) return once(`secret ${secret}`, () => askForSecret(asking, session.upstream, request, id, secret));
+  if (login) return once(`login ${id.toolbox}/${id.server}`, () => askForLogin(asking, session.upstream, request, { ...id, ...login }));
   return Promise.resolve(undefined);
 }
