@@ -18,6 +18,7 @@ import { type HttpWorkbench, startHttpWorkbench } from "../helpers/http-workbenc
 import { type HttpFixture, startHttpFixture } from "../helpers/http-fixture.ts";
 import { runCli } from "../helpers/cli.ts";
 import { removeTempDirs, tempDir } from "../helpers/workbench.ts";
+import { fx } from "../helpers/toolbox.ts";
 
 const TOKENS = { alice: "alice-token-0123456789", bob: "bob-token-9876543210", carol: "carol-token-5555555555", dave: "dave-token-4444444444" };
 const PROVIDED = { alice: "alice-provided-value-111", bob: "bob-provided-value-222", carol: "carol-provided-value-333", dave: "dave-provided-value-444" };
@@ -40,7 +41,11 @@ before(async () => {
     toolboxes: {
       dev: {
         description: "Dev tools",
-        mcpServers: { remote: { type: "http", url: remote.url("/mcp"), headers: { "X-Member-Token": "${client:API_TOKEN}" } } },
+        mcpServers: {
+          remote: { type: "http", url: remote.url("/mcp"), headers: { "X-Member-Token": "${client:API_TOKEN}" } },
+          // A stdio server, started for each member with their value, that reports (as digests) what it was given.
+          own: fx("own", {}, { MEMBER_VALUE: "${client:API_TOKEN}", FIXTURE_DIGESTS: "MEMBER_VALUE" }),
+        },
       },
     },
     serve: {
@@ -92,7 +97,12 @@ interface Asked {
 }
 
 /** A member on the SDK 1.32 client (2025-11-25), with URL elicitation: it opens each page and pastes `value`. */
-async function legacy(member: Member, asked: Asked): Promise<{ opened: string; use(): Promise<{ text: string; isError: boolean }>; close(): Promise<void> }> {
+async function legacy(member: Member, asked: Asked): Promise<{
+  opened: string;
+  use(): Promise<{ text: string; isError: boolean }>;
+  env(): Promise<{ FIXTURE_DIGESTS_OF: Record<string, string> }>;
+  close(): Promise<void>;
+}> {
   const client = new Client({ name: member, version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
   client.setRequestHandler(ElicitRequestSchema, (request) => {
     asked.questions.push(request.params);
@@ -104,16 +114,23 @@ async function legacy(member: Member, asked: Asked): Promise<{ opened: string; u
   });
   await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), headers(member)));
   const opened = textOf(await client.callTool({ name: "open_toolbox", arguments: { toolbox_name: "dev" } }, undefined, TIMEOUT)).text;
-  return { opened, use: async () => textOf(await client.callTool(call, undefined, TIMEOUT)), close: () => client.close() };
+  const env = { name: "use_tool", arguments: { tool: { toolbox: "dev", server: "own", name: "env" }, arguments: {} } };
+  return {
+    opened,
+    use: async () => textOf(await client.callTool(call, undefined, TIMEOUT)),
+    env: async () => JSON.parse(textOf(await client.callTool(env, undefined, TIMEOUT)).text),
+    close: () => client.close(),
+  };
 }
 
 test("connect: a 2025-11-25 member is asked within the call, provides the secret on the page, and the call goes on with it", TIMEOUT, async () => {
   const asked: Asked = { questions: [], completed: [], pages: [] };
   const alice = await legacy("alice", asked);
   try {
-    // Asked as open_toolbox started the server: the toolbox opened with it.
+    // Asked as open_toolbox started its servers (one question: both need the same secret); the toolbox opened with them.
     assert.equal(asked.questions.length, 1);
-    assert.match(alice.opened, /"servers_connected":1/);
+    assert.match(alice.opened, /"servers_connected":2/);
+    assert.equal((await alice.env()).FIXTURE_DIGESTS_OF.MEMBER_VALUE, sha256(PROVIDED.alice), "the stdio server got alice's value");
     const { text, isError } = await alice.use();
     assert.equal(isError, false, text);
     await Promise.all(asked.pages);
