@@ -23,6 +23,11 @@ export class SubjectTokens {
     this.#tokens.set(member, { token, expiresAt });
   }
 
+  /** Who is who changed (the configuration's clients): each member's next request brings their token again. */
+  clear(): void {
+    this.#tokens.clear();
+  }
+
   /** The member's token while it is valid; undefined for one who came with none (or whose token expired). */
   of(member: string): string | undefined {
     const held = this.#tokens.get(member);

@@ -14,6 +14,7 @@ import type { SubjectTokens } from "./subject-tokens.ts";
 
 const GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ACCESS_TOKEN = "urn:ietf:params:oauth:token-type:access_token";
+const JWT = "urn:ietf:params:oauth:token-type:jwt";
 /** An answer without `expires_in` is kept this long at most: the token may be short-lived. */
 const UNKNOWN_LIFETIME_MS = 5 * 60_000;
 /** A token is given up this long before it expires (a tenth of its life, when that is shorter). */
@@ -161,6 +162,9 @@ function tokenOf(body: unknown): { token: string; expiresIn?: number } | string 
     return "'access_token' is missing or not a token";
   }
   if (typeof type !== "string" || type.toLowerCase() !== "bearer") return `'token_type' is not "Bearer"`;
+  // Required by RFC 8693 §2.2.1; some endpoints leave it out, but one that names another kind gave no access token.
+  const issued = body.issued_token_type;
+  if (issued !== undefined && issued !== ACCESS_TOKEN && issued !== JWT) return `'issued_token_type' is not an access token`;
   const seconds = typeof expiresIn === "number" && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined;
   return { token, ...(seconds !== undefined && { expiresIn: Math.min(seconds, 86_400) }) };
 }

@@ -95,6 +95,10 @@ test("token exchange: a member without a token of serve.oauth (or whose token ex
   subjects.remember("alice", "alice-jwt", 1_000_000 + 1_000);
   advance(1_000);
   await assert.rejects(exchanges.for("alice", SETTINGS, "dev/api").token(), /client 'alice' has no token to exchange/);
+  // Who is who changed (the configuration's clients): a token remembered before is no one's now.
+  subjects.remember("bob", "bob-jwt", 1_000_000 + HOUR);
+  subjects.clear();
+  await assert.rejects(exchanges.for("bob", SETTINGS, "dev/api").token(), /client 'bob' has no token to exchange/);
   assert.equal(requests.length, 0, "nothing is sent without a member's own token");
 });
 
@@ -113,6 +117,10 @@ test("token exchange: a refusal says the endpoint's error, never the member's to
   const odd = setup(600, () => new Response(JSON.stringify({ access_token: "x", token_type: "N_A" }), { status: 200 }));
   odd.subjects.remember("alice", "alice-jwt", 1_000_000 + HOUR);
   await assert.rejects(odd.exchanges.for("alice", SETTINGS, "dev/api").token(), /answered no usable token: 'token_type' is not "Bearer"/);
+  const other = setup(600, () =>
+    new Response(JSON.stringify({ access_token: "x", token_type: "Bearer", issued_token_type: "urn:ietf:params:oauth:token-type:id_token" }), { status: 200 }));
+  other.subjects.remember("alice", "alice-jwt", 1_000_000 + HOUR);
+  await assert.rejects(other.exchanges.for("alice", SETTINGS, "dev/api").token(), /'issued_token_type' is not an access token/);
 });
 
 test("token exchange: each request carries the member's token; a 401 exchanges once more and sends it again", async () => {

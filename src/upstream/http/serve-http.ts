@@ -172,6 +172,8 @@ function followAccess(
     const revoked = revokedBy(access.serve, next.serve);
     access.serve = next.serve;
     access.authenticate = authenticatorFor(next.serve, parts.scoped);
+    // A name may now be a static client's that was a JWT subject's: no token of the one is the other's.
+    parts.scoped.subjects?.clear();
     void endpoint.endClients(revoked).then((ended) => {
       log.line(
         `Applied the change to 'serve': who may connect is the new configuration's${
