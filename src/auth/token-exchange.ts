@@ -10,6 +10,7 @@ import type { FetchLike } from "../protocol/sdk.ts";
 import type { TokenExchangeSettings } from "../config/index.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { isObject } from "../protocol/json-object.ts";
+import { readBounded } from "../transport/bounded-body.ts";
 import type { SubjectTokens } from "./subject-tokens.ts";
 
 const GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -130,23 +131,8 @@ function exchangeRequest(subject: string, settings: TokenExchangeSettings): Requ
 
 /** The answer's JSON, read up to MAX_ANSWER_BYTES; undefined when it is none. */
 async function readJson(response: Response): Promise<unknown> {
-  const reader = response.body?.getReader();
-  if (!reader) return undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw new Error(`its answer is larger than ${MAX_ANSWER_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
+  const bytes = await readBounded(response.body, MAX_ANSWER_BYTES);
+  if (bytes === undefined) throw new Error(`its answer is larger than ${MAX_ANSWER_BYTES} bytes, or was cut short`);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {

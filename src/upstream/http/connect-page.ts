@@ -10,6 +10,7 @@ import type { ConnectFlow, ConnectRequest } from "../../auth/connect-flow.ts";
 import { MAX_VALUE_BYTES, type MemberVault } from "../../auth/member-vault.ts";
 import { CALLBACK_PATH } from "../../auth/member-login.ts";
 import { messageOf } from "../../protocol/errors.ts";
+import { readBounded } from "../../transport/bounded-body.ts";
 
 export const CONNECT_PATH = "/connect/";
 /** A form's body is read up to this (a secret is at most 16 KiB, see member-vault.ts). */
@@ -92,35 +93,8 @@ async function pasted(request: Request): Promise<string | undefined> {
 
 /** The body as text, read for at most FORM_READ_MS and MAX_FORM_BYTES; undefined past either. */
 async function boundedText(request: Request): Promise<string | undefined> {
-  const reader = request.body?.getReader();
-  if (!reader) return "";
-  let late = false;
-  const timer = setTimeout(() => {
-    late = true;
-    void reader.cancel().catch(() => {});
-  }, FORM_READ_MS);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_FORM_BYTES) {
-        await reader.cancel().catch(() => {});
-        return undefined;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-  // A body cut short by the clock is no form: what was read of it is not taken for the whole.
-  if (late) return undefined;
-  const decoder = new TextDecoder();
-  return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("") + decoder.decode();
+  const bytes = await readBounded(request.body, MAX_FORM_BYTES, FORM_READ_MS);
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 function hostOf(origin: string): string | undefined {
