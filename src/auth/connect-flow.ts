@@ -89,11 +89,27 @@ export class ConnectFlow {
    * callback brings back; undefined when the server needs no login after all.
    */
   async login(start: Omit<LoginStart, "origin">): Promise<PendingLogin | undefined> {
-    const pending = await startLogin(this.vault, { ...start, origin: this.#originOf(start.client) });
+    const origin = this.#originOf(start.client);
+    const pending = await startLogin(this.vault, { ...start, origin });
     if (!pending) return undefined;
     await this.#listen();
-    await this.#store.set(storeKey("connect", "login", pending.state), JSON.stringify({ client: start.client }), CONNECT_TTL_MS);
-    return pending;
+    const record = JSON.stringify({ client: start.client, authorize: pending.url });
+    await this.#store.set(storeKey("connect", "login", pending.state), record, CONNECT_TTL_MS);
+    // The member opens the workbench's own page, which sends them on to the authorization server.
+    return { ...pending, url: `${origin}/connect/${pending.state}` };
+  }
+
+  /** Where the login page of `state` sends the member's browser: the authorization server's page; undefined when it is none. */
+  async loginPage(state: string): Promise<string | undefined> {
+    if (!STATE.test(state)) return undefined;
+    const text = await this.#store.get(storeKey("connect", "login", state));
+    let value: unknown;
+    try {
+      value = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    return isObject(value) && typeof value.authorize === "string" && /^https?:\/\//.test(value.authorize) ? value.authorize : undefined;
   }
 
   /** The login of `state` came back: of two redirects, one gets it. */

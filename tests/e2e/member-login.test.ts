@@ -52,8 +52,12 @@ const textOf = (result: Record<string, unknown>) => ({
   isError: result.isError === true,
 });
 
-/** The member's browser: opens the authorization URL, which approves at once and redirects back to the workbench. */
+/**
+ * The member's browser: opens the workbench's page, which sends it on to the authorization server,
+ * which approves at once and redirects back to the workbench's callback.
+ */
 function browse(url: string, pages: Promise<string>[]): void {
+  assert.match(url, new RegExp(`^${new URL(wb.url).origin}/connect/[0-9a-f-]{36}$`));
   pages.push(fetch(url).then((response) => response.text()));
 }
 

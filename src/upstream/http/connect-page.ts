@@ -17,6 +17,9 @@ export const CONNECT_PATH = "/connect/";
 const MAX_FORM_BYTES = 64 * 1024;
 const FORM_READ_MS = 10_000;
 
+/** A login page's answer: on to the authorization server, never cached, no referrer (the page's id is its key). */
+const ONWARD = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
+
 const HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
@@ -32,6 +35,9 @@ export function connectPage(flow: ConnectFlow, vault: MemberVault, log: (line: s
     if (url.pathname === CALLBACK_PATH) return await loggedIn(flow, url);
     const id = url.pathname.slice(CONNECT_PATH.length);
     if (request.method === "GET") {
+      // A login's page: on to the authorization server of the server it is for.
+      const login = await flow.loginPage(id).catch(() => undefined);
+      if (login) return new Response(null, { status: 302, headers: { ...ONWARD, location: login } });
       const asked = await flow.read(id).catch(() => undefined);
       return asked ? page(200, form(asked)) : gone();
     }
