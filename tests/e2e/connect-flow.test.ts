@@ -222,15 +222,19 @@ test("connect: a client without URL elicitation is not given the page (it would 
   }
 });
 
-test("connect: calls at the same time that need the same secret share one question", TIMEOUT, async () => {
+test("connect: calls at the same time that need the same secret share one question; behind a proxy ending TLS, the page is https", TIMEOUT, async () => {
   const asked: Asked = { questions: [], completed: [], pages: [] };
   const client = new Client({ name: "dave", version: "1.0.0" }, { capabilities: { elicitation: { url: {} } } });
   client.setRequestHandler(ElicitRequestSchema, (request) => {
     asked.questions.push(request.params);
-    if (request.params.mode === "url") asked.pages.push(provide(request.params.url, PROVIDED.dave));
+    if (request.params.mode !== "url") return { action: "decline" };
+    // The proxy said https: the member is sent to https://; the test, which is the proxy too, goes on in plain http.
+    assert.match(request.params.url, /^https:\/\/127\.0\.0\.1:\d+\/connect\//);
+    asked.pages.push(provide(request.params.url.replace(/^https:/, "http:"), PROVIDED.dave));
     return { action: "accept" };
   });
-  await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), headers("dave")));
+  const proxied = { requestInit: { headers: { Authorization: `Bearer ${TOKENS.dave}`, "X-Forwarded-Proto": "https" } } };
+  await client.connect(new StreamableHTTPClientTransport(new URL(wb.url), proxied));
   try {
     const results = await Promise.all([1, 2, 3].map(() => client.callTool(call, undefined, TIMEOUT)));
     await Promise.all(asked.pages);

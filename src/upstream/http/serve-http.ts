@@ -106,6 +106,16 @@ export async function serveHttp(
   return 0;
 }
 
+/**
+ * The address a client reached us at: its Host, and the scheme a proxy in front that ends TLS says
+ * it took (`X-Forwarded-Proto`), so that a page offered to the member is on https:// as they are.
+ */
+function publicOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const scheme = request.headers.get("x-forwarded-proto")?.split(",")[0].trim().toLowerCase();
+  return scheme === "https" || scheme === "http" ? `${scheme}://${url.host}` : url.origin;
+}
+
 /** Where a request goes: the protected resource's metadata, a member's connect page, or the MCP endpoint. */
 function requestRoutes(access: Access, endpoint: HttpEndpoint, connect: ConnectServing | undefined) {
   return (request: Request) => {
@@ -122,7 +132,7 @@ function endpointOf(serving: Serving, access: Access, log: BoundedLog, connect?:
     authenticate: async (request) => {
       const who = await access.authenticate(request);
       // A member's page is on the address their client reached us at.
-      if (connect && !(who instanceof Response)) connect.seen(who.name, new URL(request.url).origin);
+      if (connect && !(who instanceof Response)) connect.seen(who.name, publicOrigin(request));
       return who;
     },
     idleMs: serve && serve.sessionIdleMinutes * 60_000,
