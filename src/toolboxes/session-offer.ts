@@ -16,7 +16,7 @@ import { judged, listedHere } from "./offer-rules.ts";
 import type { Withheld } from "./withheld.ts";
 import type { ConfiguredServer, OpenToolbox, ServerSlot, ToolboxRegistry } from "./registry.ts";
 import type { SharedServer } from "./shared-server.ts";
-import { findTool, type Found, openToolbox, type ToolFinder, type ToolName } from "./tool-lookup.ts";
+import { findTool, type Found, type Opens, openToolbox, type ToolFinder, type ToolName } from "./tool-lookup.ts";
 import type { Lacking } from "./start-credentials.ts";
 import type { Span } from "../telemetry/index.ts";
 
@@ -74,7 +74,7 @@ export class SessionOffer implements ToolFinder {
     return openToolbox(this.#registry, name, server, parent);
   }
 
-  find(id: ToolName, signal: () => AbortSignal, opens: boolean, parent?: Span): Promise<Found> {
+  find(id: ToolName, signal: () => AbortSignal, opens: Opens, parent?: Span): Promise<Found> {
     return findTool(this.#registry, this.#config(), id, signal, opens, parent);
   }
 

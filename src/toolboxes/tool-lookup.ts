@@ -23,10 +23,13 @@ export interface ToolFinder {
    * The tool a call names: its toolbox open (opened here when `opens`), its server connected and
    * pinned, the tool listed and not withheld.
    */
-  find(id: ToolName, signal: () => AbortSignal, opens: boolean, parent?: Span): Promise<Found>;
+  find(id: ToolName, signal: () => AbortSignal, opens: Opens, parent?: Span): Promise<Found>;
   /** For a server made without a secret of the session's member: the one still lacking (see SharedServer.lacking). */
   lacking?(id: Pick<ToolName, "toolbox" | "server">): Promise<Lacking | undefined>;
 }
+
+/** Whether a call may open its toolbox: asked only when the toolbox is not open (most calls never ask). */
+export type Opens = boolean | (() => boolean);
 
 /** A tool as use_tool names it. */
 export interface ToolName {
@@ -63,13 +66,13 @@ export async function findTool(
   id: ToolName,
   /** Read only when a server must be waited for: a call's signal is made when first read (call-cancel.ts). */
   signal: () => AbortSignal,
-  opens: boolean,
+  opens: Opens,
   parent?: Span,
 ): Promise<Found> {
   if (!Object.hasOwn(config.toolboxes, id.toolbox)) return { ok: false, error: useToolToolboxNotFound(config, id.toolbox) };
   // Only the server called is waited for: another of its toolbox may still be starting.
   // A toolbox the session opened on another replica (its name is in the store) is opened here.
-  const reopens = () => opens || registry.wasOpened(id.toolbox);
+  const reopens = () => (typeof opens === "function" ? opens() : opens) || registry.wasOpened(id.toolbox);
   const toolbox = registry.get(id.toolbox) ?? (await reopens() ? await openToolbox(registry, id.toolbox, id.server, parent) : undefined);
   if (!toolbox) {
     return {
@@ -93,13 +96,22 @@ export async function findTool(
   // Pins first: a server seen for the first time is pinned; the lock read a moment ago will do.
   const judging = judged(slot);
   if (judging) await judging;
-  // A tool the server has just added (tools/list_changed) is found once its list has come.
-  const find = () => slot.tools.find((t) => t.name === id.name);
-  const held = () => slot.withheld.find((t) => t.name === id.name);
+  // The offer read once, and again only when what it is made of may have moved (the lock, the list).
+  const named = (item: { name: string }) => item.name === id.name;
+  let offer = slot.offer;
   // Refused only by the lock as it is now: an approval made a moment ago counts.
-  if (held()) await slot.trust();
-  const tool = find() ?? (held() ? undefined : await serverSession.toolsSettled().then(find));
-  const withheld = held();
+  if (offer.withheld.some(named)) {
+    await slot.trust();
+    offer = slot.offer;
+  }
+  let tool = offer.tools.find(named);
+  if (!tool && !offer.withheld.some(named)) {
+    // A tool the server has just added (tools/list_changed) is found once its list has come.
+    await serverSession.toolsSettled();
+    offer = slot.offer;
+    tool = offer.tools.find(named);
+  }
+  const withheld = offer.withheld.find(named);
   if (withheld) return { ok: false, withheld: true, error: withheldError(id.toolbox, id.server, withheld, slot.approveWith) };
   if (!tool) {
     return {

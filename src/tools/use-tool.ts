@@ -62,9 +62,10 @@ function plainInput(input: unknown): z.output<typeof schema> | undefined {
   // zod's copy of a record drops an own "__proto__" key: such arguments keep going through it.
   if (args !== undefined && Object.hasOwn(args, "__proto__")) return undefined;
   const { toolbox, server, name } = tool as Record<string, unknown>;
-  if (!filled(toolbox) || !filled(server) || !filled(name) || Object.keys(tool).length !== 3) return undefined;
+  if (!filled(toolbox, server, name) || Object.keys(tool).length !== 3) return undefined;
+  const id = { toolbox, server, name } as { toolbox: string; server: string; name: string };
   if (keys !== Object.keys(input).length) return undefined;
-  return { tool: { toolbox, server, name }, arguments: { ...(args as Record<string, unknown> | undefined) } };
+  return { tool: id, arguments: { ...(args as Record<string, unknown> | undefined) } };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -73,4 +74,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-const filled = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+/** Each a string with more than white space (one check for the three names: it is on every call's way). */
+function filled(...values: unknown[]): boolean {
+  for (const value of values) if (typeof value !== "string" || value.trim() === "") return false;
+  return true;
+}

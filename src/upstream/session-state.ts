@@ -72,7 +72,8 @@ export class SessionStates {
       results,
       approvals: new StoredApprovals(this.store, key, this.#ttlMs),
       toolboxes: new StoredToolboxes(this.store, key, this.#ttlMs),
-      touch: () => this.touch(key),
+      // Bound, not wrapped: it is on every request's way.
+      touch: this.touch.bind(this, key),
     };
   }
 

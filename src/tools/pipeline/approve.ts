@@ -31,7 +31,7 @@ export type Approval =
   | { approved: true; asked: boolean; args: Record<string, unknown> }
   | { approved: false; reason: string; cancelled: boolean };
 
-export const approve: Step = async (call, next) => {
+export const approve: Step = (next) => async (call) => {
   const { tool, target } = call;
   // A tool its server does not ask to confirm goes on without a step of its own (issue 42).
   if (!needsApproval(target!.config.confirm, tool!)) return next(call);

@@ -8,7 +8,7 @@ import { withoutSchemaKey } from "./schema-key.ts";
 import { Failure, whereOf } from "./values.ts";
 import type { Step } from "./step.ts";
 
-export const checkCallArguments: Step = (call, next) => {
+export const checkCallArguments: Step = (next) => (call) => {
   const tool = call.tool!;
   if (!call.target!.config.validateArguments) return next(call);
   const check = checkArguments(tool, call.args);

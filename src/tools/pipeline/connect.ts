@@ -11,7 +11,7 @@ import { askForLogin, askForSecret } from "./connect-ask.ts";
 import { Failure, whereOf } from "./values.ts";
 import type { Step, ToolCall } from "./step.ts";
 
-export const connect: Step = async (call, next) => {
+export const connect: Step = (next) => async (call) => {
   const { session, id } = call;
   if (!session.connect) return next(call);
   const lacks = await session.offer.lacking?.(id);

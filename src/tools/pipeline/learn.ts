@@ -6,7 +6,7 @@
  */
 import type { Step } from "./step.ts";
 
-export const learn: Step = (call, next) => {
+export const learn: Step = (next) => (call) => {
   const search = call.session.search;
   // A session without tool search pays nothing here (issue 42).
   if (!search?.chose) return next(call);

@@ -12,7 +12,7 @@ import { configRedactor, serverRedactor, shownValue } from "../../trust/shown-ar
 import type { Result } from "./values.ts";
 import type { Step, ToolCall } from "./step.ts";
 
-export const record: Step = async (call, next) => {
+export const record: Step = (next) => async (call) => {
   const audit = call.session.audit;
   // Without an audit log the next step's promise is the call's: no step of its own (issue 42).
   if (!audit) return next(call);

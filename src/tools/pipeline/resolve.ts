@@ -9,9 +9,9 @@ import type { Step } from "./step.ts";
 
 export { useToolToolboxNotFound } from "../../toolboxes/session-offer.ts";
 
-export const resolve: Step = async (call, next) => {
+export const resolve: Step = (next) => async (call) => {
   const { session, id } = call;
-  const opens = call.provided === true || session.opensToolboxes?.() || session.search?.found.has(id.toolbox) === true;
+  const opens = () => call.provided === true || session.opensToolboxes?.() === true || session.search?.found.has(id.toolbox) === true;
   // The signal as a getter: a live server is not waited for, and a call's signal is made when first read.
   const found = await session.offer.find(id, () => call.request.signal, opens, call.request.span);
   if (!found.ok) {

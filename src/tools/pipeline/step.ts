@@ -1,5 +1,6 @@
 /**
- * The shape every step of a tool call has (see pipeline.ts): `(call, next) => result`. A call is
+ * The shape every step of a tool call has (see pipeline.ts): `(next) => (call) => result`, given the
+ * rest of the pipeline once, when composed, so that a call passes each step in one function. A call is
  * split in two: what its session has (the same for every call of the session: configuration,
  * offer, what it keeps, who it works for, the client to ask, the audit log) and what the call
  * alone has (the tool's identifier, its arguments, the client's request it serves). A step reads
@@ -94,12 +95,13 @@ export interface ToolCall {
 
 export type CallResult = Promise<Result<CallToolResult>>;
 export type Next = (call: ToolCall) => CallResult;
-export type Step = (call: ToolCall, next: Next) => CallResult;
+/** A step is given the rest of the pipeline once, when composed, and is then the call's way on (one function a step). */
+export type Step = (next: Next) => Next;
 
 /** The steps as one function, chained once: a call makes no closure of its own on the way. */
 export function compose(steps: readonly Step[]): Next {
   const end: Next = () => Promise.resolve(Failure("Internal error: no step of the pipeline sent the call"));
-  return steps.reduceRight<Next>((next, step) => (call) => step(call, next), end);
+  return steps.reduceRight<Next>((next, step) => step(next), end);
 }
 
 /** A call's first form, before any step. */

@@ -12,7 +12,7 @@ import { unreadResult } from "../../transport/raw-json.ts";
 import type { Result } from "./values.ts";
 import type { Step, ToolCall } from "./step.ts";
 
-export const trace: Step = (call, next) => {
+export const trace: Step = (next) => (call) => {
   const telemetry = call.session.telemetry;
   if (!telemetry || (!telemetry.tracing && !telemetry.metering)) return next(call);
   const request = { method: "tools/call", params: { name: call.id.name } };

@@ -47,7 +47,7 @@ test("approve: a tool the policy does not cover goes on unasked, with the caller
   const { next, got } = stubNext();
   const args = { id: "1" };
   const call = callOf("never", args);
-  assert.equal((await approve(call, next)).ok, true);
+  assert.equal((await approve(next)(call)).ok, true);
   assert.equal(got[0].args, args);
   assert.equal(got[0].asked, undefined);
   assert.deepEqual(call.note, {});
@@ -56,10 +56,10 @@ test("approve: a tool the policy does not cover goes on unasked, with the caller
 test("approve: with no client to ask, or one without form elicitation, the call is refused, noted as declined, and goes no further", async () => {
   const { next, got } = stubNext();
   const alone = callOf("destructive", {});
-  assert.match(errorOf(await approve(alone, next)), /^Error executing tool 'delete_item' in server 's' \(toolbox 'dev'\): the call needs the user's approval .*there is no client to ask/);
+  assert.match(errorOf(await approve(next)(alone)), /^Error executing tool 'delete_item' in server 's' \(toolbox 'dev'\): the call needs the user's approval .*there is no client to ask/);
   assert.deepEqual(alone.note, { outcome: "declined" });
   const formless = { ...client(() => ({})), capabilities: {} };
-  assert.match(errorOf(await approve(callOf("all", {}, { upstream: formless }), next)), /it declared no form elicitation/);
+  assert.match(errorOf(await approve(next)(callOf("all", {}, { upstream: formless }))), /it declared no form elicitation/);
   assert.equal(got.length, 0);
 });
 
@@ -68,8 +68,8 @@ test("approve: the client's accept lets the call go; for this session, the next 
   const upstream = client(() => ({ action: "accept", content: { [FOR_THIS_SESSION]: true } }), asked);
   const session = { upstream, approvals: memoryApprovals() };
   const { next, got } = stubNext();
-  assert.equal((await approve(callOf("destructive", { id: "1" }, session), next)).ok, true);
-  assert.equal((await approve(callOf("destructive", { id: "2" }, session), next)).ok, true);
+  assert.equal((await approve(next)(callOf("destructive", { id: "1" }, session))).ok, true);
+  assert.equal((await approve(next)(callOf("destructive", { id: "2" }, session))).ok, true);
   assert.deepEqual(got.map((call) => [call.args, call.asked]), [[{ id: "1" }, true], [{ id: "2" }, false]]);
   assert.equal(asked.length, 1);
 });
@@ -78,8 +78,8 @@ test("approve: the question names the team member whose call it is (a client of 
   const asked: { message: string }[] = [];
   const upstream = client(() => ({ action: "accept" }), asked as unknown[]);
   const { next } = stubNext();
-  await approve(callOf("destructive", { id: "1" }, { upstream, clientName: "alice" }), next);
-  await approve(callOf("destructive", { id: "1" }, { upstream }), next);
+  await approve(next)(callOf("destructive", { id: "1" }, { upstream, clientName: "alice" }));
+  await approve(next)(callOf("destructive", { id: "1" }, { upstream }));
   assert.match(asked[0].message, /^Allow the call of tool 'delete_item' of server 's' \(toolbox 'dev'\) on behalf of client 'alice' with these arguments/);
   assert.match(asked[1].message, /^Allow the call of tool 'delete_item' of server 's' \(toolbox 'dev'\) with these arguments/);
 });
@@ -110,12 +110,12 @@ test("approve: the question is an INTERNAL span of the client's request, naming 
   const { span, children } = parentSpan();
   const ask = (answer: string, confirm: ConfirmPolicy = "all", upstream: Upstream | null = client(() => ({ action: answer }))) =>
     resolvedCall({ id, args: {}, tool, session: { upstream: upstream ?? undefined }, target: stubTarget(serverOf({ confirm })).target, request: { span } });
-  await approve(ask("accept"), next);
-  await approve(ask("decline"), next);
+  await approve(next)(ask("accept"));
+  await approve(next)(ask("decline"));
   // Not asked: the policy does not cover the tool, there is no client to ask, or it cannot ask.
-  await approve(ask("accept", "never"), next);
-  await approve(ask("accept", "all", null), next);
-  await approve(ask("accept", "all", { ...client(() => ({})), capabilities: {} }), next);
+  await approve(next)(ask("accept", "never"));
+  await approve(next)(ask("accept", "all", null));
+  await approve(next)(ask("accept", "all", { ...client(() => ({})), capabilities: {} }));
   const about = { "mcp_workbench.toolbox": "dev", "mcp_workbench.server": "s", "gen_ai.tool.name": "delete_item" };
   assert.deepEqual(children, [
     { name: "mcp_workbench.approval", attributes: { ...about, "mcp_workbench.approval.outcome": "approved" }, ended: true },
@@ -126,10 +126,10 @@ test("approve: the question is an INTERNAL span of the client's request, naming 
 test("approve: a decline is noted; a client that cancels the call while asked is not a decline", async () => {
   const { next } = stubNext();
   const declined = callOf("all", {}, { upstream: client(() => ({ action: "decline" })) });
-  assert.equal(errorOf(await approve(declined, next)), "Error executing tool 'delete_item' in server 's' (toolbox 'dev'): the user declined the call");
+  assert.equal(errorOf(await approve(next)(declined)), "Error executing tool 'delete_item' in server 's' (toolbox 'dev'): the user declined the call");
   assert.deepEqual(declined.note, { outcome: "declined" });
   const cancelled = callOf("all", {}, { upstream: client(() => ({ action: "accept" })) }, AbortSignal.abort());
-  assert.match(errorOf(await approve(cancelled, next)), /the client cancelled the call while the user was asked/);
+  assert.match(errorOf(await approve(next)(cancelled)), /the client cancelled the call while the user was asked/);
   assert.deepEqual(cancelled.note, {});
 });
 
@@ -138,12 +138,12 @@ test("approve: after an approved call, a 2026-07-28 server's input_required lets
   const session = { upstream: client(() => ({ action: "accept" }), asked), approvals: memoryApprovals() };
   const inputRequired = { content: [], resultType: "input_required", inputRequests: {}, requestState: "state-1" } as never;
   const { next } = stubNext(inputRequired);
-  await approve(callOf("all", { a: 1 }, session), next);
+  await approve(next)(callOf("all", { a: 1 }, session));
   assert.equal(asked.length, 1);
   const retry = () => resolvedCall({ id, args: { a: 1 }, tool, session, target: stubTarget(serverOf({ confirm: "all" })).target, request: { input: { requestState: "state-1", passInputRequired: true } } });
-  assert.equal((await approve(retry(), stubNext().next)).ok, true);
+  assert.equal((await approve(stubNext().next)(retry())).ok, true);
   assert.equal(asked.length, 1, "the retry was not asked");
-  await approve(retry(), stubNext().next);
+  await approve(stubNext().next)(retry());
   assert.equal(asked.length, 2, "taken once: a second retry is asked");
 });
 
@@ -152,7 +152,7 @@ test("approve: approvals that cannot be read (the store is down) refuse the call
   const approvals = new StoredApprovals(store, "s", () => 60_000);
   setDown(true);
   const { next, got } = stubNext();
-  const refused = await approve(callOf("all", {}, { upstream: client(() => ({ action: "accept" })), approvals }), next);
+  const refused = await approve(next)(callOf("all", {}, { upstream: client(() => ({ action: "accept" })), approvals }));
   assert.match(errorOf(refused), /^Error executing tool 'delete_item' in server 's' \(toolbox 'dev'\): Connection refused/);
   assert.equal(got.length, 0);
 });

@@ -11,9 +11,9 @@ const callWith = (args: Record<string, unknown>, validateArguments: boolean) =>
 
 test("check arguments: right arguments go on; wrong ones stop with the problems and the schema without $schema", async () => {
   const { next, got } = stubNext();
-  assert.equal((await checkCallArguments(callWith({ text: "hi" }, true), next)).ok, true);
+  assert.equal((await checkCallArguments(next)(callWith({ text: "hi" }, true))).ok, true);
   assert.equal(got.length, 1);
-  const wrong = await checkCallArguments(callWith({ text: 3 }, true), next);
+  const wrong = await checkCallArguments(next)(callWith({ text: 3 }, true));
   assert.deepEqual(wrong, {
     ok: false,
     error: "Invalid arguments for tool 'echo' in server 's' (toolbox 'dev'):\n- arguments.text: expected string, got integer\n" +
@@ -24,6 +24,6 @@ test("check arguments: right arguments go on; wrong ones stop with the problems 
 
 test("check arguments: a server whose definition says validateArguments false gets every call", async () => {
   const { next, got } = stubNext();
-  assert.equal((await checkCallArguments(callWith({ text: 3 }, false), next)).ok, true);
+  assert.equal((await checkCallArguments(next)(callWith({ text: 3 }, false))).ok, true);
   assert.equal(got.length, 1);
 });

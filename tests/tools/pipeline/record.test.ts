@@ -82,11 +82,11 @@ test("record: the step records the outcome of what comes after it, with the argu
   const audit = new AuditLog("/audit.jsonl", true, { append: async (_, text) => void written.push(text), warn: () => {} });
   const call = resolvedCall({ session: { audit, sessionId: "s-9" }, args: { text: "hi" } });
   const { next, got } = stubNext();
-  const result = await record(call, (passed) => {
+  const result = await record((passed) => {
     passed.note.outcome = "declined";
     passed.args = { text: "a copy shown" };
     return next(passed);
-  });
+  })(call);
   assert.equal(result.ok, true);
   assert.equal(got.length, 1);
   await audit.flushed();

@@ -16,7 +16,7 @@ function offerOf(found: Found) {
   const opens: boolean[] = [];
   const offer: ToolFinder = {
     find: (_id, _signal, open) => {
-      opens.push(open);
+      opens.push(typeof open === "function" ? open() : open);
       return Promise.resolve(found);
     },
   };
@@ -30,7 +30,7 @@ test("resolve: the tool the offer finds goes on to the next step, with its targe
   const { target } = stubTarget(serverOf());
   const { offer, opens } = offerOf({ ok: true, target, tool });
   const { next, got } = stubNext();
-  assert.equal((await resolve(callWith(offer), next)).ok, true);
+  assert.equal((await resolve(next)(callWith(offer))).ok, true);
   assert.equal(got[0].target, target);
   assert.equal(got[0].tool, tool);
   assert.deepEqual(opens, [false], "a request that does not stand alone does not open its toolbox");
@@ -38,19 +38,19 @@ test("resolve: the tool the offer finds goes on to the next step, with its targe
 
 test("resolve: a request that stands alone, or a toolbox a search answered with, may be opened", async () => {
   const { offer, opens } = offerOf({ ok: false, error: "x" });
-  await resolve(callWith(offer, { opensToolboxes: () => true }), stubNext().next);
-  await resolve(callWith(offer, { search: { found: new Set(["dev"]) } }), stubNext().next);
-  await resolve(callWith(offer, { search: { found: new Set(["other"]) } }), stubNext().next);
+  await resolve(stubNext().next)(callWith(offer, { opensToolboxes: () => true }));
+  await resolve(stubNext().next)(callWith(offer, { search: { found: new Set(["dev"]) } }));
+  await resolve(stubNext().next)(callWith(offer, { search: { found: new Set(["other"]) } }));
   assert.deepEqual(opens, [true, true, false]);
 });
 
 test("resolve: what the offer refuses stops the call with its text; a withheld tool is noted", async () => {
   const { next, got } = stubNext();
   const call = callWith(offerOf({ ok: false, error: "Error executing tool: withheld", withheld: true }).offer);
-  assert.deepEqual(await resolve(call, next), { ok: false, error: "Error executing tool: withheld" });
+  assert.deepEqual(await resolve(next)(call), { ok: false, error: "Error executing tool: withheld" });
   assert.deepEqual(call.note, { outcome: "withheld" });
   const missing = callWith(offerOf({ ok: false, error: "Not found" }).offer);
-  await resolve(missing, next);
+  await resolve(next)(missing);
   assert.deepEqual(missing.note, {});
   assert.equal(got.length, 0);
 });
@@ -66,10 +66,10 @@ test("resolve: the call's signal is not read to find a tool of a live server (re
   };
   const offer: ToolFinder = { find: () => Promise.resolve({ ok: true, target, tool }) };
   const { next } = stubNext();
-  assert.equal((await resolve(newCall({ config, offer }, request, TOOL_ID, {}), next)).ok, true);
+  assert.equal((await resolve(next)(newCall({ config, offer }, request, TOOL_ID, {}))).ok, true);
   assert.equal(reads, 0);
   // The offer that must wait for a server reads it then.
   const waiting: ToolFinder = { find: (_id, signal) => (signal().aborted, Promise.resolve({ ok: true, target, tool })) };
-  await resolve(newCall({ config, offer: waiting }, request, TOOL_ID, {}), next);
+  await resolve(next)(newCall({ config, offer: waiting }, request, TOOL_ID, {}));
   assert.equal(reads, 1);
 });

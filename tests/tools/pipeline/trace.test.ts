@@ -24,7 +24,7 @@ test("trace: a CLIENT span under the request's span, named for the tool, its con
   const telemetry = tracing();
   const parent = telemetry.serverSpan({ method: "tools/call", id: 1, params: { name: "use_tool" } }, { transport: "pipe" });
   const { next, got } = stubNext();
-  const result = await trace(resolvedCall({ session: { telemetry }, request: { span: parent } }), next);
+  const result = await trace(next)(resolvedCall({ session: { telemetry }, request: { span: parent } }));
   assert.equal(result.ok, true);
   const span = got[0]!.span as RecordingSpan;
   assert.equal(span.kind, SpanKind.CLIENT);
@@ -45,7 +45,7 @@ test("trace: a remote server's address; the server's JSON-RPC error and a tool e
   const failing = stubTarget(remote, () => {
     throw new Error("Invalid params", { cause: new CallError({ kind: "remote", message: "Invalid params", code: -32602 }) });
   });
-  const run = compose([trace, send]);
+  const run = compose([trace, () => send]);
   const call = resolvedCall({ session: { telemetry }, target: failing.target });
   assert.equal((await run(call)).ok, false);
   const span = call.span as RecordingSpan;
@@ -65,8 +65,8 @@ test("trace: off (no telemetry, or NOOP_TELEMETRY) the call goes on untouched, a
     const { next, got } = stubNext();
     const call = resolvedCall({ session: { telemetry } });
     const sent = Promise.resolve({ ok: true as const, value: { content: [] } });
-    assert.equal(trace(call, () => sent), sent);
-    void trace(call, next);
+    assert.equal(trace(() => sent)(call), sent);
+    void trace(next)(call);
     assert.equal(got[0]!.span, undefined);
     assert.equal(got[0]!.meta, undefined);
   }
@@ -79,7 +79,7 @@ test("trace: with recordContent, the arguments sent and the result are on the sp
     const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_BSP_SCHEDULE_DELAY: "3600000" }, { recordContent });
     const telemetry = createTelemetry(settings, { fetch: () => Promise.resolve(new Response(null)) });
     const call = resolvedCall({ session: { telemetry }, args: { q: `use ${secret}` }, target: target.target });
-    assert.equal((await compose([trace, send])(call)).ok, true);
+    assert.equal((await compose([trace, () => send])(call)).ok, true);
     const attributes = (call.span as RecordingSpan).attributes;
     if (recordContent) {
       assert.equal(attributes["gen_ai.tool.call.arguments"], JSON.stringify({ q: "use ***" }));
