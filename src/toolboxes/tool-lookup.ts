@@ -74,14 +74,7 @@ export async function findTool(
   // A toolbox the session opened on another replica (its name is in the store) is opened here.
   const reopens = () => (typeof opens === "function" ? opens() : opens) || registry.wasOpened(id.toolbox);
   const toolbox = registry.get(id.toolbox) ?? (await reopens() ? await openToolbox(registry, id.toolbox, id.server, parent) : undefined);
-  if (!toolbox) {
-    return {
-      ok: false,
-      error: `Error executing tool: Toolbox '${id.toolbox}' is not open; call open_toolbox with {"toolbox_name": ${
-        JSON.stringify(id.toolbox)
-      }} first`,
-    };
-  }
+  if (!toolbox) return { ok: false, error: notOpen(id.toolbox) };
   const slot = toolbox.servers.find((s) => s.name === id.server);
   if (!slot) {
     const servers = toolbox.servers.map((s) => s.name);
@@ -120,6 +113,12 @@ export async function findTool(
     };
   }
   return { ok: true, target: slot.on(serverSession), tool };
+}
+
+/** What a call of a toolbox that is not open is told. */
+function notOpen(toolbox: string): string {
+  const open = `{"toolbox_name": ${JSON.stringify(toolbox)}}`;
+  return `Error executing tool: Toolbox '${toolbox}' is not open; call open_toolbox with ${open} first`;
 }
 
 /**
