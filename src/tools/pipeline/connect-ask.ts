@@ -32,8 +32,8 @@ export async function askForSecret(
   name: string,
 ): Asked {
   const lacks = `Secret '${name}' is not set for client '${asking.member}'`;
-  const cannot = cannotOpen(upstream, lacks, `provide it, or have serve.clients.${asking.member}.secrets.${name} set in the configuration`);
-  if (cannot) return cannot;
+  const set = `serve.clients.${asking.member}.secrets.${name}`;
+  if (!opensUrls(upstream)) return cannotOpen(lacks, `provide it, or have ${set} set in the configuration`);
   let page: { id: string; url: string };
   try {
     page = await asking.flow.open({ client: asking.member, name, server: `${where.toolbox}/${where.server}` });
@@ -42,7 +42,7 @@ export async function askForSecret(
   }
   const message = `Server '${where.server}' (toolbox '${where.toolbox}') needs your secret '${name}': open the page to provide it. ` +
     `It is kept for you alone, encrypted, and used for your calls only`;
-  return await askToOpen(asking, upstream!, request, { ...page, message, lacks, what: "provide it" }, () => Promise.resolve(undefined));
+  return await askToOpen(asking, upstream, request, { ...page, message, lacks, what: "provide it" }, () => Promise.resolve(undefined));
 }
 
 /** Asks the member to log in to remote server `where` as themselves (their own tokens, kept in the vault). */
@@ -52,9 +52,8 @@ export async function askForLogin(
   request: CallRequest,
   where: Where & { config: RemoteServerConfig; scope?: string },
 ): Asked {
-  const lacks = `Server '${where.server}' (toolbox '${where.toolbox}') needs a login of client '${asking.member}' own`;
-  const cannot = cannotOpen(upstream, lacks, "log in");
-  if (cannot) return cannot;
+  const lacks = `Server '${where.server}' (toolbox '${where.toolbox}') needs client '${asking.member}' to log in as themselves`;
+  if (!opensUrls(upstream)) return cannotOpen(lacks, "log in");
   let pending: PendingLogin | undefined;
   try {
     pending = await asking.flow.login({ client: asking.member, config: where.config, scope: where.scope });
@@ -65,7 +64,7 @@ export async function askForLogin(
   const login = pending;
   const message = `Log in to server '${where.server}' (toolbox '${where.toolbox}') as yourself, so that MCP Workbench acts as you there`;
   const page = { id: login.state, url: login.url, message, lacks, what: "log in" };
-  return await askToOpen(asking, upstream!, request, page, async (outcome) => {
+  return await askToOpen(asking, upstream, request, page, async (outcome) => {
     if (outcome.code === undefined) return `${lacks}: the login failed (${outcome.error ?? "no code came back"})`;
     try {
       await login.finish(outcome.code);
@@ -81,9 +80,13 @@ export async function askForLogin(
  * result, before the model (and whatever a prompt injection makes it do with it); the id is the
  * page's only key.
  */
-function cannotOpen(upstream: Upstream | undefined, lacks: string, what: string): string | undefined {
-  if (upstream?.capabilities?.elicitation?.url !== undefined) return undefined;
+function cannotOpen(lacks: string, what: string): string {
   return `${lacks}: this client cannot open the page to do so (it declared no URL elicitation); use a client that does to ${what}`;
+}
+
+/** The client declared URL elicitation: it may be asked to open a page. */
+function opensUrls(upstream: Upstream | undefined): upstream is Upstream {
+  return upstream?.capabilities?.elicitation?.url !== undefined;
 }
 
 interface Page {
