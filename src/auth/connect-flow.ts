@@ -11,8 +11,10 @@ import { type Store, storeKey } from "../store/store.ts";
 import { isObject } from "../protocol/json-object.ts";
 import { SECRET_NAME } from "../config/member-secrets.ts";
 import type { MemberVault } from "./member-vault.ts";
-import { type LoginStart, type PendingLogin, startLogin } from "./member-login.ts";
+import type { LoginStart, PendingLogin } from "./member-login.ts";
 
+/** Where the authorization server sends a member's browser back to, on the workbench (connect-page.ts). */
+export const CALLBACK_PATH = "/connect/callback";
 /** How long a page may be opened and sent after it was asked for. */
 export const CONNECT_TTL_MS = 10 * 60_000;
 const ID = /^[A-Za-z0-9_-]{43}$/;
@@ -88,9 +90,11 @@ export class ConnectFlow {
    * A member's own login to a remote server begun (member-login.ts): its id is the OAuth state the
    * callback brings back; undefined when the server needs no login after all.
    */
-  async login(start: Omit<LoginStart, "origin">): Promise<PendingLogin | undefined> {
+  async login(start: Omit<LoginStart, "redirectUrl">): Promise<PendingLogin | undefined> {
     const origin = this.#originOf(start.client);
-    const pending = await startLogin(this.vault, { ...start, origin });
+    // The SDK's OAuth client loads with the first member's login, not to serve (tests/start-up-modules.test.ts).
+    const { startLogin } = await import("./member-login.ts");
+    const pending = await startLogin(this.vault, { ...start, redirectUrl: `${origin}${CALLBACK_PATH}` });
     if (!pending) return undefined;
     await this.#listen();
     const record = JSON.stringify({ client: start.client, authorize: pending.url });

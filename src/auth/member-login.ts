@@ -14,14 +14,11 @@ import { joinScopes, WorkbenchOAuthProvider } from "./oauth-provider.ts";
 import { challengeOf } from "./challenge.ts";
 import { oauthFailureText } from "./oauth-failure.ts";
 
-/** Where the authorization server sends the member's browser back to. */
-export const CALLBACK_PATH = "/connect/callback";
-
 export interface LoginStart {
   client: string;
   config: RemoteServerConfig;
-  /** The member's address (the workbench as their client reaches it). */
-  origin: string;
+  /** Where the authorization server sends the member's browser back to: the workbench's callback on their address. */
+  redirectUrl: string;
   /** Scopes a refusal asked for besides the challenge's and the configured ones. */
   scope?: string;
 }
@@ -47,7 +44,7 @@ export async function startLogin(vault: MemberVault, start: LoginStart): Promise
     store: memberLogins(vault, start.client),
     serverUrl,
     oauth: config.oauth,
-    mode: { kind: "login", redirectUrl: `${start.origin}${CALLBACK_PATH}`, scope, onAuthorizationUrl: (shown) => (url = shown) },
+    mode: { kind: "login", redirectUrl: start.redirectUrl, scope, onAuthorizationUrl: (shown) => (url = shown) },
   });
   const started = await auth(provider, { serverUrl, scope, resourceMetadataUrl }).catch(plainly);
   if (started !== "REDIRECT" || url === undefined) return undefined;

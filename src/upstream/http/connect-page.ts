@@ -6,9 +6,8 @@
  * never made into a store key unless it has the shape of one. The page loads nothing, runs no
  * script, cannot be framed and is never cached; a POST from another origin is refused.
  */
-import type { ConnectFlow, ConnectRequest } from "../../auth/connect-flow.ts";
+import { CALLBACK_PATH, type ConnectFlow, type ConnectRequest } from "../../auth/connect-flow.ts";
 import { MAX_VALUE_BYTES, type MemberVault } from "../../auth/member-vault.ts";
-import { CALLBACK_PATH } from "../../auth/member-login.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import { readBounded } from "../../transport/bounded-body.ts";
 
