@@ -10,7 +10,8 @@ import type { LoginSupport } from "../platform/types.ts";
 import type { Store } from "../store/store.ts";
 import { SECRET_NAME } from "../config/member-secrets.ts";
 import { authDir } from "./auth-store.ts";
-import { KEY_VARIABLE, MAKE_KEY, processKey, readVaultKey, seal, unseal } from "./vault-seal.ts";
+import { MAKE_KEY, processKey, readVaultKey, seal, unseal } from "./vault-seal.ts";
+import { SECRETS_KEY_VARIABLE } from "../config/secret-variables.ts";
 import { FileShelf, MemoryShelf, type SealedRecord, type Shelf, StoreShelf, type VaultEntry, type VaultFiles } from "./vault-shelves.ts";
 
 export type { VaultEntry };
@@ -71,9 +72,9 @@ export class MemberVault {
     if (key !== undefined) return new MemberVault(kept, key, log);
     log(
       `Secrets members provide are kept in memory only and lost at exit: to keep them, encrypted, in '${kept.where}', ` +
-        `set ${KEY_VARIABLE} (make one with '${MAKE_KEY}')`,
+        `set ${SECRETS_KEY_VARIABLE} (make one with '${MAKE_KEY}')`,
     );
-    return new MemberVault(new MemoryShelf(`memory (${KEY_VARIABLE} is not set)`), await processKey(), log);
+    return new MemberVault(new MemoryShelf(`memory (${SECRETS_KEY_VARIABLE} is not set)`), await processKey(), log);
   }
 
   /** Keeps `value` as member `client`'s secret `name` (replacing an older one). */
@@ -119,7 +120,7 @@ export class MemberVault {
     if (this.#logged.has(id)) return;
     this.#logged.add(id);
     this.log(
-      `Secret '${record.name}' that client '${record.client}' provided cannot be read with this ${KEY_VARIABLE} ` +
+      `Secret '${record.name}' that client '${record.client}' provided cannot be read with this ${SECRETS_KEY_VARIABLE} ` +
         `(sealed with another key, or altered): left out until they provide it again`,
     );
   }

@@ -6,8 +6,6 @@
  */
 import { SECRETS_KEY_VARIABLE } from "../config/secret-variables.ts";
 
-/** The variable that holds the key. */
-export const KEY_VARIABLE = SECRETS_KEY_VARIABLE;
 /** How to make a key, for the messages that ask for one. */
 export const MAKE_KEY = "openssl rand -base64 32";
 
@@ -20,11 +18,12 @@ const IV_BYTES = 12;
  * short or mistyped key would otherwise seal everything under a key nobody meant.
  */
 export async function readVaultKey(env: Record<string, string | undefined>): Promise<CryptoKey | undefined> {
-  const text = env[KEY_VARIABLE]?.trim();
+  const text = env[SECRETS_KEY_VARIABLE]?.trim();
   if (!text) return undefined;
   const bytes = fromBase64(text.replace(/-/g, "+").replace(/_/g, "/"));
   if (bytes?.length !== KEY_BYTES) {
-    throw new Error(`${KEY_VARIABLE} is not a key: expected the base64 of exactly ${KEY_BYTES} random bytes (make one with '${MAKE_KEY}')`);
+    const expected = `expected the base64 of exactly ${KEY_BYTES} random bytes (make one with '${MAKE_KEY}')`;
+    throw new Error(`${SECRETS_KEY_VARIABLE} is not a key: ${expected}`);
   }
   return await crypto.subtle.importKey("raw", bytes, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
 }

@@ -7,7 +7,7 @@
  */
 import type { Platform } from "../platform/types.ts";
 import { MemberVault, type VaultEntry, vaultFile } from "../auth/member-vault.ts";
-import { KEY_VARIABLE } from "../auth/vault-seal.ts";
+import { SECRETS_KEY_VARIABLE } from "../config/secret-variables.ts";
 import { SECRET_NAME } from "../config/member-secrets.ts";
 import { messageOf } from "../protocol/errors.ts";
 import { openNamedStore } from "../store/open-store.ts";
@@ -85,7 +85,7 @@ async function forget(vault: MemberVault, client: string | undefined, names: str
 
 /** Where it looked, and where else they may be: in the memory of a workbench serving without a key, out of a command's sight. */
 function whereNote(vault: MemberVault): string {
-  return ` in '${vault.where}' (a workbench serving without ${KEY_VARIABLE} keeps them in its memory only, out of sight here)`;
+  return ` in '${vault.where}' (a workbench serving without ${SECRETS_KEY_VARIABLE} keeps them in its memory only, out of sight here)`;
 }
 
 /** A date for people: to the minute, in UTC (a record's date is input: shown as it is when it is no ISO date). */

@@ -21,9 +21,9 @@ const tokenExchangeSchema = strictJsonObject({
 
 export const authSchema = strictJsonObject({ tokenExchange: tokenExchangeSchema }, "expected an object");
 
-/** What is wrong with `auth` beside the server's other keys, or undefined. */
 type RemoteKeys = { auth?: unknown; oauth?: unknown; headers?: Record<string, string>; share?: string };
 
+/** What is wrong with `auth` beside the server's other keys, or undefined. */
 export function authProblem(server: RemoteKeys): string | undefined {
   if (server.auth === undefined) return undefined;
   if (server.oauth !== undefined) return `'tokenExchange' and 'oauth' both get the server a token: use one`;

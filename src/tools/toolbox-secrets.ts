@@ -6,7 +6,7 @@
  * elicitation: the page's address) is said beside the toolbox's other errors.
  */
 import type { OpenToolbox } from "../toolboxes/opening.ts";
-import { askForLogin, askForSecret } from "./pipeline/connect-ask.ts";
+import { askFor } from "./pipeline/connect-ask.ts";
 import type { ToolContext } from "./tool.ts";
 
 /** A server may name several secrets: at most this many are asked for it in one open. */
@@ -23,9 +23,7 @@ export async function askForLacking(ctx: ToolContext, toolbox: OpenToolbox): Pro
       const lacks = await slot.shared.lacking();
       const where = { toolbox: toolbox.name, server: slot.name };
       if (lacks?.secret === undefined && !lacks?.login) break;
-      const failed = lacks.secret !== undefined
-        ? await askForSecret(connect, upstream, ctx.request, where, lacks.secret)
-        : await askForLogin(connect, upstream, ctx.request, { ...where, ...lacks.login! });
+      const failed = await askFor(connect, upstream, ctx.request, where, lacks);
       if (failed !== undefined) {
         notes.push(`Server '${slot.name}' in toolbox '${toolbox.name}': ${failed}`);
         break;

@@ -3,6 +3,7 @@
  * small bodies read outside the MCP streams: a token endpoint's answer, a form a browser sends. A
  * body past either bound is no body: what was read of it is never taken for the whole.
  */
+import { concatBytes } from "./line-splitter.ts";
 
 /** The body's bytes; undefined past `maxBytes` or `timeoutMs` (or when reading it failed). */
 export async function readBounded(
@@ -35,12 +36,5 @@ export async function readBounded(
   } finally {
     clearTimeout(timer);
   }
-  if (late) return undefined;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return late ? undefined : concatBytes(chunks);
 }

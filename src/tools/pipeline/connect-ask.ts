@@ -12,6 +12,7 @@ import type { PendingLogin } from "../../auth/member-login.ts";
 import type { RemoteServerConfig } from "../../config/index.ts";
 import { messageOf } from "../../protocol/errors.ts";
 import type { Upstream } from "../../protocol/upstream.ts";
+import type { Lacking } from "../../toolboxes/start-credentials.ts";
 import type { CallRequest } from "./step.ts";
 
 /** The `from` of our question: its input request key in a 2026-07-28 result starts with it. */
@@ -23,8 +24,20 @@ type Where = { toolbox: string; server: string };
 /** Why the call cannot go on; undefined once the member gave what was asked. */
 type Asked = Promise<string | undefined>;
 
+/**
+ * Asks the member for what a server lacks (a secret, or a login of their own); calls at the same
+ * time (a script's, in parallel; an open and a call) that need the same wait for one question.
+ */
+export function askFor(asking: SecretAsking, upstream: Upstream | undefined, request: CallRequest, where: Where, lacks: Lacking): Asked {
+  const { secret, login } = lacks;
+  const once = (what: string, ask: () => Asked) => asking.flow.once(JSON.stringify([asking.member, what]), ask);
+  if (secret !== undefined) return once(`secret ${secret}`, () => askForSecret(asking, upstream, request, where, secret));
+  if (login) return once(`login ${where.toolbox}/${where.server}`, () => askForLogin(asking, upstream, request, { ...where, ...login }));
+  return Promise.resolve(undefined);
+}
+
 /** Asks for secret `name` of server `where` on the workbench's page. */
-export async function askForSecret(
+async function askForSecret(
   asking: SecretAsking,
   upstream: Upstream | undefined,
   request: CallRequest,
@@ -46,7 +59,7 @@ export async function askForSecret(
 }
 
 /** Asks the member to log in to remote server `where` as themselves (their own tokens, kept in the vault). */
-export async function askForLogin(
+async function askForLogin(
   asking: SecretAsking,
   upstream: Upstream | undefined,
   request: CallRequest,
