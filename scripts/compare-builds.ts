@@ -100,6 +100,8 @@ async function measureStarts(): Promise<void> {
         add(exe, "spawn to initialize, ms", performance.now() - began);
         await new Promise((resolve) => setTimeout(resolve, 150));
         add(exe, "RSS after initialize, MiB", residentBytes(client.pid) / MiB);
+        add(exe, "of which anonymous, MiB", residentBytes(client.pid, "RssAnon") / MiB);
+        add(exe, "of which mapped files, MiB", residentBytes(client.pid, "RssFile") / MiB);
       } finally {
         await client.close();
       }

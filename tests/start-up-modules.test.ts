@@ -1,8 +1,9 @@
 /**
  * What the workbench loads to serve: the modules reachable from src/main.ts through static imports.
- * The executable is one bundle in which a statically imported module is evaluated at start-up and
- * one reached only by `await import()` when that line runs, so this graph is what serving pays in
- * memory before a client has asked for anything (docs/benchmarks.md, figure 6). The subcommands,
+ * In the executable a statically imported module is loaded and evaluated at start-up, and one reached
+ * only by `await import()` is a chunk of its own, loaded when that line runs (tests/build/lazy-chunks.test.ts),
+ * so this graph is what serving pays in memory before a client has asked for anything
+ * (docs/benchmarks.md, figure 6). The subcommands,
  * the remote and OAuth code, the tool search index, the configuration's JSON Schema and Node's
  * file system stay out.
  */
