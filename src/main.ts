@@ -1,9 +1,14 @@
 /** Composition root: the one place that picks the runtime's platform and hands it to the core. */
-// First: it configures zod before the SDK builds its schemas.
+// Only this is imported statically: zod is configured before the SDK builds its schemas (zod-config.ts).
+// The executable's bundle is split into chunks, and an entry's own code runs after every chunk it
+// imports statically: configured in a line here, zod would be configured after the SDK's schemas.
 import "./protocol/zod-config.ts";
-import { platform } from "#platform";
-import { run } from "./cli/run.ts";
-import { useRuntimeSha256 } from "./cache/sha256.ts";
+
+const [{ platform }, { run }, { useRuntimeSha256 }] = await Promise.all([
+  import("#platform"),
+  import("./cli/run.ts"),
+  import("./cache/sha256.ts"),
+]);
 
 useRuntimeSha256(platform.sha256Hex);
 

@@ -5,11 +5,16 @@
  * chunk of its own, read with its first import. Without splitting the whole bundle was one module,
  * its code paged in at start: RSS after initialize was 0.8 MiB higher (issue 47's floor).
  * The bundle is built as the executable is, to a folder (bun's metafile names each chunk's inputs).
+ * Split, an entry's own code runs after every chunk it imports statically: src/main.ts configures
+ * zod before anything else is loaded, or the SDK's schemas are built unconfigured and each compiles
+ * a parser with `new Function` at its first parse (3.5 ms more to the initialize answer, and the
+ * JavaScript compiler paged in).
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import process from "node:process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { BUN_COMPILE_FLAGS } from "../../scripts/release/compile.ts";
 import { repoRoot } from "../helpers/runtime.ts";
@@ -34,16 +39,23 @@ interface Output {
 const dir = mkdtempSync(`${tmpdir()}/workbench-chunks-`);
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+let outputs: Record<string, Output> | undefined;
+
 /** The release's flags less those of the executable itself (it is written to a folder here). */
 function bundle(): Record<string, Output> {
+  if (outputs) return outputs;
   const flags = BUN_COMPILE_FLAGS.filter((flag) => !/^--(compile|bytecode)/.test(flag));
   const args = ["build", ...flags, "--target=bun", "src/main.ts", "--outdir", `${dir}/out`, `--metafile=${dir}/meta.json`];
   const built = spawnSync(`${repoRoot}/node_modules/.bin/bun`, args, { cwd: repoRoot, encoding: "utf8" });
   assert.equal(built.status, 0, built.stderr);
-  return JSON.parse(readFileSync(`${dir}/meta.json`, "utf8")).outputs;
+  outputs = JSON.parse(readFileSync(`${dir}/meta.json`, "utf8")).outputs as Record<string, Output>;
+  return outputs;
 }
 
-/** The chunks the entry chunk loads at start: itself and what it imports statically, transitively. */
+/**
+ * The chunks loaded at start: the entry's, what it imports (src/main.ts imports the rest of the
+ * workbench dynamically, at once), and what those import statically, transitively.
+ */
 function loadedAtStart(outputs: Record<string, Output>): Set<string> {
   const byPath = new Map(Object.entries(outputs).map(([path, output]) => [path.replace(/^\.\//, ""), output]));
   const entry = [...byPath].find(([, output]) => output.entryPoint?.endsWith("src/main.ts"));
@@ -56,7 +68,8 @@ function loadedAtStart(outputs: Record<string, Output>): Set<string> {
     reached.add(path);
     for (const imported of byPath.get(path)?.imports ?? []) {
       const target = imported.path.replace(/^\.\//, "").replace(`${dir}/out/`, "");
-      if (imported.kind !== "dynamic-import" && byPath.has(target)) pending.push(target);
+      const atOnce = imported.kind !== "dynamic-import" || path === entry[0];
+      if (atOnce && byPath.has(target)) pending.push(target);
     }
   }
   return reached;
@@ -69,9 +82,41 @@ test("build: what is imported only when asked is a chunk of its own, not loaded 
     [...paths].flatMap((path) => Object.keys((outputs[path] ?? outputs[`./${path}`]).inputs));
   const startInputs = inputsOf(atStart);
   const allInputs = inputsOf(Object.keys(outputs));
-  assert.ok(startInputs.some((input) => input.endsWith("src/main.ts")), "src/main.ts is loaded at start");
+  for (const serving of ["src/main.ts", "src/cli/run.ts", "src/upstream/session.ts", "src/downstream/server-session.ts"]) {
+    assert.ok(startInputs.some((input) => input.endsWith(serving)), `"${serving}" is loaded at start`);
+  }
   for (const lazy of LAZY) {
     assert.ok(allInputs.some((input) => input.includes(lazy)), `"${lazy}" is in the bundle`);
     assert.deepEqual(startInputs.filter((input) => input.includes(lazy)), [], `"${lazy}" is loaded at start-up`);
   }
+});
+
+/** Counts each `new Function` (zod's compiled parsers, and its probe for them) on stderr. */
+const COUNT_NEW_FUNCTION = `
+const Original = globalThis.Function;
+globalThis.Function = new Proxy(Original, {
+  construct(target, args) {
+    process.stderr.write("new Function\\n");
+    return Reflect.construct(target, args);
+  },
+});
+`;
+
+test("build: the bundle answers initialize without compiling a parser (zod configured before the SDK's schemas)", () => {
+  bundle();
+  writeFileSync(`${dir}/count.js`, COUNT_NEW_FUNCTION);
+  writeFileSync(`${dir}/config.json`, JSON.stringify({ toolboxes: {} }));
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+  };
+  const served = spawnSync(
+    `${repoRoot}/node_modules/.bin/bun`,
+    ["--preload", `${dir}/count.js`, `${dir}/out/main.js`, "--config", `${dir}/config.json`],
+    { input: `${JSON.stringify(initialize)}\n`, encoding: "utf8", timeout: 30_000, env: { ...process.env, WORKBENCH_CACHE_DIR: `${dir}/cache` } },
+  );
+  assert.match(served.stdout, /"protocolVersion":"2025-11-25"/, served.stderr);
+  assert.equal(served.stderr.split("\n").filter((line) => line === "new Function").length, 0, served.stderr);
 });
