@@ -11,9 +11,10 @@ import type { Target } from "./targets.ts";
  * once, and compiling it paged about 6 MiB of the compilers into memory for nothing.
  * Splitting puts what is imported lazily (telemetry's exporter, the Redis store, a member's login,
  * the search's thesaurus, ...) in chunks of its own, loaded with their first import: without it
- * the whole bundle's code was one module, paged in at start: RSS after initialize 47.7 MiB against
- * 46.7 split (scripts/compare-builds.ts start, 5 rounds, each executable copied afresh just before:
- * a file long in the page cache maps fewer pages, up to 6 MiB fewer); the executable's size is the same.
+ * the whole bundle's code was one module, paged in at start: RSS after initialize 47.6 MiB against
+ * 46.1 split (scripts/compare-builds.ts start, each executable copied afresh just before: a file long
+ * in the page cache maps fewer pages, up to 6 MiB fewer); the size is the same. Split, an entry's own
+ * code runs after the chunks it imports: src/main.ts imports all but zod's configuration dynamically.
  */
 export const BUN_COMPILE_FLAGS = ["--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "--compile-jit-policy=256"];
 
