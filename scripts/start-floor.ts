@@ -40,9 +40,11 @@ await readLines((message) => {
   write({ jsonrpc: "2.0", id: message.id, result });
 });
 `,
+  // zod configured before the SDK builds its schemas: the SDK is imported after, dynamically (a
+  // static import is evaluated before any line of the importing module, as src/main.ts says).
   "sdk-server": `import * as z from "zod";
 z.config({ jitless: true });
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
 ${READ_LINES}
 const transport = { start: async () => {}, send: async (message) => write(message), close: async () => {} };
 const server = new Server({ name: "sdk-server", version: "0" }, { capabilities: { tools: {} } });

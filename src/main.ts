@@ -4,15 +4,11 @@
 // imports statically: configured in a line here, zod would be configured after the SDK's schemas.
 import "./protocol/zod-config.ts";
 
-const [{ platform }, { run }, { useRuntimeSha256 }] = await Promise.all([
-  import("#platform"),
-  import("./cli/run.ts"),
-  import("./cache/sha256.ts"),
-]);
-
-useRuntimeSha256(platform.sha256Hex);
+const { platform } = await import("#platform");
 
 try {
+  const [{ run }, { useRuntimeSha256 }] = await Promise.all([import("./cli/run.ts"), import("./cache/sha256.ts")]);
+  useRuntimeSha256(platform.sha256Hex);
   platform.exit(await run(platform));
 } catch (error) {
   platform.writeStderr(`mcp-workbench: ${error instanceof Error ? error.stack ?? error.message : error}\n`);

@@ -12,9 +12,10 @@ import type { Target } from "./targets.ts";
  * Splitting puts what is imported lazily (telemetry's exporter, the Redis store, a member's login,
  * the search's thesaurus, ...) in chunks of its own, loaded with their first import: without it
  * the whole bundle's code was one module, paged in at start: RSS after initialize 47.6 MiB against
- * 46.1 split (scripts/compare-builds.ts start, each executable copied afresh just before: a file long
+ * 46.7 split (scripts/compare-builds.ts start, each executable copied afresh just before: a file long
  * in the page cache maps fewer pages, up to 6 MiB fewer); the size is the same. Split, an entry's own
- * code runs after the chunks it imports: src/main.ts imports all but zod's configuration dynamically.
+ * code runs after the chunks it imports: src/main.ts imports all but zod's configuration dynamically
+ * (46.1 MiB then; docs/benchmarks.md, issue 47's floors).
  */
 export const BUN_COMPILE_FLAGS = ["--compile", "--minify", "--bytecode", "--format=esm", "--splitting", "--compile-jit-policy=256"];
 

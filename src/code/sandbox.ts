@@ -60,8 +60,9 @@ const held = new Map<string, number>();
 const waiting: { client: string; start: () => void }[] = [];
 
 /**
- * The worker's file. In the executable every module has the entry's URL (src/main.ts at the root of
- * the bundle, the worker compiled in beside it: scripts/release/compile.ts); from source, its own.
+ * The worker's file. In the executable every chunk sits at the root of the bundle, beside
+ * code/sandbox-worker.ts, the worker compiled in with it (scripts/release/compile.ts); from source,
+ * beside this file.
  */
 function workerUrl(): string {
   const bundled = !import.meta.url.endsWith("/code/sandbox.ts");
