@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "../helpers/sdk.ts";
 import { RAW_FROM_BYTES, StreamTransport } from "../../src/transport/stream-transport.ts";
-import { lazyJsonObject, rawJsonOf, unreadResult } from "../../src/transport/raw-json.ts";
+import { lazyJsonObject, rawIncludes, rawJsonOf, unreadResult } from "../../src/transport/raw-json.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -115,4 +115,24 @@ test("raw relay: a span looks at a raw result without parsing it, unless its byt
   assert.equal((unreadResult(failed) as { isError?: boolean }).isError, true);
   const parsed = { content: [], isError: true };
   assert.equal(unreadResult(parsed), parsed);
+});
+
+test("raw relay: a word is found in a raw value's bytes wherever it is, and only where it is", () => {
+  // Every word the workbench looks for, in texts made of its own pieces and JSON's usual bytes, cut in
+  // two anywhere: the same answer as a plain search of the whole text (a seeded generator, 4,000 texts).
+  const words = ['"isError"', '"isError":true', '"resultType"', '"input_required"'];
+  const parts = ['"', ":", ",", "{", "}", "[", "]", " ", "is", "Error", "E", "_", "input", "required", "result", "Type", "true", "x"];
+  let seed = 50;
+  const next = (below: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % below;
+  const encode = (text: string) => new TextEncoder().encode(text);
+  for (let round = 0; round < 4000; round++) {
+    const word = words[round % words.length]!;
+    let text = "";
+    const length = 1 + next(30);
+    for (let index = 0; index < length; index++) text += next(12) === 0 ? word.slice(next(word.length)) : parts[next(parts.length)];
+    const cut = word.length + next(Math.max(1, text.length - 2 * word.length + 1));
+    const pieces = cut < text.length - word.length ? [encode(text.slice(0, cut)), encode(text.slice(cut))] : [encode(text)];
+    assert.equal(rawIncludes(lazyJsonObject(pieces), word), text.includes(word), `${word} in ${JSON.stringify(text)} cut at ${cut}`);
+  }
+  assert.equal(rawIncludes({ isError: true }, '"isError"'), undefined, "a parsed value is not looked into here");
 });
