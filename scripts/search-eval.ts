@@ -1,5 +1,5 @@
 /**
- * The tool search's figures on the public sets (issue #39): `bun scripts/search-eval.ts [--split dev|test]
+ * The tool search's figures on the public sets (issue #39): `bun scripts/search-eval.ts [--split dev|test|fresh]
  * [--set mcpproxy,msc-l2] [--no-latency]
  * [--everyday [--styles]] [--everyday-only] [--replay] [--ablate]`, or `deno run -A scripts/search-eval.ts`. Reads the sets from
  * TOOLSEARCH_DIR or ../shared/toolsearch; prints R@1, R@5, R@10, MRR and routing@1 per set and the time
@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import { Sets, setsFolder } from "./search-eval/sets.ts";
 import { evaluateSets, measureLatency, resultsTable, SET_NAMES } from "./search-eval/run.ts";
 import { measureCatalog } from "./search-eval/catalog-latency.ts";
-import { Everyday, evaluateEveryday } from "./search-eval/everyday.ts";
+import { Everyday, type EverydaySplit, evaluateEveryday, publicHalf } from "./search-eval/everyday.ts";
 import { replay, replayLog, replayTable } from "./search-eval/learning.ts";
 import { ablate } from "./search-eval/ablate.ts";
 
@@ -26,11 +26,11 @@ if (folder === undefined) {
   console.error("No tool-search sets found: set TOOLSEARCH_DIR or place them in ../shared/toolsearch");
   process.exit(2);
 }
-const split = option("split") as "dev" | "test" | undefined;
+const split = option("split") as EverydaySplit | undefined;
 const names = option("set")?.split(",") ?? [...SET_NAMES];
 const sets = new Sets(folder);
-console.log(`sets: ${folder}${split ? ` (${split} half)` : ""}\n`);
-if (!args.includes("--everyday-only")) console.log(resultsTable(evaluateSets(sets, names, split)));
+console.log(`sets: ${folder}${split ? ` (${publicHalf(split)} half)` : ""}\n`);
+if (!args.includes("--everyday-only")) console.log(resultsTable(evaluateSets(sets, names, publicHalf(split))));
 if (args.includes("--everyday") || args.includes("--everyday-only")) {
   console.log(`\neveryday set (eval/everyday${split ? `, ${split} half` : ", both halves"}):\n`);
   console.log(resultsTable(evaluateEveryday(new Everyday(repoRoot, sets), split, args.includes("--styles"))));
@@ -41,7 +41,7 @@ if (args.includes("--ablate")) {
 }
 if (args.includes("--replay")) {
   // What learning from use adds, on a log of the everyday set's requests (scripts/search-eval/learning.ts).
-  const half = split ?? "test";
+  const half = split === "dev" ? "dev" : "test";
   console.log(`\nlearning replay (eval/everyday, ${half} half: each intent's first request learned, the others asked):\n`);
   for (const judge of ["labelled", "first-result"] as const) console.log(`${replayTable(replay(new Everyday(repoRoot, sets), half, judge), judge)}\n`);
   console.log("learning replay (eval/everyday/log.json: 30 requests, each learned once, then asked with other values):\n");

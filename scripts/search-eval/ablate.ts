@@ -6,7 +6,7 @@
 import { TUNING } from "../../src/search/index.ts";
 import type { Sets } from "./sets.ts";
 import { evaluateSets } from "./run.ts";
-import { evaluateEveryday, type Everyday } from "./everyday.ts";
+import { evaluateEveryday, type Everyday, type EverydaySplit, publicHalf } from "./everyday.ts";
 
 const TECHNIQUES: [string, (keyof typeof TUNING)[]][] = [
   ["WordNet synonyms", ["thesaurusWeight"]],
@@ -15,11 +15,11 @@ const TECHNIQUES: [string, (keyof typeof TUNING)[]][] = [
   ["who/where ask to find", ["questionWeight"]],
 ];
 
-export function ablate(everyday: Everyday, sets: Sets, split?: "dev" | "test"): string {
+export function ablate(everyday: Everyday, sets: Sets, split?: EverydaySplit): string {
   const f = (x: number) => x.toFixed(3);
   const line = (name: string) => {
     const all = evaluateEveryday(everyday, split).find((r) => r.set === "everyday-all")!;
-    const [p, m, l] = evaluateSets(sets, ["mcpproxy", "msc-l2", "livemcp"], split);
+    const [p, m, l] = evaluateSets(sets, ["mcpproxy", "msc-l2", "livemcp"], publicHalf(split));
     return `| ${name} | ${f(all.r1)} | ${f(all.r5)} | ${f(all.routing1)} | ${f(p.r1)} / ${f(p.r5)} | ${f(m.r1)} | ${f(l.r10)} |`;
   };
   const lines = [

@@ -8,12 +8,20 @@ import { readFileSync } from "node:fs";
 import { type SearchEntry, ToolIndex } from "../../src/search/index.ts";
 import { type EvalSet, score, type Scores, type SetQuery, type Sets, toolKey } from "./sets.ts";
 
+/** requests.json's two halves, and fresh.json, held out whole (its README). */
+export type EverydaySplit = "dev" | "test" | "fresh";
+
+/** The public sets' half reported beside an everyday split: the fresh set has none of its own, so their test half. */
+export function publicHalf(split: EverydaySplit | undefined): "dev" | "test" | undefined {
+  return split === "fresh" ? "test" : split;
+}
+
 export interface EverydayItem {
   id: string;
   group: string;
   style: string;
   corpus: "reference" | "livemcp";
-  split: "dev" | "test";
+  split: EverydaySplit;
   query: string;
   needs: string[][];
 }
@@ -31,7 +39,7 @@ export class Everyday {
   constructor(repoRoot: string, sets: Sets) {
     this.#dir = `${repoRoot}/eval/everyday`;
     this.#sets = sets;
-    this.items = this.#json("requests.json").items;
+    this.items = [...this.#json("requests.json").items, ...this.#json("fresh.json").items];
   }
 
   #json(name: string): any {
@@ -80,10 +88,11 @@ export class Everyday {
     return out;
   }
 
-  /** The items of one corpus, half and style as a set eval can score. */
-  set(corpus: "reference" | "livemcp", split?: "dev" | "test", style?: string): EvalSet {
+  /** The items of one corpus, half and style as a set eval can score (no half: requests.json's two). */
+  set(corpus: "reference" | "livemcp", split?: EverydaySplit, style?: string): EvalSet {
+    const inSplit = (i: EverydayItem) => (split === undefined ? i.split !== "fresh" : i.split === split);
     const queries: SetQuery[] = this.items
-      .filter((i) => i.corpus === corpus && (split === undefined || i.split === split) && (style === undefined || i.style === style))
+      .filter((i) => i.corpus === corpus && inSplit(i) && (style === undefined || i.style === style))
       .map((i) => ({ id: i.id, query: i.query, needs: i.needs.map((alts) => alts.map(keyOf)) }));
     return { name: `everyday-${corpus}`, corpus, queries };
   }
@@ -96,7 +105,7 @@ export interface EverydayResult extends Scores {
 }
 
 /** Scores of the ranker per corpus and both together, for one half (or both), and per style. */
-export function evaluateEveryday(everyday: Everyday, split?: "dev" | "test", byStyle = false): EverydayResult[] {
+export function evaluateEveryday(everyday: Everyday, split?: EverydaySplit, byStyle = false): EverydayResult[] {
   const out: EverydayResult[] = [];
   const indexes = { reference: new ToolIndex(everyday.corpus("reference")), livemcp: new ToolIndex(everyday.corpus("livemcp")) };
   const run = (corpus: "reference" | "livemcp", style?: string) => {
