@@ -27,21 +27,29 @@ if (folder === undefined) {
   process.exit(2);
 }
 const split = option("split") as EverydaySplit | undefined;
+if (split !== undefined && !["dev", "test", "fresh"].includes(split)) {
+  console.error(`Unknown split '${split}': dev, test or fresh`);
+  process.exit(2);
+}
 const names = option("set")?.split(",") ?? [...SET_NAMES];
 const sets = new Sets(folder);
 console.log(`sets: ${folder}${split ? ` (${publicHalf(split)} half)` : ""}\n`);
 if (!args.includes("--everyday-only")) console.log(resultsTable(evaluateSets(sets, names, publicHalf(split))));
 if (args.includes("--everyday") || args.includes("--everyday-only")) {
-  console.log(`\neveryday set (eval/everyday${split ? `, ${split} half` : ", both halves"}):\n`);
+  const which = split === "fresh" ? ", the fresh set" : split ? `, ${split} half` : ", both halves";
+  console.log(`\neveryday set (eval/everyday${which}):\n`);
   console.log(resultsTable(evaluateEveryday(new Everyday(repoRoot, sets), split, args.includes("--styles"))));
 }
 if (args.includes("--ablate")) {
-  console.log(`\neach technique turned off (${split ?? "both"} half):\n`);
+  const publicSets = `public sets: ${publicHalf(split) ?? "both"} halves`;
+  console.log(`\neach technique turned off (everyday: ${split ?? "both halves"}; ${publicSets}):\n`);
   console.log(ablate(new Everyday(repoRoot, sets), sets, split));
 }
 if (args.includes("--replay")) {
   // What learning from use adds, on a log of the everyday set's requests (scripts/search-eval/learning.ts).
+  // The fresh set has no paraphrases of one intent to learn from: its replay is the test half's.
   const half = split === "dev" ? "dev" : "test";
+  if (split === "fresh") console.log("\nthe fresh set has no intents asked twice: the replay below is the test half's");
   console.log(`\nlearning replay (eval/everyday, ${half} half: each intent's first request learned, the others asked):\n`);
   for (const judge of ["labelled", "first-result"] as const) console.log(`${replayTable(replay(new Everyday(repoRoot, sets), half, judge), judge)}\n`);
   console.log("learning replay (eval/everyday/log.json: 30 requests, each learned once, then asked with other values):\n");

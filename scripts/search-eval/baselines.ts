@@ -3,7 +3,9 @@
  * a checkout of another commit, e.g. `git worktree add /tmp/before abb549c`: the ranker before issue
  * 53) and the public sets' plain BM25F (`eval.mjs`'s `bm25f` method: its minisearch must resolve, from
  * the sets' folder or TOOLSEARCH_DEPS), all given the same tools.
- *   bun scripts/search-eval/baselines.ts [--split dev|test|fresh] [--before DIR]
+ *   bun scripts/search-eval/baselines.ts [--split dev|test|fresh (the default)] [--before DIR]
+ * Our two rankers get each tool's toolbox and its description too, as a user's configuration gives
+ * them; BM25F takes neither.
  */
 import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,6 +17,10 @@ import { Everyday, type EverydaySplit } from "./everyday.ts";
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
 const split = (option("split") ?? "fresh") as EverydaySplit;
+if (!["dev", "test", "fresh"].includes(split)) {
+  console.error(`Unknown split '${split}': dev, test or fresh`);
+  process.exit(2);
+}
 const before = option("before");
 const repoRoot = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const folder = setsFolder(repoRoot, process.env.TOOLSEARCH_DIR);
@@ -43,7 +49,13 @@ const rankers: Record<string, (corpus: "reference" | "livemcp") => Promise<Searc
     const tools = entries.map((e) => ({ server: e.server, tool: e.name, description: e.description ?? "", inputSchema: e.inputSchema }));
     const ranker = await METHODS.bm25f.build(tools);
     const ours = new Map(entries.map((e) => [key(e.server, e.name), e.key]));
-    return (query) => ranker.search(query, 10).map((id: string) => ours.get(id) ?? id);
+    return (query) =>
+      ranker.search(query, 10).map((id: string) => {
+        const found = ours.get(id);
+        // A key format of eval.mjs's own that ours does not know would score every answer wrong, silently.
+        if (found === undefined) throw new Error(`BM25F answered a tool '${id}' not in the corpus`);
+        return found;
+      });
   },
 };
 
