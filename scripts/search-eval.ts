@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import { Sets, setsFolder } from "./search-eval/sets.ts";
 import { evaluateSets, measureLatency, resultsTable, SET_NAMES } from "./search-eval/run.ts";
 import { measureCatalog } from "./search-eval/catalog-latency.ts";
-import { Everyday, type EverydaySplit, evaluateEveryday, publicHalf } from "./search-eval/everyday.ts";
+import { Everyday, evaluateEveryday, everydaySplit, publicHalf } from "./search-eval/everyday.ts";
 import { replay, replayLog, replayTable } from "./search-eval/learning.ts";
 import { ablate } from "./search-eval/ablate.ts";
 
@@ -26,11 +26,7 @@ if (folder === undefined) {
   console.error("No tool-search sets found: set TOOLSEARCH_DIR or place them in ../shared/toolsearch");
   process.exit(2);
 }
-const split = option("split") as EverydaySplit | undefined;
-if (split !== undefined && !["dev", "test", "fresh"].includes(split)) {
-  console.error(`Unknown split '${split}': dev, test or fresh`);
-  process.exit(2);
-}
+const split = everydaySplit(option("split"));
 const names = option("set")?.split(",") ?? [...SET_NAMES];
 const sets = new Sets(folder);
 console.log(`sets: ${folder}${split ? ` (${publicHalf(split)} half)` : ""}\n`);

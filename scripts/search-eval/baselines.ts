@@ -12,15 +12,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, resolve } from "node:path";
 import { ToolIndex } from "../../src/search/index.ts";
 import { Sets, score, type Scores, setsFolder } from "./sets.ts";
-import { Everyday, type EverydaySplit } from "./everyday.ts";
+import { Everyday, everydaySplit, pooled } from "./everyday.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
-const split = (option("split") ?? "fresh") as EverydaySplit;
-if (!["dev", "test", "fresh"].includes(split)) {
-  console.error(`Unknown split '${split}': dev, test or fresh`);
-  process.exit(2);
-}
+const split = everydaySplit(option("split") ?? "fresh")!;
 const before = option("before");
 const repoRoot = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const folder = setsFolder(repoRoot, process.env.TOOLSEARCH_DIR);
@@ -62,15 +58,14 @@ const rankers: Record<string, (corpus: "reference" | "livemcp") => Promise<Searc
 const f = (x: number) => x.toFixed(3);
 console.log(`everyday set, ${split}:\n\n| ranker | corpus | n | R@1 | R@5 | R@10 | routing@1 |\n|---|---|---|---|---|---|---|`);
 for (const [name, make] of Object.entries(rankers)) {
-  const parts: [string, Scores][] = [];
-  for (const corpus of ["reference", "livemcp"] as const) {
+  const scored = async (corpus: "reference" | "livemcp") => {
     const search = await make(corpus);
-    parts.push([corpus, score(everyday.set(corpus, split), (q) => search(q.query))]);
-  }
-  const n = parts.reduce((sum, [, s]) => sum + s.n, 0);
-  const mix = (pick: (s: Scores) => number) => parts.reduce((sum, [, s]) => sum + pick(s) * s.n, 0) / n;
-  const both = { n, r1: mix((s) => s.r1), r5: mix((s) => s.r5), r10: mix((s) => s.r10), routing1: mix((s) => s.routing1) };
-  for (const [corpus, s] of [...parts, ["both", both] as [string, typeof both]]) {
+    return score(everyday.set(corpus, split), (q) => search(q.query));
+  };
+  const reference = await scored("reference");
+  const livemcp = await scored("livemcp");
+  const rows: [string, Scores][] = [["reference", reference], ["livemcp", livemcp], ["both", pooled(reference, livemcp)]];
+  for (const [corpus, s] of rows) {
     console.log(`| ${name} | ${corpus} | ${s.n} | ${f(s.r1)} | ${f(s.r5)} | ${f(s.r10)} | ${f(s.routing1)} |`);
   }
 }

@@ -5,11 +5,20 @@
  * per writing style.
  */
 import { readFileSync } from "node:fs";
+import process from "node:process";
 import { type SearchEntry, ToolIndex } from "../../src/search/index.ts";
 import { type EvalSet, score, type Scores, type SetQuery, type Sets, toolKey } from "./sets.ts";
 
 /** requests.json's two halves, and fresh.json, held out whole (its README). */
-export type EverydaySplit = "dev" | "test" | "fresh";
+export const EVERYDAY_SPLITS = ["dev", "test", "fresh"] as const;
+export type EverydaySplit = (typeof EVERYDAY_SPLITS)[number];
+
+/** A split named on a command line (`--split`); an unknown one ends the script, saying which are known. */
+export function everydaySplit(name: string | undefined): EverydaySplit | undefined {
+  if (name === undefined || (EVERYDAY_SPLITS as readonly string[]).includes(name)) return name as EverydaySplit | undefined;
+  console.error(`Unknown split '${name}': ${EVERYDAY_SPLITS.join(", ")}`);
+  process.exit(2);
+}
 
 /** The public sets' half reported beside an everyday split: the fresh set has none of its own, so their test half. */
 export function publicHalf(split: EverydaySplit | undefined): "dev" | "test" | undefined {
@@ -123,7 +132,8 @@ export function evaluateEveryday(everyday: Everyday, split?: EverydaySplit, bySt
   return out;
 }
 
-function pooled(a: Scores, b: Scores): Scores {
+/** Two sets' scores as one, each weighted by its number of requests. */
+export function pooled(a: Scores, b: Scores): Scores {
   const n = a.n + b.n || 1;
   const mix = (x: number, y: number) => (x * a.n + y * b.n) / n;
   return {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { repoRoot } from "../helpers/runtime.ts";
 import { Sets, setsFolder, toolKey } from "../../scripts/search-eval/sets.ts";
-import { Everyday, publicHalf } from "../../scripts/search-eval/everyday.ts";
+import { Everyday, type EverydaySplit, publicHalf } from "../../scripts/search-eval/everyday.ts";
 
 const folder = setsFolder(repoRoot, process.env.TOOLSEARCH_DIR);
 const skip = folder === undefined ? "the public tool-search sets are not here (../shared/toolsearch or TOOLSEARCH_DIR)" : false;
@@ -22,11 +22,11 @@ test("everyday halves: the fresh set is scored only when asked for; both halves 
   const fresh = new Set(sets.items.filter((item) => item.split === "fresh").map((item) => item.id));
   assert.equal(fresh.size, 180);
   for (const corpus of ["reference", "livemcp"] as const) {
-    const ids = (split?: "dev" | "test" | "fresh") => sets.set(corpus, split).queries.map((query) => query.id);
+    const ids = (split?: EverydaySplit) => sets.set(corpus, split).queries.map((query) => query.id);
     const [dev, test, both] = [ids("dev"), ids("test"), ids()];
     assert.ok(dev.length > 0 && test.length > 0);
     assert.deepEqual([...dev, ...test].filter((id) => fresh.has(id)), [], corpus);
-    assert.deepEqual([...both].sort(), [...dev, ...test].sort(), `${corpus}: both halves`);
+    assert.deepEqual(both.sort(), [...dev, ...test].sort(), `${corpus}: both halves`);
     const asked = ids("fresh");
     assert.equal(asked.length, corpus === "reference" ? 60 : 120);
     assert.ok(asked.every((id) => fresh.has(id)));
