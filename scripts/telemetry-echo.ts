@@ -8,7 +8,8 @@
  * no endpoint) and `on` (the same, exporting every span and histogram to a collector that
  * answers 200, in a process of its own: in this one it would slow the timing client's reads).
  * Each round takes the sides in another order. Also each workbench's own CPU time per call (its
- * process's user and system time over the measured calls): what the load of the machine moves least.
+ * process's user and system time over the measured calls): what the load of the machine moves least;
+ * and of it, the main thread's (the JavaScript's; the rest is the JIT's, the allocator's, fetch's).
  */
 import { spawn } from "node:child_process";
 import process from "node:process";
@@ -16,7 +17,7 @@ import { createSetup, ONE, openToolbox } from "./bench/setup.ts";
 import { RpcClient } from "./bench/rpc-client.ts";
 import { EXECUTABLE } from "./bench/targets.ts";
 import { median, percentile } from "./bench/stats.ts";
-import { cpuSeconds } from "./bench/cpu-time.ts";
+import { cpuSeconds, mainThreadCpuSeconds } from "./bench/cpu-time.ts";
 
 const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
@@ -75,6 +76,7 @@ try {
   // Each round's p50 of each side: the sides' ratio round by round, which the machine's drift moves least.
   const roundP50: Record<string, number[]> = Object.fromEntries(Object.keys(sides).map((side) => [side, []]));
   const cpu: Record<string, number> = Object.fromEntries(Object.keys(sides).map((side) => [side, 0]));
+  const mainCpu: Record<string, number> = Object.fromEntries(Object.keys(sides).map((side) => [side, 0]));
   for (let round = 0; round < ROUNDS; round++) {
     const names = Object.keys(sides);
     // Rotated: no side always runs right after another.
@@ -82,12 +84,14 @@ try {
       const round: number[] = [];
       for (const client of clients[side]!) {
         const cpuBefore = cpuSeconds(client.pid).total;
+        const mainBefore = mainThreadCpuSeconds(client.pid);
         for (let call = 0; call < calls / ROUNDS / PROCESSES; call++) {
           const began = performance.now();
           await client.request("tools/call", ECHO);
           round.push(performance.now() - began);
         }
         cpu[side]! += cpuSeconds(client.pid).total - cpuBefore;
+        mainCpu[side]! += mainThreadCpuSeconds(client.pid) - mainBefore;
       }
       samples[side]!.push(...round);
       roundP50[side]!.push(percentile(round, 50));
@@ -108,9 +112,10 @@ try {
     const p50 = percentile(samples[side]!, 50) * 1000;
     const p99 = percentile(samples[side]!, 99) * 1000;
     const cpuUs = (cpu[side]! / samples[side]!.length) * 1e6;
+    const mainUs = (mainCpu[side]! / samples[side]!.length) * 1e6;
     const ratio = median(roundP50[side]!.map((p50, index) => p50 / roundP50.off![index]!));
     const paired = side === "off" ? "" : `, ${((ratio - 1) * 100).toFixed(1)}% from off (median of ${ROUNDS} rounds' p50 ratios)`;
-    console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs, CPU ${cpuUs.toFixed(0)} µs a call (${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})${paired}`);
+    console.log(`${side}: echo p50 ${p50.toFixed(0)} µs, p99 ${p99.toFixed(0)} µs, CPU ${cpuUs.toFixed(0)} µs a call (main thread ${mainUs.toFixed(0)}; ${samples[side]!.length} calls); start to initialize ${median(starts[side]!).toFixed(1)} ms (median of ${STARTS})${paired}`);
   }
 } finally {
   setup.cleanup();
