@@ -31,6 +31,17 @@ test("search index: a synonym finds a tool that uses the other word (folder for 
   assert.equal(names(index.search("what is in this folder"))[0], "list_directory");
 });
 
+test("search index: the words of an everyday task find the tool named for it (an umbrella finds the weather, a die a random number)", () => {
+  const index = new ToolIndex([
+    ...tools,
+    entry("fun", "random", "random_int", "Return a random integer between two bounds."),
+    entry("travel", "lodging", "search_listings", "Search listings of accommodation by city and dates."),
+  ]);
+  assert.equal(names(index.search("do I need an umbrella"))[0], "get_alerts");
+  assert.equal(names(index.search("roll a die for me"))[0], "random_int");
+  assert.equal(names(index.search("somewhere to stay in Lisbon"))[0], "search_listings");
+});
+
 test("search index: the toolbox's description lifts its tools (warnings finds the weather toolbox)", () => {
   const index = new ToolIndex(tools);
   assert.equal(names(index.search("any storm warnings"))[0], "get_alerts");
