@@ -38,3 +38,20 @@ test("ids: hex written as bytes and read back is the same, for every byte value"
   writeHexBytes(hex, back, 2);
   assert.deepEqual(back.subarray(2), bytes);
 });
+
+test("ids: a source of random bytes that gives only zeros still gives valid ids, never all zeros", () => {
+  const original = crypto.getRandomValues;
+  // Zeros from the next refill on: 600 span ids (4,800 bytes) take at least one.
+  crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T): T => {
+    if (array) new Uint8Array(array.buffer, array.byteOffset, array.byteLength).fill(0);
+    return array;
+  }) as typeof crypto.getRandomValues;
+  try {
+    const ids = Array.from({ length: 600 }, () => newSpanId());
+    const traces = Array.from({ length: 300 }, () => newTraceId());
+    for (const id of ids) assert.ok(isSpanId(id), `${id} is not a valid span id`);
+    for (const id of traces) assert.ok(isTraceId(id), `${id} is not a valid trace id`);
+  } finally {
+    crypto.getRandomValues = original;
+  }
+});
