@@ -20,8 +20,12 @@ const HAS_IS_REMOTE = 0x100;
 const IS_REMOTE = 0x200;
 const AGGREGATION_TEMPORALITY_CUMULATIVE = 2;
 
+/** One writer for spans, one for metrics, each used again: an export's request is written whole before the next begins. */
+const TRACES = new ProtoWriter();
+const METRICS = new ProtoWriter();
+
 export function encodeTracesProto(spans: readonly ExportedSpan[], origin: Origin): Uint8Array {
-  const writer = new ProtoWriter();
+  const writer = TRACES.reset();
   const resourceSpans = writer.fork(1);
   writeResource(writer, origin.resource);
   const scopeSpans = writer.fork(2);
@@ -33,7 +37,7 @@ export function encodeTracesProto(spans: readonly ExportedSpan[], origin: Origin
 }
 
 export function encodeMetricsProto(histograms: readonly HistogramData[], origin: Origin): Uint8Array {
-  const writer = new ProtoWriter();
+  const writer = METRICS.reset();
   const resourceMetrics = writer.fork(1);
   writeResource(writer, origin.resource);
   const scopeMetrics = writer.fork(2);
@@ -121,7 +125,7 @@ function writeHistogram(writer: ProtoWriter, histogram: HistogramData): void {
 function writeAttributes(writer: ProtoWriter, field: number, attributes: Attributes): void {
   for (const key in attributes) {
     const start = writer.fork(field);
-    writer.string(1, key);
+    writer.key(key);
     writeAnyValue(writer, 2, attributes[key]!);
     writer.join(start);
   }

@@ -2,6 +2,7 @@
  * The protobuf wire format, written by hand for OTLP (varints, fixed64, doubles, strings, bytes
  * and nested messages) into one growing buffer. A nested message's length is known only once it is
  * written: one byte is kept for it, and the body moves over in the rare case it needs more.
+ * A writer is used again (`reset`): a batch's buffer is grown once, not at every export.
  */
 const WIRE_VARINT = 0;
 const WIRE_FIXED64 = 1;
@@ -10,14 +11,33 @@ const WIRE_FIXED32 = 5;
 
 const encoder = new TextEncoder();
 
+/** A buffer kept between uses up to this size; a larger one (a batch of huge attributes) is let go. */
+const KEPT_BYTES = 1024 * 1024;
+/** Keys written often (attribute names: a few dozen) are kept encoded, tag and length included, up to this many. */
+const KEPT_KEYS = 256;
+
 export class ProtoWriter {
   #buffer: Uint8Array;
   #view: DataView;
   #position = 0;
+  readonly #initialBytes: number;
+  /** Each key's `string(1, key)` bytes, by key (see `key`). */
+  readonly #keys = new Map<string, Uint8Array>();
 
   constructor(initialBytes = 16 * 1024) {
+    this.#initialBytes = initialBytes;
     this.#buffer = new Uint8Array(initialBytes);
     this.#view = new DataView(this.#buffer.buffer);
+  }
+
+  /** Empties the writer for the next message, keeping its buffer unless it grew past KEPT_BYTES. */
+  reset(): this {
+    this.#position = 0;
+    if (this.#buffer.length > KEPT_BYTES) {
+      this.#buffer = new Uint8Array(this.#initialBytes);
+      this.#view = new DataView(this.#buffer.buffer);
+    }
+    return this;
   }
 
   #ensure(extra: number): void {
@@ -136,7 +156,25 @@ export class ProtoWriter {
     return this.join(start);
   }
 
-  /** Bytes given as lowercase hex (trace and span ids, made or checked lowercase in ids.ts and trace-context.ts). */
+  /**
+   * `string(1, key)`, an attribute's key (a KeyValue's field 1): its bytes are made once and copied
+   * after (a batch writes the same few dozen names thousands of times).
+   */
+  key(key: string): this {
+    const bytes = this.#keys.get(key);
+    if (bytes === undefined) {
+      const start = this.#position;
+      this.string(1, key);
+      if (this.#keys.size < KEPT_KEYS) this.#keys.set(key, this.#buffer.slice(start, this.#position));
+      return this;
+    }
+    this.#ensure(bytes.length);
+    this.#buffer.set(bytes, this.#position);
+    this.#position += bytes.length;
+    return this;
+  }
+
+    /** Bytes given as lowercase hex (trace and span ids, made or checked lowercase in ids.ts and trace-context.ts). */
   hexBytes(field: number, hex: string): this {
     const length = hex.length >> 1;
     // An id's length (8 or 16) is known before its bytes: one byte of it, no fork and join.

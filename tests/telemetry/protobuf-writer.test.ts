@@ -53,3 +53,24 @@ test("protobuf: strings in UTF-8 and nested messages whose length takes one, two
     assert.equal(top.get(5)![0], 1n, "what follows a long message is read where it is");
   }
 });
+
+test("protobuf: a writer used again writes each message as a new one would, keys written once or many times alike", () => {
+  const message = (writer: ProtoWriter, text: string) => {
+    const start = writer.fork(9);
+    writer.key("gen_ai.tool.name").string(2, text);
+    writer.join(start);
+    return writer.key("mcp.method.name").key("gen_ai.tool.name").key("é𝄞").finish();
+  };
+  const reused = new ProtoWriter(16);
+  // A message past the kept size (1 MiB): the writer lets its buffer go and still writes the next one right.
+  for (const text of ["first", "x".repeat(1_200_000), "third", "fourth"]) {
+    const fresh = message(new ProtoWriter(16), text);
+    const again = message(reused.reset(), text);
+    assert.deepEqual(again, fresh, `message of ${text.length} characters`);
+    const fields = readFields(again);
+    const inner = readFields(fields.get(9)![0] as Uint8Array);
+    assert.equal(new TextDecoder().decode(inner.get(1)![0] as Uint8Array), "gen_ai.tool.name");
+    assert.equal(new TextDecoder().decode(inner.get(2)![0] as Uint8Array).length, text.length);
+    assert.deepEqual(fields.get(1)!.map((key) => new TextDecoder().decode(key as Uint8Array)), ["mcp.method.name", "gen_ai.tool.name", "é𝄞"]);
+  }
+});
