@@ -72,7 +72,7 @@ const GROUPS = [
   "hot cold warm temperature",
   "stay rent rental apartment accommodation vacation",
   "drive driving walk walking commute trip journey travel directions",
-  "random dice die roll lottery raffle shuffle",
+  "random dice roll lottery raffle shuffle",
   "zip unzip compress compression gzip archive",
   "revenue profit earnings income financials",
   "trending popular viral",

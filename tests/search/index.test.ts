@@ -40,6 +40,8 @@ test("search index: the words of an everyday task find the tool named for it (an
   assert.equal(names(index.search("do I need an umbrella"))[0], "get_alerts");
   assert.equal(names(index.search("roll a die for me"))[0], "random_int");
   assert.equal(names(index.search("somewhere to stay in Lisbon"))[0], "search_listings");
+  // A word of such a group that is an article elsewhere ("die" in German) is left out of it.
+  assert.ok(!names(index.search("lösche die Datei notes.txt")).includes("random_int"));
 });
 
 test("search index: the toolbox's description lifts its tools (warnings finds the weather toolbox)", () => {
