@@ -31,17 +31,20 @@ test("search index: a synonym finds a tool that uses the other word (folder for 
   assert.equal(names(index.search("what is in this folder"))[0], "list_directory");
 });
 
-test("search index: the words of an everyday task find the tool named for it (an umbrella finds the weather, a die a random number)", () => {
+test("search index: the words of an everyday task find the tool named for it (an umbrella finds the weather, a raffle a random number)", () => {
   const index = new ToolIndex([
     ...tools,
     entry("fun", "random", "random_int", "Return a random integer between two bounds."),
     entry("travel", "lodging", "search_listings", "Search listings of accommodation by city and dates."),
   ]);
   assert.equal(names(index.search("do I need an umbrella"))[0], "get_alerts");
-  assert.equal(names(index.search("roll a die for me"))[0], "random_int");
+  assert.equal(names(index.search("pick a raffle winner"))[0], "random_int");
   assert.equal(names(index.search("somewhere to stay in Lisbon"))[0], "search_listings");
-  // A word of such a group that is an article elsewhere ("die" in German) is left out of it.
-  assert.ok(!names(index.search("lösche die Datei notes.txt")).includes("random_int"));
+  // A word of such a group that means something else in a language the ranker reads ("die" in German,
+  // "dice" in Spanish, "Rolle" stemmed to "roll") is left out of it.
+  for (const request of ["lösche die Datei notes.txt", "qué dice el archivo notes.txt", "ändere die Rolle des Benutzers"]) {
+    assert.ok(!names(index.search(request)).includes("random_int"), request);
+  }
 });
 
 test("search index: the toolbox's description lifts its tools (warnings finds the weather toolbox)", () => {
