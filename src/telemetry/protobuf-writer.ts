@@ -174,7 +174,7 @@ export class ProtoWriter {
     return this;
   }
 
-    /** Bytes given as lowercase hex (trace and span ids, made or checked lowercase in ids.ts and trace-context.ts). */
+  /** Bytes given as lowercase hex (trace and span ids, made or checked lowercase in ids.ts and trace-context.ts). */
   hexBytes(field: number, hex: string): this {
     const length = hex.length >> 1;
     // An id's length (8 or 16) is known before its bytes: one byte of it, no fork and join.
