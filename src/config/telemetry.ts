@@ -4,7 +4,7 @@
  * in endpoints and header values expanded at load, an unset one turning telemetry off alone.
  */
 import * as v from "valibot";
-import type { TelemetryFileSettings } from "../telemetry/settings.ts";
+import { SAMPLER_NAMES, type TelemetryFileSettings } from "../telemetry/settings.ts";
 import { invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
 import {
@@ -20,6 +20,7 @@ import {
 /** A queue or batch of spans past a million would hold more memory than a workbench should spend on them. */
 const MAX_SPANS = 1_000_000;
 const EXPECTED_SPANS = `expected a positive integer of spans (at most ${MAX_SPANS})`;
+const EXPECTED_RATIO = "expected a number from 0 to 1";
 const EXPECTED_DELAY = `expected an integer of milliseconds (at most ${MAX_TIMEOUT_MS})`;
 
 export const telemetrySchema = strictJsonObject({
@@ -39,6 +40,8 @@ export const telemetrySchema = strictJsonObject({
   exportTimeoutMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
   metricIntervalMs: boundedInteger(MAX_TIMEOUT_MS, EXPECTED_TIMEOUT),
   recordContent: v.optional(v.boolean(EXPECTED_BOOLEAN)),
+  sampler: v.optional(v.picklist(SAMPLER_NAMES, `expected one of ${SAMPLER_NAMES.map((name) => `"${name}"`).join(", ")}`)),
+  samplerRatio: v.optional(v.pipe(v.number(EXPECTED_RATIO), v.minValue(0, EXPECTED_RATIO), v.maxValue(1, EXPECTED_RATIO))),
 }, "expected an object");
 
 type Expand = (text: string, path: PathSegment[]) => string;

@@ -1,7 +1,7 @@
 /**
  * Telemetry's settings: the `"telemetry"` object of the configuration file over the standard
  * OpenTelemetry variables (OTEL_EXPORTER_OTLP_*, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
- * OTEL_BSP_*, OTEL_METRIC_EXPORT_*, OTEL_SDK_DISABLED), given as a plain record. Each signal is off
+ * OTEL_BSP_*, OTEL_METRIC_EXPORT_*, OTEL_TRACES_SAMPLER, OTEL_SDK_DISABLED), given as a plain record. Each signal is off
  * without an endpoint; a bad value is reported and its default used, as the standard asks.
  */
 import { VERSION } from "../protocol/version.ts";
@@ -31,6 +31,9 @@ export interface TelemetryFileSettings {
   metricIntervalMs?: number;
   /** Record tool calls' arguments and results on spans (masked); off by default. */
   recordContent?: boolean;
+  /** OTEL_TRACES_SAMPLER's names; `samplerRatio` is OTEL_TRACES_SAMPLER_ARG (for the `traceidratio` ones). */
+  sampler?: SamplerName;
+  samplerRatio?: number;
   /** Set at load, never in the file: why the object cannot be used (an unset variable in it); telemetry is off. */
   unconfigured?: string;
 }
@@ -46,7 +49,32 @@ export interface TelemetrySettings {
   resource: Attributes;
   limits: SpanLimits;
   recordContent: boolean;
+  sampler: Sampler;
 }
+
+/** OTEL_TRACES_SAMPLER's values the workbench knows (the standard's built-in samplers). */
+export const SAMPLER_NAMES = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+] as const;
+export type SamplerName = (typeof SAMPLER_NAMES)[number];
+
+/**
+ * Which traces are sampled (sent to the collector): `ratio` of them, decided from the trace id
+ * (1: all, 0: none); with `parentBased`, a span with a parent follows the parent's decision (its
+ * `traceparent`'s sampled flag) and `ratio` decides only for new traces.
+ */
+export interface Sampler {
+  readonly parentBased: boolean;
+  readonly ratio: number;
+}
+
+/** The standard's default, parentbased_always_on: every new trace, and every trace its caller sampled. */
+export const DEFAULT_SAMPLER: Sampler = Object.freeze({ parentBased: true, ratio: 1 });
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -82,6 +110,7 @@ const OFF: TelemetrySettings = Object.freeze({
     linkCount: DEFAULT_COUNT_LIMIT,
   },
   recordContent: false,
+  sampler: DEFAULT_SAMPLER,
 });
 
 /** Settings and the problems found in the variables (each one line for the log). */
@@ -108,8 +137,35 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
       linkCount: number("OTEL_SPAN_LINK_COUNT_LIMIT", DEFAULT_COUNT_LIMIT, 0),
     },
     recordContent: file.recordContent === true,
+    sampler: samplerOf(env, file, warnings),
   };
   return { settings, warnings };
+}
+
+/** OTEL_TRACES_SAMPLER and its argument; the file's `sampler` and `samplerRatio` stand over them. */
+function samplerOf(env: Environment, file: TelemetryFileSettings, warnings: string[]): Sampler {
+  const given = file.sampler ?? env.OTEL_TRACES_SAMPLER?.trim().toLowerCase();
+  if (given === undefined || given === "") return DEFAULT_SAMPLER;
+  if (!(SAMPLER_NAMES as readonly string[]).includes(given)) {
+    const known = SAMPLER_NAMES.join(", ");
+    warnings.push(`OTEL_TRACES_SAMPLER '${env.OTEL_TRACES_SAMPLER}' is not supported (${known}): parentbased_always_on is used`);
+    return DEFAULT_SAMPLER;
+  }
+  const parentBased = given.startsWith("parentbased_");
+  const root = parentBased ? given.slice("parentbased_".length) : given;
+  const ratio = root === "always_on" ? 1 : root === "always_off" ? 0 : ratioOf(env, file, warnings);
+  return { parentBased, ratio };
+}
+
+/** OTEL_TRACES_SAMPLER_ARG for a `traceidratio` sampler: a number from 0 to 1, 1 when unset (the standard's default). */
+function ratioOf(env: Environment, file: TelemetryFileSettings, warnings: string[]): number {
+  if (file.samplerRatio !== undefined) return file.samplerRatio;
+  const text = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  if (text === undefined || text === "") return 1;
+  const value = /^(?:\d+\.?\d*|\.\d+)(?:e-?\d+)?$/i.test(text) ? Number(text) : NaN;
+  if (value >= 0 && value <= 1) return value;
+  warnings.push(`OTEL_TRACES_SAMPLER_ARG '${text}' is not a ratio from 0 to 1: 1 is used`);
+  return 1;
 }
 
 function batchSettings(

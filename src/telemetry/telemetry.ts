@@ -24,7 +24,8 @@ import { MetricReader, type MetricStats } from "./metric-reader.ts";
 import { Histogram } from "./metrics.ts";
 import { encodeTracesJson } from "./otlp-json.ts";
 import { encodeTracesProto, type Origin } from "./otlp-proto.ts";
-import { shownUrl, type TelemetrySettings } from "./settings.ts";
+import { type Sampler, shownUrl, type TelemetrySettings } from "./settings.ts";
+import { sampledFlags } from "./sampler.ts";
 import {
   type Attributes,
   type ExportedSpan,
@@ -36,7 +37,7 @@ import {
   type SpanOwner,
   cut,
 } from "./span.ts";
-import { SAMPLED, type TraceContext } from "./trace-context.ts";
+import type { TraceContext } from "./trace-context.ts";
 import { VERSION } from "../protocol/version.ts";
 import { NOOP_TELEMETRY, type ServerSpanOptions, type Telemetry, type TelemetryOptions, type TelemetryStats } from "./off.ts";
 
@@ -61,6 +62,7 @@ class ActiveTelemetry implements Telemetry {
   readonly #processor?: BatchProcessor<ExportedSpan>;
   readonly #reader?: MetricReader;
   readonly #durations?: Record<Operation, Histogram>;
+  readonly #sampler: Sampler;
 
   constructor(settings: TelemetrySettings, options: TelemetryOptions) {
     const origin: Origin = { resource: { ...options.resource, ...settings.resource }, scope: { name: "mcp-workbench", version: VERSION } };
@@ -68,6 +70,7 @@ class ActiveTelemetry implements Telemetry {
     this.tracing = settings.traces !== undefined;
     this.metering = settings.metrics !== undefined;
     this.recordContent = this.tracing && settings.recordContent;
+    this.#sampler = settings.sampler;
     this.#owner = {
       limits: settings.limits,
       recordContent: this.recordContent,
@@ -136,12 +139,13 @@ class ActiveTelemetry implements Telemetry {
     // A name is made of what a request says: bounded as an attribute is.
     name = cut(name, this.#owner.limits.attributeValueLength);
     if (!this.tracing) return new RecordingSpan(this.#owner, name, kind, undefined, undefined, baggage, operation, describe);
-    // Parent-based, always on: a new trace is sampled, a child follows its parent's decision.
-    const context: TraceContext = parent
-      ? parent.traceState
-        ? { traceId: parent.traceId, spanId: newSpanId(), traceFlags: parent.traceFlags & SAMPLED, traceState: parent.traceState }
-        : { traceId: parent.traceId, spanId: newSpanId(), traceFlags: parent.traceFlags & SAMPLED }
-      : { traceId: newTraceId(), spanId: newSpanId(), traceFlags: SAMPLED };
+    // The sampler decides (by default parent-based, always on: a new trace is sampled, a child
+    // follows its parent's decision).
+    const traceId = parent ? parent.traceId : newTraceId();
+    const traceFlags = sampledFlags(this.#sampler, traceId, parent);
+    const context: TraceContext = parent?.traceState
+      ? { traceId, spanId: newSpanId(), traceFlags, traceState: parent.traceState }
+      : { traceId, spanId: newSpanId(), traceFlags };
     return new RecordingSpan(this.#owner, name, kind, context, parent, baggage, operation, describe);
   }
 

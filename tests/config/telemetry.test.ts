@@ -25,6 +25,8 @@ test("telemetry key: every key is taken as written", () => {
     exportTimeoutMs: 1000,
     metricIntervalMs: 10_000,
     recordContent: true,
+    sampler: "parentbased_traceidratio",
+    samplerRatio: 0.25,
   };
   assert.deepEqual(validateConfig(withTelemetry(telemetry)).telemetry, telemetry);
   assert.equal(validateConfig({ toolboxes: {} }).telemetry, undefined);
@@ -37,6 +39,10 @@ test("telemetry key: wrong values and unknown keys are reported where they are",
   assert.equal(configErrorOf(() => validateConfig(withTelemetry({ maxQueueSize: 0 }))), `${at}.maxQueueSize: expected a positive integer of spans (at most 1000000)`);
   assert.equal(configErrorOf(() => validateConfig(withTelemetry({ recordContent: "yes" }))), `${at}.recordContent: expected true or false`);
   assert.equal(configErrorOf(() => validateConfig(withTelemetry({ headers: { a: 1 } }))), `${at}.headers: expected an object of string values`);
+  assert.match(configErrorOf(() => validateConfig(withTelemetry({ sampler: "ratio" }))), /^Invalid configuration at telemetry\.sampler: expected one of "always_on", /);
+  for (const samplerRatio of [1.5, -0.1, "0.5"]) {
+    assert.equal(configErrorOf(() => validateConfig(withTelemetry({ samplerRatio }))), `${at}.samplerRatio: expected a number from 0 to 1`);
+  }
   assert.match(configErrorOf(() => validateConfig(withTelemetry({ endpont: "http://x" }))), /telemetry: unknown key 'endpont' \(did you mean 'endpoint'\?\)/);
 });
 

@@ -122,6 +122,23 @@ test("telemetry over stdio: use_tool is a SERVER span under the client's tracepa
   assert.equal(line.span_id, client.spanId);
 });
 
+test("telemetry over stdio: OTEL_TRACES_SAMPLER=traceidratio at 0 drops even the client's sampled trace: no span sent, flag 00 passed on, every request measured", async () => {
+  const receiver = await startOtlpReceiver();
+  const env = { ...otelEnv(receiver.url), OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "0" };
+  const session = await startWorkbench(configOf(), env);
+  let got: Record<string, unknown>;
+  try {
+    got = JSON.parse(textOf(await useMeta(session.client, CLIENT_META)));
+  } finally {
+    await session.close();
+  }
+  await receiver.waitFor(() => receiver.histograms.length >= 2);
+  await receiver.close();
+  assert.match(String(got.traceparent), new RegExp(`^00-${CLIENT_TRACE}-[0-9a-f]{16}-00$`));
+  assert.deepEqual(receiver.spans, []);
+  assert.deepEqual(receiver.problems, []);
+});
+
 test("telemetry over stdio: a toolbox's opening and its server's start are INTERNAL spans of open_toolbox, the server's initialize and listings CLIENT spans under them, each listing's context in its _meta", async () => {
   const receiver = await startOtlpReceiver();
   const session = await startWorkbench(configOf(), otelEnv(receiver.url));

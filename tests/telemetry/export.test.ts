@@ -191,6 +191,36 @@ test("export: a client's unsampled trace is followed (nothing exported, flag 00 
   assert.equal(receiver.histograms.length, 2);
 });
 
+test("export: OTEL_TRACES_SAMPLER=always_off: nothing exported, the flag 00 passed on, every request still measured", async () => {
+  const { receiver, telemetry } = await receiverAnd("http/protobuf", { OTEL_TRACES_SAMPLER: "always_off" });
+  const server = telemetry.serverSpan({ method: "tools/call", id: 1, params: { name: "x", _meta: { traceparent: `00-${TRACE}-${CLIENT_SPAN}-01` } } }, { transport: "pipe" });
+  const step = telemetry.internalSpan("approve", server);
+  const client = telemetry.clientSpan({ method: "tools/call", id: 1, params: { name: "y" } }, server, { transport: "pipe" });
+  assert.equal(injectMeta({}, client)._meta?.traceparent, `00-${TRACE}-${client.context!.spanId}-00`);
+  for (const span of [step, client, server]) span.end();
+  await telemetry.shutdown(5000);
+  assert.deepEqual(receiver.spans, []);
+  assert.equal(receiver.histograms.length, 2);
+});
+
+test("export: a ratio sampler keeps whole traces: a kept trace's spans all go, a dropped one's none", async () => {
+  const { receiver, telemetry } = await receiverAnd("http/json", { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.5" });
+  const traces: string[] = [];
+  for (let index = 0; index < 200; index++) {
+    const server = telemetry.serverSpan({ method: "tools/call", id: index, params: { name: "x" } }, { transport: "pipe" });
+    const client = telemetry.clientSpan({ method: "tools/call", id: index, params: { name: "y" } }, server, { transport: "pipe" });
+    traces.push(server.context!.traceId);
+    client.end();
+    server.end();
+  }
+  await telemetry.shutdown(5000);
+  const kept = new Set(receiver.spans.map((span) => span.traceId));
+  // 200 traces at one half: between 60 and 140 kept but once in about 10^8 runs.
+  assert.ok(kept.size > 60 && kept.size < 140, `${kept.size} of 200 traces kept`);
+  assert.equal(receiver.spans.length, 2 * kept.size);
+  assert.deepEqual([...kept].sort(), traces.filter((id) => kept.has(id)).sort());
+});
+
 test("export: with traces off and metrics on, spans have no context (nothing propagated) and durations are measured", async () => {
   const { receiver, telemetry } = await receiverAnd("http/json", { OTEL_TRACES_EXPORTER: "none" });
   assert.equal(telemetry.tracing, false);

@@ -157,3 +157,26 @@ test("key=value lists: trimmed, percent-decoded, bad entries counted; a bad esca
   assert.deepEqual(warnings, ["V has 1 entry not of the form key=value: left out"]);
   assert.deepEqual(parseKeyValueList(undefined, "V", warnings), {});
 });
+
+test("settings: OTEL_TRACES_SAMPLER and its argument, the file's sampler over them, bad ones named and defaulted", () => {
+  const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" };
+  const sampler = (env: Record<string, string>, file = {}) => resolveTelemetry({ ...base, ...env }, file);
+  assert.deepEqual(sampler({}).settings.sampler, { parentBased: true, ratio: 1 });
+  assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: "always_off" }).settings.sampler, { parentBased: false, ratio: 0 });
+  assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: " ParentBased_Always_Off " }).settings.sampler, { parentBased: true, ratio: 0 });
+  assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: "traceidratio" }).settings.sampler, { parentBased: false, ratio: 1 });
+  const ratio = sampler({ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.25" });
+  assert.deepEqual([ratio.settings.sampler, ratio.warnings], [{ parentBased: true, ratio: 0.25 }, []]);
+  // The argument is read only by a ratio sampler.
+  assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: "always_on", OTEL_TRACES_SAMPLER_ARG: "0.1" }).settings.sampler, { parentBased: false, ratio: 1 });
+  const file = sampler({ OTEL_TRACES_SAMPLER: "always_off", OTEL_TRACES_SAMPLER_ARG: "0.9" }, { sampler: "traceidratio", samplerRatio: 0.5 });
+  assert.deepEqual(file.settings.sampler, { parentBased: false, ratio: 0.5 });
+  const unknown = sampler({ OTEL_TRACES_SAMPLER: "jaeger_remote" });
+  assert.deepEqual(unknown.settings.sampler, { parentBased: true, ratio: 1 });
+  assert.match(unknown.warnings[0]!, /^OTEL_TRACES_SAMPLER 'jaeger_remote' is not supported .*: parentbased_always_on is used$/);
+  for (const bad of ["1.5", "-0.1", "half", "0x1", "NaN"]) {
+    const { settings, warnings } = sampler({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: bad });
+    assert.equal(settings.sampler.ratio, 1, bad);
+    assert.deepEqual(warnings, [`OTEL_TRACES_SAMPLER_ARG '${bad}' is not a ratio from 0 to 1: 1 is used`]);
+  }
+});
