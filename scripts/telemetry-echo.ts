@@ -2,7 +2,7 @@
  * What telemetry costs a real call (docs/telemetry.md "Costs"): the bench's use_tool echo through
  * executables, one call at a time, p50 over interleaved rounds (the machine's load falls on every
  * side alike), and the time to an initialize answer from a cold start.
- *   bun scripts/telemetry-echo.ts [--before PATH] [--variant PATH] [--calls N] [--rounds N] [--warm N]
+ *   bun scripts/telemetry-echo.ts [--before PATH] [--variant PATH] [--variant-env K=V,...] [--calls N] [--rounds N] [--warm N]
  *     [--processes N] [--collector-core N]
  * Sides: `before` (an executable built without the wiring, if given), `off` (dist/mcp-workbench,
  * no endpoint) and `on` (the same, exporting every span and histogram to a collector that
@@ -23,6 +23,7 @@ const argv = process.argv.slice(2);
 const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const before = option("--before");
 const variant = option("--variant");
+const variantEnv = option("--variant-env") && Object.fromEntries(option("--variant-env")!.split(",").map((pair) => pair.split("=", 2)));
 // Processes a side: one process's luck (where its code and heap landed, what its JIT chose) moves
 // its p50 by up to 6% against another process of the same build; a side's round spans them all.
 const PROCESSES = Number(option("--processes") ?? "3");
@@ -54,8 +55,14 @@ const sides: Record<string, { command: string; env: Record<string, string> }> = 
   ...(before && { before: { command: before, env: {} } }),
   off: { command: EXECUTABLE, env: {} },
   on: { command: EXECUTABLE, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: "5000" } },
-  // Another build with telemetry on: what a change to the traced path does, beside the rest.
-  ...(variant && { variant: { command: variant, env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: "5000" } } }),
+  // Another build with telemetry on, or this one with more variables (`--variant-env OTEL_TRACES_SAMPLER=always_off`):
+  // what a change to the traced path or a setting does, beside the rest.
+  ...((variant || variantEnv) && {
+    variant: {
+      command: variant ?? EXECUTABLE,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_METRIC_EXPORT_INTERVAL: "5000", ...variantEnv },
+    },
+  }),
 };
 const start = (side: string) =>
   RpcClient.start({ command: sides[side]!.command, args: ["--config", setup.configPath], cwd: setup.dir, env: { ...setup.workbenchEnv, ...sides[side]!.env } });
