@@ -13,7 +13,8 @@ const SCALE = 2 ** 52;
 /**
  * The flags of a new span in trace `traceId` under `parent` (none: a new trace). Parent-based, a
  * parent's decision stands; otherwise the trace id decides, so that every span of one trace is
- * decided alike, in this process and in any other that samples by the same ratio.
+ * decided alike, here and in any process that samples as OpenTelemetry's consistent probability
+ * sampling does (not every SDK's older `traceidratio`).
  */
 export function sampledFlags(sampler: Sampler, traceId: string, parent: TraceContext | undefined): number {
   if (parent && sampler.parentBased) return parent.traceFlags & SAMPLED;

@@ -142,9 +142,19 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
   return { settings, warnings };
 }
 
-/** OTEL_TRACES_SAMPLER and its argument; the file's `sampler` and `samplerRatio` stand over them. */
+/**
+ * OTEL_TRACES_SAMPLER and its argument, or the file's `sampler` and `samplerRatio`: a sampler and
+ * its ratio come from one place (the standard reads OTEL_TRACES_SAMPLER_ARG only beside
+ * OTEL_TRACES_SAMPLER), the file's standing over the variables.
+ */
 function samplerOf(env: Environment, file: TelemetryFileSettings, warnings: string[]): Sampler {
   const given = file.sampler ?? env.OTEL_TRACES_SAMPLER?.trim().toLowerCase();
+  const fromFile = file.sampler !== undefined;
+  if (file.samplerRatio !== undefined && !file.sampler?.endsWith("traceidratio")) {
+    // A ratio the sampler never reads would sample all where the user asked for a share.
+    warnings.push(`telemetry.samplerRatio ${file.samplerRatio} is read only beside a "sampler" of "traceidratio" or ` +
+      `"parentbased_traceidratio" in the file: ignored`);
+  }
   if (given === undefined || given === "") return DEFAULT_SAMPLER;
   if (!(SAMPLER_NAMES as readonly string[]).includes(given)) {
     const known = SAMPLER_NAMES.join(", ");
@@ -153,13 +163,12 @@ function samplerOf(env: Environment, file: TelemetryFileSettings, warnings: stri
   }
   const parentBased = given.startsWith("parentbased_");
   const root = parentBased ? given.slice("parentbased_".length) : given;
-  const ratio = root === "always_on" ? 1 : root === "always_off" ? 0 : ratioOf(env, file, warnings);
+  const ratio = root === "always_on" ? 1 : root === "always_off" ? 0 : fromFile ? file.samplerRatio ?? 1 : ratioOf(env, warnings);
   return { parentBased, ratio };
 }
 
 /** OTEL_TRACES_SAMPLER_ARG for a `traceidratio` sampler: a number from 0 to 1, 1 when unset (the standard's default). */
-function ratioOf(env: Environment, file: TelemetryFileSettings, warnings: string[]): number {
-  if (file.samplerRatio !== undefined) return file.samplerRatio;
+function ratioOf(env: Environment, warnings: string[]): number {
   const text = env.OTEL_TRACES_SAMPLER_ARG?.trim();
   if (text === undefined || text === "") return 1;
   const value = /^(?:\d+\.?\d*|\.\d+)(?:e-?\d+)?$/i.test(text) ? Number(text) : NaN;

@@ -171,6 +171,20 @@ test("settings: OTEL_TRACES_SAMPLER and its argument, the file's sampler over th
   assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: "always_on", OTEL_TRACES_SAMPLER_ARG: "0.1" }).settings.sampler, { parentBased: false, ratio: 1 });
   const file = sampler({ OTEL_TRACES_SAMPLER: "always_off", OTEL_TRACES_SAMPLER_ARG: "0.9" }, { sampler: "traceidratio", samplerRatio: 0.5 });
   assert.deepEqual(file.settings.sampler, { parentBased: false, ratio: 0.5 });
+  // A sampler and its ratio come from one place: the variable's argument never serves the file's sampler.
+  const fileSampler = sampler({ OTEL_TRACES_SAMPLER: "always_off", OTEL_TRACES_SAMPLER_ARG: "0.01" }, { sampler: "traceidratio" });
+  assert.deepEqual([fileSampler.settings.sampler, fileSampler.warnings], [{ parentBased: false, ratio: 1 }, []]);
+  // A file's ratio that no file sampler reads is named, not silently dropped (nor given to the variable's sampler).
+  const ignoredRatio = `telemetry.samplerRatio 0.1 is read only beside a "sampler" of "traceidratio" or "parentbased_traceidratio" ` +
+    `in the file: ignored`;
+  for (const [env, file, expected] of [
+    [{}, { samplerRatio: 0.1 }, { parentBased: true, ratio: 1 }],
+    [{}, { sampler: "always_on", samplerRatio: 0.1 }, { parentBased: false, ratio: 1 }],
+    [{ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.5" }, { samplerRatio: 0.1 }, { parentBased: false, ratio: 0.5 }],
+  ] as const) {
+    const { settings, warnings } = sampler(env, file);
+    assert.deepEqual([settings.sampler, warnings], [expected, [ignoredRatio]], JSON.stringify(file));
+  }
   const unknown = sampler({ OTEL_TRACES_SAMPLER: "jaeger_remote" });
   assert.deepEqual(unknown.settings.sampler, { parentBased: true, ratio: 1 });
   assert.match(unknown.warnings[0]!, /^OTEL_TRACES_SAMPLER 'jaeger_remote' is not supported .*: parentbased_always_on is used$/);
