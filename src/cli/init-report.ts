@@ -25,14 +25,16 @@ export function report(platform: Platform, imported: Imported | undefined, toolb
     const out = written[0].target.file;
     lines.push(`Wrote '${out}': a starter configuration with one example toolbox '${toolbox}'; edit it for your servers`);
     lines.push(`Check it: ${checkCommand(platform, out)}`, "");
-    lines.push("Then paste this into your MCP client's configuration:", pasteBlock("claude-desktop", self.command, [...self.args, "--config", out]), "");
+    const block = pasteBlock("claude-desktop", self.command, [...self.args, "--config", out]);
+    lines.push("Then paste this into your MCP client's configuration:", block, "");
     return lines.join("\n");
   }
   const from = imported.files.map((f) => `'${f}'`).join(", ");
   for (const { target, merged, secret } of written) {
     const names = (list: string[]) => list.map((name) => imported.scopes[name] ? `${name} (${imported.scopes[name]})` : name).join(", ");
     if (merged) {
-      const kept = merged.kept.length > 0 ? `; left as they were: ${merged.kept.map(({ name, why }) => `${name} (${why})`).join(", ")}` : "";
+      const keptNames = merged.kept.map(({ name, why }) => `${name} (${why})`).join(", ");
+      const kept = merged.kept.length > 0 ? `; left as they were: ${keptNames}` : "";
       lines.push(merged.added.length > 0
         ? `Added to toolbox '${toolbox}' of '${target.file}' ${merged.added.length} server(s) from ${from}: ${names(merged.added)}${kept}`
         : `Nothing new for '${target.file}' from ${from}${kept}`);
@@ -101,7 +103,9 @@ function writtenOnly(imported: Imported, written: Written[]): Imported {
  */
 function servedNames(imported: Imported, written: Written[]): Set<string> {
   const names = written.flatMap(({ target, merged }) =>
-    merged ? [...merged.added, ...merged.kept.filter(({ why }) => why.startsWith("already in")).map(({ name }) => name)] : Object.keys(target.servers)
+    merged
+      ? [...merged.added, ...merged.kept.filter(({ why }) => why.startsWith("already in")).map(({ name }) => name)]
+      : Object.keys(target.servers)
   );
   return new Set(names.filter((name) => imported.servers[name]?.disabled !== true));
 }
@@ -125,7 +129,8 @@ function claudeCodeSteps(platform: Platform, imported: Imported, written: Writte
   const removals = names.map((name) => `claude mcp remove --scope ${imported.scopes[name] ?? "user"} ${name}`);
   if (removals.length > 0) {
     const folder = written.find(({ target }) => target.register?.folder)?.target.register?.folder;
-    lines.push(`Remove the imported servers from Claude Code, so that they do not run twice${folder ? ` (run in '${folder}')` : ""}:`, ...removals);
+    const runIn = folder ? ` (run in '${folder}')` : "";
+    lines.push(`Remove the imported servers from Claude Code, so that they do not run twice${runIn}:`, ...removals);
     // A project-scope server is in .mcp.json, which others may share: Claude Code can turn it off for one user instead.
     const shared = names.filter((name) => imported.scopes[name] === "project").map((name) => `"${name}"`);
     const mcpJson = imported.files.find((file) => /[\\/]\.mcp\.json$/.test(file));
@@ -144,7 +149,8 @@ function claudeCodeSteps(platform: Platform, imported: Imported, written: Writte
     else {
       // An entry of ours that serves another file gives way: the name is taken otherwise.
       const replace = already ? [`claude mcp remove --scope ${already.scope} ${already.name}`] : [];
-      lines.push(`Then run this${where}:`, ...replace, pasteBlock("claude-code", self.command, [...self.args, "--config", target.file], {}, register));
+      const block = pasteBlock("claude-code", self.command, [...self.args, "--config", target.file], {}, register);
+      lines.push(`Then run this${where}:`, ...replace, block);
     }
   }
   return [...lines, ""];

@@ -204,7 +204,13 @@ export class ServerSession {
     return this.#call(name, args, options).catch((error) => this.#failed(error, link, name, args, options));
   }
 
-  async #failed(error: unknown, link: ServerLink, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  async #failed(
+    error: unknown,
+    link: ServerLink,
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     if (link.sessionExpired && !this.#closing && !(options.cancel ?? options.signal)?.aborted) {
       try {
         await this.#renew(link);
@@ -233,7 +239,9 @@ export class ServerSession {
       // Only a 2026-07-28 server has input requests: a 2025 one never sees these fields.
       input: this.#link instanceof EraLink && this.#link.era === MODERN_VERSION ? options.input : undefined,
     };
-    if (requiresTask(this.tools.find((tool) => tool.name === name))) return callAsTask(this.#client, { ...call, signal: options.signal ?? options.cancel?.signal }, undefined, this.#taskCalls);
+    if (requiresTask(this.tools.find((tool) => tool.name === name))) {
+      return callAsTask(this.#client, { ...call, signal: options.signal ?? options.cancel?.signal }, undefined, this.#taskCalls);
+    }
     return this.#lane.call(call);
   }
 

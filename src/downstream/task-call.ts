@@ -83,7 +83,8 @@ function taskInFlight(call: LaneCall, abandoned: AbortSignal, idle: IdleClock): 
   let known!: () => void;
   const taskKnown = new Promise<void>((resolve) => (known = resolve));
   const hold = () => idle.hold();
-  return { inFlight: { relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned, hold, questions: 0, taskKnown }, known };
+  const inFlight = { relatedRequestId: call.relatedRequestId, upstream: call.upstream, abandoned, hold, questions: 0, taskKnown };
+  return { inFlight, known };
 }
 
 /** What following a task's stream needs: the call's failure so far, and what to do with its news. */

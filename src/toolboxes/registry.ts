@@ -73,8 +73,9 @@ export class ToolboxRegistry {
   /** This registry as a user of the pool's servers. */
   readonly #user: PoolUser;
   readonly #options: RegistryOptions;
-  /** Every configured server in configuration order (a new array when the configuration changes), and its slot once one is asked for outside an open. */
+  /** Every configured server in configuration order (a new array when the configuration changes). */
   configured: ConfiguredServer[];
+  /** A configured server's slot, once one is asked for outside an open. */
   #slots = new Map<ConfiguredServer, ServerSlot>();
   /** The resource URIs this session subscribed to: only their updates reach it. */
   readonly subscriptions = new Set<string>();
@@ -86,7 +87,8 @@ export class ToolboxRegistry {
     this.#config = config;
     this.#options = options;
     this.#ownPool = !(servers instanceof ServerPool);
-    this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache: options.cache, timers: options.timers, pins: options.pins });
+    const { cache, timers, pins } = options;
+    this.#pool = servers instanceof ServerPool ? servers : new ServerPool(config, servers, { cache, timers, pins });
     this.#user = {
       upstream: options.upstream ?? (servers instanceof ServerPool ? undefined : servers.upstream),
       client: options.client,
@@ -232,7 +234,8 @@ export class ToolboxRegistry {
       return this.slot(now);
     }
     if (!slot) {
-      slot = new ServerSlot(configured.server, configured.config, this.#sharedFor(configured.config), this.#trustFor(configured.toolbox, configured.server, configured.config));
+      const { toolbox, server, config } = configured;
+      slot = new ServerSlot(server, config, this.#sharedFor(config), this.#trustFor(toolbox, server, config));
       this.#slots.set(configured, slot);
     }
     return slot;

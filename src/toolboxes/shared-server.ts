@@ -19,6 +19,8 @@ import { SERVER_START, serverAttributes, type Span } from "../telemetry/index.ts
 
 /** How often drained() looks again. */
 const DRAIN_POLL_MS = 20;
+/** What a passed-on request's answer is checked against. */
+type RequestSchema = Parameters<ServerSession["request"]>[2];
 
 export type Connected = { ok: true; serverSession: ServerSession } | { ok: false; error: string };
 
@@ -89,7 +91,7 @@ export class SharedServer {
   }
 
   /** Passes a request on (prompts/get, resources/read...); the idle clock waits for it like for a call. */
-  request<T>(serverSession: ServerSession, method: string, params: Record<string, unknown>, schema: Parameters<ServerSession["request"]>[2]): Promise<T> {
+  request<T>(serverSession: ServerSession, method: string, params: Record<string, unknown>, schema: RequestSchema): Promise<T> {
     return this.#busy(() => serverSession.request<T>(method, params, schema));
   }
 
@@ -285,7 +287,8 @@ export class SharedServer {
     if (this.#inFlight > 0 || this.#connecting || !serverSession || serverSession.lostReason) return;
     this.serverSession = undefined;
     const { config } = this.target;
-    this.#host.sessionHost.writeStderr(`${logPrefix(this.target)} stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)\n`);
+    const stopped = `stopped after ${config.idleTimeoutMs} ms without a call (idleTimeoutMs)`;
+    this.#host.sessionHost.writeStderr(`${logPrefix(this.target)} ${stopped}\n`);
     void this.#release(serverSession);
   }
 

@@ -34,7 +34,8 @@ export function buildInstructions(
     // Only with tool search on: the instructions are otherwise what they were.
     ...(config.toolSearch
       ? [
-        'Not sure which toolbox? search_tools {"query": "what the tool should do"} finds tools in all of them; use_tool calls one directly.',
+        'Not sure which toolbox? search_tools {"query": "what the tool should do"} finds tools in all of them; ' +
+        "use_tool calls one directly.",
       ]
       : []),
   ].join("\n");

@@ -11,6 +11,11 @@ const FIRST_ERROR_CHARS = 200;
 /** How far back that line is looked for: a Node stack or a Python traceback fits, hours of logs do not. */
 const WINDOW_LINES = 100;
 
+/** The alternatives as one non-capturing group: a long pattern written a line an alternative. */
+function oneOf(alternatives: RegExp[]): string {
+  return `(?:${alternatives.map((alternative) => alternative.source).join("|")})`;
+}
+
 /**
  * A line that says what failed, as runtimes word it: `Error: ...`, `TypeError: ...`,
  * `Error [ERR_MODULE_NOT_FOUND]: ...`, `json.decoder.JSONDecodeError: ...`, `error: ...` (Deno,
@@ -18,8 +23,12 @@ const WINDOW_LINES = 100;
  * `Exception in thread "main" ...` (Java), and a wrapper's `Fatal error: ...` or `Connection
  * error: ...` (mcp-remote; a few such words only: "Last error: none" says nothing failed).
  */
-const ERROR_LINE =
-  /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:|(?:(?:Fatal|Connection|Unhandled|Uncaught|Internal|Server|Startup|Transport) )?(?:error|fatal|panic)(?:\[\w+\])?:|Exception in thread |thread '[^']*' panicked)/i;
+const ERROR_LINE = new RegExp(String.raw`^(?:Uncaught\s+)?` + oneOf([
+  /[\w$.]*(?:Error|Exception)(?:Group)?(?:\s*\[[^\]]*\])?:/,
+  /(?:(?:Fatal|Connection|Unhandled|Uncaught|Internal|Server|Startup|Transport) )?(?:error|fatal|panic)(?:\[\w+\])?:/,
+  /Exception in thread /,
+  /thread '[^']*' panicked/,
+]), "i");
 /**
  * A wrapper's log prefix before its lines: mcp-remote's `[pid] ` (twice, at times), a bracketed
  * time. One space after it, so that the indentation of what follows (a traceback's frames) stays;
@@ -35,11 +44,18 @@ const CAUSE_LINE = /^(?:\[cause\]|Caused by):\s*\S/;
  * found…`, pip's (`pipx`) `No matching distribution found for x`, docker's and podman's
  * `Error response from daemon: …` and `Unable to find image`.
  */
-const LAUNCHER_LINE =
-  /^(?:npm (?:error|ERR!) |[×╰─▶\s]*(?:×|╰─▶) |(?:docker|podman): Error response from daemon|Error response from daemon|No matching distribution found|Could not find a version that satisfies|Unable to find image )/;
+const LAUNCHER_LINE = new RegExp("^" + oneOf([
+  /npm (?:error|ERR!) /,
+  /[×╰─▶\s]*(?:×|╰─▶) /,
+  /(?:docker|podman): Error response from daemon|Error response from daemon/,
+  /No matching distribution found|Could not find a version that satisfies|Unable to find image /,
+]));
 /** npm's lines that say nothing of what failed. */
-const NPM_NOISE =
-  /^npm (?:error|ERR!) (?:code |syscall |errno |path |dest |A complete log|Log files were not written|You can rerun|This is probably not a problem|Note that you can also install|tarball, folder|\d{3}\s*$|\s*$)/;
+const NPM_NOISE = new RegExp("^npm (?:error|ERR!) " + oneOf([
+  /code |syscall |errno |path |dest /,
+  /A complete log|Log files were not written|You can rerun|This is probably not a problem/,
+  /Note that you can also install|tarball, folder|\d{3}\s*$|\s*$/,
+]));
 /** At most this many launcher lines are shown: the one that failed and the one that explains it. */
 const LAUNCHER_LINES = 2;
 

@@ -144,7 +144,8 @@ class Endpoint implements HttpEndpoint {
         `${ENDPOINT_PATH}, or ${ENDPOINT_PATH}/<toolbox>[,<toolbox>…]`);
     }
     if (!["POST", "GET", "DELETE"].includes(request.method)) {
-      return jsonRpcError(405, TRANSPORT_ERROR, `Method not allowed: ${request.method}: use POST, GET or DELETE`, { Allow: "POST, GET, DELETE" });
+      const message = `Method not allowed: ${request.method}: use POST, GET or DELETE`;
+      return jsonRpcError(405, TRANSPORT_ERROR, message, { Allow: "POST, GET, DELETE" });
     }
     if (this.#draining) return jsonRpcError(503, TRANSPORT_ERROR, "Service unavailable: the workbench is stopping", { "Retry-After": "1" });
     const granted = await this.#options.authenticate(request);
@@ -152,7 +153,8 @@ class Endpoint implements HttpEndpoint {
     // A path scope narrows the grants, never widens them: a toolbox outside them is one that does not exist.
     const who = scoped(granted, scope);
     const configured = (name: string) => (this.#options.toolboxes?.() ?? [name]).includes(name);
-    const missing = scope === undefined ? [] : scope.filter((name) => who.toolboxes === "*" || !who.toolboxes.includes(name) || !configured(name));
+    const allowed = (name: string) => who.toolboxes !== "*" && who.toolboxes.includes(name);
+    const missing = scope === undefined ? [] : scope.filter((name) => !allowed(name) || !configured(name));
     if (missing.length > 0) return jsonRpcError(404, TRANSPORT_ERROR, `Not found: toolbox ` +
       `${JSON.stringify(missing[0].slice(0, 200))} is not in the configuration`);
     return who;
