@@ -23,7 +23,10 @@ import { WORKBENCH_SERVER } from "../config/schema.ts";
 
 /** What was found in the client's files: servers in file order, and notes for the user. */
 export interface Imported {
+  /** The client whose shape the files have (a file given by path: the shape guessed from its keys). */
   client: ClientName;
+  /** Where the servers came from, for the toolbox's description: the client named, or the file's path as given. */
+  source: string;
   files: string[];
   servers: Record<string, Record<string, unknown>>;
   /** The scope each server came from, for a client with several. */
@@ -100,7 +103,8 @@ export async function importServers(
     const elsewhere = notes.find((note) => note.startsWith("Claude Code also keeps"))?.replace(" also ", " ");
     throw new InitError(`No servers found in ${read} (under "${key}")${elsewhere ? `; ${elsewhere}` : ""}`);
   }
-  return { client: shape, files: [...gathered.files], servers, scopes, origins, inputs: translator.inputs, notes, ours };
+  const { files } = gathered;
+  return { client: shape, source: client ?? from, files: [...files], servers, scopes, origins, inputs: translator.inputs, notes, ours };
 }
 
 /** Each source's file read once (scopes may share one), and the sources whose file is there; none found is an error. */

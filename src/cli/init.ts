@@ -195,7 +195,7 @@ function loadProblems(text: string, out: string, env: Record<string, string | un
 }
 
 function description(imported: Imported, servers: Imported["servers"]): string {
-  return `Servers from ${imported.client}: ${Object.keys(servers).join(", ")}`;
+  return `Servers from ${imported.source}: ${Object.keys(servers).join(", ")}`;
 }
 
 function importedConfig(imported: Imported, toolbox: string, servers: Imported["servers"]): Record<string, unknown> {

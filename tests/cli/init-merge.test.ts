@@ -236,3 +236,16 @@ test("init --merge: only the servers it added are advised for: a variable read b
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("init --from a file's path: the toolbox's description names that file, not the client whose shape it has", async () => {
+  const { dir, write, init, out } = place();
+  try {
+    const file = `${dir}/work/client.json`;
+    write(file, { mcpServers: { memory: { command: "memory-server" } } });
+    const result = await init({ "--from": file });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(readFileSync(out, "utf8")).toolboxes.default.description, `Servers from ${file}: memory`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
