@@ -3,7 +3,7 @@
  * out, and its end. StreamTransport (stdio) is one; an HTTP session is another, and it needs to
  * know which request a message goes with (`relatedRequestId`) to pick the response stream.
  */
-import type { JSONRPCMessage, TransportSendOptions } from "../protocol/sdk.ts";
+import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../protocol/sdk.ts";
 
 /**
  * Where a client's message came from, for what reads more than the message (telemetry): the HTTP
@@ -11,8 +11,14 @@ import type { JSONRPCMessage, TransportSendOptions } from "../protocol/sdk.ts";
  * transport has it, so that nothing is made for a message when no one reads it.
  */
 export type MessageOrigin =
-  | { readonly headers: Pick<Headers, "get"> }
-  | { readonly requestInfo?: { readonly headers: Readonly<Record<string, string | string[] | undefined>> } };
+  & (
+    | { readonly headers: Pick<Headers, "get"> }
+    | { readonly requestInfo?: { readonly headers: Readonly<Record<string, string | string[] | undefined>> } }
+  )
+  & {
+    /** The id the client gave the request, when the transport passes it on under one of its own (a 2026-07-28 hub). */
+    readonly clientId?: RequestId;
+  };
 
 /** The origin's HTTP headers, if it came over HTTP. */
 export function originHeaders(origin: MessageOrigin | undefined): Pick<Headers, "get"> | undefined {

@@ -88,7 +88,9 @@ export class TracedTransport implements MessageTransport {
     const peer = { transport: this.#transport, protocolVersion: this.#protocolVersion, sessionId: this.#sessionId };
     // The HTTP request's own traceparent is a link: the MCP parent is the one in _meta.
     const headers = originHeaders(origin);
-    const span = this.#telemetry.serverSpan(spanRequest(message, this.knownTool), peer, headers && { httpHeaders: headers });
+    // jsonrpc.request.id is the client's id, not the one a 2026-07-28 hub passes the request on under.
+    const asSent = origin?.clientId === undefined ? message : { ...message, id: origin.clientId };
+    const span = this.#telemetry.serverSpan(spanRequest(asSent, this.knownTool), peer, headers && { httpHeaders: headers });
     // A reused id: the older request is over as far as its span can tell.
     this.#spans.get(message.id)?.end();
     if (this.#spans.size >= MAX_OPEN_SPANS) this.#endAll();

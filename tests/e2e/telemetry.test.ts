@@ -313,7 +313,7 @@ test("telemetry over serve --http: use_tool's SERVER span (tcp, its 2025 session
   }
 });
 
-test("telemetry over serve --http, 2026-07-28: a request's SERVER span is under its _meta's traceparent, linked to its HTTP header's", async () => {
+test("telemetry over serve --http, 2026-07-28: a request's SERVER span is under its _meta's traceparent, linked to its HTTP header's, with the client's request id", async () => {
   const receiver = await startOtlpReceiver();
   const wb = await startHttpWorkbench(configOf(), otelEnv(receiver.url, "http/json"));
   try {
@@ -344,6 +344,8 @@ test("telemetry over serve --http, 2026-07-28: a request's SERVER span is under 
     assert.equal(server.traceId, CLIENT_TRACE);
     assert.equal(server.parentSpanId, CLIENT_SPAN);
     assert.equal(server.attributes["mcp.protocol.version"], "2026-07-28");
+    // The client's id, not the one the hub passes the request on under.
+    assert.equal(server.attributes["jsonrpc.request.id"], "7");
     assert.deepEqual(linksOf(server), [{ traceId: HTTP_TRACE, spanId: HTTP_SPAN, traceState: "proxy=1" }]);
   } finally {
     await wb.stop("SIGKILL");

@@ -229,13 +229,13 @@ class HubTransport implements MessageTransport {
   }
 
   /** Passes the client's request on under an id of ours; the id. */
-  exchange(message: Message, sink: Sink, origin: MessageOrigin): string {
+  exchange(message: Message, sink: Sink, origin: Request): string {
     const internal = `http-${++this.#count}`;
     const token = progressTokenOf(message);
     this.#exchanges.set(internal, { clientId: message.id!, progressToken: token, sink });
     let params = message.params;
     if (token !== undefined) params = { ...params, _meta: { ...params!._meta as object, progressToken: internal } };
-    this.claim?.({ ...message, id: internal, ...(params && { params }) } as JSONRPCMessage, origin);
+    this.claim?.({ ...message, id: internal, ...(params && { params }) } as JSONRPCMessage, { headers: origin.headers, clientId: message.id! });
     return internal;
   }
 
