@@ -96,14 +96,13 @@ export async function importServers(
   const context: ImportContext = { client, shape, key, places, self, translator, first };
   const gathered: Gathered = { servers: {}, scopes: {}, origins: {}, notes: [], ours: [], files: new Set<string>() };
   for (const { source, data } of found) await importFile(context, gathered, source, data);
-  const { servers, scopes, origins, notes, ours } = gathered;
+  const { servers, scopes, origins, notes, ours, files } = gathered;
   if (Object.keys(servers).length === 0 && ours.length === 0) {
     const read = [...new Set(found.map(({ source }) => `'${source.file}'`))].join(", ");
     // The servers Claude Code keeps for other folders are the likely ones the user meant.
     const elsewhere = notes.find((note) => note.startsWith("Claude Code also keeps"))?.replace(" also ", " ");
     throw new InitError(`No servers found in ${read} (under "${key}")${elsewhere ? `; ${elsewhere}` : ""}`);
   }
-  const { files } = gathered;
   return { client: shape, source: client ?? from, files: [...files], servers, scopes, origins, inputs: translator.inputs, notes, ours };
 }
 

@@ -4,7 +4,8 @@
  * in endpoints and header values expanded at load, an unset one turning telemetry off alone.
  */
 import * as v from "valibot";
-import { SAMPLER_NAMES, type TelemetryFileSettings } from "../telemetry/settings.ts";
+import type { TelemetryFileSettings } from "../telemetry/settings.ts";
+import { SAMPLER_NAMES } from "../telemetry/sampler-settings.ts";
 import { invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
 import {

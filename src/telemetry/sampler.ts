@@ -4,7 +4,7 @@
  * still timed (the duration histograms count every request) and still passes its context on, with
  * the sampled flag clear, so that the servers behind the workbench make the same decision.
  */
-import type { Sampler } from "./settings.ts";
+import type { Sampler } from "./sampler-settings.ts";
 import { SAMPLED, type TraceContext } from "./trace-context.ts";
 
 /** 2^52: the trace id's randomness is compared in 52 bits, which a double holds exactly. */

@@ -9,6 +9,7 @@ import { type BatchSettings, DEFAULT_BATCH } from "./batch-processor.ts";
 import type { OtlpProtocol, OtlpTarget } from "./exporter.ts";
 import { parseKeyValueList } from "./key-value-list.ts";
 import type { Attributes, SpanLimits } from "./span.ts";
+import { DEFAULT_SAMPLER, type Sampler, samplerOf, type SamplerName } from "./sampler-settings.ts";
 
 /** The `"telemetry"` object of the configuration file, as validated (config/schema.ts): every key optional. */
 export interface TelemetryFileSettings {
@@ -51,30 +52,6 @@ export interface TelemetrySettings {
   recordContent: boolean;
   sampler: Sampler;
 }
-
-/** OTEL_TRACES_SAMPLER's values the workbench knows (the standard's built-in samplers). */
-export const SAMPLER_NAMES = [
-  "always_on",
-  "always_off",
-  "traceidratio",
-  "parentbased_always_on",
-  "parentbased_always_off",
-  "parentbased_traceidratio",
-] as const;
-export type SamplerName = (typeof SAMPLER_NAMES)[number];
-
-/**
- * Which traces are sampled (sent to the collector): `ratio` of them, decided from the trace id
- * (1: all, 0: none); with `parentBased`, a span with a parent follows the parent's decision (its
- * `traceparent`'s sampled flag) and `ratio` decides only for new traces.
- */
-export interface Sampler {
-  readonly parentBased: boolean;
-  readonly ratio: number;
-}
-
-/** The standard's default, parentbased_always_on: every new trace, and every trace its caller sampled. */
-export const DEFAULT_SAMPLER: Sampler = Object.freeze({ parentBased: true, ratio: 1 });
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -120,7 +97,7 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
   if (!anyEndpoint(env, file)) return { settings: OFF, warnings: [] };
   const warnings: string[] = [];
   const number = (name: string, fallback: number, min: number) => integerVariable(env, name, fallback, min, warnings);
-  const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true" || file.unconfigured !== undefined;
+  const disabled = disabledOf(env, warnings) || file.unconfigured !== undefined;
   if (file.unconfigured !== undefined) warnings.push(`off: ${file.unconfigured}`);
   const batch = batchSettings(file, number, warnings);
   const settings: TelemetrySettings = {
@@ -142,39 +119,14 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
   return { settings, warnings };
 }
 
-/**
- * OTEL_TRACES_SAMPLER and its argument, or the file's `sampler` and `samplerRatio`: a sampler and
- * its ratio come from one place (the standard reads OTEL_TRACES_SAMPLER_ARG only beside
- * OTEL_TRACES_SAMPLER), the file's standing over the variables.
- */
-function samplerOf(env: Environment, file: TelemetryFileSettings, warnings: string[]): Sampler {
-  const given = file.sampler ?? env.OTEL_TRACES_SAMPLER?.trim().toLowerCase();
-  const fromFile = file.sampler !== undefined;
-  if (file.samplerRatio !== undefined && !file.sampler?.endsWith("traceidratio")) {
-    // A ratio the sampler never reads would sample all where the user asked for a share.
-    warnings.push(`telemetry.samplerRatio ${file.samplerRatio} is read only beside a "sampler" of "traceidratio" or ` +
-      `"parentbased_traceidratio" in the file: ignored`);
+/** OTEL_SDK_DISABLED: "true" turns telemetry off; another value but "false" is named, and telemetry stays on (the standard). */
+function disabledOf(env: Environment, warnings: string[]): boolean {
+  const value = env.OTEL_SDK_DISABLED?.trim().toLowerCase();
+  if (value === "true") return true;
+  if (value && value !== "false") {
+    warnings.push(`OTEL_SDK_DISABLED '${env.OTEL_SDK_DISABLED}' is not 'true' or 'false': telemetry stays on`);
   }
-  if (given === undefined || given === "") return DEFAULT_SAMPLER;
-  if (!(SAMPLER_NAMES as readonly string[]).includes(given)) {
-    const known = SAMPLER_NAMES.join(", ");
-    warnings.push(`OTEL_TRACES_SAMPLER '${env.OTEL_TRACES_SAMPLER}' is not supported (${known}): parentbased_always_on is used`);
-    return DEFAULT_SAMPLER;
-  }
-  const parentBased = given.startsWith("parentbased_");
-  const root = parentBased ? given.slice("parentbased_".length) : given;
-  const ratio = root === "always_on" ? 1 : root === "always_off" ? 0 : fromFile ? file.samplerRatio ?? 1 : ratioOf(env, warnings);
-  return { parentBased, ratio };
-}
-
-/** OTEL_TRACES_SAMPLER_ARG for a `traceidratio` sampler: a number from 0 to 1, 1 when unset (the standard's default). */
-function ratioOf(env: Environment, warnings: string[]): number {
-  const text = env.OTEL_TRACES_SAMPLER_ARG?.trim();
-  if (text === undefined || text === "") return 1;
-  const value = /^(?:\d+\.?\d*|\.\d+)(?:e-?\d+)?$/i.test(text) ? Number(text) : NaN;
-  if (value >= 0 && value <= 1) return value;
-  warnings.push(`OTEL_TRACES_SAMPLER_ARG '${text}' is not a ratio from 0 to 1: 1 is used`);
-  return 1;
+  return false;
 }
 
 function batchSettings(

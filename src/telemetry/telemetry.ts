@@ -24,7 +24,8 @@ import { MetricReader, type MetricStats } from "./metric-reader.ts";
 import { Histogram } from "./metrics.ts";
 import { encodeTracesJson } from "./otlp-json.ts";
 import { encodeTracesProto, type Origin } from "./otlp-proto.ts";
-import { type Sampler, shownUrl, type TelemetrySettings } from "./settings.ts";
+import type { Sampler } from "./sampler-settings.ts";
+import { shownUrl, type TelemetrySettings } from "./settings.ts";
 import { sampledFlags } from "./sampler.ts";
 import {
   type Attributes,

@@ -110,7 +110,11 @@ test("settings: switches: OTEL_SDK_DISABLED turns all off; OTEL_*_EXPORTER=none 
   const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1" };
   const disabled = resolveTelemetry({ ...base, OTEL_SDK_DISABLED: "TRUE" }, { endpoint: "http://file:2" }).settings;
   assert.equal(disabled.traces ?? disabled.metrics, undefined);
-  assert.ok(resolveTelemetry({ ...base, OTEL_SDK_DISABLED: "false" }).settings.traces);
+  assert.deepEqual(resolveTelemetry({ ...base, OTEL_SDK_DISABLED: "false" }).warnings, []);
+  // Anything but true is false (the standard), and a value that is neither is named: "yes" keeps telemetry on.
+  const yes = resolveTelemetry({ ...base, OTEL_SDK_DISABLED: "yes" });
+  assert.ok(yes.settings.traces && yes.settings.metrics);
+  assert.deepEqual(yes.warnings, ["OTEL_SDK_DISABLED 'yes' is not 'true' or 'false': telemetry stays on"]);
   const noTraces = resolveTelemetry({ ...base, OTEL_TRACES_EXPORTER: "none" }).settings;
   assert.equal(noTraces.traces, undefined);
   assert.ok(noTraces.metrics);
@@ -173,7 +177,18 @@ test("settings: OTEL_TRACES_SAMPLER and its argument, the file's sampler over th
   assert.deepEqual(file.settings.sampler, { parentBased: false, ratio: 0.5 });
   // A sampler and its ratio come from one place: the variable's argument never serves the file's sampler.
   const fileSampler = sampler({ OTEL_TRACES_SAMPLER: "always_off", OTEL_TRACES_SAMPLER_ARG: "0.01" }, { sampler: "traceidratio" });
-  assert.deepEqual([fileSampler.settings.sampler, fileSampler.warnings], [{ parentBased: false, ratio: 1 }, []]);
+  assert.deepEqual([fileSampler.settings.sampler, fileSampler.warnings], [
+    { parentBased: false, ratio: 1 },
+    [`OTEL_TRACES_SAMPLER_ARG '0.01' is ignored: the file's "sampler" stands over the variables`],
+  ]);
+  // An argument no sampler reads is named: a user who asked for a share would otherwise get all.
+  for (const env of [{ OTEL_TRACES_SAMPLER_ARG: "0.5" }, { OTEL_TRACES_SAMPLER: "always_on", OTEL_TRACES_SAMPLER_ARG: "0.5" }] as Record<string, string>[]) {
+    const { settings, warnings } = sampler(env);
+    assert.equal(settings.sampler.ratio, 1);
+    assert.deepEqual(warnings, [
+      "OTEL_TRACES_SAMPLER_ARG '0.5' is read only beside an OTEL_TRACES_SAMPLER of 'traceidratio' or 'parentbased_traceidratio': ignored",
+    ], JSON.stringify(env));
+  }
   // A file's ratio that no file sampler reads is named, not silently dropped (nor given to the variable's sampler).
   const ignoredRatio = `telemetry.samplerRatio 0.1 is read only beside a "sampler" of "traceidratio" or "parentbased_traceidratio" ` +
     `in the file: ignored`;

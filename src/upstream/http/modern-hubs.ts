@@ -235,7 +235,8 @@ class HubTransport implements MessageTransport {
     this.#exchanges.set(internal, { clientId: message.id!, progressToken: token, sink });
     let params = message.params;
     if (token !== undefined) params = { ...params, _meta: { ...params!._meta as object, progressToken: internal } };
-    this.claim?.({ ...message, id: internal, ...(params && { params }) } as JSONRPCMessage, { headers: origin.headers, clientId: message.id! });
+    const passed = { ...message, id: internal, ...(params && { params }) } as JSONRPCMessage;
+    this.claim?.(passed, { headers: origin.headers, clientId: message.id! });
     return internal;
   }
 
