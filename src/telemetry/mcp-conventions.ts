@@ -93,6 +93,27 @@ export interface McpPeer {
   readonly server?: string;
 }
 
+/** The longest text kept of a request for its span until the span is described (an attribute is cut shorter, by the limits). */
+const MAX_KEPT = 8192;
+
+/**
+ * Only what a span reads of a request (method, id, tool or prompt name, resource URI), each cut:
+ * a span may wait minutes in the export queue, and must not keep a client's 4 MiB of arguments,
+ * padding or `_meta` alive while it does (a security review found 900 MB held so).
+ */
+export function keptRequest(request: McpRequest): McpRequest {
+  const params = record(request.params);
+  const kept: Record<string, unknown> = {};
+  for (const key of ["name", "uri"]) {
+    const value = params?.[key];
+    if (typeof value === "string") kept[key] = value.slice(0, MAX_KEPT);
+  }
+  const ref = record(params?.ref);
+  if (ref && typeof ref.name === "string") kept.ref = { type: ref.type, name: ref.name.slice(0, MAX_KEPT) };
+  const id = typeof request.id === "string" ? request.id.slice(0, MAX_KEPT) : request.id;
+  return { method: request.method.slice(0, MAX_KEPT), id, params: kept };
+}
+
 /** The low-cardinality target of a request: the tool's or the prompt's name (a resource URI never is). */
 export function targetOf(request: McpRequest): string | undefined {
   const params = record(request.params);
@@ -147,16 +168,19 @@ export const SERVER_METRIC_ATTRIBUTES: readonly string[] = METRIC_ATTRIBUTES.fil
 
 /** A resource URI as a span shows it: no user or password, and each query value `***` (a signed URL's token). */
 export function shownUri(uri: string | undefined): string | undefined {
-  if (uri === undefined || !/[@?]/.test(uri)) return uri;
+  if (uri === undefined || !/[@?#]/.test(uri)) return uri;
   try {
     const url = new URL(uri);
     url.username = "";
     url.password = "";
     const keys = [...new Set(url.searchParams.keys())];
     url.search = keys.length > 0 ? `?${keys.map((key) => `${encodeURIComponent(key)}=***`).join("&")}` : "";
+    // A fragment carries tokens too (an OAuth callback's #access_token=...).
+    if (url.hash !== "") url.hash = "***";
     return url.href;
   } catch {
-    return uri.replace(/\?[\s\S]*$/, "?***");
+    // Unparsed (a host list, a space): the user and password before the first @ go, as do the query and fragment.
+    return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, "$1").replace(/\?[^#]*/, "?***").replace(/#[\s\S]*$/, "#***");
   }
 }
 

@@ -9,6 +9,7 @@ import { type Fetch, postOtlp } from "./exporter.ts";
 import { newSpanId, newTraceId } from "./ids.ts";
 import {
   CLIENT_DURATION,
+  keptRequest,
   type McpPeer,
   type McpRequest,
   METRIC_ATTRIBUTES,
@@ -104,8 +105,9 @@ class ActiveTelemetry implements Telemetry {
     const params = request.params as { _meta?: unknown } | undefined;
     const { parent, baggage } = extractMeta(typeof params === "object" && params !== null ? params._meta : undefined);
     const extra = options?.attributes;
+    const kept = keptRequest(request);
     const span = this.#start(spanName(request.method, targetOf(request)), SpanKind.SERVER, parent, baggage, "server", (span) => {
-      setRequestAttributes(span, request);
+      setRequestAttributes(span, kept);
       setPeerAttributes(span, peer);
       if (extra) for (const [key, value] of Object.entries(extra)) span.setAttribute(key, value);
     });
@@ -115,8 +117,9 @@ class ActiveTelemetry implements Telemetry {
   }
 
   clientSpan(request: McpRequest, parent: Span | undefined, peer: McpPeer): Span {
+    const kept = keptRequest(request);
     return this.#start(spanName(request.method, targetOf(request)), SpanKind.CLIENT, parent?.context, parent?.baggage, "client", (span) => {
-      setRequestAttributes(span, request);
+      setRequestAttributes(span, kept);
       setPeerAttributes(span, peer);
     });
   }

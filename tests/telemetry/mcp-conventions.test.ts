@@ -2,7 +2,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Histogram } from "../../src/telemetry/metrics.ts";
-import { METRIC_ATTRIBUTES, serverOfUrl, setPeerAttributes, setRequestAttributes, spanName, targetOf } from "../../src/telemetry/mcp-conventions.ts";
+import {
+  keptRequest,
+  METRIC_ATTRIBUTES,
+  serverOfUrl,
+  setPeerAttributes,
+  setRequestAttributes,
+  shownUri,
+  spanName,
+  targetOf,
+} from "../../src/telemetry/mcp-conventions.ts";
 import { NOOP_SPAN, RecordingSpan, SpanKind } from "../../src/telemetry/span.ts";
 
 function attributesOf(fill: (span: RecordingSpan) => void) {
@@ -48,6 +57,30 @@ test("request attributes: a prompt, a resource; no request id for a notification
     "mcp.method.name": "notifications/resources/updated",
     "mcp.resource.uri": "u:1",
   });
+});
+
+test("kept request: only what a span reads, each cut, so a span waiting for export holds none of a client's arguments, padding or _meta", () => {
+  const pad = "x".repeat(100_000);
+  const call = { method: "tools/call", id: pad, params: { name: "echo", arguments: { pad }, _meta: { traceparent: "t", pad }, pad } };
+  const kept = keptRequest(call);
+  assert.deepEqual(kept, { method: "tools/call", id: "x".repeat(8192), params: { name: "echo" } });
+  assert.ok(JSON.stringify(keptRequest({ method: "ping", id: 1, params: { pad } })).length < 100);
+  assert.deepEqual(keptRequest({ method: "resources/read", id: 2, params: { uri: `file:///${pad}` } }).params, { uri: `file:///${pad}`.slice(0, 8192) });
+  const completion = keptRequest({ method: "completion/complete", params: { ref: { type: "ref/prompt", name: "review", pad }, argument: { pad } } });
+  assert.deepEqual(completion, { method: "completion/complete", id: undefined, params: { ref: { type: "ref/prompt", name: "review" } } });
+  // The attributes are the ones the whole request gives.
+  for (const request of [call, { method: "prompts/get", id: 3, params: { name: "p", arguments: { pad } } }]) {
+    const whole = attributesOf((span) => setRequestAttributes(span, request));
+    assert.deepEqual(attributesOf((span) => setRequestAttributes(span, keptRequest(request))), whole);
+  }
+});
+
+test("shown URI: no user or password, query values and fragment masked, even where the URI does not parse", () => {
+  assert.equal(shownUri("https://u:p@host/a?token=s&x=1#access_token=SECRET"), "https://host/a?token=***&x=***#***");
+  assert.equal(shownUri("https://host/cb#access_token=SECRET"), "https://host/cb#***");
+  assert.equal(shownUri("postgres://user:secretpw@h1:5432,h2:5432/db?x=1"), "postgres://h1:5432,h2:5432/db?***");
+  assert.equal(shownUri("https://us er:pw@ho st/x#frag"), "https://ho st/x#***");
+  assert.equal(shownUri("file:///plain"), "file:///plain");
 });
 
 test("peer attributes: transport, revision, session id when given, addresses with their ports, toolbox and server", () => {
