@@ -5,7 +5,8 @@
  * next step's promise is the call's: nothing is made, read or added.
  */
 import { serverAnswer } from "../../downstream/call-lane.ts";
-import { configRedactor, serverRedactor } from "../../trust/shown-arguments.ts";
+import { configRedactor, serverRedactor, shownValue } from "../../trust/shown-arguments.ts";
+import type { Redactor } from "../../address/redact.ts";
 import { downstreamPeer } from "../../downstream/traced-requests.ts";
 import { type McpPeer, type Span, traceHeaders } from "../../telemetry/index.ts";
 import { unreadResult } from "../../transport/raw-json.ts";
@@ -21,8 +22,10 @@ export const trace: Step = (next) => (call) => {
   // A span kept only for its duration (metrics on, traces off) has no context to pass on.
   if (span.context) call.meta = traceHeaders(span);
   // "recordContent": the arguments sent and the result, masked as everything shown of the server is.
-  const mask = telemetry.recordContent ? maskOf(call) : undefined;
-  if (mask) span.setContent("arguments", call.args, mask);
+  const redactor = telemetry.recordContent ? redactorOf(call) : undefined;
+  const mask = redactor && ((json: string) => redactor.redactJson(json));
+  // The arguments as the audit log shows them: values under keys named like secrets masked too.
+  if (mask) span.setContent("arguments", shownValue(call.args, { redact: (text) => redactor!.redact(text) }), mask);
   return next(call).then((result) => {
     if (mask && result.ok) span.setContent("result", result.value, mask);
     ended(span, call, result);
@@ -30,10 +33,12 @@ export const trace: Step = (next) => (call) => {
   });
 };
 
-/** Every secret the configuration holds (the called server's, the other servers', the members'), masked. */
-function maskOf(call: ToolCall): (json: string) => string {
-  const redactor = configRedactor(call.session.config, call.target ? serverRedactor(call.target.config) : undefined);
-  return (json) => redactor.redact(json);
+/**
+ * Every secret the configuration holds (the called server's, the other servers', the members'),
+ * masked in JSON text as written and as JSON escapes it (a secret with a quote or a backslash).
+ */
+function redactorOf(call: ToolCall): Redactor {
+  return configRedactor(call.session.config, call.target ? serverRedactor(call.target.config) : undefined);
 }
 
 function ended(span: Span, call: ToolCall, result: Result<unknown>): void {

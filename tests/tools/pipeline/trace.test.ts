@@ -92,3 +92,19 @@ test("trace: with recordContent, the arguments sent and the result are on the sp
     await telemetry.shutdown(100);
   }
 });
+
+test("trace: recordContent masks a secret holding a quote or a backslash (as JSON escapes it), and values under keys named like secrets, as the audit log does", async () => {
+  const secret = 'sup"er\\secretvalue';
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  const target = stubTarget(serverOf({ env: { API_KEY: secret } }), () => ({ content: [{ type: "text", text: `key is ${secret}` }] }));
+  const { settings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9", OTEL_BSP_SCHEDULE_DELAY: "3600000" }, { recordContent: true });
+  const telemetry = createTelemetry(settings, { fetch: () => Promise.resolve(new Response(null)) });
+  const args = { s: `key is ${secret}`, password: "hunter2hunter2", nested: { api_token: "tok-abcdef" }, n: 1 };
+  const call = resolvedCall({ session: { telemetry }, args, target: target.target });
+  assert.equal((await compose([trace, () => send])(call)).ok, true);
+  const attributes = (call.span as RecordingSpan).attributes;
+  assert.equal(attributes["gen_ai.tool.call.arguments"], JSON.stringify({ s: "key is ***", password: "***", nested: { api_token: "***" }, n: 1 }));
+  const result = String(attributes["gen_ai.tool.call.result"]);
+  assert.ok(!result.includes(escaped) && result.includes("key is ***"), result);
+  await telemetry.shutdown(100);
+});
