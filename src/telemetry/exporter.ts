@@ -51,18 +51,35 @@ export async function postOtlp(
       headers: { ...target.headers, "content-type": CONTENT_TYPES[target.protocol] },
       body: body as BodyInit,
       signal: controller.signal,
+      // A redirect would take the headers (a collector's key) to wherever it points: not followed.
+      redirect: "manual",
     });
     await drain(response);
     if (response.ok) return { ok: true };
+    if (response.status >= 300 && response.status < 400) {
+      return { ok: false, reason: `HTTP ${response.status}, a redirect, not followed: set the endpoint to the address it names` };
+    }
     return { ok: false, reason: `HTTP ${response.status}` };
   } catch (error) {
     if (late) return { ok: false, reason: `no answer within ${limitMs} ms` };
     if (abort?.aborted) return { ok: false, reason: "given up at shutdown" };
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    return { ok: false, reason: scrubbed(error instanceof Error ? error.message : String(error), target.headers) };
   } finally {
     clearTimeout(timer);
     abort?.removeEventListener("abort", stop);
   }
+}
+
+/**
+ * A runtime's words about a failed request, fit for the log: on one line, and without the
+ * headers' names or values (a runtime's message may repeat a header it refused, and a header is
+ * often a token).
+ */
+export function scrubbed(message: string, headers: Readonly<Record<string, string>>): string {
+  let text = message.replace(/[\x00-\x1f\x7f]+/g, " ").slice(0, 500);
+  const secrets = Object.entries(headers).flat().filter((part) => part.length >= 3).sort((a, b) => b.length - a.length);
+  for (const secret of secrets) text = text.split(secret).join("***");
+  return text;
 }
 
 /** Reads a little of the body so that the connection can be used again, and lets go of the rest. */

@@ -28,3 +28,28 @@ function decode(value: string): string {
     return value;
   }
 }
+
+/** A header name HTTP allows (RFC 9110's token). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A header value HTTP allows: visible characters, spaces and tabs, no line break or control. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * The headers HTTP can carry; the others are left out and counted under `name`, never shown: a
+ * header is often a token, and a mis-typed one (`Authorization: Bearer ...` with no `=`) is a
+ * token in its name. Checked here so that no request fails later with the runtime's words about
+ * it, which repeat the header.
+ */
+export function sendableHeaders(headers: Readonly<Record<string, string>>, name: string, warnings: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  let bad = 0;
+  for (const [key, value] of Object.entries(headers)) {
+    if (TOKEN.test(key) && FIELD_VALUE.test(value)) out[key] = value;
+    else bad++;
+  }
+  if (bad > 0) {
+    const headers = `${bad} header${bad === 1 ? "" : "s"}`;
+    warnings.push(`${name} has ${headers} HTTP cannot carry (a name with a space or a colon, a line break in a value): left out`);
+  }
+  return out;
+}

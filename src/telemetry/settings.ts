@@ -7,7 +7,7 @@
 import { VERSION } from "../protocol/version.ts";
 import { type BatchSettings, DEFAULT_BATCH } from "./batch-processor.ts";
 import type { OtlpProtocol, OtlpTarget } from "./exporter.ts";
-import { parseKeyValueList } from "./key-value-list.ts";
+import { parseKeyValueList, sendableHeaders } from "./key-value-list.ts";
 import type { Attributes, SpanLimits } from "./span.ts";
 import { DEFAULT_SAMPLER, type Sampler, samplerOf, type SamplerName } from "./sampler-settings.ts";
 
@@ -116,7 +116,8 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
     recordContent: file.recordContent === true,
     sampler: samplerOf(env, file, warnings),
   };
-  return { settings, warnings };
+  // Both signals read the shared variables: a warning about one of them is said once.
+  return { settings, warnings: [...new Set(warnings)] };
 }
 
 /** OTEL_SDK_DISABLED: "true" turns telemetry off; another value but "false" is named, and telemetry stays on (the standard). */
@@ -173,13 +174,18 @@ function optionalTarget(
   const target: OtlpTarget = {
     url,
     protocol: protocolOf(signal, env, file, warnings),
-    headers: file.headers ?? {
-      ...parseKeyValueList(env.OTEL_EXPORTER_OTLP_HEADERS, "OTEL_EXPORTER_OTLP_HEADERS", warnings),
-      ...parseKeyValueList(env[`OTEL_EXPORTER_OTLP_${upper}_HEADERS`], `OTEL_EXPORTER_OTLP_${upper}_HEADERS`, warnings),
-    },
+    headers: headersOf(upper, env, file, warnings),
     timeoutMs: file.timeoutMs ?? integerVariable(env, timeoutName, DEFAULT_TIMEOUT_MS, 1, warnings),
   };
   return { [signal]: target };
+}
+
+/** The file's headers, else the variables' (the signal's own over the shared ones), each one HTTP can carry. */
+function headersOf(upper: string, env: Environment, file: TelemetryFileSettings, warnings: string[]): Record<string, string> {
+  if (file.headers) return sendableHeaders(file.headers, "telemetry.headers", warnings);
+  const own = `OTEL_EXPORTER_OTLP_${upper}_HEADERS`;
+  const read = (name: string) => sendableHeaders(parseKeyValueList(env[name], name, warnings), name, warnings);
+  return { ...read("OTEL_EXPORTER_OTLP_HEADERS"), ...read(own) };
 }
 
 /** The file's endpoints, then the variables; in each the signal's own before the base one (which gets `v1/<signal>`). */

@@ -7,6 +7,8 @@ import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { injectMeta, type OtlpProtocol, resolveTelemetry } from "../../src/telemetry/index.ts";
 import { createTelemetry } from "../../src/telemetry/telemetry.ts";
+import { postOtlp, scrubbed } from "../../src/telemetry/exporter.ts";
+import { createServer, type Server } from "node:http";
 import { type OtlpReceiver, startOtlpReceiver } from "../helpers/otlp-receiver.ts";
 
 const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -234,4 +236,35 @@ test("export: with traces off and metrics on, spans have no context (nothing pro
   // The server side's series never take a prompt's name: a client may make one up for each request.
   assert.equal(receiver.histograms[0]!.points[0]!.attributes["mcp.method.name"], "prompts/get");
   assert.equal(receiver.histograms[0]!.points[0]!.attributes["gen_ai.prompt.name"], undefined);
+});
+
+test("export: a runtime's message about a failed request reaches the log on one line, without the headers' names or values", () => {
+  const headers = { authorization: "Bearer TOPSECRET", "x-api-key": "APIKEYSECRET" };
+  const message = 'Invalid header value: "Bearer TOPSECRET\r\nX: 1" for x-api-key APIKEYSECRET';
+  assert.equal(scrubbed(message, headers), 'Invalid header value: "*** X: 1" for *** ***');
+  assert.equal(scrubbed("Unable to connect", {}), "Unable to connect");
+});
+
+test("export: a collector's redirect is not followed, so its headers never reach another address; the log says what to do", async () => {
+  const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  const reached: string[] = [];
+  const other = createServer((request, response) => {
+    reached.push(String(request.headers["x-api-key"]));
+    response.end();
+  });
+  const otherPort = await listen(other);
+  const collector = createServer((_request, response) => {
+    response.writeHead(307, { location: `http://localhost:${otherPort}/v1/traces` });
+    response.end();
+  });
+  const port = await listen(collector);
+  try {
+    const target = { url: `http://127.0.0.1:${port}/v1/traces`, headers: { "x-api-key": "APIKEYSECRET" }, protocol: "http/json" as const, timeoutMs: 5000 };
+    const outcome = await postOtlp(target, "{}", 5000);
+    assert.deepEqual(outcome, { ok: false, reason: "HTTP 307, a redirect, not followed: set the endpoint to the address it names" });
+    assert.deepEqual(reached, []);
+  } finally {
+    await new Promise((resolve) => collector.close(resolve));
+    await new Promise((resolve) => other.close(resolve));
+  }
 });

@@ -148,6 +148,21 @@ test("settings: bad values are reported by name and replaced by their defaults; 
   assert.ok(!text.includes("s3cret"), text);
 });
 
+test("settings: a header HTTP cannot carry is left out and counted, never shown, from the variables and the file; a warning is said once", () => {
+  const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1" };
+  const typed = resolveTelemetry({ ...base, OTEL_EXPORTER_OTLP_HEADERS: "Authorization: Basic dXNlcjpTM2NyM3Q=,x-ok=1,authorization=Bearer%20TOPSECRET%0D%0AX:%201" });
+  assert.deepEqual(typed.settings.traces?.headers, { "x-ok": "1" });
+  assert.deepEqual(typed.settings.metrics?.headers, { "x-ok": "1" });
+  assert.deepEqual(typed.warnings, [
+    "OTEL_EXPORTER_OTLP_HEADERS has 2 headers HTTP cannot carry (a name with a space or a colon, a line break in a value): left out",
+  ]);
+  const file = resolveTelemetry(base, { headers: { "bad key": "v", ok: "tab\tis fine", nl: "a\nb" } });
+  assert.deepEqual(file.settings.traces?.headers, { ok: "tab\tis fine" });
+  assert.equal(file.warnings.length, 1);
+  assert.match(file.warnings[0]!, /^telemetry\.headers has 2 headers HTTP cannot carry/);
+  for (const warning of [...typed.warnings, ...file.warnings]) assert.ok(!/TOPSECRET|dXNlcjpTM2NyM3Q|bad key/.test(warning), warning);
+});
+
 test("settings: an endpoint that is no http(s) URL turns its signal off, saying so", () => {
   const { settings, warnings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4317" });
   assert.equal(settings.traces ?? settings.metrics, undefined);
