@@ -49,10 +49,14 @@ type Expand = (text: string, path: PathSegment[]) => string;
 
 const ENDPOINTS = ["endpoint", "tracesEndpoint", "metricsEndpoint"] as const;
 
+/** An endpoint written as one `${VAR}` (with or without a default), whole. */
+const WHOLE_VARIABLE = /^\$\{[^}]*\}$/;
+
 /**
  * `${VAR}` expanded in the endpoints and the header values (a collector's token comes from the
  * environment, never the file); each endpoint must then be an http or https URL (a problem of the
- * file). `problems` collects those; an unset variable is the caller's to set aside (`unconfigured`).
+ * file, or of the environment when one variable is the whole URL: then `unconfigured`). `problems`
+ * collects the file's; an unset variable is the caller's to set aside (`unconfigured`).
  */
 export function expandTelemetry(telemetry: TelemetryFileSettings, expand: Expand, problems: string[]): TelemetryFileSettings {
   const expanded: TelemetryFileSettings = { ...telemetry };
@@ -63,7 +67,11 @@ export function expandTelemetry(telemetry: TelemetryFileSettings, expand: Expand
     expanded[key] = expand(value, ["telemetry", key]);
     // The message names what was expected, never the value: a URL can hold a token.
     if (problems.length === before && !isHttpUrl(expanded[key]!)) {
-      problems.push(invalidAt(["telemetry", key], "expected an http or https URL after expanding environment variables"));
+      const why = invalidAt(["telemetry", key], "expected an http or https URL after expanding environment variables");
+      // A URL that is all one variable's (set empty, or without its scheme) is the environment's
+      // mistake, not the file's: telemetry is off, saying why, as for an unset one; the workbench runs.
+      if (WHOLE_VARIABLE.test(value)) expanded.unconfigured ??= why;
+      else problems.push(why);
     }
   }
   if (telemetry.headers) {

@@ -69,7 +69,7 @@ const ENDPOINT_VARIABLES = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_T
 
 /** Whether the file or a variable names an endpoint (or the file says why it cannot be used). A plain loop: no closure to make. */
 function anyEndpoint(env: Environment, file: TelemetryFileSettings): boolean {
-  if (file.endpoint ?? file.tracesEndpoint ?? file.metricsEndpoint ?? file.unconfigured) return true;
+  if (file.endpoint || file.tracesEndpoint || file.metricsEndpoint || file.unconfigured) return true;
   for (const name of ENDPOINT_VARIABLES) if (env[name]?.trim()) return true;
   return false;
 }

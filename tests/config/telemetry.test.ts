@@ -71,3 +71,15 @@ test("telemetry key: an endpoint that is no http(s) URL after expanding fails th
     return true;
   });
 });
+
+test("telemetry key: an endpoint that is one variable, set empty or without its scheme, turns telemetry off, saying why; the file loads", async () => {
+  for (const value of ["", "localhost:4318"]) {
+    const { config } = await loadJson({ toolboxes: { dev: { mcpServers: {} } }, telemetry: { endpoint: "${OTLP_URL}" } }, { OTLP_URL: value });
+    assert.ok(config.toolboxes.dev);
+    assert.equal(config.telemetry?.unconfigured, "Invalid configuration at telemetry.endpoint: expected an http or https URL after expanding environment variables");
+    const { settings, warnings } = resolveTelemetry({}, config.telemetry);
+    assert.equal(settings.traces ?? settings.metrics, undefined);
+    assert.match(warnings[0]!, /^off: .*telemetry\.endpoint/);
+    assert.ok(!warnings[0]!.includes("localhost"));
+  }
+});
