@@ -4,7 +4,7 @@
  * in endpoints and header values expanded at load, an unset one turning telemetry off alone.
  */
 import * as v from "valibot";
-import type { TelemetryFileSettings } from "../telemetry/settings.ts";
+import { MAX_SPANS, type TelemetryFileSettings } from "../telemetry/settings.ts";
 import { SAMPLER_NAMES } from "../telemetry/sampler-settings.ts";
 import { invalidAt } from "./errors.ts";
 import type { PathSegment } from "./path.ts";
@@ -18,8 +18,6 @@ import {
   stringRecord,
 } from "./schema-parts.ts";
 
-/** A queue or batch of spans past a million would hold more memory than a workbench should spend on them. */
-const MAX_SPANS = 1_000_000;
 const EXPECTED_SPANS = `expected a positive integer of spans (at most ${MAX_SPANS})`;
 const EXPECTED_RATIO = "expected a number from 0 to 1";
 const EXPECTED_DELAY = `expected an integer of milliseconds (at most ${MAX_TIMEOUT_MS})`;

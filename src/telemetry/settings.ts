@@ -61,6 +61,8 @@ const DEFAULT_METRIC_INTERVAL_MS = 60_000;
 const DEFAULT_METRIC_TIMEOUT_MS = 30_000;
 /** The standard has no limit on a value's length; one keeps a queue of 2048 spans small whatever a peer sends. */
 export const DEFAULT_VALUE_LENGTH = 4096;
+/** The most spans a queue or a batch may hold (the file's limit too, config/telemetry.ts). */
+export const MAX_SPANS = 1_000_000;
 const DEFAULT_COUNT_LIMIT = 128;
 
 type Signal = "traces" | "metrics";
@@ -96,7 +98,7 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
   // one, run cold once, about 0.5 ms in a compiled executable).
   if (!anyEndpoint(env, file)) return { settings: OFF, warnings: [] };
   const warnings: string[] = [];
-  const number = (name: string, fallback: number, min: number) => integerVariable(env, name, fallback, min, warnings);
+  const number = (name: string, fallback: number, min: number, max?: number) => integerVariable(env, name, fallback, min, warnings, max);
   const disabled = disabledOf(env, warnings) || file.unconfigured !== undefined;
   if (file.unconfigured !== undefined) warnings.push(`off: ${file.unconfigured}`);
   const batch = batchSettings(file, number, warnings);
@@ -132,11 +134,13 @@ function disabledOf(env: Environment, warnings: string[]): boolean {
 
 function batchSettings(
   file: TelemetryFileSettings,
-  number: (name: string, fallback: number, min: number) => number,
+  number: (name: string, fallback: number, min: number, max?: number) => number,
   warnings: string[],
 ): BatchSettings {
-  const maxQueueSize = file.maxQueueSize ?? number("OTEL_BSP_MAX_QUEUE_SIZE", DEFAULT_BATCH.maxQueueSize, 1);
-  let maxExportBatchSize = file.maxExportBatchSize ?? number("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", DEFAULT_BATCH.maxExportBatchSize, 1);
+  // At most MAX_SPANS, as in the file: a queue past it would hold more than a workbench should spend.
+  const maxQueueSize = file.maxQueueSize ?? number("OTEL_BSP_MAX_QUEUE_SIZE", DEFAULT_BATCH.maxQueueSize, 1, MAX_SPANS);
+  const batchSize = DEFAULT_BATCH.maxExportBatchSize;
+  let maxExportBatchSize = file.maxExportBatchSize ?? number("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", batchSize, 1, MAX_SPANS);
   if (maxExportBatchSize > maxQueueSize) {
     warnings.push(`the export batch size (${maxExportBatchSize}) is over the queue size (${maxQueueSize}): ${maxQueueSize} is used`);
     maxExportBatchSize = maxQueueSize;
@@ -229,12 +233,12 @@ function resourceOf(env: Environment, file: TelemetryFileSettings, warnings: str
   };
 }
 
-function integerVariable(env: Environment, name: string, fallback: number, min: number, warnings: string[]): number {
+function integerVariable(env: Environment, name: string, fallback: number, min: number, warnings: string[], max = 2_147_483_647): number {
   const text = env[name]?.trim();
   if (text === undefined || text === "") return fallback;
   const value = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
-  if (value >= min && value <= 2_147_483_647) return value;
-  warnings.push(`${name} '${text}' is not an integer from ${min} to 2147483647: ${fallback} is used`);
+  if (value >= min && value <= max) return value;
+  warnings.push(`${name} '${text}' is not an integer from ${min} to ${max}: ${fallback} is used`);
   return fallback;
 }
 

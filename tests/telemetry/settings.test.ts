@@ -148,6 +148,13 @@ test("settings: bad values are reported by name and replaced by their defaults; 
   assert.ok(!text.includes("s3cret"), text);
 });
 
+test("settings: a queue or batch of spans is at most a million, from the variables as from the file", () => {
+  const { settings, warnings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1", OTEL_BSP_MAX_QUEUE_SIZE: "2000000000" });
+  assert.equal(settings.batch.maxQueueSize, 2048);
+  assert.deepEqual(warnings, ["OTEL_BSP_MAX_QUEUE_SIZE '2000000000' is not an integer from 1 to 1000000: 2048 is used"]);
+  assert.equal(resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1", OTEL_BSP_MAX_QUEUE_SIZE: "1000000" }).settings.batch.maxQueueSize, 1_000_000);
+});
+
 test("settings: a header HTTP cannot carry is left out and counted, never shown, from the variables and the file; a warning is said once", () => {
   const base = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1" };
   const typed = resolveTelemetry({ ...base, OTEL_EXPORTER_OTLP_HEADERS: "Authorization: Basic dXNlcjpTM2NyM3Q=,x-ok=1,authorization=Bearer%20TOPSECRET%0D%0AX:%201" });
