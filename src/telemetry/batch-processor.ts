@@ -49,6 +49,8 @@ export class BatchProcessor<T> {
   #closed = false;
   #failing = false;
   #told = false;
+  /** The spans of the export under way. */
+  #sending = 0;
   readonly #stats = { exported: 0, dropped: 0, failed: 0 };
 
   constructor(
@@ -106,6 +108,7 @@ export class BatchProcessor<T> {
 
   async #run(timeoutMs: number): Promise<void> {
     const batch = this.#queue.splice(0, this.settings.maxExportBatchSize);
+    this.#sending = batch.length;
     const abort = this.#abort = new AbortController();
     let outcome: ExportOutcome;
     try {
@@ -114,6 +117,7 @@ export class BatchProcessor<T> {
       outcome = { ok: false, reason: error instanceof Error ? error.message : String(error) };
     }
     this.#abort = undefined;
+    this.#sending = 0;
     if (outcome.ok) {
       this.#stats.exported += batch.length;
       this.#failing = this.#told = false;
@@ -150,10 +154,14 @@ export class BatchProcessor<T> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (!flushed) {
-      // The export still running is given up: its spans count as failed, the rest as dropped.
+      // The export still running is given up: its spans count as failed, the rest as dropped. Said
+      // whatever was said before: the exit is the last chance to know what the collector missed.
+      const lost = this.#sending + this.#queue.length;
+      this.#told = this.#failing = true;
       this.#abort?.abort();
       this.#stats.dropped += this.#queue.length;
       this.#queue = [];
+      this.onProblem(`${lost} spans not sent at exit (the collector did not take them within ${timeoutMs} ms): lost`);
     }
   }
 }

@@ -18,6 +18,8 @@ export class MetricReader {
   #timer: ReturnType<typeof setInterval> | undefined;
   #exporting: Promise<boolean> | undefined;
   #failing = false;
+  /** Set at shutdown: no export comes after this one. */
+  #closing = false;
   /** Aborted at shutdown: an export still running past its deadline is given up. */
   readonly #abort = new AbortController();
   readonly #stats: MetricStats = { exported: 0, failed: 0 };
@@ -57,7 +59,9 @@ export class MetricReader {
       return true;
     }
     this.#stats.failed++;
-    if (!this.#failing) this.onProblem(`a metrics export failed (${outcome.reason}): the totals go with the next one`);
+    // At exit there is no next export to carry the totals.
+    const then = this.#closing ? "the totals are lost (the workbench is stopping)" : "the totals go with the next one";
+    if (!this.#failing) this.onProblem(`a metrics export failed (${outcome.reason}): ${then}`);
     this.#failing = true;
     return false;
   }
@@ -74,7 +78,13 @@ export class MetricReader {
   async shutdown(timeoutMs: number): Promise<boolean> {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#closing = true;
     const flushed = await this.flush(timeoutMs);
+    if (!flushed && !this.#failing) {
+      this.onProblem(`the metrics were not sent at exit (no answer within ${timeoutMs} ms): the totals are lost`);
+    }
+    // The export given up below says nothing more.
+    this.#failing = true;
     this.#abort.abort();
     return flushed;
   }

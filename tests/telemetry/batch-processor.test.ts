@@ -96,7 +96,8 @@ test("batch: flush sends everything, a batch at a time, in batches of the config
 
 test("batch: with the collector hanging, flush gives up at its deadline and shutdown counts what is left as dropped", async () => {
   const held = heldExport();
-  const processor = new BatchProcessor<number>({ ...SLOW, maxQueueSize: 10, maxExportBatchSize: 2 }, held.exportBatch);
+  const told: string[] = [];
+  const processor = new BatchProcessor<number>({ ...SLOW, maxQueueSize: 10, maxExportBatchSize: 2 }, held.exportBatch, (message) => told.push(message));
   for (let item = 0; item < 5; item++) processor.add(item);
   const started = performance.now();
   assert.equal(await processor.flush(100), false);
@@ -105,6 +106,8 @@ test("batch: with the collector hanging, flush gives up at its deadline and shut
   assert.ok(took < 2000, `flush and shutdown took ${took} ms`);
   // The batch being sent was aborted (failed); the three still queued were never sent (dropped).
   assert.deepEqual(processor.stats, { queued: 0, exported: 0, dropped: 3, failed: 2 });
+  // The exit says what the collector missed, once, however it went before.
+  assert.deepEqual(told, ["5 spans not sent at exit (the collector did not take them within 100 ms): lost"]);
   processor.add(9);
   assert.equal(processor.stats.dropped, 4, "after shutdown nothing is taken");
 });
@@ -144,6 +147,7 @@ test("batch: a collector that takes requests and never answers holds at most the
   assert.ok(performance.now() - started < 3000);
   assert.equal(telemetry.stats().spans!.exported, 0);
   assert.match(told[0]!, /^Telemetry: traces to http:\/\/127\.0\.0\.1:\d+\/v1\/traces: the queue is full \(100\)/);
+  assert.match(told.at(-1)!, /: \d+ spans not sent at exit \(the collector did not take them within 500 ms\): lost$/);
 });
 
 test("batch: a collector that is down: exports fail fast, are counted, and said once", async () => {

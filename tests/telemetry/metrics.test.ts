@@ -93,8 +93,19 @@ test("metric reader: shutdown sends the totals one last time, and gives up on a 
   assert.equal(await reader.shutdown(2000), true);
   assert.equal(receiver.histograms[0]!.points[0]!.count, 1);
   receiver.hold = true;
-  const again = new MetricReader([histogram], target, { resource: {}, scope: { name: "s", version: "1" } }, 10_000, undefined, () => {});
+  const told: string[] = [];
+  const again = new MetricReader([histogram], target, { resource: {}, scope: { name: "s", version: "1" } }, 10_000, undefined, (message) => told.push(message));
   const started = performance.now();
   assert.equal(await again.shutdown(150), false);
   assert.ok(performance.now() - started < 2000);
+  // The exit says the totals are lost, once: no export comes after it.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(told, ["the metrics were not sent at exit (no answer within 150 ms): the totals are lost"]);
+  receiver.hold = false;
+  receiver.status = 500;
+  const refused: string[] = [];
+  const last = new MetricReader([histogram], target, { resource: {}, scope: { name: "s", version: "1" } }, 10_000, undefined, (message) => refused.push(message));
+  histogram.record(1, {});
+  assert.equal(await last.shutdown(2000), false);
+  assert.deepEqual(refused, ["a metrics export failed (HTTP 500): the totals are lost (the workbench is stopping)"]);
 });
