@@ -102,6 +102,9 @@ test("telemetry over stdio: use_tool is a SERVER span under the client's tracepa
     const failed = await session.client.callTool({ name: "use_tool", arguments: { tool: { toolbox: "dev", server: "m", name: "fail" } } });
     assert.equal(failed.isError, true);
     assert.deepEqual(receiver.spans, [], "nothing is sent before the batch delay or the exit");
+    // Said once at the start, so that on-but-nothing-arrives is not taken for off.
+    const said = `Telemetry: traces to ${receiver.url}/v1/traces (http/protobuf), metrics to ${receiver.url}/v1/metrics (http/protobuf)`;
+    assert.ok(session.stderr().includes(said), session.stderr());
   } finally {
     await session.close();
   }
