@@ -11,6 +11,7 @@ import { estimateTokens } from "../upstream/toolbox-figures.ts";
 import { toolboxNotFound } from "../tools/lookup.ts";
 import { serveLines, type ServeSummary, serveSummary } from "../upstream/access/summary.ts";
 import { approveCommand } from "../toolboxes/withheld.ts";
+import { type Environment, resolveTelemetry, telemetryTargets } from "../telemetry/index.ts";
 import type { SubcommandArgs } from "./args.ts";
 import { commandOffer, EXIT_FAILED, EXIT_USAGE, loadForCommand, printable, sayError, writeStdout } from "./common.ts";
 
@@ -49,6 +50,8 @@ export interface CheckReport {
   servers: ServerReport[];
   /** Who may use the workbench served over HTTP, when the file says (never a token). */
   serve?: ServeSummary;
+  /** Where telemetry would go when serving, and what in its settings cannot be used; absent when none is asked for. */
+  telemetry?: { targets: string[]; warnings: string[] };
 }
 
 export async function runCheck(platform: Platform, args: SubcommandArgs): Promise<number> {
@@ -71,7 +74,8 @@ export async function runCheck(platform: Platform, args: SubcommandArgs): Promis
     const serve = config.serve && serveSummary(config.serve);
     // A client whose token cannot be read is refused when serving: as a server that fails, exit 1.
     const ok = servers.every((server) => server.ok) && !serve?.clients.some((client) => client.unreadable !== undefined);
-    report = { config: path, ok, servers, ...(serve && { serve }) };
+    const telemetry = telemetryReport(platform.env, config);
+    report = { config: path, ok, servers, ...(serve && { serve }), ...(telemetry && { telemetry }) };
   } finally {
     progress?.done();
     await offer.registry.closeAll();
@@ -151,11 +155,24 @@ function toolWarnings(slot: ServerSlot, filters: string[] | undefined): string[]
   return warnings;
 }
 
+/** Telemetry as `serve` would read it: said only when the file or the environment asks for it. */
+function telemetryReport(env: Environment, config: WorkbenchConfig): CheckReport["telemetry"] {
+  const { settings, warnings } = resolveTelemetry(env, config.telemetry);
+  const targets = telemetryTargets(settings);
+  return targets.length > 0 || warnings.length > 0 ? { targets, warnings } : undefined;
+}
+
+function telemetryLines(telemetry: NonNullable<CheckReport["telemetry"]>): string[] {
+  const where = telemetry.targets.length > 0 ? telemetry.targets.join(", ") : "off";
+  return [`Telemetry: ${where}`, ...telemetry.warnings.map((warning) => `  warning: ${warning}`)];
+}
+
 const quoteAll = (names: string[]) => names.map((name) => `'${name}'`).join(", ");
 
 function table(report: CheckReport): string {
   const source = `Configuration: ${report.config}\n`;
-  const serve = report.serve ? `\n${serveLines(report.serve).join("\n")}\n` : "";
+  const serve = (report.serve ? `\n${serveLines(report.serve).join("\n")}\n` : "") +
+    (report.telemetry ? `\n${telemetryLines(report.telemetry).join("\n")}\n` : "");
   if (report.servers.length === 0) return `${source}No servers to check\n${serve}`;
   const header = ["TOOLBOX", "SERVER", "TRANSPORT", "STATUS", "TOOLS", "TOKENS", "START"];
   const rows = report.servers.map((s) => [

@@ -5,7 +5,7 @@
  */
 export { openTelemetry } from "./open.ts";
 export { NOOP_TELEMETRY, type ServerSpanOptions, type Telemetry, type TelemetryOptions, type TelemetryStats } from "./off.ts";
-export { type Environment, resolveTelemetry, shownUrl, type TelemetryFileSettings, type TelemetrySettings } from "./settings.ts";
+export { type Environment, resolveTelemetry, type TelemetryFileSettings, type TelemetrySettings, telemetryTargets } from "./settings.ts";
 export { type Attributes, type AttributeValue, cut, NOOP_SPAN, type Span, SpanKind, StatusCode } from "./span.ts";
 export { extractHeaders, extractMeta, injectMeta, type Propagated, traceHeaders, type WithMeta } from "./meta-context.ts";
 export { formatTraceparent, parseTraceparent, parseTracestate, type TraceContext } from "./trace-context.ts";

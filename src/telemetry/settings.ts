@@ -122,6 +122,14 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
   return { settings, warnings: [...new Set(warnings)] };
 }
 
+/** Where each signal goes, as the start and `check` say it: `traces to URL (protocol)`; none when telemetry is off. */
+export function telemetryTargets(settings: TelemetrySettings): string[] {
+  return (["traces", "metrics"] as const).flatMap((signal) => {
+    const target = settings[signal];
+    return target ? [`${signal} to ${shownUrl(target.url)} (${target.protocol})`] : [];
+  });
+}
+
 /** OTEL_SDK_DISABLED: "true" turns telemetry off; another value but "false" is named, and telemetry stays on (the standard). */
 function disabledOf(env: Environment, warnings: string[]): boolean {
   const value = env.OTEL_SDK_DISABLED?.trim().toLowerCase();

@@ -17,7 +17,7 @@ import type { SessionOptions } from "./session.ts";
 import { sessionStates } from "./session-state.ts";
 import { MemoryStore } from "../store/memory-store.ts";
 import type { Store } from "../store/store.ts";
-import { openTelemetry, PROCESS_RUNTIME_NAME, resolveTelemetry, shownUrl } from "../telemetry/index.ts";
+import { openTelemetry, PROCESS_RUNTIME_NAME, resolveTelemetry, telemetryTargets } from "../telemetry/index.ts";
 
 /** The options every session of the process shares. */
 export type SharedSessionOptions = Pick<
@@ -64,10 +64,7 @@ export async function startServing(
   });
   if (telemetry.tracing || telemetry.metering) pool.traceWith(telemetry);
   // Said once at the start: telemetry off and on-but-nothing-arrives look alike otherwise.
-  const targets = (["traces", "metrics"] as const).flatMap((signal) => {
-    const target = settings[signal];
-    return target ? [`${signal} to ${shownUrl(target.url)} (${target.protocol})`] : [];
-  });
+  const targets = telemetryTargets(settings);
   if (targets.length > 0) say(`${NAME}: Telemetry: ${targets.join(", ")}`);
   const following = followConfigFile({ path, readTextFile: platform.readTextFile, env: platform.env, live, pool, say });
   return {
