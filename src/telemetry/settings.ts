@@ -118,8 +118,9 @@ export function resolveTelemetry(env: Environment, file: TelemetryFileSettings =
     recordContent: file.recordContent === true,
     sampler: samplerOf(env, file, warnings),
   };
-  // Both signals read the shared variables: a warning about one of them is said once.
-  return { settings, warnings: [...new Set(warnings)] };
+  // Both signals read the shared variables: a warning about one of them is said once. A value
+  // quoted in one stays on its line (a variable may hold a line break).
+  return { settings, warnings: [...new Set(warnings.map((warning) => warning.replace(/[\x00-\x1f\x7f]/g, "?")))] };
 }
 
 /** Where each signal goes, as the start and `check` say it: `traces to URL (protocol)`; none when telemetry is off. */

@@ -148,6 +148,12 @@ test("settings: bad values are reported by name and replaced by their defaults; 
   assert.ok(!text.includes("s3cret"), text);
 });
 
+test("settings: a value quoted in a warning stays on its line", () => {
+  const { warnings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1", OTEL_TRACES_SAMPLER: "x\nmcp-workbench: forged" });
+  assert.equal(warnings.length, 1);
+  assert.ok(!warnings[0]!.includes("\n") && warnings[0]!.includes("x?mcp-workbench: forged"), warnings[0]);
+});
+
 test("settings: a queue or batch of spans is at most a million, from the variables as from the file", () => {
   const { settings, warnings } = resolveTelemetry({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:1", OTEL_BSP_MAX_QUEUE_SIZE: "2000000000" });
   assert.equal(settings.batch.maxQueueSize, 2048);
