@@ -171,9 +171,10 @@ const quoteAll = (names: string[]) => names.map((name) => `'${name}'`).join(", "
 
 function table(report: CheckReport): string {
   const source = `Configuration: ${report.config}\n`;
-  const serve = (report.serve ? `\n${serveLines(report.serve).join("\n")}\n` : "") +
+  // After the servers: who may use the workbench over HTTP, and where its telemetry goes.
+  const footer = (report.serve ? `\n${serveLines(report.serve).join("\n")}\n` : "") +
     (report.telemetry ? `\n${telemetryLines(report.telemetry).join("\n")}\n` : "");
-  if (report.servers.length === 0) return `${source}No servers to check\n${serve}`;
+  if (report.servers.length === 0) return `${source}No servers to check\n${footer}`;
   const header = ["TOOLBOX", "SERVER", "TRANSPORT", "STATUS", "TOOLS", "TOKENS", "START"];
   const rows = report.servers.map((s) => [
     s.toolbox,
@@ -201,7 +202,7 @@ function table(report: CheckReport): string {
   const off = disabled > 0 ? ` (${disabled} disabled, not started)` : "";
   lines.push("", `${failed === 0 ? `All ${total} server(s) ok` : `${failed} of ${total} server(s) failed`}${off}`);
   if (withheld > 0) lines.push(`${withheld} tool(s) withheld: changed or new since their server's tools were pinned`);
-  return `${source}${lines.join("\n")}\n${serve}`;
+  return `${source}${lines.join("\n")}\n${footer}`;
 }
 
 /** One line on a terminal's stderr, rewritten as servers finish starting. */

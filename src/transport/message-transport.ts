@@ -8,7 +8,8 @@ import type { JSONRPCMessage, RequestId, TransportSendOptions } from "../protoco
 /**
  * Where a client's message came from, for what reads more than the message (telemetry): the HTTP
  * request, or the SDK transport's note of it (`requestInfo`, its headers as a record). Passed as the
- * transport has it, so that nothing is made for a message when no one reads it.
+ * transport has it, so that nothing is made for a message when no one reads it (a 2026-07-28 hub
+ * makes one small object a request, to say the client's own id).
  */
 export type MessageOrigin =
   & (

@@ -23,11 +23,11 @@ export const trace: Step = (next) => (call) => {
   if (span.context) call.meta = traceHeaders(span);
   // "recordContent": the arguments sent and the result, masked as everything shown of the server is.
   const redactor = telemetry.recordContent ? redactorOf(call) : undefined;
-  const mask = redactor && ((json: string) => redactor.redactJson(json));
+  const mask = (json: string) => redactor!.redactJson(json);
   // The arguments as the audit log shows them: values under keys named like secrets masked too.
-  if (mask) span.setContent("arguments", shownValue(call.args, { redact: (text) => redactor!.redact(text) }), mask);
+  if (redactor) span.setContent("arguments", shownValue(call.args, { redact: (text) => redactor.redact(text) }), mask);
   return next(call).then((result) => {
-    if (mask && result.ok) span.setContent("result", result.value, mask);
+    if (redactor && result.ok) span.setContent("result", result.value, mask);
     ended(span, call, result);
     return result;
   });
